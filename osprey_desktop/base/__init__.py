@@ -1,0 +1,1 @@
+"""Framework base types: planning structures, capabilities, errors and infrastructure nodes."""
