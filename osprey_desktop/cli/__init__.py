@@ -1,0 +1,139 @@
+"""The ``osprey-desktop`` command line: a small argparse dispatcher over command modules.
+
+Each command lives in ``osprey_desktop/cli/<name>.py`` and exposes ``register(subparsers)``
+(adds its own sub-parser named after the command) and ``run(args) -> int``. Only the module
+of the chosen command is imported, so a slow or missing module never costs the others, and
+``--help`` lists every command from the table below without importing any of them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from types import ModuleType
+
+from osprey_desktop import __version__
+
+PROG = "osprey-desktop"
+DEFAULT_COMMAND = "run"
+EXIT_USAGE = 2
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    module: str
+    summary: str
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("run", "osprey_desktop.cli.run", "open the Osprey Desktop window (the default)"),
+    Command("ask", "osprey_desktop.cli.ask", "send one request to the agent and print the answer"),
+    Command("approve", "osprey_desktop.cli.approve", "answer the pending approval of a thread"),
+    Command("threads", "osprey_desktop.cli.threads", "list or delete conversation threads"),
+    Command("audit", "osprey_desktop.cli.audit", "show the audit log of channel writes"),
+    Command(
+        "demo-ioc",
+        "osprey_desktop.cli.demo_ioc",
+        "serve the simulated machine over EPICS Channel Access on 127.0.0.1",
+    ),
+)
+_BY_NAME = {command.name: command for command in COMMANDS}
+
+
+class CommandUnavailable(Exception):
+    """The module of a listed command is not part of this build."""
+
+
+def _fail(message: str, code: int = EXIT_USAGE) -> int:
+    print(f"{PROG}: {message}", file=sys.stderr)
+    return code
+
+
+def _global_options(parser: argparse.ArgumentParser, *, suppress_default: bool) -> None:
+    default = argparse.SUPPRESS if suppress_default else None
+    parser.add_argument(
+        "--config",
+        metavar="PATH",
+        default=default,
+        help="user configuration file merged over the defaults "
+        "(default: $OSPREY_DESKTOP_CONFIG or ~/.config/osprey-desktop/config.yaml)",
+    )
+
+
+def _chosen_command(argv: Sequence[str]) -> str | None:
+    """The command name in ``argv`` (global options skipped), or None when there is none."""
+    pre = argparse.ArgumentParser(add_help=False)
+    _global_options(pre, suppress_default=False)
+    pre.add_argument("--version", action="store_true")
+    _, rest = pre.parse_known_args(list(argv))
+    return rest[0] if rest and rest[0] in _BY_NAME else None
+
+
+def load_command_module(command: Command) -> ModuleType:
+    """Import a command module; CommandUnavailable when the module itself is absent."""
+    try:
+        return importlib.import_module(command.module)
+    except ModuleNotFoundError as exc:
+        if exc.name == command.module or command.module.startswith(f"{exc.name}."):
+            raise CommandUnavailable(command.name) from None
+        raise
+
+
+def build_parser(chosen: Command | None = None, module: ModuleType | None = None):
+    """The full parser; only ``chosen`` gets its real arguments from its module."""
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Osprey Desktop: an agent assistant for accelerator control rooms. "
+        f"Without a command, '{DEFAULT_COMMAND}' opens the window.",
+    )
+    _global_options(parser, suppress_default=False)
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for command in COMMANDS:
+        if chosen is not None and command.name == chosen.name and module is not None:
+            module.register(subparsers)
+            sub = subparsers.choices.get(command.name)
+            if sub is None:
+                raise RuntimeError(f"{command.module}.register() added no '{command.name}' parser")
+            # `--config` is accepted after the command too; SUPPRESS keeps a value given before.
+            _global_options(sub, suppress_default=True)
+        else:
+            subparsers.add_parser(command.name, help=command.summary, add_help=False)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script and ``python -m osprey_desktop``; returns the exit code."""
+    from osprey_desktop.config import ConfigError, load_config, set_config
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    name = _chosen_command(argv)
+    if name is None and not any(a in ("-h", "--help", "--version") for a in argv):
+        pre = argparse.ArgumentParser(add_help=False)
+        _global_options(pre, suppress_default=False)
+        _, rest = pre.parse_known_args(argv)
+        if not rest:  # only global options: the default command
+            name = DEFAULT_COMMAND
+            argv.append(DEFAULT_COMMAND)
+    chosen = _BY_NAME.get(name) if name else None
+    module = None
+    if chosen is not None:
+        try:
+            module = load_command_module(chosen)
+        except CommandUnavailable:
+            return _fail(f"command '{chosen.name}' is not available in this build")
+    args = build_parser(chosen, module).parse_args(argv)
+    if module is None:  # argparse has already exited for help, errors and --version
+        return _fail("no command given; see --help")
+
+    try:
+        set_config(load_config(args.config))
+        return int(module.run(args) or 0)
+    except ConfigError as exc:
+        return _fail(str(exc))
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130)
