@@ -1,0 +1,294 @@
+"""The contexts the control-room capabilities exchange, under the reference's type names.
+
+Summaries carry what the respond step has to say (values with units and alarm state,
+statistics of a history, the outcome of each write) and leave bulky arrays out, because the
+built-in planner writes its answer from them and a chat model reads them in its prompt.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from osprey_desktop.connectors.base import format_value
+from osprey_desktop.context import CapabilityContext
+
+WriteOutcome = Literal["written", "failed", "rejected", "refused"]
+
+
+class TimeRangeContext(CapabilityContext):
+    """A resolved time range: timezone-aware ``start_date`` < ``end_date``."""
+
+    CONTEXT_TYPE: ClassVar[str] = "TIME_RANGE"
+    CONTEXT_CATEGORY: ClassVar[str] = "METADATA"
+
+    start_date: datetime
+    end_date: datetime
+    timezone_name: str = "UTC"
+    expression: str = ""
+
+    @model_validator(mode="after")
+    def _ordered(self) -> TimeRangeContext:
+        if self.start_date.tzinfo is None or self.end_date.tzinfo is None:
+            raise ValueError("TIME_RANGE needs timezone-aware start_date and end_date")
+        if self.start_date >= self.end_date:
+            raise ValueError(
+                f"TIME_RANGE start_date {self.start_date.isoformat()} must be before "
+                f"end_date {self.end_date.isoformat()}"
+            )
+        return self
+
+    def get_access_details(self, key: str) -> dict[str, Any]:
+        return {
+            "start_date": self.start_date.isoformat(),
+            "end_date": self.end_date.isoformat(),
+            "timezone_name": self.timezone_name,
+            "access_pattern": f"context.{self.CONTEXT_TYPE}.{key}.start_date / .end_date",
+            "data_structure": "two timezone-aware datetimes",
+        }
+
+    def get_summary(self) -> dict[str, Any]:
+        return {
+            "type": "Time Range",
+            "start_time": f"{self.start_date:%Y-%m-%d %H:%M:%S}",
+            "end_time": f"{self.end_date:%Y-%m-%d %H:%M:%S}",
+            "timezone": self.timezone_name,
+            "duration": str(self.end_date - self.start_date),
+            "from_words": self.expression,
+        }
+
+
+class ChannelAddressesContext(CapabilityContext):
+    """The channels a request refers to, as found in the channel database."""
+
+    CONTEXT_TYPE: ClassVar[str] = "CHANNEL_ADDRESSES"
+    CONTEXT_CATEGORY: ClassVar[str] = "METADATA"
+
+    channels: list[str] = Field(min_length=1)
+    original_query: str
+    descriptions: dict[str, str] = Field(default_factory=dict)
+
+    def get_access_details(self, key: str) -> dict[str, Any]:
+        return {
+            "channels": list(self.channels),
+            "total_channels": len(self.channels),
+            "access_pattern": f"context.{self.CONTEXT_TYPE}.{key}.channels",
+            "data_structure": "list of channel names",
+        }
+
+    def get_summary(self) -> dict[str, Any]:
+        return {
+            "type": "Channel Addresses",
+            "query": self.original_query,
+            "total_channels": len(self.channels),
+            "channels": [
+                f"{c} ({self.descriptions[c]})" if self.descriptions.get(c) else c
+                for c in self.channels
+            ],
+        }
+
+
+class ChannelReading(BaseModel):
+    """One channel's value as read, with what an operator needs to trust it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    value: Any
+    timestamp: datetime
+    units: str = ""
+    alarm_severity: str = "NO_ALARM"
+    alarm_status: str = "NO_ALARM"
+    precision: int | None = None
+
+    def formatted(self) -> str:
+        text = format_value(self.value, self.precision, self.units)
+        if self.alarm_severity not in ("NO_ALARM", ""):
+            text += f" [{self.alarm_severity} alarm: {self.alarm_status}]"
+        return text
+
+
+class ChannelValuesContext(CapabilityContext):
+    """Current readings per channel; channels that could not be read are in ``errors``."""
+
+    CONTEXT_TYPE: ClassVar[str] = "CHANNEL_VALUES"
+    CONTEXT_CATEGORY: ClassVar[str] = "COMPUTATIONAL_DATA"
+
+    channel_values: dict[str, ChannelReading]
+    errors: dict[str, str] = Field(default_factory=dict)
+
+    def get_access_details(self, key: str) -> dict[str, Any]:
+        return {
+            "channels": list(self.channel_values),
+            "access_pattern": f"context.{self.CONTEXT_TYPE}.{key}.channel_values[name].value",
+            "data_structure": "dict channel -> {value, timestamp, units, alarm_severity}",
+            "unreadable": dict(self.errors),
+        }
+
+    def get_summary(self) -> dict[str, Any]:
+        summary: dict[str, Any] = {
+            "type": "Channel Values",
+            "values": {name: r.formatted() for name, r in self.channel_values.items()},
+        }
+        alarms = {
+            name: r.alarm_severity
+            for name, r in self.channel_values.items()
+            if r.alarm_severity not in ("NO_ALARM", "")
+        }
+        if alarms:
+            summary["alarms"] = alarms
+        if self.errors:
+            summary["unreadable"] = dict(self.errors)
+        return summary
+
+
+class WriteOperationResult(BaseModel):
+    """What happened to one requested write, whichever way it went."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    channel: str
+    requested_value: Any
+    previous_value: Any = None
+    readback: Any = None
+    units: str = ""
+    outcome: WriteOutcome
+    verified: bool = False
+    message: str = ""
+    approval_id: str | None = None
+
+
+class ChannelWriteResultsContext(CapabilityContext):
+    """The outcome of every operation of one write step (written, failed, rejected, refused)."""
+
+    CONTEXT_TYPE: ClassVar[str] = "CHANNEL_WRITE_RESULTS"
+    CONTEXT_CATEGORY: ClassVar[str] = "COMPUTATIONAL_DATA"
+
+    results: list[WriteOperationResult]
+    total_writes: int = 0
+    successful_count: int = 0
+    failed_count: int = 0
+
+    @model_validator(mode="before")
+    @classmethod
+    def _counts(cls, data: Any) -> Any:
+        """The counts always follow from the results, whatever a caller passed."""
+        if not isinstance(data, dict) or not isinstance(data.get("results"), list):
+            return data
+        outcomes = [
+            r.get("outcome") if isinstance(r, dict) else getattr(r, "outcome", None)
+            for r in data["results"]
+        ]
+        written = outcomes.count("written")
+        return {
+            **data,
+            "total_writes": written + outcomes.count("failed"),
+            "successful_count": written,
+            "failed_count": len(outcomes) - written,
+        }
+
+    def get_access_details(self, key: str) -> dict[str, Any]:
+        return {
+            "results": [r.model_dump(mode="json") for r in self.results],
+            "access_pattern": f"context.{self.CONTEXT_TYPE}.{key}.results",
+            "data_structure": "list of {channel, requested_value, readback, outcome}",
+        }
+
+    def get_summary(self) -> dict[str, Any]:
+        lines = []
+        for r in self.results:
+            value = f"{r.requested_value} {r.units}".strip()
+            if r.outcome == "written":
+                readback = f"{r.readback} {r.units}".strip()
+                check = "verified" if r.verified else "NOT verified"
+                lines.append(f"{r.channel}: wrote {value}, readback {readback} ({check})")
+            else:
+                lines.append(f"{r.channel}: {r.outcome} ({value}) - {r.message}".rstrip(" -"))
+        return {
+            "type": "Channel Write Results",
+            "written": self.successful_count,
+            "not_written": self.failed_count,
+            "operations": lines,
+        }
+
+
+class ArchiverDataContext(CapabilityContext):
+    """History per channel: epoch-second ``timestamps`` and ``time_series_data`` with units."""
+
+    CONTEXT_TYPE: ClassVar[str] = "ARCHIVER_DATA"
+    CONTEXT_CATEGORY: ClassVar[str] = "COMPUTATIONAL_DATA"
+
+    timestamps: dict[str, list[float]]
+    time_series_data: dict[str, list[float | None]]
+    units: dict[str, str] = Field(default_factory=dict)
+    start_date: datetime
+    end_date: datetime
+    timezone_name: str = "UTC"
+    max_points: int | None = None
+
+    @model_validator(mode="after")
+    def _aligned(self) -> ArchiverDataContext:
+        for channel, values in self.time_series_data.items():
+            stamps = self.timestamps.get(channel)
+            if stamps is None or len(stamps) != len(values):
+                raise ValueError(
+                    f"ARCHIVER_DATA for {channel} has {len(values)} values but "
+                    f"{0 if stamps is None else len(stamps)} timestamps"
+                )
+        return self
+
+    @property
+    def available_channels(self) -> list[str]:
+        return list(self.time_series_data)
+
+    def get_access_details(self, key: str) -> dict[str, Any]:
+        return {
+            "channels": self.available_channels,
+            "points": {c: len(v) for c, v in self.time_series_data.items()},
+            "access_pattern": (
+                f"context.{self.CONTEXT_TYPE}.{key}.timestamps[channel] (epoch seconds) and "
+                f".time_series_data[channel]"
+            ),
+            "data_structure": "per channel: parallel lists of epoch seconds and values",
+        }
+
+    def get_summary(self) -> dict[str, Any]:
+        stats: dict[str, Any] = {}
+        for channel, values in self.time_series_data.items():
+            numbers = [v for v in values if isinstance(v, int | float) and math.isfinite(v)]
+            unit = self.units.get(channel, "")
+            if not numbers:
+                stats[channel] = "no data in this range"
+                continue
+            stats[channel] = {
+                "points": len(values),
+                "first": _fmt(numbers[0], unit),
+                "last": _fmt(numbers[-1], unit),
+                "min": _fmt(min(numbers), unit),
+                "max": _fmt(max(numbers), unit),
+                "mean": _fmt(sum(numbers) / len(numbers), unit),
+            }
+        return {
+            "type": "Archiver Data",
+            "start_time": f"{self.start_date:%Y-%m-%d %H:%M:%S}",
+            "end_time": f"{self.end_date:%Y-%m-%d %H:%M:%S}",
+            "timezone": self.timezone_name,
+            "channels": stats,
+        }
+
+
+def _fmt(number: float, unit: str) -> str:
+    return format_value(float(number), 4 if abs(number) >= 1e-3 or number == 0 else 3, unit)
+
+
+__all__ = [
+    "ArchiverDataContext",
+    "ChannelAddressesContext",
+    "ChannelReading",
+    "ChannelValuesContext",
+    "ChannelWriteResultsContext",
+    "TimeRangeContext",
+    "WriteOperationResult",
+]

@@ -1,0 +1,292 @@
+"""Read the time range an operator typed ("last 2 hours", "since 8:00", "yesterday").
+
+Pure and deterministic: the built-in planner has no language model, and a wrong range
+silently shows the wrong history, so anything that could be read two ways raises
+``AmbiguousTimeRange`` with the readings instead of guessing. Points in time are found by
+``time_points``; this module decides what range they (or a duration) describe.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from osprey_desktop.capabilities.control_room.time_points import (
+    NUMBER_PATTERN,
+    NUMBER_UNIT_GAP,
+    UNIT_PATTERN,
+    AmbiguousTimeRange,
+    InvalidTimeRange,
+    NoTimeRange,
+    Point,
+    TimeRangeError,
+    earlier,
+    find_points,
+    parse_number,
+    unit_delta,
+)
+
+__all__ = [
+    "AmbiguousTimeRange",
+    "InvalidTimeRange",
+    "NoTimeRange",
+    "ParsedTimeRange",
+    "TimeRangeError",
+    "local_timezone",
+    "parse_time_range",
+]
+
+
+@dataclass(frozen=True)
+class ParsedTimeRange:
+    """A resolved range: timezone-aware ``start`` < ``end`` and the words it came from."""
+
+    start: datetime
+    end: datetime
+    timezone_name: str
+    expression: str
+
+    @property
+    def duration(self) -> timedelta:
+        """Elapsed time (in UTC: same-zone subtraction would ignore a DST change)."""
+        return self.end.astimezone(UTC) - self.start.astimezone(UTC)
+
+
+def local_timezone() -> tuple[tzinfo, str]:
+    """This computer's time zone and its IANA name (``TZ``, then ``/etc/localtime``)."""
+    candidates = []
+    env = os.environ.get("TZ", "").lstrip(":")
+    if env:
+        candidates.append(env)
+    link = os.path.realpath("/etc/localtime")
+    if "zoneinfo/" in link:
+        candidates.append(link.split("zoneinfo/", 1)[1])
+    for name in candidates:
+        try:
+            return ZoneInfo(name), name
+        except (ZoneInfoNotFoundError, ValueError):
+            continue
+    fallback = datetime.now().astimezone().tzinfo or UTC
+    return fallback, fallback.tzname(None) or "UTC"
+
+
+def _resolve_tz(tz: tzinfo | str | None) -> tuple[tzinfo, str]:
+    if tz is None:
+        return local_timezone()
+    if isinstance(tz, str):
+        try:
+            return ZoneInfo(tz), tz
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise InvalidTimeRange(
+                f"unknown time zone {tz!r}: use an IANA name such as 'UTC' or 'Europe/Berlin'"
+            ) from exc
+    return tz, getattr(tz, "key", None) or tz.tzname(None) or "UTC"
+
+
+_VAGUE = re.compile(
+    r"\b(recently|lately|a while( ago)?|the other day|some time ago|"
+    r"(last|past|previous)\s+(few|several|some|many)\b|(few|several)\s+(hours|days|minutes))"
+)
+_RELATIVE = re.compile(
+    rf"\b(?:last|past|previous|preceding|recent)\s+(?:(?P<n>{NUMBER_PATTERN}){NUMBER_UNIT_GAP})?"
+    rf"(?P<unit>{UNIT_PATTERN})\b"
+)
+_WORTH = re.compile(
+    rf"\b(?P<n>{NUMBER_PATTERN}){NUMBER_UNIT_GAP}(?P<unit>{UNIT_PATTERN})\s+(?:of|worth|history)\b"
+)
+_PERIODS = {
+    "this morning": ("today", time(6), time(12)),
+    "this afternoon": ("today", time(12), time(18)),
+    "this evening": ("today", time(18), None),
+    "tonight": ("today", time(18), None),
+    "last night": ("yesterday", time(18), time(6)),
+    "yesterday morning": ("yesterday", time(6), time(12)),
+    "yesterday afternoon": ("yesterday", time(12), time(18)),
+    "yesterday evening": ("yesterday", time(18), None),
+}
+_CALENDAR = re.compile(r"\bthis\s+(week|month|year)\b")
+_RANGE_JOIN = re.compile(r"^\s*(?:to|and|until|till|through|thru|-|–)\s*$")
+_SINCE = re.compile(r"\b(?:since|after|starting(?:\s+(?:at|from))?|from)\s*$")
+_BEFORE = re.compile(r"\b(?:before|until|till|up to)\s*$")
+_BARE_HOUR = re.compile(
+    r"\b(?:since|after|from)\s+(\d{1,2})(?:\s*o'?clock)?\b(?!\s*[:.h]?\d)"
+    rf"(?![\s-]*(?:am|pm|a\.m|p\.m|{UNIT_PATTERN})\b)"
+)
+_SHIFT = re.compile(r"\b(this|last|the|previous|current|night|day|owl|swing)\s+shift\b")
+
+
+def parse_time_range(
+    text: str, now: datetime | None = None, tz: tzinfo | str | None = None
+) -> ParsedTimeRange:
+    """The range ``text`` asks for, in ``tz`` (default: the local zone), as of ``now``.
+
+    Raises ``NoTimeRange`` when the text names no time, ``AmbiguousTimeRange`` when it
+    could mean two things, ``InvalidTimeRange`` for an empty or future range.
+    """
+    zone, zone_name = _resolve_tz(tz)
+    current = (now or datetime.now(UTC)).astimezone(zone)
+    lowered = " ".join(text.lower().split())
+    vague = _VAGUE.search(lowered)
+    if vague:
+        raise AmbiguousTimeRange(
+            f"'{vague.group(0)}' does not say how far back to look",
+            ["the last 2 hours", "since 08:00", "yesterday"],
+        )
+    shift = _SHIFT.search(lowered)
+    if shift:
+        raise AmbiguousTimeRange(
+            f"'{shift.group(0)}' depends on the shift schedule, which I do not know",
+            ["since 07:00", "from 07:00 to 15:00", "the last 8 hours"],
+        )
+    bare = _BARE_HOUR.search(lowered)
+    if bare and 1 <= int(bare.group(1)) <= 12:
+        hour = int(bare.group(1))
+        raise AmbiguousTimeRange(
+            f"'{bare.group(0)}' could mean {hour:02d}:00 or {hour + 12:02d}:00",
+            [f"since {hour:02d}:00", f"since {hour + 12:02d}:00"],
+        )
+
+    points = find_points(lowered, current)
+    relative = _relative_duration(lowered)
+    if relative is not None:
+        others = [p for p in points if p.label not in ("today", "now")]
+        if others:
+            raise AmbiguousTimeRange(
+                f"'{relative[1]}' and '{others[0].text}' describe different ranges",
+                [relative[1], others[0].text],
+            )
+        start = earlier(current, relative[0])
+        return _finish(start, current, current, zone_name, relative[1])
+
+    calendar = _CALENDAR.search(lowered)
+    if calendar:
+        today = current.date()
+        first = today.replace(day=1) if calendar.group(1) == "month" else today
+        if calendar.group(1) == "week":
+            first = today - timedelta(days=today.weekday())
+        elif calendar.group(1) == "year":
+            first = today.replace(month=1, day=1)
+        return _finish(_at(first, time(0), zone), current, current, zone_name, calendar.group(0))
+
+    for phrase, (day_word, start_t, end_t) in _PERIODS.items():
+        if phrase in lowered:
+            day = current.date() - timedelta(days=1 if day_word == "yesterday" else 0)
+            start = _at(day, start_t, zone)
+            end_day = day + timedelta(days=1) if end_t is None or end_t < start_t else day
+            end = _at(end_day, end_t or time(0), zone)
+            return _finish(start, end, current, zone_name, phrase)
+
+    if not points:
+        raise NoTimeRange(f"no time range found in {text.strip()!r}")
+    return _from_points(lowered, points, current, zone, zone_name)
+
+
+def _relative_duration(lowered: str) -> tuple[timedelta, str] | None:
+    match = _RELATIVE.search(lowered) or _WORTH.search(lowered)
+    if match is None:
+        return None
+    count = parse_number(match.group("n")) if match.group("n") else 1.0
+    if count <= 0:
+        raise InvalidTimeRange(f"'{match.group(0)}' is an empty range: use a positive amount")
+    return unit_delta(match.group("unit"), count), match.group(0)
+
+
+def _from_points(
+    lowered: str, points: list[Point], current: datetime, zone: tzinfo, zone_name: str
+) -> ParsedTimeRange:
+    if len(points) >= 2:
+        first, second = points[0], points[1]
+        if _RANGE_JOIN.match(lowered[first.end : second.start]):
+            return _between(lowered, first, second, points[2:], current, zone, zone_name)
+    point = points[0]
+    before = lowered[: point.start]
+    if _BEFORE.search(before):
+        raise AmbiguousTimeRange(
+            f"'{before.split()[-1]} {point.text}' has no start",
+            [f"from 00:00 to {point.text}"],
+        )
+    start_of_day = point.day is not None and point.clock is None and point.exact is None
+    since = _SINCE.search(before)
+    if since:
+        start = _resolve_start(point, point.day, current, zone)
+        return _finish(start, current, current, zone_name, lowered[since.start() : point.end])
+    if point.label == "now":
+        raise AmbiguousTimeRange(
+            "'now' is the present value, not a history",
+            ["the last 10 minutes", "the last hour"],
+        )
+    if start_of_day:
+        start = _at(point.day, time(0), zone)
+        end = _at(point.day + timedelta(days=1), time(0), zone)
+        return _finish(start, end, current, zone_name, point.text)
+    raise AmbiguousTimeRange(
+        f"'{point.text}' is a moment, not a range",
+        [f"since {point.text}", f"from {point.text} to now", "the last 2 hours"],
+    )
+
+
+def _between(
+    lowered: str,
+    first: Point,
+    second: Point,
+    rest: list[Point],
+    current: datetime,
+    zone: tzinfo,
+    zone_name: str,
+) -> ParsedTimeRange:
+    """A "from A to B" range: a side without a date borrows the other's (or a later one's)."""
+    shared_day = first.day or second.day or next((p.day for p in rest if p.clock is None), None)
+    expression = lowered[first.start : second.end]
+    if shared_day is None and first.exact is not None:
+        shared_day = first.exact.date()
+    start = _resolve_start(first, first.day or shared_day, current, zone)
+    if second.exact is not None:
+        end = second.exact
+    else:
+        # A side without a date borrows the start's day ("from 10:00 to 12:00").
+        end_day = second.day or start.date()
+        if second.clock is None:
+            end = _at(end_day + timedelta(days=1), time(0), zone)
+        else:
+            end = _at(end_day, second.clock, second.zone or zone)
+            if end <= start and second.day is None:
+                end = _at(end_day + timedelta(days=1), second.clock, second.zone or zone)
+    return _finish(start, end, current, zone_name, expression)
+
+
+def _resolve_start(point: Point, day: date | None, current: datetime, zone: tzinfo) -> datetime:
+    """The start a point names; a bare clock time is its most recent past occurrence."""
+    if point.exact is not None:
+        return point.exact
+    zone = point.zone or zone
+    if day is None:
+        day = current.astimezone(zone).date()
+        if point.clock is not None and _at(day, point.clock, zone) > current:
+            day -= timedelta(days=1)
+    return _at(day, point.clock or time(0), zone)
+
+
+def _at(day: date, clock: time, zone: tzinfo) -> datetime:
+    return datetime.combine(day, clock, tzinfo=zone)
+
+
+def _finish(
+    start: datetime, end: datetime, current: datetime, zone_name: str, expression: str
+) -> ParsedTimeRange:
+    zone = current.tzinfo
+    start, end = start.astimezone(zone), end.astimezone(zone)
+    if start >= current:
+        raise InvalidTimeRange(
+            f"'{expression}' starts at {start:%Y-%m-%d %H:%M}, which is in the future: "
+            "there is no history there yet"
+        )
+    end = min(end, current)
+    if end <= start:
+        raise InvalidTimeRange(
+            f"'{expression}' ends ({end:%Y-%m-%d %H:%M}) before it starts "
+            f"({start:%Y-%m-%d %H:%M}): give the earlier time first"
+        )
+    return ParsedTimeRange(start=start, end=end, timezone_name=zone_name, expression=expression)
