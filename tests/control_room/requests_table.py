@@ -1,0 +1,146 @@
+"""Operator requests with the plan each should get: the built-in planner's yardstick.
+
+Each entry is what an operator might type on the simulated machine and the ordered list of
+capabilities that answers it best. ``bench/planner_accuracy.py`` and
+``test_planner_table.py`` run the planner over every entry. Kinds:
+
+- ``read`` / ``history`` / ``write`` / ``read_then_write``: the plain cases;
+- ``write_missing``: a change without its value or its target: ask, do not guess;
+- ``conversation``: nothing to read or change: answer directly;
+- ``unknown_channel``: a channel the machine does not have: plan normally, channel finding
+  then asks with the nearest names;
+- ``no_change``: mentions setting, changing or writing but asks to change nothing.
+
+Tags mark ``multi`` channel, ``odd`` phrasing, ``units`` spelled unusually.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+READ = ("channel_finding", "channel_read", "respond")
+HISTORY = ("channel_finding", "time_range_parsing", "archiver_retrieval", "respond")
+WRITE = ("channel_finding", "channel_write", "respond")
+READ_THEN_WRITE = ("channel_finding", "channel_read", "channel_write", "respond")
+WRITE_THEN_READ = ("channel_finding", "channel_write", "channel_read", "respond")
+CLARIFY = ("clarify",)
+RESPOND = ("respond",)
+
+#: Kinds whose requests ask the machine to change; every other kind must never plan a write.
+CHANGE_KINDS = frozenset({"write", "read_then_write", "write_missing"})
+
+
+@dataclass(frozen=True)
+class OperatorRequest:
+    text: str
+    plan: tuple[str, ...]
+    kind: str
+    tags: tuple[str, ...] = ()
+
+    @property
+    def asks_for_change(self) -> bool:
+        return self.kind in CHANGE_KINDS
+
+
+def _r(text: str, plan: tuple[str, ...], kind: str, *tags: str) -> OperatorRequest:
+    return OperatorRequest(text, plan, kind, tags)
+
+
+REQUESTS: tuple[OperatorRequest, ...] = (
+    # -- single-channel reads
+    _r("read the beam current", READ, "read"),
+    _r("What is the beam current?", READ, "read"),
+    _r("what's the beam lifetime right now", READ, "read"),
+    _r("current beam energy?", READ, "read", "odd"),
+    _r("get SR:RF:Frequency:RB", READ, "read"),
+    _r("how much current is stored in the ring", READ, "read", "odd"),
+    _r("read the top-up countdown", READ, "read"),
+    _r("gimme the DCCT", READ, "read", "odd"),
+    _r("check the RF voltage readback", READ, "read"),
+    _r("what's HCM01 at?", READ, "read", "odd"),
+    _r("what is the beam current in amps", READ, "read", "units"),
+    _r("beam currnet pls", READ, "read", "odd"),
+    _r("show me the ID04 gap", READ, "read"),
+    # -- multi-channel reads
+    _r("show the horizontal orbit in sector 3", READ, "read", "multi"),
+    _r("read the horizontal and vertical tune", READ, "read", "multi"),
+    _r("vacuum pressures in sector 5", READ, "read", "multi", "odd"),
+    _r("what are the vertical orbit readings in sector 12?", READ, "read", "multi"),
+    _r("read BPM13 X and BPM14 X", READ, "read", "multi"),
+    _r("display the quadrupole currents in sector 2", READ, "read", "multi"),
+    _r("list the readbacks of the horizontal correctors in sector 1", READ, "read", "multi"),
+    # -- histories
+    _r("plot the beam current over the last 2 hours", HISTORY, "history"),
+    _r("show the lifetime since 8:00", HISTORY, "history"),
+    _r("how did the vacuum in sector 7 evolve yesterday?", HISTORY, "history", "multi"),
+    _r("trend of BPM13 X from 2026-11-20 10:00 to 12:00", HISTORY, "history"),
+    _r("beam current history for the past 30 minutes", HISTORY, "history"),
+    _r("graph the RF voltage today", HISTORY, "history"),
+    _r("what was the beam energy between 10:00 and 11:00 yesterday?", HISTORY, "history"),
+    _r("compare the horizontal and vertical tune over the last hour", HISTORY, "history", "multi"),
+    _r("archived data of the ID04 gap last week", HISTORY, "history"),
+    _r("plot the horizontal orbit in sector 3 for the last 10 min", HISTORY, "history", "multi"),
+    _r("did the beam current drop in the last 24h?", HISTORY, "history", "odd"),
+    _r("lifetime trend past 3 hours please", HISTORY, "history", "odd"),
+    # -- explicit writes
+    _r("set HCM01 to 1.5 A", WRITE, "write"),
+    _r("set the horizontal corrector 3 to -0.5 amps", WRITE, "write", "units"),
+    _r("change SR01C:HCM01:Current:SP to 0.25", WRITE, "write"),
+    _r("increase HCM01 by 0.2 A", WRITE, "write"),
+    _r("decrease the ID04 gap by 1 mm", WRITE, "write"),
+    _r("open the ID04 gap to 20 mm", WRITE, "write", "odd"),
+    _r("set the RF frequency to 499.654 MHz", WRITE, "write"),
+    _r("ramp HCM02 to 1 A", WRITE, "write", "odd"),
+    _r("put VCM03 at 0.3 A", WRITE, "write", "odd"),
+    _r("set HCM01 and HCM02 to 0.5 A", WRITE, "write", "multi"),
+    _r("bump HCM07 up by 100 mA", WRITE, "write", "units", "odd"),
+    _r("set HCM05 to 1500 mA", WRITE, "write", "units"),
+    _r("write 0.1 to SR02C:VCM04:Current:SP", WRITE, "write"),
+    _r("HCM01 -> 1.2 A", WRITE, "write", "odd"),
+    # -- writes missing a value or a target
+    _r("set HCM01", CLARIFY, "write_missing"),
+    _r("change the RF frequency", CLARIFY, "write_missing"),
+    _r("increase the ID04 gap", CLARIFY, "write_missing"),
+    _r("set it to 1.5 A", CLARIFY, "write_missing"),
+    _r("please adjust the corrector", CLARIFY, "write_missing", "odd"),
+    _r("put 2 A on it", CLARIFY, "write_missing", "odd"),
+    # -- read, then write
+    _r("read HCM01 and then set it to 1.0 A", READ_THEN_WRITE, "read_then_write"),
+    _r("what's the ID04 gap? then open it to 25 mm", READ_THEN_WRITE, "read_then_write"),
+    _r("check HCM03 and increase it by 0.1 A", READ_THEN_WRITE, "read_then_write"),
+    _r("set HCM04 to 0.8 A and read it back", WRITE_THEN_READ, "write"),
+    # -- conversation
+    _r("hello", RESPOND, "conversation"),
+    _r("thanks!", RESPOND, "conversation"),
+    _r("what can you do?", RESPOND, "conversation"),
+    _r("who are you", RESPOND, "conversation"),
+    _r("explain what a BPM is", RESPOND, "conversation"),
+    _r("how do I set a corrector?", RESPOND, "conversation", "no_change"),
+    _r("what would happen if I set HCM01 to 5 A?", RESPOND, "conversation", "no_change"),
+    _r("good morning, anything I should know?", RESPOND, "conversation", "odd"),
+    # -- unknown channels (channel finding asks, with the nearest names)
+    _r("read the flux capacitor temperature", READ, "unknown_channel"),
+    _r("what is the cryoplant pressure?", READ, "unknown_channel"),
+    _r("plot the booster current for the last hour", HISTORY, "unknown_channel"),
+    # -- mention a change, ask for none
+    _r("what is the setpoint of HCM01?", READ, "no_change"),
+    _r("is HCM01 set to zero?", READ, "no_change", "odd"),
+    _r("don't change anything, just read HCM01", READ, "no_change"),
+    _r("did someone change the ID04 gap in the last hour?", HISTORY, "no_change"),
+    _r("show the setpoint history of HCM02 since yesterday", HISTORY, "no_change"),
+    _r("without writing anything, what is the RF frequency setpoint?", READ, "no_change"),
+)
+
+
+__all__ = [
+    "CHANGE_KINDS",
+    "CLARIFY",
+    "HISTORY",
+    "READ",
+    "READ_THEN_WRITE",
+    "REQUESTS",
+    "RESPOND",
+    "WRITE",
+    "WRITE_THEN_READ",
+    "OperatorRequest",
+]
