@@ -1,0 +1,384 @@
+"""The chat-model planner: every planning decision asked of an OpenAI-compatible endpoint.
+
+Structured decisions (task, capabilities, plan, next step) use langchain's
+``with_structured_output`` with a json_schema ``response_format``; answers and clarifying
+questions are plain text. Model output is validated; an invalid reply is retried with a note
+saying what was wrong, and after ``max_retries`` retries a ``PlannerError`` names the endpoint
+and the reason. ``langchain_openai`` (1.35 s to import) is imported on first use only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ValidationError
+
+from osprey_desktop.base.planning import ExecutionPlan, PlannedStep
+from osprey_desktop.config.models import AppConfig, ChatModelConfig
+from osprey_desktop.planners import prompts
+from osprey_desktop.planners.base import ExtractedTask, PlannerError
+from osprey_desktop.planners.structured import (
+    CapabilitySelectionReply,
+    NextStepReply,
+    PlanReply,
+    TaskReply,
+    describe_validation_error,
+    to_execution_plan,
+    to_planned_step,
+)
+
+Reply = TypeVar("Reply", bound=BaseModel)
+
+LOCAL_ENDPOINT_KEY = "not-needed"
+"""Sent to a loopback endpoint when no key is configured: vLLM and Ollama ignore it, and the
+OpenAI client refuses to start without some key."""
+
+_NOSTREAM_TAGS = ["nostream"]  # LangGraph's TAG_NOSTREAM: keep plan JSON out of chat streams
+
+
+class _InvalidReply(Exception):
+    """The model answered, but not usably; the planner retries."""
+
+
+class _TransientFailure(Exception):
+    """The server failed in a way worth retrying (HTTP 5xx, 429)."""
+
+
+def is_loopback_url(url: str) -> bool:
+    """True for http(s)://localhost, 127.x.x.x or [::1] endpoints (a model on this machine)."""
+    host = (urlsplit(url).hostname or "").lower()
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def resolve_api_key(settings: ChatModelConfig) -> str:
+    """The key from the environment variable named in the config.
+
+    A local endpoint (loopback URL) needs no key, and ``api_key_env: null`` says the endpoint
+    takes none; any other endpoint without its key is refused before a request is sent.
+    """
+    variable = settings.api_key_env
+    if not variable:
+        return LOCAL_ENDPOINT_KEY
+    value = os.environ.get(variable, "").strip()
+    if value:
+        return value
+    if is_loopback_url(settings.base_url):
+        return LOCAL_ENDPOINT_KEY
+    raise PlannerError(
+        f"the chat-model planner has no API key for {settings.base_url}: the environment "
+        f"variable {variable} (named by models.chat_model.api_key_env) is not set. Set it, "
+        "or set models.planner to builtin."
+    )
+
+
+def _chat_settings(config: AppConfig | ChatModelConfig | None) -> ChatModelConfig:
+    if config is None:
+        from osprey_desktop.config import get_config
+
+        config = get_config()
+    if isinstance(config, AppConfig):
+        return config.models.chat_model
+    if isinstance(config, ChatModelConfig):
+        return config
+    raise TypeError(f"ChatModelPlanner needs an AppConfig, got {type(config).__name__}")
+
+
+def _check_base_url(url: str) -> None:
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise PlannerError(
+            f"models.chat_model.base_url {url!r} is not an http(s) URL; use the endpoint's "
+            "OpenAI-compatible root, e.g. http://127.0.0.1:8000/v1"
+        )
+
+
+class ChatModelPlanner:
+    """Planner backed by any OpenAI-compatible chat endpoint (OpenAI, vLLM, Ollama, ...)."""
+
+    name = "chat_model"
+
+    def __init__(
+        self,
+        config: AppConfig | ChatModelConfig | None = None,
+        *,
+        retry_backoff_seconds: float | None = None,
+    ) -> None:
+        settings = _chat_settings(config)
+        _check_base_url(settings.base_url)
+        self.settings = settings
+        self.base_url = settings.base_url
+        self._api_key = resolve_api_key(settings)
+        if retry_backoff_seconds is None:
+            retry_backoff_seconds = (
+                config.execution_control.limits.retry_backoff_seconds
+                if isinstance(config, AppConfig)
+                else 0.2
+            )
+        self.retry_backoff_seconds = retry_backoff_seconds
+        self._json_model: Any = None
+        self._text_model: Any = None
+        self._structured: dict[type[BaseModel], Any] = {}
+
+    # ---- Planner protocol --------------------------------------------------------------
+    async def extract_task(
+        self, messages: Sequence[Any], state: Mapping[str, Any]
+    ) -> ExtractedTask:
+        reply = await self._ask_structured(
+            "task", TaskReply, prompts.task_extraction_messages(messages)
+        )
+        task = reply.task.strip()
+        if not task:
+            raise PlannerError(f"the language model at {self.base_url} extracted an empty task")
+        return ExtractedTask(
+            task=task,
+            depends_on_chat_history=reply.depends_on_chat_history,
+            depends_on_user_memory=reply.depends_on_user_memory,
+        )
+
+    async def select_capabilities(
+        self, task: str, capabilities: Sequence[Any], state: Mapping[str, Any]
+    ) -> list[str]:
+        reply = await self._ask_structured(
+            "capability selection",
+            CapabilitySelectionReply,
+            prompts.selection_messages(task, capabilities, state),
+        )
+        # Unknown names pass through: the classification node checks them against the registry.
+        return list(dict.fromkeys(name.strip() for name in reply.capabilities if name.strip()))
+
+    async def create_plan(
+        self, task: str, capabilities: Sequence[Any], state: Mapping[str, Any]
+    ) -> ExecutionPlan:
+        return await self._ask_structured(
+            "plan", PlanReply, prompts.plan_messages(task, capabilities, state), to_execution_plan
+        )
+
+    async def choose_next_step(
+        self, task: str, capabilities: Sequence[Any], state: Mapping[str, Any]
+    ) -> PlannedStep:
+        return await self._ask_structured(
+            "next step",
+            NextStepReply,
+            prompts.next_step_messages(task, capabilities, state),
+            lambda reply: to_planned_step(reply.step),
+        )
+
+    async def write_response(
+        self, task: str, state: Mapping[str, Any], context_summaries: Any
+    ) -> str:
+        return await self._ask_text(
+            "response", prompts.response_messages(task, state, context_summaries)
+        )
+
+    async def ask_clarification(
+        self, task: str, state: Mapping[str, Any], reason: str | None = None
+    ) -> str:
+        return await self._ask_text(
+            "clarification question", prompts.clarification_messages(task, state, reason)
+        )
+
+    # ---- model access ------------------------------------------------------------------
+    def _models(self) -> tuple[Any, Any]:
+        if self._json_model is None:
+            from langchain_openai import ChatOpenAI  # lazy: 1.35 s, only when configured
+
+            common: dict[str, Any] = {
+                "model": self.settings.model,
+                "base_url": self.base_url,
+                "api_key": self._api_key,
+                "temperature": self.settings.temperature,
+                "timeout": self.settings.timeout_seconds,
+                "max_retries": 0,  # retries are ours: they also cover invalid replies
+            }
+            # Structured calls never stream (a partial plan is useless to a UI); text
+            # answers may, so a window can show the response as it is written.
+            self._json_model = ChatOpenAI(**common, disable_streaming=True)
+            self._text_model = ChatOpenAI(**common)
+        return self._json_model, self._text_model
+
+    def _structured_runnable(self, schema: type[BaseModel]) -> Any:
+        if schema not in self._structured:
+            json_model, _ = self._models()
+            self._structured[schema] = json_model.with_structured_output(
+                schema, method="json_schema", include_raw=True
+            )
+        return self._structured[schema]
+
+    async def _ask_structured(
+        self,
+        what: str,
+        schema: type[Reply],
+        messages: list[Any],
+        convert: Any = None,
+    ) -> Any:
+        runnable = self._structured_runnable(schema)
+        config = {"tags": _NOSTREAM_TAGS, "run_name": f"planner:{what}"}
+
+        async def attempt(conversation: list[Any]) -> Any:
+            try:
+                result = await runnable.ainvoke(conversation, config=config)
+            except ValidationError as exc:
+                raise _InvalidReply(describe_validation_error(exc)) from exc
+            parsed = result.get("parsed")
+            if parsed is None:
+                raise _InvalidReply(_unparsed_reason(result))
+            if convert is None:
+                return parsed
+            try:
+                return convert(parsed)
+            except (ValidationError, ValueError) as exc:
+                raise _InvalidReply(str(exc)) from exc
+
+        return await self._with_retries(what, messages, attempt)
+
+    async def _ask_text(self, what: str, messages: list[Any]) -> str:
+        _, text_model = self._models()
+        config = {"run_name": f"planner:{what}"}
+
+        async def attempt(conversation: list[Any]) -> str:
+            message = await text_model.ainvoke(conversation, config=config)
+            text = _message_text(message).strip()
+            if not text:
+                raise _InvalidReply("the reply was empty")
+            return text
+
+        return await self._with_retries(what, messages, attempt)
+
+    async def _with_retries(self, what: str, messages: list[Any], attempt: Any) -> Any:
+        """Run ``attempt`` until it succeeds or the retry budget is spent; map every failure."""
+        import openai  # already loaded by langchain_openai
+
+        attempts = self.settings.max_retries + 1
+        conversation = list(messages)
+        last_reason = ""
+        invalid = False
+        for number in range(1, attempts + 1):
+            try:
+                return await attempt(conversation)
+            except _InvalidReply as exc:
+                last_reason, invalid = str(exc), True
+                conversation = [*messages, prompts.correction_message(last_reason)]
+            except (openai.LengthFinishReasonError, openai.ContentFilterFinishReasonError) as exc:
+                last_reason, invalid = f"the reply was cut off ({type(exc).__name__})", True
+                conversation = [*messages, prompts.correction_message(last_reason)]
+            except openai.OpenAIError as exc:
+                failure = self._classify_api_error(exc, what)
+                if isinstance(failure, PlannerError):
+                    raise failure from exc
+                last_reason, invalid = str(failure), False
+                if number < attempts:
+                    await asyncio.sleep(self.retry_backoff_seconds * number)
+            except (ValueError, TypeError) as exc:
+                # langchain's own parsers raise these for replies it cannot read.
+                last_reason, invalid = _first_line(exc), True
+                conversation = [*messages, prompts.correction_message(last_reason)]
+        if invalid:
+            raise PlannerError(
+                f"the language model at {self.base_url} returned an invalid {what} "
+                f"{attempts} times: {last_reason}"
+            )
+        raise PlannerError(
+            f"the language model at {self.base_url} failed {attempts} times while asked for a "
+            f"{what}: {last_reason}. Check the server's log, or set models.planner to builtin."
+        )
+
+    def _classify_api_error(self, exc: Exception, what: str) -> Exception:
+        """A ``PlannerError`` to raise at once, or a ``_TransientFailure`` worth a retry."""
+        import openai
+
+        url = self.base_url
+        if isinstance(exc, openai.APITimeoutError):
+            return PlannerError(
+                f"the language model at {url} did not answer within "
+                f"{self.settings.timeout_seconds:g} s (models.chat_model.timeout_seconds) "
+                f"while asked for a {what}"
+            )
+        if isinstance(exc, openai.APIConnectionError):
+            return PlannerError(
+                f"cannot reach the language model at {url} ({_connection_cause(exc)}): check "
+                "that the server is running and models.chat_model.base_url points at it"
+            )
+        if not isinstance(exc, openai.APIStatusError):
+            return PlannerError(f"the language model at {url} failed: {_first_line(exc)}")
+        status, detail = exc.status_code, _status_detail(exc)
+        if status in (401, 403):
+            variable = self.settings.api_key_env or "(none configured)"
+            return PlannerError(
+                f"the language model at {url} refused the API key (HTTP {status}: {detail}); "
+                f"check the key in the environment variable {variable}"
+            )
+        if status == 404:
+            return PlannerError(
+                f"the language model at {url} answered HTTP 404 ({detail}): check "
+                f"models.chat_model.model ({self.settings.model!r}) and that base_url ends "
+                "at the OpenAI-compatible root (usually /v1)"
+            )
+        if status == 429 or status >= 500:
+            return _TransientFailure(f"HTTP {status}: {detail}")
+        return PlannerError(
+            f"the language model at {url} rejected the request for a {what} (HTTP {status}: "
+            f"{detail}); the server may not support structured output (response_format "
+            "json_schema)"
+        )
+
+
+def _unparsed_reason(result: Mapping[str, Any]) -> str:
+    error = result.get("parsing_error")
+    raw = result.get("raw")
+    if getattr(raw, "tool_calls", None):
+        return "the reply was a tool call instead of a JSON message"
+    if error is not None:
+        if isinstance(error, ValidationError):
+            return describe_validation_error(error)
+        if not _message_text(raw).strip():
+            return "the reply was empty"
+        return _first_line(error)
+    return "the reply held no JSON object"
+
+
+def _message_text(message: Any) -> str:
+    content = getattr(message, "content", "")
+    if isinstance(content, str):
+        return content
+    return "".join(
+        str(block.get("text", "")) if isinstance(block, Mapping) else str(block)
+        for block in content or []
+    )
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+def _status_detail(exc: Any) -> str:
+    body = getattr(exc, "body", None)
+    if isinstance(body, Mapping):
+        error = body.get("error", body)
+        message = error.get("message") if isinstance(error, Mapping) else error
+        if message:
+            return _first_line(Exception(message))
+    return _first_line(exc)
+
+
+def _connection_cause(exc: BaseException) -> str:
+    seen = exc
+    while seen is not None:
+        if isinstance(seen, ConnectionRefusedError):
+            return "connection refused"
+        seen = seen.__cause__ or seen.__context__
+    cause = exc.__cause__
+    return _first_line(cause) if cause is not None else _first_line(exc)
+
+
+__all__ = ["LOCAL_ENDPOINT_KEY", "ChatModelPlanner", "is_loopback_url", "resolve_api_key"]
