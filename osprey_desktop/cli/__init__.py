@@ -41,7 +41,10 @@ COMMANDS: tuple[Command, ...] = (
         "serve the simulated machine over EPICS Channel Access on 127.0.0.1",
     ),
 )
-_BY_NAME = {command.name: command for command in COMMANDS}
+
+
+def _commands_by_name() -> dict[str, Command]:
+    return {command.name: command for command in COMMANDS}
 
 
 class CommandUnavailable(Exception):
@@ -70,7 +73,7 @@ def _chosen_command(argv: Sequence[str]) -> str | None:
     _global_options(pre, suppress_default=False)
     pre.add_argument("--version", action="store_true")
     _, rest = pre.parse_known_args(list(argv))
-    return rest[0] if rest and rest[0] in _BY_NAME else None
+    return rest[0] if rest and rest[0] in _commands_by_name() else None
 
 
 def load_command_module(command: Command) -> ModuleType:
@@ -119,7 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not rest:  # only global options: the default command
             name = DEFAULT_COMMAND
             argv.append(DEFAULT_COMMAND)
-    chosen = _BY_NAME.get(name) if name else None
+    chosen = _commands_by_name().get(name) if name else None
     module = None
     if chosen is not None:
         try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Mapping
@@ -68,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     try:
-        import osprey_desktop.ui.app as ui_app
+        # Imported here, not at the top: Qt loads only when a window is really opened.
+        ui_app = importlib.import_module(_UI_MODULE)
     except ModuleNotFoundError as exc:
         if exc.name in ("osprey_desktop.ui", _UI_MODULE):
             print(
