@@ -1,0 +1,427 @@
+"""The connector contract every control system and archiver backend implements.
+
+Capabilities talk to the machine only through these two abstract classes, so the simulated
+machine, EPICS Channel Access and the Archiver Appliance are interchangeable. Every result type
+is a small dataclass with ``to_dict()`` returning plain JSON-able values, because results end
+up in the agent state (which is checkpointed as JSON).
+
+Errors
+    ``ConnectorError`` is the root. ``ChannelNotFoundError`` (unknown or unreachable channel),
+    ``ChannelAccessError`` (the channel exists but the operation failed: read-only, timeout,
+    refused put) and ``ArchiverError`` (retrieval failed) all name the channel and say what to
+    do next.
+
+Usage::
+
+    connector = await get_control_system_connector(config)
+    value = await connector.read_channel("SR:DCCT:Current")
+    value.value, value.metadata.units, value.metadata.alarm_severity
+    result = await connector.write_channel("SR01C:HCM01:Current:SP", 1.5)
+    result.success, result.readback, result.verified
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import math
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+import numpy as np
+
+Verification = Literal["none", "callback", "readback"]
+VERIFICATION_LEVELS: tuple[str, ...] = ("none", "callback", "readback")
+
+#: EPICS alarm severities, in rising order, as every connector reports them.
+ALARM_SEVERITIES: tuple[str, ...] = ("NO_ALARM", "MINOR", "MAJOR", "INVALID")
+
+
+class ConnectorError(Exception):
+    """Base of every connector failure; the message is meant for the operator."""
+
+
+class ChannelNotFoundError(ConnectorError):
+    """The channel is not in the database, or no server answered for it."""
+
+    def __init__(self, channel: str, message: str | None = None) -> None:
+        self.channel = channel
+        super().__init__(
+            message
+            or f"Channel '{channel}' was not found. Check the name, or search the channel "
+            "database for the right one."
+        )
+
+
+class ChannelAccessError(ConnectorError):
+    """The channel exists but the read, write or subscription failed."""
+
+    def __init__(self, channel: str, message: str) -> None:
+        self.channel = channel
+        super().__init__(message)
+
+
+class ArchiverError(ConnectorError):
+    """Archived data could not be retrieved."""
+
+
+@dataclass(frozen=True)
+class ChannelMetadata:
+    """Static description of a channel plus its current alarm state."""
+
+    name: str
+    units: str = ""
+    precision: int | None = None
+    description: str = ""
+    alarm_status: str = "NO_ALARM"
+    alarm_severity: str = "NO_ALARM"
+    display_limits: tuple[float, float] | None = None
+    control_limits: tuple[float, float] | None = None
+    alarm_limits: dict[str, float] | None = None
+    writable: bool | None = None
+    enum_strings: tuple[str, ...] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "units": self.units,
+            "precision": self.precision,
+            "description": self.description,
+            "alarm_status": self.alarm_status,
+            "alarm_severity": self.alarm_severity,
+            "display_limits": list(self.display_limits) if self.display_limits else None,
+            "control_limits": list(self.control_limits) if self.control_limits else None,
+            "alarm_limits": dict(self.alarm_limits) if self.alarm_limits else None,
+            "writable": self.writable,
+            "enum_strings": list(self.enum_strings) if self.enum_strings else None,
+        }
+
+
+@dataclass(frozen=True)
+class ChannelValue:
+    """One reading: the value, when the source stamped it, and the channel's metadata."""
+
+    name: str
+    value: Any
+    timestamp: float
+    metadata: ChannelMetadata
+
+    @property
+    def units(self) -> str:
+        return self.metadata.units
+
+    @property
+    def alarm_severity(self) -> str:
+        return self.metadata.alarm_severity
+
+    @property
+    def alarm_status(self) -> str:
+        return self.metadata.alarm_status
+
+    def formatted(self) -> str:
+        """The value as an operator reads it: precision applied, units appended."""
+        return format_value(self.value, self.metadata.precision, self.metadata.units)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "value": jsonable(self.value),
+            "timestamp": self.timestamp,
+            "units": self.metadata.units,
+            "alarm_status": self.metadata.alarm_status,
+            "alarm_severity": self.metadata.alarm_severity,
+            "metadata": self.metadata.to_dict(),
+        }
+
+
+@dataclass(frozen=True)
+class ChannelWriteResult:
+    """What a write did: accepted or not, what the readback showed, whether it matched."""
+
+    channel: str
+    success: bool
+    value_written: Any
+    readback: Any = None
+    readback_channel: str | None = None
+    verified: bool = False
+    verification: str = "none"
+    tolerance: float | None = None
+    message: str = ""
+    timestamp: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "channel": self.channel,
+            "success": self.success,
+            "value_written": jsonable(self.value_written),
+            "readback": jsonable(self.readback),
+            "readback_channel": self.readback_channel,
+            "verified": self.verified,
+            "verification": self.verification,
+            "tolerance": self.tolerance,
+            "message": self.message,
+            "timestamp": self.timestamp,
+        }
+
+
+ValueCallback = Callable[[ChannelValue], Any]
+
+
+class ControlSystemConnector(ABC):
+    """Async access to live channels; one instance per event loop (see ``factory``)."""
+
+    #: A short name for messages and the audit log ("sim", "epics").
+    kind: str = "abstract"
+
+    @abstractmethod
+    async def connect(self) -> None:
+        """Open the connection; idempotent."""
+
+    @abstractmethod
+    async def disconnect(self) -> None:
+        """Close the connection and cancel every subscription; idempotent."""
+
+    @abstractmethod
+    async def read_channel(self, name: str, timeout: float | None = None) -> ChannelValue:
+        """Read one channel; raises ``ChannelNotFoundError`` or ``ChannelAccessError``."""
+
+    async def read_multiple_channels(
+        self, names: Sequence[str], timeout: float | None = None
+    ) -> dict[str, ChannelValue | ConnectorError]:
+        """Read channels concurrently; a failed channel maps to its error, the rest still read."""
+        results = await asyncio.gather(
+            *(self.read_channel(n, timeout=timeout) for n in names), return_exceptions=True
+        )
+        out: dict[str, ChannelValue | ConnectorError] = {}
+        for name, result in zip(names, results, strict=True):
+            if isinstance(result, ConnectorError | ChannelValue):
+                out[name] = result
+            elif isinstance(result, BaseException):
+                if isinstance(result, asyncio.CancelledError):
+                    raise result
+                out[name] = ChannelAccessError(name, f"Reading '{name}' failed: {result}")
+        return out
+
+    @abstractmethod
+    async def write_channel(
+        self,
+        name: str,
+        value: Any,
+        verification: Verification = "readback",
+        tolerance: float | None = None,
+        timeout: float | None = None,
+    ) -> ChannelWriteResult:
+        """Write a value and verify it as asked.
+
+        ``none``: send and return. ``callback``: wait for the server's put completion.
+        ``readback``: after completion, read the channel's readback (its paired ``:RB`` channel
+        when the channel database names one) until it is within ``tolerance`` of the value.
+        Unknown channels raise; a write the device refuses returns ``success=False``.
+        """
+
+    @abstractmethod
+    async def subscribe(self, name: str, callback: ValueCallback) -> str:
+        """Call ``callback(ChannelValue)`` (plain or async) on every update; returns an id."""
+
+    @abstractmethod
+    async def unsubscribe(self, subscription_id: str) -> None:
+        """Stop a subscription; unknown ids are ignored."""
+
+    @abstractmethod
+    async def get_metadata(self, name: str) -> ChannelMetadata:
+        """Units, precision, limits and the current alarm state of a channel."""
+
+    async def validate_channel(self, name: str) -> bool:
+        """True when the channel exists and answers; never raises for a missing channel."""
+        try:
+            await self.get_metadata(name)
+        except ConnectorError:
+            return False
+        return True
+
+    async def wait_for_readback(
+        self,
+        readback_channel: str,
+        target: float,
+        tolerance: float,
+        timeout: float,
+        poll_interval: float = 0.05,
+    ) -> tuple[Any, bool]:
+        """Poll a readback until it is within ``tolerance`` of ``target`` or time runs out.
+
+        Returns the last readback value and whether it matched. Shared by every connector so
+        "verified" means the same thing on the simulated machine and on EPICS.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + max(0.0, timeout)
+        last: Any = None
+        while True:
+            reading = await self.read_channel(readback_channel)
+            last = reading.value
+            number = to_float(last)
+            if number is not None and abs(number - target) <= tolerance:
+                return last, True
+            if loop.time() >= deadline:
+                return last, False
+            await asyncio.sleep(poll_interval)
+
+    async def __aenter__(self) -> ControlSystemConnector:
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.disconnect()
+
+
+@dataclass
+class ArchiverSeries:
+    """One channel's history: epoch-second timestamps and values as numpy arrays."""
+
+    channel: str
+    timestamps: np.ndarray
+    values: np.ndarray
+    units: str = ""
+    precision: int | None = None
+    processing: str = "raw"  # or "mean_<seconds>" when points were binned
+
+    def __len__(self) -> int:
+        return int(self.timestamps.size)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "timestamps": self.timestamps.astype(float).tolist(),
+            "values": [jsonable(v) for v in self.values.tolist()],
+            "units": self.units,
+            "precision": self.precision,
+            "processing": self.processing,
+        }
+
+
+@dataclass
+class ArchiverData:
+    """History for several channels over one time range."""
+
+    start: datetime
+    end: datetime
+    series: dict[str, ArchiverSeries] = field(default_factory=dict)
+
+    @property
+    def timestamps(self) -> dict[str, list[float]]:
+        return {n: s.timestamps.astype(float).tolist() for n, s in self.series.items()}
+
+    @property
+    def time_series_data(self) -> dict[str, list[Any]]:
+        return {n: [jsonable(v) for v in s.values.tolist()] for n, s in self.series.items()}
+
+    @property
+    def units(self) -> dict[str, str]:
+        return {n: s.units for n, s in self.series.items()}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "start": self.start.isoformat(),
+            "end": self.end.isoformat(),
+            "channels": {n: s.to_dict() for n, s in self.series.items()},
+        }
+
+
+def epoch_seconds(moment: datetime) -> float:
+    """Epoch seconds of a datetime; a naive datetime is read as local time."""
+    return moment.timestamp()
+
+
+def bin_means(
+    timestamps: np.ndarray, values: np.ndarray, max_points: int
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """Reduce a series to at most ``max_points`` bin means; returns (t, v, points per bin)."""
+    n = int(timestamps.size)
+    if max_points <= 0 or n <= max_points:
+        return timestamps, values, 1
+    per_bin = math.ceil(n / max_points)
+    starts = np.arange(0, n, per_bin)
+    counts = np.diff(np.append(starts, n))
+    t = np.add.reduceat(timestamps, starts) / counts
+    v = np.add.reduceat(values.astype(float), starts) / counts
+    return t, v, per_bin
+
+
+class ArchiverConnector(ABC):
+    """Async access to channel history."""
+
+    kind: str = "abstract"
+
+    async def connect(self) -> None:  # noqa: B027 - optional hook, most archivers need nothing
+        """Open resources (HTTP client); idempotent."""
+
+    async def disconnect(self) -> None:  # noqa: B027 - optional hook
+        """Release resources; idempotent."""
+
+    @abstractmethod
+    async def get_data(
+        self,
+        channels: Sequence[str],
+        start: datetime,
+        end: datetime,
+        max_points: int | None = None,
+    ) -> ArchiverData:
+        """History of every channel between ``start`` and ``end`` (aware or local datetimes).
+
+        ``max_points`` asks the backend to reduce each series to about that many points
+        (bin means). An empty range gives empty series; failures raise ``ArchiverError``.
+        """
+
+
+def jsonable(value: Any) -> Any:
+    """Turn numpy scalars/arrays and non-finite floats into plain JSON-able values."""
+    if isinstance(value, np.ndarray):
+        return [jsonable(v) for v in value.tolist()]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    return value
+
+
+def format_value(value: Any, precision: int | None, units: str = "") -> str:
+    """Format a reading the way an operator display would (1.23e-09 for tiny values)."""
+    if isinstance(value, float | np.floating):
+        number = float(value)
+        prec = 3 if precision is None else max(0, int(precision))
+        if number != 0.0 and (abs(number) < 10 ** (-prec) or abs(number) >= 1e7):
+            text = f"{number:.{max(prec, 2)}e}"
+        else:
+            text = f"{number:.{prec}f}"
+    else:
+        text = str(value)
+    return f"{text} {units}".strip()
+
+
+def to_float(value: Any) -> float | None:
+    """A finite float from a scalar reading or a one-element array; None otherwise."""
+    if isinstance(value, np.ndarray):
+        if value.size != 1:
+            return None
+        value = value.reshape(-1)[0]
+    if isinstance(value, list | tuple):
+        if len(value) != 1:
+            return None
+        value = value[0]
+    if isinstance(value, bool):
+        return float(value)
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if math.isfinite(number) else None
+
+
+async def call_value_callback(callback: ValueCallback, value: ChannelValue) -> None:
+    """Run a subscriber callback that may be a plain function or a coroutine function."""
+    result = callback(value)
+    if inspect.isawaitable(result):
+        await result  # type: ignore[misc]

@@ -1,0 +1,229 @@
+"""``SimulatedControlSystemConnector``: the control-system connector over the in-process ring.
+
+The default connector: no setup, no network. Reads evaluate ``SimMachine`` at the current time;
+writes change a setpoint, whose readback then follows with a lag (so ``verification="readback"``
+genuinely waits for the device, like on a real machine); subscriptions poll at
+``poll_interval`` and fire at once after a write to the subscribed channel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from osprey_desktop.connectors.base import (
+    ChannelAccessError,
+    ChannelMetadata,
+    ChannelNotFoundError,
+    ChannelValue,
+    ChannelWriteResult,
+    ControlSystemConnector,
+    ValueCallback,
+    Verification,
+    call_value_callback,
+    format_value,
+    to_float,
+)
+from osprey_desktop.connectors.channel_database import ChannelRecord
+from osprey_desktop.connectors.sim_machine import SimMachine, SimWriteError
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class _Subscription:
+    channel: str
+    callback: ValueCallback
+    task: asyncio.Task[None] | None = None
+    wake: asyncio.Event | None = None
+
+
+class SimulatedControlSystemConnector(ControlSystemConnector):
+    """Control-system connector over a ``SimMachine`` (shared with the simulated archiver)."""
+
+    kind = "sim"
+
+    def __init__(
+        self,
+        machine: SimMachine,
+        default_tolerance: float = 0.05,
+        settle_timeout: float = 5.0,
+        poll_interval: float = 0.25,
+    ) -> None:
+        self.machine = machine
+        self.database = machine.database
+        self.default_tolerance = default_tolerance
+        self.settle_timeout = settle_timeout
+        self.poll_interval = poll_interval
+        self._connected = False
+        self._subscriptions: dict[str, _Subscription] = {}
+        self._ids = itertools.count(1)
+
+    async def connect(self) -> None:
+        self._connected = True
+
+    async def disconnect(self) -> None:
+        for sub_id in list(self._subscriptions):
+            await self.unsubscribe(sub_id)
+        self._connected = False
+
+    @property
+    def connected(self) -> bool:
+        return self._connected
+
+    def _record(self, name: str) -> ChannelRecord:
+        if not isinstance(name, str) or not name.strip():
+            raise ChannelNotFoundError(str(name), "A channel name is needed; got an empty one.")
+        return self.database.require(name.strip())
+
+    def _check_connected(self, name: str) -> None:
+        if not self._connected:
+            raise ChannelAccessError(
+                name, f"The simulated connector is disconnected; cannot access '{name}'."
+            )
+
+    async def read_channel(self, name: str, timeout: float | None = None) -> ChannelValue:
+        record = self._record(name)
+        self._check_connected(record.name)
+        reading = self.machine.read(record.name)
+        return ChannelValue(
+            name=record.name,
+            value=reading.value,
+            timestamp=reading.timestamp,
+            metadata=record.metadata(reading.alarm_status, reading.alarm_severity),
+        )
+
+    async def get_metadata(self, name: str) -> ChannelMetadata:
+        return (await self.read_channel(name)).metadata
+
+    async def write_channel(
+        self,
+        name: str,
+        value: Any,
+        verification: Verification = "readback",
+        tolerance: float | None = None,
+        timeout: float | None = None,
+    ) -> ChannelWriteResult:
+        record = self._record(name)
+        self._check_connected(record.name)
+        if verification not in ("none", "callback", "readback"):
+            raise ValueError(f"verification must be none, callback or readback, not {verification}")
+        tol = self.default_tolerance if tolerance is None else float(tolerance)
+        if not record.writable:
+            return ChannelWriteResult(
+                channel=record.name,
+                success=False,
+                value_written=value,
+                verification=verification,
+                message=f"'{record.name}' is read-only; nothing was written.",
+                timestamp=self.machine.clock(),
+            )
+        number = to_float(value)
+        try:
+            written = self.machine.set_setpoint(record.name, value if number is None else number)
+        except SimWriteError as exc:
+            return ChannelWriteResult(
+                channel=record.name,
+                success=False,
+                value_written=value,
+                verification=verification,
+                message=f"Write refused by the simulated device: {exc}",
+                timestamp=self.machine.clock(),
+            )
+        self._wake_subscribers(record.name)
+        if verification != "readback":
+            done = "completed" if verification == "callback" else "sent"
+            return ChannelWriteResult(
+                channel=record.name,
+                success=True,
+                value_written=written,
+                verified=verification == "callback",
+                verification=verification,
+                tolerance=None,
+                message=f"Wrote {_show(written, record)} to {record.name} ({done}).",
+                timestamp=self.machine.clock(),
+            )
+        rb_name = record.readback or record.name
+        settle = self.settle_timeout if timeout is None else timeout
+        readback, ok = await self.wait_for_readback(rb_name, written, tol, settle)
+        self._wake_subscribers(rb_name)
+        if ok:
+            message = (
+                f"Wrote {_show(written, record)} to {record.name}; "
+                f"{rb_name} reads {_show(readback, record)}."
+            )
+        else:
+            message = (
+                f"Wrote {_show(written, record)} to {record.name}, but {rb_name} reads "
+                f"{_show(readback, record)} after {settle:g} s (tolerance {tol:g}); "
+                "check the device."
+            )
+        return ChannelWriteResult(
+            channel=record.name,
+            success=True,
+            value_written=written,
+            readback=readback,
+            readback_channel=rb_name,
+            verified=ok,
+            verification="readback",
+            tolerance=tol,
+            message=message,
+            timestamp=self.machine.clock(),
+        )
+
+    # ----- subscriptions -------------------------------------------------------------------
+    async def subscribe(self, name: str, callback: ValueCallback) -> str:
+        record = self._record(name)
+        self._check_connected(record.name)
+        sub_id = f"sim-{next(self._ids)}"
+        sub = _Subscription(record.name, callback, wake=asyncio.Event())
+        self._subscriptions[sub_id] = sub
+        sub.task = asyncio.get_running_loop().create_task(
+            self._run_subscription(sub), name=f"sim subscription {sub_id} {record.name}"
+        )
+        return sub_id
+
+    async def unsubscribe(self, subscription_id: str) -> None:
+        sub = self._subscriptions.pop(subscription_id, None)
+        if sub is None or sub.task is None:
+            return
+        sub.task.cancel()
+        try:
+            await sub.task
+        except asyncio.CancelledError:
+            pass
+        except RuntimeError:
+            log.debug("subscription task of another loop ended", exc_info=True)
+
+    def _wake_subscribers(self, channel: str) -> None:
+        for sub in self._subscriptions.values():
+            if sub.channel == channel and sub.wake is not None:
+                sub.wake.set()
+
+    async def _run_subscription(self, sub: _Subscription) -> None:
+        """Deliver the current value now, then on every poll tick whose value changed."""
+        last: float | None = None
+        assert sub.wake is not None
+        while True:
+            try:
+                value = await self.read_channel(sub.channel)
+                number = to_float(value.value)
+                if last is None or number is None or not math.isclose(number, last):
+                    await call_value_callback(sub.callback, value)
+                last = number
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a subscriber's bug must not kill the subscription
+                log.exception("subscriber callback for %s failed", sub.channel)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(sub.wake.wait(), timeout=self.poll_interval)
+            sub.wake.clear()
+
+
+def _show(value: Any, record: ChannelRecord) -> str:
+    return format_value(value, record.precision, record.units)
