@@ -1,0 +1,136 @@
+"""The chat input: Enter sends, Shift+Enter breaks the line, Up/Down walk the history,
+and a leading '/' completes slash commands from the command registry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from PySide6.QtCore import QStringListModel, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QTextCursor
+from PySide6.QtWidgets import QCompleter, QPlainTextEdit, QWidget
+
+MAX_HISTORY = 200
+
+
+class ChatInput(QPlainTextEdit):
+    """Multi-line input that emits ``submitted`` with the stripped text."""
+
+    submitted = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("chat_input")
+        self.setPlaceholderText("Ask Osprey…  (Enter to send, Shift+Enter for a new line)")
+        self.setTabChangesFocus(True)
+        self.history: list[str] = []
+        self._history_pos = 0  # == len(history) means "the draft being typed"
+        self._draft = ""
+        self._descriptions: dict[str, str] = {}
+        self._completion_model = QStringListModel(self)
+        self.completer = QCompleter(self._completion_model, self)
+        self.completer.setWidget(self)
+        self.completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
+        self.completer.activated.connect(self._insert_completion)
+        self.fit_height()
+
+    def fit_height(self) -> None:
+        line = self.fontMetrics().lineSpacing()
+        self.setMinimumHeight(int(line * 2.6))
+        self.setMaximumHeight(int(line * 8))
+
+    # -------------------------------------------------------------- completion
+    def set_slash_commands(self, commands: Iterable[tuple[str, str]]) -> None:
+        """Names (with their leading '/') and one-line descriptions to complete."""
+        self._descriptions = {name: desc for name, desc in commands}
+        self._completion_model.setStringList(sorted(self._descriptions))
+        for row, name in enumerate(self._completion_model.stringList()):
+            index = self._completion_model.index(row)
+            self._completion_model.setData(
+                index, self._descriptions[name], Qt.ItemDataRole.ToolTipRole
+            )
+
+    def _slash_prefix(self) -> str | None:
+        text = self.toPlainText()
+        if text.startswith("/") and " " not in text and "\n" not in text:
+            return text
+        return None
+
+    def _update_completion(self) -> None:
+        prefix = self._slash_prefix()
+        if prefix is None or not self._descriptions:
+            self.completer.popup().hide()
+            return
+        self.completer.setCompletionPrefix(prefix)
+        if self.completer.completionCount() == 0:
+            self.completer.popup().hide()
+            return
+        rect = self.cursorRect()
+        rect.setWidth(
+            self.completer.popup().sizeHintForColumn(0)
+            + self.completer.popup().verticalScrollBar().sizeHint().width()
+            + 16
+        )
+        self.completer.complete(rect)
+        # Enter / Tab take the first match even before the operator highlights one.
+        self.completer.popup().setCurrentIndex(self.completer.completionModel().index(0, 0))
+
+    def _insert_completion(self, name: str) -> None:
+        self.setPlainText(name + " ")
+        self.moveCursor(QTextCursor.MoveOperation.End)
+
+    # ----------------------------------------------------------------- history
+    def _recall(self, step: int) -> None:
+        if not self.history:
+            return
+        if self._history_pos == len(self.history):
+            self._draft = self.toPlainText()
+        pos = min(max(self._history_pos + step, 0), len(self.history))
+        if pos == self._history_pos:
+            return
+        self._history_pos = pos
+        self.setPlainText(self._draft if pos == len(self.history) else self.history[pos])
+        self.moveCursor(QTextCursor.MoveOperation.End)
+
+    def submit(self) -> None:
+        text = self.toPlainText().strip()
+        if not text:
+            return
+        if not self.history or self.history[-1] != text:
+            self.history.append(text)
+            del self.history[:-MAX_HISTORY]
+        self._history_pos = len(self.history)
+        self._draft = ""
+        self.clear()
+        self.submitted.emit(text)
+
+    # ------------------------------------------------------------------- keys
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        popup = self.completer.popup()
+        if popup.isVisible() and key in (
+            Qt.Key.Key_Return,
+            Qt.Key.Key_Enter,
+            Qt.Key.Key_Tab,
+            Qt.Key.Key_Escape,
+            Qt.Key.Key_Up,
+            Qt.Key.Key_Down,
+        ):
+            event.ignore()  # the completer's popup handles these
+            return
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+                self.textCursor().insertText("\n")
+            else:
+                self.submit()
+            return
+        cursor = self.textCursor()
+        if key == Qt.Key.Key_Up and cursor.blockNumber() == 0:
+            self._recall(-1)
+            return
+        if key == Qt.Key.Key_Down and cursor.blockNumber() == self.document().blockCount() - 1:
+            self._recall(+1)
+            return
+        super().keyPressEvent(event)
+        self._update_completion()

@@ -1,0 +1,49 @@
+"""The chat panel: transcript above, input with Send and Stop below.
+
+Stop is enabled only while a turn runs; the panel itself never talks to the agent, it emits
+``send_requested`` and ``stop_requested`` for the controller.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
+
+from osprey_desktop.ui.chat.input import ChatInput
+from osprey_desktop.ui.chat.transcript import Transcript
+
+
+class ChatPanel(QWidget):
+    send_requested = Signal(str)
+    stop_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.transcript = Transcript()
+        self.input = ChatInput()
+        self.send_button = QPushButton("Send")
+        self.send_button.setToolTip("Send the request (Enter)")
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.setObjectName("stop_button")
+        self.stop_button.setToolTip("Stop the running turn (Esc); the thread can continue")
+        self.stop_button.setEnabled(False)
+
+        self.input.submitted.connect(self.send_requested)
+        self.send_button.clicked.connect(self.input.submit)
+        self.stop_button.clicked.connect(self.stop_requested)
+
+        buttons = QVBoxLayout()
+        buttons.addWidget(self.send_button)
+        buttons.addWidget(self.stop_button)
+        buttons.addStretch(1)
+        row = QHBoxLayout()
+        row.addWidget(self.input, 1)
+        row.addLayout(buttons)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.transcript, 1)
+        layout.addLayout(row)
+
+    def set_running(self, running: bool) -> None:
+        """Stop only while a turn runs; Send stays on so 'yes' / 'no' can answer an approval."""
+        self.stop_button.setEnabled(running)

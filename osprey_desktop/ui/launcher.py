@@ -1,0 +1,191 @@
+"""Decides what a launchable command may do, and does it.
+
+Commands come from capabilities, and through them possibly from an LLM, so nothing in a
+command is trusted: http, https and file URIs open with ``QDesktopServices``;
+``osprey-desktop://`` URIs are routed inside the app; desktop programs run only from the
+``launchers`` templates in the config, with ``QProcess`` and an argument list (never a
+shell). Everything else is refused with an explanation.
+
+Desktop commands are written ``osprey-desktop://launch/<launcher>?channel=NAME`` (or
+``channels=A,B``), or as ``command_type: desktop_app`` with ``metadata.launcher`` naming the
+template and ``metadata.channel`` / ``metadata.channels`` giving the values.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from PySide6.QtCore import QObject, QProcess, QStandardPaths, QUrl, Signal
+from PySide6.QtGui import QDesktopServices
+
+from osprey_desktop.ui.commands import LaunchableCommand
+
+INTERNAL_SCHEME = "osprey-desktop"
+OPENABLE_SCHEMES = ("http", "https", "file")
+# A channel value becomes one argv entry: no leading '-' (no option injection), no spaces.
+_SAFE_VALUE = re.compile(r"^[A-Za-z0-9_$][A-Za-z0-9_:.\-\[\]<>{}/$#]{0,199}$")
+
+
+def parse_internal(uri: str) -> tuple[str, list[str], dict[str, Any]]:
+    """``osprey-desktop://route/a/b?x=1&channels=A,B`` -> ("route", ["a", "b"], params)."""
+    parts = urlsplit(uri)
+    params: dict[str, Any] = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+    if "channels" in params:
+        params["channels"] = [c for c in params["channels"].split(",") if c]
+    segments = [unquote(s) for s in parts.path.split("/") if s]
+    return parts.netloc.lower(), segments, params
+
+
+def expand_template(args: Iterable[str], params: Mapping[str, Any]) -> list[str]:
+    """Fill ``{channel}`` / ``{channels}`` in each argument; refuse unsafe or missing values."""
+    channels = params.get("channels") or ([params["channel"]] if params.get("channel") else [])
+    if isinstance(channels, str):
+        channels = [c for c in channels.split(",") if c]
+    channel = params.get("channel") or (channels[0] if channels else None)
+    for value in [channel, *channels]:
+        if value is not None and not _SAFE_VALUE.match(str(value)):
+            raise ValueError(f"'{value}' is not a valid channel name for a command argument")
+    out = []
+    for arg in args:
+        if "{channel}" in arg and channel is None:
+            raise ValueError("the template needs a channel and the command gives none")
+        if "{channels}" in arg and not channels:
+            raise ValueError("the template needs channels and the command gives none")
+        arg = arg.replace("{channels}", ",".join(map(str, channels)))
+        out.append(arg.replace("{channel}", str(channel) if channel is not None else ""))
+    return out
+
+
+class CommandLauncher(QObject):
+    """Runs one command at a time on request; reports through signals, never raises."""
+
+    refused = Signal(str)  # explanation for the operator
+    opened = Signal(str)  # URI handed to the desktop
+    internal_requested = Signal(str, list, dict)  # route, path segments, params
+    process_started = Signal(str, str)  # launcher name, command line for the log
+    process_output = Signal(str, str)  # launcher name, text
+    process_finished = Signal(str, int)  # launcher name, exit code
+
+    def __init__(
+        self,
+        launchers: Mapping[str, Any],
+        internal_routes: Iterable[str] = (),
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.launchers = dict(launchers)
+        self.internal_routes = set(internal_routes)
+        self.processes: list[QProcess] = []
+        self._partial: dict[QProcess, str] = {}
+
+    def trigger(self, command: LaunchableCommand) -> bool:
+        uri = command.launch_uri.strip()
+        scheme = urlsplit(uri).scheme.lower()
+        if command.command_type == "desktop_app" and scheme != INTERNAL_SCHEME:
+            meta = command.metadata
+            return self._launch(str(meta.get("launcher") or ""), meta, command.display_name)
+        if scheme in OPENABLE_SCHEMES:
+            return self._open(uri, command.display_name)
+        if scheme == INTERNAL_SCHEME:
+            route, segments, params = parse_internal(uri)
+            if route == "launch":
+                name = segments[0] if segments else ""
+                return self._launch(name, params, command.display_name)
+            if route in self.internal_routes:
+                self.internal_requested.emit(route, segments, params)
+                return True
+            known = ", ".join(sorted(self.internal_routes | {"launch"}))
+            return self._refuse(
+                f"Refused '{command.display_name}': {uri} names no window feature (known: {known})."
+            )
+        shown = scheme or "no scheme"
+        return self._refuse(
+            f"Refused '{command.display_name}': {uri} uses {shown}; only http, https, file and "
+            "osprey-desktop links open, and programs run only from the config's launchers."
+        )
+
+    def _refuse(self, message: str) -> bool:
+        self.refused.emit(message)
+        return False
+
+    def _open(self, uri: str, name: str) -> bool:
+        url = QUrl(uri)
+        if url.isLocalFile() and not os.path.exists(url.toLocalFile()):
+            return self._refuse(
+                f"Cannot open '{name}': {url.toLocalFile()} does not exist "
+                "(moved or deleted?). Run the request again to recreate it."
+            )
+        if not QDesktopServices.openUrl(url):
+            return self._refuse(
+                f"Cannot open '{name}': no application on this desktop handles {uri}."
+            )
+        self.opened.emit(uri)
+        return True
+
+    def _launch(self, name: str, params: Mapping[str, Any], display: str) -> bool:
+        template = self.launchers.get(name)
+        if template is None:
+            known = ", ".join(sorted(self.launchers)) or "none"
+            return self._refuse(
+                f"Refused '{display}': '{name or '?'}' is not a command template in the config's "
+                f"launchers (configured: {known}); only configured programs run."
+            )
+        program = str(_field(template, "program"))
+        try:
+            args = expand_template(_field(template, "args"), params)
+        except ValueError as exc:
+            return self._refuse(f"Refused '{display}': {exc}.")
+        found = program if os.path.isabs(program) else QStandardPaths.findExecutable(program)
+        if not found or not os.access(found, os.X_OK):
+            return self._refuse(
+                f"Cannot run '{display}': program '{program}' is not installed or not on PATH. "
+                f"Install it, or point launchers.{name}.program in the config at it."
+            )
+        process = QProcess(self)
+        process.setProgram(found)
+        process.setArguments(args)
+        process.setProcessChannelMode(QProcess.ProcessChannelMode.MergedChannels)
+        process.readyReadStandardOutput.connect(lambda: self._read(process, name))
+        process.finished.connect(lambda code, _status: self._finished(process, name, code))
+        process.errorOccurred.connect(
+            lambda error: self.process_output.emit(name, f"[{program}: {error.name}]\n")
+        )
+        self.processes.append(process)
+        process.start()
+        self.process_started.emit(name, " ".join([program, *args]))
+        return True
+
+    def _read(self, process: QProcess, name: str) -> None:
+        """Emit whole lines only; a chunk may end mid-line."""
+        data = bytes(process.readAllStandardOutput().data()).decode(errors="replace")
+        text = self._partial.pop(process, "") + data
+        complete, _, rest = text.rpartition("\n")
+        if rest:
+            self._partial[process] = rest
+        if complete:
+            self.process_output.emit(name, complete + "\n")
+
+    def _finished(self, process: QProcess, name: str, code: int) -> None:
+        self._read(process, name)
+        if process in self._partial:
+            self.process_output.emit(name, self._partial.pop(process) + "\n")
+        self.process_finished.emit(name, int(code))
+        if process in self.processes:
+            self.processes.remove(process)
+        process.deleteLater()
+
+    def stop_all(self, timeout_ms: int = 2000) -> None:
+        """End the programs this window started (and only those) before the app quits."""
+        for process in list(self.processes):
+            process.terminate()
+            if not process.waitForFinished(timeout_ms):
+                process.kill()
+                process.waitForFinished(timeout_ms)
+
+
+def _field(template: Any, name: str) -> Any:
+    return template[name] if isinstance(template, Mapping) else getattr(template, name)

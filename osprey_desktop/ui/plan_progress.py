@@ -1,0 +1,132 @@
+"""Live step states of the current plan, driven by progress events (no Qt here).
+
+Kept apart from the dock so the event logic is tested without widgets. A plan-first turn
+announces its plan (``plan_created``) before the steps run; a reactive turn announces steps
+one by one (``capability_start``), and the tracker appends them as they come.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+PENDING, RUNNING, DONE, FAILED, SKIPPED = "pending", "running", "done", "failed", "skipped"
+
+
+@dataclass
+class StepProgress:
+    """One plan step as the viewer shows it."""
+
+    capability: str
+    task_objective: str = ""
+    context_key: str = ""
+    expected_output: str = ""
+    inputs: list[dict[str, str]] = field(default_factory=list)
+    state: str = PENDING
+    started: float | None = None  # time.monotonic() when it started running
+    duration: float | None = None  # seconds, once finished
+    error: str | None = None
+
+    def elapsed(self, now: float | None = None) -> float | None:
+        if self.duration is not None:
+            return self.duration
+        if self.started is not None and self.state == RUNNING:
+            return (now if now is not None else time.monotonic()) - self.started
+        return None
+
+    @property
+    def inputs_text(self) -> str:
+        return ", ".join(f"{t}: {k}" for item in self.inputs for t, k in item.items()) or "—"
+
+
+def step_from_dict(step: Mapping[str, Any]) -> StepProgress:
+    inputs = step.get("inputs") or []
+    return StepProgress(
+        capability=str(step.get("capability", "?")),
+        task_objective=str(step.get("task_objective") or ""),
+        context_key=str(step.get("context_key") or ""),
+        expected_output=str(step.get("expected_output") or ""),
+        inputs=[
+            {str(k): str(v) for k, v in item.items()} for item in inputs if isinstance(item, dict)
+        ],
+    )
+
+
+class PlanProgress:
+    """The steps of the plan in view and their states; ``apply`` returns changed rows."""
+
+    def __init__(self) -> None:
+        self.steps: list[StepProgress] = []
+
+    def set_plan(self, plan: Mapping[str, Any] | None) -> None:
+        steps = (plan or {}).get("steps") or []
+        self.steps = [step_from_dict(s) for s in steps if isinstance(s, Mapping)]
+
+    def _index_for(self, event: Mapping[str, Any]) -> int:
+        """The row an event is about: by ``step_index``, else by ``context_key``; appends."""
+        index = event.get("step_index")
+        key = event.get("context_key")
+        if isinstance(index, int) and 0 <= index < len(self.steps):
+            step = self.steps[index]
+            if not key or not step.context_key or step.context_key == key:
+                return index
+        for i, step in enumerate(self.steps):
+            if key and step.context_key == key:
+                return i
+        self.steps.append(step_from_dict(event))
+        return len(self.steps) - 1
+
+    def apply(self, event: Mapping[str, Any]) -> list[int] | None:
+        """Update from one progress event. None means the whole plan changed."""
+        kind = event.get("type")
+        if kind == "plan_created":
+            self.set_plan(event.get("plan"))
+            return None
+        if kind == "capability_start":
+            before = len(self.steps)
+            i = self._index_for(event)
+            step = self.steps[i]
+            step.state, step.started, step.duration, step.error = (
+                RUNNING,
+                time.monotonic(),
+                None,
+                None,
+            )
+            return None if len(self.steps) != before else [i]
+        if kind == "capability_complete":
+            before = len(self.steps)
+            i = self._index_for(event)
+            step = self.steps[i]
+            step.state = DONE if event.get("success", True) else FAILED
+            step.duration = event.get("duration")
+            if step.duration is None and step.started is not None:
+                step.duration = time.monotonic() - step.started
+            step.error = event.get("error") or None
+            return None if len(self.steps) != before else [i]
+        if kind == "error":
+            changed = []
+            for i, step in enumerate(self.steps):
+                if step.state == RUNNING:
+                    step.state, step.error = FAILED, str(event.get("message") or "error")
+                    step.duration = step.elapsed()
+                    changed.append(i)
+            return changed
+        return []
+
+    def finish(self) -> list[int]:
+        """The turn ended (done, failed, stopped): running steps failed, pending ones skipped."""
+        changed = []
+        for i, step in enumerate(self.steps):
+            if step.state == RUNNING:
+                step.state, step.duration = FAILED, step.elapsed()
+                step.error = step.error or "stopped before it finished"
+                changed.append(i)
+            elif step.state == PENDING:
+                step.state = SKIPPED
+                changed.append(i)
+        return changed
+
+    def any_running(self) -> bool:
+        return any(s.state == RUNNING for s in self.steps)

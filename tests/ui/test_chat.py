@@ -1,0 +1,94 @@
+"""Chat input keys, history and slash completion; transcript rendering."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from osprey_desktop.ui.chat.input import ChatInput
+from osprey_desktop.ui.chat.transcript import Transcript, status_line_for
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.fixture
+def chat_input(qtbot):
+    widget = ChatInput()
+    qtbot.addWidget(widget)
+    widget.show()
+    widget.setFocus()
+    return widget
+
+
+def test_enter_sends_and_clears(qtbot, chat_input):
+    qtbot.keyClicks(chat_input, "beam current?")
+    with qtbot.waitSignal(chat_input.submitted) as sent:
+        qtbot.keyClick(chat_input, Qt.Key_Return)
+    assert sent.args == ["beam current?"]
+    assert chat_input.toPlainText() == ""
+
+
+def test_shift_enter_adds_a_line_without_sending(qtbot, chat_input):
+    received = []
+    chat_input.submitted.connect(received.append)
+    qtbot.keyClicks(chat_input, "first")
+    qtbot.keyClick(chat_input, Qt.Key_Return, Qt.ShiftModifier)
+    qtbot.keyClicks(chat_input, "second")
+    assert received == []
+    assert chat_input.toPlainText() == "first\nsecond"
+
+
+def test_up_and_down_walk_the_history_and_keep_the_draft(qtbot, chat_input):
+    for text in ("one", "two"):
+        qtbot.keyClicks(chat_input, text)
+        qtbot.keyClick(chat_input, Qt.Key_Return)
+    qtbot.keyClicks(chat_input, "draft")
+    qtbot.keyClick(chat_input, Qt.Key_Up)
+    assert chat_input.toPlainText() == "two"
+    qtbot.keyClick(chat_input, Qt.Key_Up)
+    assert chat_input.toPlainText() == "one"
+    qtbot.keyClick(chat_input, Qt.Key_Down)
+    qtbot.keyClick(chat_input, Qt.Key_Down)
+    assert chat_input.toPlainText() == "draft"
+
+
+def test_slash_completes_commands_from_the_registry(qtbot, chat_input):
+    chat_input.set_slash_commands([("/planning", "toggle planning"), ("/help", "list commands")])
+    sent = []
+    chat_input.submitted.connect(sent.append)
+    qtbot.keyClicks(chat_input, "/pl")
+    popup = chat_input.completer.popup()
+    qtbot.waitUntil(popup.isVisible)
+    assert chat_input.completer.currentCompletion() == "/planning"
+    qtbot.keyClick(popup, Qt.Key_Return)
+    assert chat_input.toPlainText() == "/planning "
+    assert sent == []  # choosing a completion does not send
+
+
+def test_transcript_renders_markdown_and_errors(qtbot):
+    transcript = Transcript()
+    qtbot.addWidget(transcript)
+    transcript.add_request("What is the beam current?")
+    transcript.add_event(
+        {
+            "type": "capability_start",
+            "capability": "channel_read",
+            "step_index": 0,
+            "total_steps": 2,
+            "task_objective": "read DCCT",
+        }
+    )
+    transcript.add_response("The current is **500 mA**.")
+    transcript.add_event({"type": "error", "message": "Archiver unreachable."})
+    text = transcript.toPlainText()
+    assert "Step 1 of 2: channel_read — read DCCT" in text
+    assert "The current is 500 mA." in text  # bold rendered, not literal asterisks
+    assert "Archiver unreachable." in transcript.texts("error")[0]
+
+
+def test_status_lines_name_the_plan_chain():
+    line = status_line_for(
+        {"type": "plan_created", "plan": {"steps": [{"capability": "a"}, {"capability": "b"}]}}
+    )
+    assert line == "Plan created: 2 steps (a → b)"
+    assert status_line_for({"type": "phase_start"}) is None

@@ -1,0 +1,172 @@
+"""Launchable commands: actions, opening through QDesktopServices, templates, refusals."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from PySide6.QtCore import QObject, QUrl, Slot
+from PySide6.QtGui import QDesktopServices
+
+from osprey_desktop.ui.commands import CommandActions, LaunchableCommand, commands_from_state
+from osprey_desktop.ui.launcher import CommandLauncher, expand_template
+from osprey_desktop.ui.process_log import ProcessLogDock
+
+pytestmark = pytest.mark.gui
+
+STATE = {
+    "ui_launchable_commands": [
+        {
+            "capability": "archiver_retrieval",
+            "launch_uri": "https://archiver.example/viewer?pv=SR:DCCT",
+            "display_name": "Open in archive viewer",
+            "command_type": "web_app",
+            "metadata": {"context_key": "beam_history"},
+            "created_at": "2025-01-01T00:00:00",
+        },
+        {
+            "capability": "x",
+            "launch_uri": "https://archiver.example/viewer?pv=SR:DCCT",
+            "display_name": "Open in archive viewer",
+        },
+    ],
+    "ui_captured_notebooks": [
+        {
+            "capability": "analysis",
+            "notebook_path": "/tmp/n.ipynb",
+            "notebook_link": "http://jupyter/n.ipynb",
+            "display_name": "Analysis notebook",
+        }
+    ],
+}
+
+
+class UrlCatcher(QObject):
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[str] = []
+
+    @Slot(QUrl)
+    def handle(self, url: QUrl) -> None:
+        self.urls.append(url.toString())
+
+
+@pytest.fixture
+def https_catcher(qapp):
+    catcher = UrlCatcher()
+    QDesktopServices.setUrlHandler("https", catcher, "handle")
+    yield catcher
+    QDesktopServices.unsetUrlHandler("https")
+
+
+@pytest.fixture
+def launcher(qapp):
+    python_template = {
+        "display_name": "Echo {channel}",
+        "program": sys.executable,
+        "args": ["-c", "import sys; print('display for', sys.argv[1])", "{channel}"],
+    }
+    return CommandLauncher({"echo_tool": python_template}, internal_routes={"stripchart"})
+
+
+def test_state_records_become_distinct_commands_with_notebooks():
+    commands = commands_from_state(STATE)
+    assert [c.display_name for c in commands] == ["Open in archive viewer", "Analysis notebook"]
+    assert commands[1].kind == "notebook" and commands[1].launch_uri == "http://jupyter/n.ipynb"
+
+
+def test_actions_show_name_tooltip_and_trigger_opens_the_url(qapp, launcher, https_catcher):
+    actions = CommandActions(launcher.trigger)
+    actions.set_commands(commands_from_state(STATE))
+    action = actions.actions()[0]
+    assert action.text() == "Open in archive viewer"
+    assert action.toolTip() == "https://archiver.example/viewer?pv=SR:DCCT"
+    assert not action.icon().isNull()
+    action.trigger()
+    assert https_catcher.urls == ["https://archiver.example/viewer?pv=SR:DCCT"]
+
+
+def test_related_actions_follow_metadata_context_key(qapp, launcher):
+    actions = CommandActions(launcher.trigger)
+    actions.set_commands(commands_from_state(STATE))
+    assert [a.text() for a in actions.related_to("ARCHIVER_DATA", "beam_history")] == [
+        "Open in archive viewer"
+    ]
+    assert [a.text() for a in actions.related_to("X", "other", producer="analysis")] == [
+        "Analysis notebook"
+    ]
+
+
+@pytest.mark.parametrize(
+    "uri",
+    ["javascript:alert(1)", "ssh://host/rm", "smb://share/x", "/bin/sh -c reboot", "ftp://x/y"],
+)
+def test_other_schemes_are_refused_with_an_explanation(qtbot, launcher, https_catcher, uri):
+    with qtbot.waitSignal(launcher.refused) as refused:
+        assert launcher.trigger(LaunchableCommand(uri, "Bad")) is False
+    assert "only http, https, file and osprey-desktop" in refused.args[0]
+    assert https_catcher.urls == []
+
+
+def test_desktop_command_not_in_config_is_refused(qtbot, launcher):
+    command = LaunchableCommand(
+        "rm -rf /", "Wipe", command_type="desktop_app", metadata={"launcher": "shell"}
+    )
+    with qtbot.waitSignal(launcher.refused) as refused:
+        assert launcher.trigger(command) is False
+    assert "'shell' is not a command template" in refused.args[0]
+
+
+def test_option_injection_through_a_channel_is_refused(qtbot, launcher):
+    command = LaunchableCommand("osprey-desktop://launch/echo_tool?channel=--evil", "Echo")
+    with qtbot.waitSignal(launcher.refused) as refused:
+        launcher.trigger(command)
+    assert "not a valid channel name" in refused.args[0]
+
+
+def test_configured_template_runs_with_an_argument_list_and_logs(qtbot, launcher):
+    log = ProcessLogDock()
+    qtbot.addWidget(log)
+    launcher.process_started.connect(log.started)
+    launcher.process_output.connect(log.output)
+    launcher.process_finished.connect(log.finished)
+    command = LaunchableCommand("osprey-desktop://launch/echo_tool?channel=SR:DCCT;rm", "Echo")
+    with qtbot.waitSignal(launcher.refused):
+        launcher.trigger(command)  # ';' is not a channel character
+    command = LaunchableCommand("osprey-desktop://launch/echo_tool?channel=SR:DCCT", "Echo")
+    with qtbot.waitSignal(launcher.process_finished, timeout=10_000) as done:
+        assert launcher.trigger(command) is True
+    assert done.args == ["echo_tool", 0]
+    assert "echo_tool> display for SR:DCCT" in log.text()
+    assert launcher.processes == []
+
+
+def test_internal_route_is_handled_in_app(qtbot, launcher):
+    command = LaunchableCommand("osprey-desktop://stripchart?channels=SR:DCCT,SR:LIFETIME", "Chart")
+    with qtbot.waitSignal(launcher.internal_requested) as routed:
+        assert launcher.trigger(command)
+    assert routed.args == ["stripchart", [], {"channels": ["SR:DCCT", "SR:LIFETIME"]}]
+    with qtbot.waitSignal(launcher.refused):
+        launcher.trigger(LaunchableCommand("osprey-desktop://format-disk", "Nope"))
+
+
+def test_missing_program_says_how_to_fix_it(qtbot):
+    launcher = CommandLauncher(
+        {"display_tool": {"program": "no-such-program-xyz", "args": ["{channel}"]}}
+    )
+    with qtbot.waitSignal(launcher.refused) as refused:
+        launcher.trigger(LaunchableCommand("osprey-desktop://launch/display_tool?channel=A", "D"))
+    assert "launchers.display_tool.program" in refused.args[0]
+
+
+def test_template_expansion_fills_channel_lists():
+    assert expand_template(["-m", "CH={channels}"], {"channels": ["A", "B"]}) == ["-m", "CH=A,B"]
+    with pytest.raises(ValueError):
+        expand_template(["{channel}"], {})
+
+
+def test_missing_file_is_refused(qtbot, launcher, tmp_path):
+    uri = QUrl.fromLocalFile(str(tmp_path / "gone.html")).toString()
+    with qtbot.waitSignal(launcher.refused) as refused:
+        launcher.trigger(LaunchableCommand(uri, "Report"))
+    assert "does not exist" in refused.args[0]
