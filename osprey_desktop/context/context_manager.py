@@ -234,7 +234,7 @@ class ContextManager:
         entry, so one broken context never hides the others.
         """
         if step is None:
-            pairs = [(t, k) for t, branch in self._data.items() for k in branch]
+            pairs = [(t, k) for t in self._data for k in self._branch(t)]
         else:
             pairs = []
             for item in step.get("inputs") or []:
@@ -285,7 +285,8 @@ class ContextManager:
 
     def _branch(self, context_type: str) -> Mapping[str, Any]:
         branch = self._data.get(context_type)
-        return branch if isinstance(branch, Mapping) else {}
+        # exact-dict test first: the ABC isinstance check dominates get_summaries otherwise
+        return branch if type(branch) is dict or isinstance(branch, Mapping) else {}
 
     def _writable_branch(self, context_type: str) -> dict[str, Any]:
         """Copy the root and this type's dict once, so the caller's dicts stay untouched."""
@@ -305,7 +306,7 @@ class ContextManager:
         cached = self._cache.get((context_type, key))
         if cached is not None and cached[0] is entry:
             return cached[1]
-        if not isinstance(entry, Mapping):
+        if type(entry) is not dict and not isinstance(entry, Mapping):
             message = (
                 f"Context {context_type}.{key} is stored as {type(entry).__name__}, not as a "
                 "dict of fields"

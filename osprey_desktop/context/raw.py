@@ -20,23 +20,30 @@ def _wrap(value: Any) -> Any:
 
 
 class AttributeView:
-    """Attribute and item access over a JSON-like dict, without copying or changing it."""
+    """Attribute and item access over a JSON-like dict, without copying or changing it.
+
+    A stored field takes precedence over a method of the same name (``view.values`` is the
+    field when there is one); item access (``view["values"]``) is always the field.
+    """
 
     __slots__ = ("_data",)
 
     def __init__(self, data: Mapping[str, Any]) -> None:
         object.__setattr__(self, "_data", data)
 
+    def __getattribute__(self, name: str) -> Any:
+        # Stored fields win over the helper methods: archiver data has a field named "values".
+        if not name.startswith("_"):
+            data = object.__getattribute__(self, "_data")
+            if name in data:
+                return _wrap(data[name])
+        return object.__getattribute__(self, name)
+
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             # private names (and a half-built object during copy/pickle) never reach the data
             raise AttributeError(name)
-        try:
-            return _wrap(self._data[name])
-        except KeyError:
-            raise AttributeError(
-                f"no field {name!r}; available fields: {sorted(map(str, self._data))}"
-            ) from None
+        raise AttributeError(f"no field {name!r}; available fields: {sorted(map(str, self._data))}")
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(
