@@ -1,0 +1,359 @@
+"""The Gateway: the single entry point that turns what the operator typed into graph input.
+
+It decides between three flows, reading the thread only through the async graph API:
+
+* an approval is pending: the text must be an exact yes/no word (``Command(resume=...)``),
+  anything else is refused and nothing runs;
+* slash commands alone: the thread's settings change (``aupdate_state``), no turn runs;
+* a request: a fresh state for a new turn, with the thread's settings and the request's own
+  toggles applied over the configured ``agent_control`` defaults.
+
+The window sends structured decisions through ``process_decision``, which shares the checks
+and the resume value with the typed answers.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from langgraph.errors import InvalidUpdateError
+from langgraph.types import Command, Interrupt
+
+from osprey_desktop.infrastructure.slash_commands import (
+    SESSION_CONTROL_KEY,
+    ParsedSlashCommand,
+    SlashCommandError,
+    SlashCommandRegistry,
+    build_slash_command_registry,
+    describe_overrides,
+    merge_control_overrides,
+)
+
+logger = logging.getLogger(__name__)
+
+APPROVAL_WORDS: frozenset[str] = frozenset(
+    {
+        "yes",
+        "y",
+        "yeah",
+        "yep",
+        "yes please",
+        "ok",
+        "okay",
+        "approve",
+        "approved",
+        "confirm",
+        "confirmed",
+        "go ahead",
+        "proceed",
+        "do it",
+        "sure",
+        "accept",
+        "accepted",
+    }
+)
+REJECTION_WORDS: frozenset[str] = frozenset(
+    {
+        "no",
+        "n",
+        "nope",
+        "nah",
+        "no thanks",
+        "no thank you",
+        "cancel",
+        "cancelled",
+        "reject",
+        "rejected",
+        "deny",
+        "denied",
+        "stop",
+        "abort",
+        "decline",
+        "declined",
+        "don't",
+        "do not",
+    }
+)
+PENDING_APPROVAL_ERROR = "an approval is pending: answer yes or no"
+_PUNCTUATION = re.compile(r"[^\w\s']+")
+
+
+class CompiledGraph(Protocol):
+    """The part of a compiled LangGraph graph the Gateway uses (async only)."""
+
+    async def aget_state(self, config: Any, *, subgraphs: bool = False) -> Any: ...
+
+    async def aupdate_state(self, config: Any, values: Any, as_node: str | None = None) -> Any: ...
+
+
+@dataclass(frozen=True)
+class ApprovalAnswer:
+    """A structured decision from the window: approve or reject one pending interrupt."""
+
+    approved: bool
+    interrupt_id: str | None = None
+
+
+@dataclass
+class GatewayResult:
+    """What to run next (``agent_state`` or ``resume_command``), or why nothing runs."""
+
+    agent_state: dict[str, Any] | None = None
+    resume_command: Command | None = None
+    slash_commands_processed: list[str] = field(default_factory=list)
+    approval_detected: bool = False
+    is_interrupt_resume: bool = False
+    error: str | None = None
+    is_state_only_update: bool = False
+    exit_requested: bool = False
+    message: str | None = None
+    approved: bool | None = None
+    interrupt: dict[str, Any] | None = None
+
+    @property
+    def runs_graph(self) -> bool:
+        return self.error is None and (
+            self.resume_command is not None or self.agent_state is not None
+        )
+
+
+def normalize_answer(text: str) -> str:
+    """Lower case, punctuation and extra spaces removed: ``" Go ahead! "`` -> ``"go ahead"``."""
+    text = text.replace("\u2019", "'").lower()
+    return " ".join(_PUNCTUATION.sub(" ", text).split()).strip("'")
+
+
+def parse_approval_answer(text: str) -> bool | None:
+    """True for an approval word, False for a rejection word, None for anything else."""
+    answer = normalize_answer(text)
+    if answer in APPROVAL_WORDS:
+        return True
+    if answer in REJECTION_WORDS:
+        return False
+    return None
+
+
+def pending_interrupts(snapshot: Any) -> list[Interrupt]:
+    """Interrupts still waiting for an answer.
+
+    A task whose resumed run failed keeps its interrupt *and* the stored answer, so LangGraph
+    would replay the old answer; such an approval is spent, not pending.
+    """
+    if snapshot is None:
+        return []
+    pending: list[Interrupt] = []
+    for task in getattr(snapshot, "tasks", ()) or ():
+        if getattr(task, "error", None) is None:
+            pending.extend(getattr(task, "interrupts", ()) or ())
+    return pending
+
+
+def interrupt_payload(interrupt: Interrupt) -> dict[str, Any]:
+    """The interrupt's value plus its id (the window needs the id to answer it)."""
+    value = interrupt.value if isinstance(interrupt.value, Mapping) else {"value": interrupt.value}
+    return {**value, "interrupt_id": interrupt.id}
+
+
+def resume_value(approved: bool, interrupt: Interrupt) -> dict[str, Any]:
+    """The value ``interrupt()`` returns in the paused node: the decision and what it answers."""
+    payload = interrupt.value if isinstance(interrupt.value, Mapping) else {}
+    resume_payload = payload.get("resume_payload")
+    approval_type = (
+        resume_payload.get("approval_type") if isinstance(resume_payload, Mapping) else None
+    )
+    return {
+        "approved": bool(approved),
+        "approval_type": approval_type,
+        "interrupt_id": interrupt.id,
+    }
+
+
+class Gateway:
+    """Preprocesses every message of every interface (CLI, window, bench)."""
+
+    def __init__(self, slash_commands: SlashCommandRegistry | None = None) -> None:
+        self.slash_commands = slash_commands or build_slash_command_registry()
+
+    # -- entry points ------------------------------------------------------------------------
+
+    async def process_message(
+        self, user_input: str, compiled_graph: CompiledGraph, config: dict[str, Any]
+    ) -> GatewayResult:
+        """Classify ``user_input`` and prepare what the graph should run (if anything)."""
+        if not isinstance(user_input, str):
+            return GatewayResult(error=f"a message must be text, got {type(user_input).__name__}")
+        snapshot = await compiled_graph.aget_state(config)
+        pending = pending_interrupts(snapshot)
+        if pending:
+            return self._handle_interrupt_flow(user_input, pending)
+        return await self._handle_new_message_flow(user_input, compiled_graph, config, snapshot)
+
+    async def process_decision(
+        self, decision: ApprovalAnswer | Any, compiled_graph: CompiledGraph, config: dict[str, Any]
+    ) -> GatewayResult:
+        """Answer a pending approval with a structured decision (bool or ``.approved``)."""
+        approved = decision if isinstance(decision, bool) else getattr(decision, "approved", None)
+        if not isinstance(approved, bool):
+            return GatewayResult(error=f"a decision needs approved=True/False, got {decision!r}")
+        wanted = None if isinstance(decision, bool) else getattr(decision, "interrupt_id", None)
+        pending = pending_interrupts(await compiled_graph.aget_state(config))
+        if not pending:
+            return GatewayResult(
+                error=f"no approval is pending on thread {_thread_id(config)}; nothing was run"
+            )
+        if wanted is not None:
+            match = [item for item in pending if item.id == wanted]
+            if not match:
+                return GatewayResult(
+                    error=f"approval {wanted} is no longer pending on thread "
+                    f"{_thread_id(config)} (answered or superseded); nothing was run"
+                )
+            return self._resume(approved, match[0], single=len(pending) == 1)
+        return self._resume(approved, pending[0], single=len(pending) == 1)
+
+    # -- flows --------------------------------------------------------------------------------
+
+    def _handle_interrupt_flow(self, user_input: str, pending: list[Interrupt]) -> GatewayResult:
+        stripped = user_input.strip()
+        if stripped.startswith("/"):
+            result = self._actions_only(stripped)
+            if result is not None:
+                return result
+        approved = parse_approval_answer(user_input)
+        if approved is None:
+            return GatewayResult(
+                error=PENDING_APPROVAL_ERROR, interrupt=interrupt_payload(pending[0])
+            )
+        return self._resume(approved, pending[0], single=len(pending) == 1)
+
+    def _actions_only(self, text: str) -> GatewayResult | None:
+        """``/help`` and ``/exit`` stay usable while an approval waits; they run nothing."""
+        try:
+            commands, rest = self.slash_commands.parse(text)
+        except SlashCommandError:
+            return None
+        if rest or any(c.command.kind != "action" for c in commands):
+            return None
+        result = GatewayResult(slash_commands_processed=[c.typed for c in commands])
+        return self._apply_actions(commands, result) or result
+
+    def _resume(self, approved: bool, interrupt: Interrupt, *, single: bool) -> GatewayResult:
+        value = resume_value(approved, interrupt)
+        resume = value if single else {interrupt.id: value}
+        return GatewayResult(
+            resume_command=Command(resume=resume),
+            approval_detected=True,
+            is_interrupt_resume=True,
+            approved=approved,
+            interrupt=interrupt_payload(interrupt),
+        )
+
+    async def _handle_new_message_flow(
+        self,
+        user_input: str,
+        compiled_graph: CompiledGraph,
+        config: dict[str, Any],
+        snapshot: Any,
+    ) -> GatewayResult:
+        try:
+            commands, request = self.slash_commands.parse(user_input)
+        except SlashCommandError as exc:
+            return GatewayResult(error=str(exc))
+        if not commands and not request:
+            return GatewayResult(error="the message is empty: type a request, or /help")
+        result = GatewayResult(slash_commands_processed=[c.typed for c in commands])
+        action_result = self._apply_actions(commands, result)
+        if action_result is not None:
+            return action_result
+
+        overrides = _overrides(commands)
+        values = dict(getattr(snapshot, "values", None) or {})
+        session_state = dict(values.get("session_state") or {})
+        session_overrides = dict(session_state.get(SESSION_CONTROL_KEY) or {})
+
+        if not request:
+            updated = merge_control_overrides(session_overrides, overrides)
+            await _update_session_state(compiled_graph, config, {SESSION_CONTROL_KEY: updated})
+            result.is_state_only_update = True
+            result.message = f"thread settings: {describe_overrides(overrides)}"
+            return result
+
+        from osprey_desktop.state import StateManager
+
+        fresh = dict(StateManager.create_fresh_state(request, values))
+        control = merge_control_overrides(fresh.get("agent_control") or {}, session_overrides)
+        fresh["agent_control"] = merge_control_overrides(control, overrides)
+        fresh["execution_start_time"] = time.time()
+        if values.get("capability_context_data"):
+            # The checkpoint already holds the context and LangGraph keeps every channel the
+            # input leaves out; sending it back would merge and re-store all of it each turn.
+            fresh.pop("capability_context_data", None)
+        result.agent_state = fresh
+        if overrides:
+            result.message = f"for this request: {describe_overrides(overrides)}"
+        return result
+
+    def _apply_actions(
+        self, commands: Sequence[ParsedSlashCommand], result: GatewayResult
+    ) -> GatewayResult | None:
+        """``/exit`` and ``/help`` end processing here (a request next to them is not run)."""
+        actions = [c for c in commands if c.command.kind == "action"]
+        if not actions:
+            return None
+        for parsed in actions:
+            if parsed.name == "exit":
+                result.exit_requested = True
+            elif parsed.name == "help":
+                topic = parsed.value if isinstance(parsed.value, str) else None
+                try:
+                    result.message = self.slash_commands.help_text(topic)
+                except SlashCommandError as exc:
+                    result.error = str(exc)
+        return result
+
+
+def _overrides(commands: Sequence[ParsedSlashCommand]) -> dict[str, Any]:
+    overrides: dict[str, Any] = {}
+    for parsed in commands:
+        if parsed.command.kind != "action" and parsed.value is not None:
+            overrides = merge_control_overrides(overrides, parsed.command.overrides(parsed.value))
+    return overrides
+
+
+async def _update_session_state(
+    graph: CompiledGraph, config: dict[str, Any], update: dict[str, Any]
+) -> None:
+    """Store settings without running a turn.
+
+    LangGraph attributes the update to the node that wrote last; when it cannot tell (a fresh
+    thread, or several nodes in the last step) the update is attributed to the input instead.
+    A later request starts its own run from the entry point either way.
+    """
+    try:
+        await graph.aupdate_state(config, {"session_state": update})
+    except InvalidUpdateError:
+        await graph.aupdate_state(config, {"session_state": update}, as_node="__start__")
+
+
+def _thread_id(config: Mapping[str, Any]) -> str:
+    return str((config.get("configurable") or {}).get("thread_id", "?"))
+
+
+__all__ = [
+    "APPROVAL_WORDS",
+    "PENDING_APPROVAL_ERROR",
+    "REJECTION_WORDS",
+    "ApprovalAnswer",
+    "Gateway",
+    "GatewayResult",
+    "interrupt_payload",
+    "normalize_answer",
+    "parse_approval_answer",
+    "pending_interrupts",
+    "resume_value",
+]

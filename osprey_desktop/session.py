@@ -1,0 +1,344 @@
+"""AgentSession: the Gateway, the compiled graph and the SQLite checkpointer behind one API.
+
+The command line and the window both drive the agent through this class, so a turn behaves
+the same wherever it was typed. Everything is async and uses only LangGraph's async API; open
+the session inside the coroutine of the loop that will run it (qasync in the window).
+
+Turns stream with ``durability="exit"``: the checkpoint is written once when the run ends, is
+interrupted or is cancelled, instead of after every step. With the SQLite saver each
+checkpoint stores every channel in full, so per-step writes made a thread holding 10,000
+contexts pay for the whole context at each step (see ``bench/turn.py`` and the README).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+import sqlite3
+import time
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from langgraph.errors import GraphRecursionError
+
+from osprey_desktop.infrastructure.gateway import (
+    ApprovalAnswer,
+    Gateway,
+    GatewayResult,
+    interrupt_payload,
+    pending_interrupts,
+)
+from osprey_desktop.infrastructure.slash_commands import build_slash_command_registry
+from osprey_desktop.persistence import (
+    CheckpointDatabaseError,
+    ThreadInfo,
+    delete_thread,
+    list_threads,
+    open_checkpointer,
+    thread_exists,
+)
+from osprey_desktop.persistence.threads import REQUEST_METADATA_KEY, TURN_STARTED_METADATA_KEY
+
+logger = logging.getLogger(__name__)
+
+STREAM_MODES = ("custom", "updates", "messages")
+EventCallback = Callable[[str, Any], Awaitable[None] | None]
+GraphFactory = Callable[[Any], Any]
+Durability = Literal["exit", "async", "sync"]
+
+
+def new_thread_id() -> str:
+    """A short random thread id an operator can retype (48 random bits)."""
+    return uuid.uuid4().hex[:12]
+
+
+@dataclass
+class TurnResult:
+    """The outcome of one ``submit`` or ``resume``."""
+
+    thread_id: str
+    response: str | None = None
+    state: dict[str, Any] = field(default_factory=dict)
+    pending_approval: dict[str, Any] | None = None
+    error: str | None = None
+    exit_requested: bool = False
+    is_state_only_update: bool = False
+    message: str | None = None
+    slash_commands_processed: list[str] = field(default_factory=list)
+    approved: bool | None = None
+
+    @property
+    def plan(self) -> dict[str, Any] | None:
+        plan = self.state.get("planning_execution_plan")
+        return plan if isinstance(plan, dict) else None
+
+    @property
+    def context_keys(self) -> list[str]:
+        """Every stored context as ``"TYPE.key"``."""
+        data = self.state.get("capability_context_data") or {}
+        return [f"{ctype}.{key}" for ctype, entries in data.items() for key in entries]
+
+    @property
+    def launchable_commands(self) -> list[dict[str, Any]]:
+        return list(self.state.get("ui_launchable_commands") or [])
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of ``osprey-desktop ask --json``."""
+        return {
+            "thread_id": self.thread_id,
+            "response": self.response,
+            "plan": self.plan,
+            "context_keys": self.context_keys,
+            "launchable_commands": self.launchable_commands,
+            "pending_approval": self.pending_approval,
+            "error": self.error,
+            "message": self.message,
+            "slash_commands": self.slash_commands_processed,
+        }
+
+
+def _message_text(message: Any) -> tuple[str, str]:
+    """(role, text) of a LangChain message or a plain dict message."""
+    if isinstance(message, Mapping):
+        role, content = (
+            str(message.get("type") or message.get("role") or ""),
+            message.get("content"),
+        )
+    else:
+        role, content = str(getattr(message, "type", "")), getattr(message, "content", "")
+    if isinstance(content, list):
+        content = "".join(p.get("text", "") if isinstance(p, Mapping) else str(p) for p in content)
+    return role, str(content or "")
+
+
+def response_of_turn(values: Mapping[str, Any]) -> str | None:
+    """The last AI message after the last human message: this turn's answer, if any."""
+    for message in reversed(values.get("messages") or []):
+        role, text = _message_text(message)
+        if role in ("human", "user"):
+            return None
+        if role in ("ai", "assistant") and text:
+            return text
+    return None
+
+
+def _request_text(agent_state: Mapping[str, Any] | None) -> str | None:
+    messages = (agent_state or {}).get("messages") or []
+    return _message_text(messages[-1])[1] if messages else None
+
+
+class AgentSession:
+    """One open conversation database with its graph; many threads."""
+
+    def __init__(
+        self,
+        graph: Any,
+        checkpointer: Any,
+        *,
+        gateway: Gateway | None = None,
+        db_path: Path | None = None,
+        recursion_limit: int = 100,
+        durability: Durability = "exit",
+    ) -> None:
+        self.graph = graph
+        self.checkpointer = checkpointer
+        self.gateway = gateway or Gateway()
+        self.db_path = db_path
+        self.recursion_limit = recursion_limit
+        self.durability: Durability = durability
+
+    @classmethod
+    @asynccontextmanager
+    async def open(
+        cls,
+        config: Any = None,
+        db_path: str | Path | None = None,
+        *,
+        registry: Any = None,
+        graph_factory: GraphFactory | None = None,
+        durability: Durability = "exit",
+    ) -> AsyncIterator[AgentSession]:
+        """Open the database (``db_path`` or ``file_paths.checkpoint_db``) and compile the graph.
+
+        A ``config`` given here becomes the process-wide one, because the nodes read theirs
+        through ``get_config()``. ``graph_factory(checkpointer)`` replaces ``create_graph``.
+        """
+        from osprey_desktop.config import get_checkpoint_db_path, get_config, set_config
+
+        if config is not None:
+            set_config(config)
+        cfg = get_config()
+        path = Path(db_path).expanduser() if db_path else get_checkpoint_db_path(cfg)
+        async with open_checkpointer(path) as saver:
+            if graph_factory is not None:
+                graph = graph_factory(saver)
+                capabilities = _capabilities(registry) if registry is not None else []
+            else:
+                from osprey_desktop.graph import create_graph
+                from osprey_desktop.registry import get_registry
+
+                registry = registry if registry is not None else get_registry()
+                graph = create_graph(registry, checkpointer=saver)
+                capabilities = _capabilities(registry)
+            gateway = Gateway(build_slash_command_registry(capabilities))
+            yield cls(
+                graph,
+                saver,
+                gateway=gateway,
+                db_path=path,
+                recursion_limit=cfg.execution_control.limits.graph_recursion_limit,
+                durability=durability,
+            )
+
+    # -- turns ---------------------------------------------------------------------------------
+
+    def run_config(self, thread_id: str, request: str | None = None) -> dict[str, Any]:
+        config: dict[str, Any] = {
+            "configurable": {"thread_id": thread_id},
+            "recursion_limit": self.recursion_limit,
+        }
+        if request:
+            config["metadata"] = {
+                REQUEST_METADATA_KEY: request[:500],
+                TURN_STARTED_METADATA_KEY: time.time(),
+            }
+        return config
+
+    async def submit(
+        self, text: str, thread_id: str | None = None, on_event: EventCallback | None = None
+    ) -> TurnResult:
+        """Send what the operator typed to a thread (a new one when ``thread_id`` is None)."""
+        thread_id = thread_id or new_thread_id()
+        config = self.run_config(thread_id)
+        gateway_result = await self._guard(self.gateway.process_message(text, self.graph, config))
+        return await self._execute(gateway_result, thread_id, on_event)
+
+    async def resume(
+        self,
+        thread_id: str,
+        decision: bool | ApprovalAnswer | Any,
+        on_event: EventCallback | None = None,
+    ) -> TurnResult:
+        """Answer the pending approval of ``thread_id`` (True/False or a structured decision)."""
+        config = self.run_config(thread_id)
+        gateway_result = await self._guard(
+            self.gateway.process_decision(decision, self.graph, config)
+        )
+        return await self._execute(gateway_result, thread_id, on_event)
+
+    async def _execute(
+        self, gateway_result: GatewayResult, thread_id: str, on_event: EventCallback | None
+    ) -> TurnResult:
+        result = TurnResult(
+            thread_id=thread_id,
+            error=gateway_result.error,
+            exit_requested=gateway_result.exit_requested,
+            is_state_only_update=gateway_result.is_state_only_update,
+            message=gateway_result.message,
+            slash_commands_processed=list(gateway_result.slash_commands_processed),
+            approved=gateway_result.approved,
+        )
+        if not gateway_result.runs_graph:
+            if gateway_result.error and gateway_result.interrupt is not None:
+                result.pending_approval = gateway_result.interrupt
+            return result
+        graph_input = gateway_result.resume_command
+        if graph_input is None:
+            graph_input = gateway_result.agent_state
+        config = self.run_config(thread_id, _request_text(gateway_result.agent_state))
+        try:
+            async for mode, payload in self.graph.astream(
+                graph_input, config, stream_mode=list(STREAM_MODES), durability=self.durability
+            ):
+                await _deliver(on_event, mode, payload)
+        except (asyncio.CancelledError, CheckpointDatabaseError):
+            raise
+        except sqlite3.Error as exc:
+            raise self._database_error(exc) from exc
+        except GraphRecursionError:
+            result.error = (
+                f"the turn stopped after {self.recursion_limit} graph steps "
+                "(execution_control.limits.graph_recursion_limit); try a simpler request"
+            )
+        except Exception as exc:  # a node bug must not kill the window or the CLI
+            logger.exception("turn on thread %s failed", thread_id)
+            result.error = f"the turn failed: {type(exc).__name__}: {exc}"
+        snapshot = await self._guard(self.graph.aget_state(self.run_config(thread_id)))
+        result.state = dict(snapshot.values or {})
+        pending = pending_interrupts(snapshot)
+        if pending:
+            result.pending_approval = interrupt_payload(pending[0])
+        else:
+            result.response = response_of_turn(result.state)
+        return result
+
+    # -- thread queries -------------------------------------------------------------------------
+
+    async def pending_approval(self, thread_id: str) -> dict[str, Any] | None:
+        """The payload of the approval ``thread_id`` waits for (with ``interrupt_id``), or None."""
+        snapshot = await self._guard(self.graph.aget_state(self.run_config(thread_id)))
+        pending = pending_interrupts(snapshot)
+        return interrupt_payload(pending[0]) if pending else None
+
+    async def get_state_values(self, thread_id: str) -> dict[str, Any]:
+        snapshot = await self._guard(self.graph.aget_state(self.run_config(thread_id)))
+        return dict(snapshot.values or {})
+
+    async def list_threads(self) -> list[ThreadInfo]:
+        return await list_threads(self.checkpointer)
+
+    async def thread_exists(self, thread_id: str) -> bool:
+        return await thread_exists(self.checkpointer, thread_id)
+
+    async def delete_thread(self, thread_id: str) -> bool:
+        return await delete_thread(self.checkpointer, thread_id)
+
+    # -- helpers ----------------------------------------------------------------------------------
+
+    async def _guard(self, awaitable: Awaitable[Any]) -> Any:
+        """Await, turning SQLite failures into one clear database error."""
+        try:
+            return await awaitable
+        except sqlite3.Error as exc:
+            raise self._database_error(exc) from exc
+
+    def _database_error(self, exc: sqlite3.Error) -> CheckpointDatabaseError:
+        return CheckpointDatabaseError(
+            self.db_path or "?", f"SQLite failed ({exc}); the file may be corrupt or locked"
+        )
+
+
+async def _deliver(on_event: EventCallback | None, mode: str, payload: Any) -> None:
+    """Hand one stream item to the caller; a failing callback is logged, the turn goes on."""
+    if on_event is None:
+        return
+    try:
+        outcome = on_event(mode, payload)
+        if inspect.isawaitable(outcome):
+            await outcome
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        logger.exception("on_event callback failed for a %s event", mode)
+
+
+def _capabilities(registry: Any) -> list[Any]:
+    getter = getattr(registry, "get_all_capabilities", None)
+    if getter is None:
+        return []
+    capabilities = getter()
+    return list(capabilities.values() if isinstance(capabilities, Mapping) else capabilities)
+
+
+__all__ = [
+    "STREAM_MODES",
+    "AgentSession",
+    "TurnResult",
+    "new_thread_id",
+    "response_of_turn",
+]
