@@ -278,8 +278,8 @@ class ChatModelPlanner:
                 last_reason, invalid = str(failure), False
                 if number < attempts:
                     await asyncio.sleep(self.retry_backoff_seconds * number)
-            except (ValueError, TypeError) as exc:
-                # langchain's own parsers raise these for replies it cannot read.
+            except ValueError as exc:
+                # langchain's output parsers raise ValueError subclasses for unreadable replies.
                 last_reason, invalid = _first_line(exc), True
                 conversation = [*messages, prompts.correction_message(last_reason)]
         if invalid:

@@ -146,15 +146,36 @@ def _ordered_results(results: Any) -> list[Mapping[str, Any]]:
 
 
 def _recent_problem(state: Mapping[str, Any]) -> str:
-    reason = state.get("control_reclassification_reason")
-    error = state.get("control_error_info") or state.get("control_last_error")
     parts = []
+    reason = state.get("control_reclassification_reason")
     if reason:
         parts.append(f"The previous plan was rejected: {reason}")
-    if isinstance(error, Mapping) and error:
-        text = error.get("user_message") or error.get("message") or json.dumps(error, default=str)
-        parts.append(f"The last step failed: {_clip(str(text), 500)}")
+    current = state.get("control_error_info") if state.get("control_has_error") else None
+    earlier = state.get("control_last_error")
+    if isinstance(current, Mapping) and current:
+        parts.append(f"The last step failed: {_error_text(current)}")
+    elif isinstance(earlier, Mapping) and earlier:
+        parts.append(f"An earlier attempt failed: {_error_text(earlier)}")
     return "\n".join(parts)
+
+
+def _error_text(error: Mapping[str, Any]) -> str:
+    text = error.get("user_message") or error.get("message") or json.dumps(error, default=str)
+    node = error.get("capability_name") or error.get("node")
+    return _clip(f"{text} (in {node})" if node else str(text), 500)
+
+
+def _observations(state: Mapping[str, Any]) -> str:
+    """React mode's observation log (what each step returned), newest last."""
+    entries = [e for e in state.get("react_messages") or [] if isinstance(e, Mapping)]
+    lines = []
+    for entry in entries[-MAX_CHAT_MESSAGES:]:
+        outcome = "succeeded" if entry.get("success") else "failed"
+        detail = entry.get("context_key") or entry.get("error") or ""
+        lines.append(
+            f"- {entry.get('capability', '?')} {outcome}" + (f": {detail}" if detail else "")
+        )
+    return "\n".join(lines)
 
 
 _STEP_RULES = """Step rules:
@@ -220,10 +241,11 @@ def next_step_messages(
         f"only with JSON matching the schema.\n\n{_STEP_RULES}\n\nCapabilities:\n"
         f"{describe_capabilities(capabilities)}"
     )
-    human = (
-        f"Task: {task}\n\nSteps run so far:\n{_execution_history(state)}\n\n"
-        f"Available context:\n{describe_available_context(state)}"
-    )
+    human = f"Task: {task}\n\nSteps run so far:\n{_execution_history(state)}"
+    observations = _observations(state)
+    if observations:
+        human += f"\n\nObservations:\n{observations}"
+    human += f"\n\nAvailable context:\n{describe_available_context(state)}"
     problem = _recent_problem(state)
     if problem:
         human += f"\n\n{problem}"

@@ -259,6 +259,36 @@ async def test_choose_next_step_sends_the_steps_already_run(stub, planner):
     )
 
 
+async def test_next_step_prompt_reports_observations_and_the_failed_step(stub, planner):
+    stub.queue(json_reply({"step": GOOD_PLAN["steps"][0]}))
+    failure = {"node": "channel_read", "user_message": "channel SR:DCCT did not answer"}
+    state = _state(
+        react_messages=[
+            {
+                "type": "observation",
+                "capability": "channel_finding",
+                "success": True,
+                "context_key": "beam_current_channels",
+            },
+            {
+                "type": "observation",
+                "capability": "channel_read",
+                "success": False,
+                "error": "channel SR:DCCT did not answer",
+            },
+        ],
+        control_has_error=True,
+        control_error_info=failure,
+    )
+
+    await planner.choose_next_step("Read the beam current", CAPABILITIES, state)
+
+    prompt = stub.requests[0].prompt_text
+    assert "- channel_finding succeeded: beam_current_channels" in prompt
+    assert "- channel_read failed: channel SR:DCCT did not answer" in prompt
+    assert "The last step failed: channel SR:DCCT did not answer (in channel_read)" in prompt
+
+
 async def test_write_response_returns_the_text_and_sends_the_context_summaries(stub, planner):
     stub.queue(text_reply("The beam current is **301.5 mA**."))
     summaries = {"beam_current_values": {"SR:DCCT": "301.5 mA"}}
@@ -513,3 +543,36 @@ def _get(url: str) -> str:
 
     with urllib.request.urlopen(url, timeout=5) as response:
         return response.read().decode()
+
+
+# ---- inside a LangGraph node --------------------------------------------------------------
+async def test_inside_a_graph_only_the_answer_text_streams_to_the_messages_channel(stub, planner):
+    from langgraph.graph import END, START, MessagesState, StateGraph
+
+    async def plan_and_answer(state: MessagesState) -> dict[str, Any]:
+        plan = await planner.create_plan("Read the beam current", CAPABILITIES, _state())
+        answer = await planner.write_response("Read the beam current", _state(), {"plan": plan})
+        return {"messages": [AIMessage(answer)]}
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("respond", plan_and_answer)
+    builder.add_edge(START, "respond")
+    builder.add_edge("respond", END)
+    graph = builder.compile()
+    stub.queue(json_reply(GOOD_PLAN), text_reply("The beam current is 301.5 mA right now."))
+
+    streamed = [
+        chunk.content
+        async for chunk, _meta in graph.astream(
+            {"messages": [HumanMessage("read the beam current")]}, stream_mode="messages"
+        )
+        if chunk.content
+    ]
+
+    plan_request, answer_request = stub.requests
+    assert plan_request.body["stream"] is False  # a plan is never streamed
+    assert answer_request.body["stream"] is True
+    answer = "The beam current is 301.5 mA right now."
+    assert len(streamed[0]) < len(answer)  # token by token, not only the finished message
+    assert "".join(streamed).startswith(answer)
+    assert not any("channel_finding" in piece for piece in streamed)
