@@ -1,0 +1,45 @@
+"""Write safety: the limits database, the write policy (master switch, fail closed), the audit log.
+
+``channel_write`` uses it like this::
+
+    policy = WritePolicy.from_config(writes_enabled=agent_control.get("writes_enabled"))
+    check = await policy.evaluate(connector, channel, value)        # before approval
+    ...                                                              # approval interrupt
+    outcome = await perform_guarded_write(connector, policy, AuditLog(get_audit_db_path()),
+                                          channel, value, thread_id=..., approval_id=...)
+"""
+
+from osprey_desktop.safety.audit import OUTCOMES, AuditEntry, AuditError, AuditLog, current_operator
+from osprey_desktop.safety.guarded_write import (
+    GuardedWriteOutcome,
+    perform_guarded_write,
+    record_refused_write,
+    record_rejected_write,
+)
+from osprey_desktop.safety.limits import (
+    LimitRule,
+    LimitsDatabase,
+    LimitsError,
+    WriteCheck,
+    load_limits_database,
+)
+from osprey_desktop.safety.write_policy import WritePolicy, writes_disabled_message
+
+__all__ = [
+    "OUTCOMES",
+    "AuditEntry",
+    "AuditError",
+    "AuditLog",
+    "GuardedWriteOutcome",
+    "LimitRule",
+    "LimitsDatabase",
+    "LimitsError",
+    "WriteCheck",
+    "WritePolicy",
+    "current_operator",
+    "load_limits_database",
+    "perform_guarded_write",
+    "record_refused_write",
+    "record_rejected_write",
+    "writes_disabled_message",
+]

@@ -1,0 +1,190 @@
+"""One place that decides whether a write may happen: master switch, limits, fail closed.
+
+``channel_write`` asks ``WritePolicy.evaluate`` twice: before requesting approval (so the
+approval payload shows the current value, the limits and any violation) and again right before
+writing (the machine may have moved while the operator read the dialog). The decision is
+refused whenever it cannot be made: writes switched off, limits file missing or corrupt,
+channel unknown or read-only, current value unreadable, value not a number.
+
+Usage::
+
+    policy = WritePolicy.from_config(writes_enabled=state_agent_control["writes_enabled"])
+    check = await policy.evaluate(connector, "SR01C:HCM01:Current:SP", 1.5)
+    if not check.allowed: ...   # check.violation says why, check.limits what applied
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from osprey_desktop.connectors.base import (
+    ConnectorError,
+    ControlSystemConnector,
+    to_float,
+)
+from osprey_desktop.safety.limits import (
+    LimitsDatabase,
+    LimitsError,
+    WriteCheck,
+    load_limits_database,
+)
+
+if TYPE_CHECKING:
+    from osprey_desktop.config import AppConfig
+
+
+def writes_disabled_message(connector_type: str | None = None) -> str:
+    """Why writes are refused when the master switch is off, and how to turn it on."""
+    from osprey_desktop.config import CONFIG_ENV_VAR, user_config_path
+
+    default = " (off by default for EPICS)" if connector_type == "epics" else ""
+    return (
+        f"Writes to the control system are disabled{default}. To enable them, set "
+        "`control_system.writes_enabled: true` in the config file (--config, "
+        f"${CONFIG_ENV_VAR}, or {user_config_path()}) and restart Osprey Desktop."
+    )
+
+
+class WritePolicy:
+    """Master switch + limits database + fail-closed reading of the current value."""
+
+    def __init__(
+        self,
+        writes_enabled: bool,
+        limits: LimitsDatabase | None,
+        limits_error: str | None = None,
+        connector_type: str | None = None,
+    ) -> None:
+        if limits is None and limits_error is None:
+            limits_error = "No write limits database is loaded; every write is refused."
+        self.writes_enabled = writes_enabled
+        self.limits = limits
+        self.limits_error = limits_error
+        self.connector_type = connector_type
+
+    @classmethod
+    def from_config(
+        cls, config: AppConfig | None = None, writes_enabled: bool | None = None
+    ) -> WritePolicy:
+        """Build from the config; ``writes_enabled`` overrides the switch (per-turn state)."""
+        from osprey_desktop.config import get_config, resolve_resource_file
+
+        cfg = config if config is not None else get_config()
+        cs = cfg.control_system
+        enabled = cs.effective_writes_enabled if writes_enabled is None else bool(writes_enabled)
+        path = resolve_resource_file(cs.limits_database, "limits.yaml")
+        try:
+            limits = load_limits_database(path, allow_unlisted=cs.allow_unlisted_writes)
+        except LimitsError as exc:
+            return cls(enabled, None, str(exc), connector_type=cs.type)
+        return cls(enabled, limits, connector_type=cs.type)
+
+    def check(
+        self, channel: str, current_value: Any, requested_value: Any, units: str = ""
+    ) -> WriteCheck:
+        """The decision for known values (no I/O): switch, then limits."""
+        if not self.writes_enabled:
+            return self._refuse(
+                channel,
+                writes_disabled_message(self.connector_type),
+                current_value,
+                requested_value,
+                units,
+            )
+        if self.limits is None:
+            return self._refuse(
+                channel, self.limits_error or "No limits.", current_value, requested_value, units
+            )
+        try:
+            return self.limits.check_write(channel, current_value, requested_value, units)
+        except Exception as exc:  # a check that crashes must refuse, never allow
+            return self._refuse(
+                channel,
+                f"The limits check of '{channel}' failed ({exc}); the write is refused.",
+                current_value,
+                requested_value,
+                units,
+            )
+
+    async def evaluate(
+        self, connector: ControlSystemConnector, channel: str, requested_value: Any
+    ) -> WriteCheck:
+        """Read the channel's current value and metadata, then decide; refuses on any doubt."""
+        if not self.writes_enabled:
+            return self.check(channel, None, requested_value)
+        try:
+            reading = await connector.read_channel(channel)
+        except ConnectorError as exc:
+            return self._refuse(
+                channel,
+                f"Cannot read the current value of '{channel}' ({str(exc).rstrip('.')}); "
+                "the write is refused.",
+                None,
+                requested_value,
+            )
+        units = reading.metadata.units
+        if reading.metadata.writable is False:
+            return self._refuse(
+                channel,
+                f"'{channel}' is a read-only channel; nothing can be written to it.",
+                reading.value,
+                requested_value,
+                units,
+            )
+        if to_float(reading.value) is None and to_float(requested_value) is not None:
+            return self._refuse(
+                channel,
+                f"The current value of '{channel}' ({reading.value!r}) is not a number, so the "
+                "limits cannot be checked; the write is refused.",
+                reading.value,
+                requested_value,
+                units,
+            )
+        if reading.metadata.alarm_severity == "INVALID":
+            return self._refuse(
+                channel,
+                f"'{channel}' reports an INVALID alarm; its value cannot be trusted, so the "
+                "write is refused.",
+                reading.value,
+                requested_value,
+                units,
+            )
+        check = self.check(channel, reading.value, requested_value, units)
+        control = reading.metadata.control_limits
+        requested = to_float(requested_value)
+        if check.allowed and control and requested is not None:
+            low, high = control
+            if low != high and not low <= requested <= high:
+                return self._refuse(
+                    channel,
+                    f"{_with_units(requested, units)} is outside the control range of "
+                    f"'{channel}' ({low:g} to {_with_units(high, units)}).",
+                    reading.value,
+                    requested_value,
+                    units,
+                    {**check.limits, "control": [low, high]},
+                )
+        return check
+
+    @staticmethod
+    def _refuse(
+        channel: str,
+        violation: str,
+        current_value: Any,
+        requested_value: Any,
+        units: str = "",
+        limits: dict[str, Any] | None = None,
+    ) -> WriteCheck:
+        return WriteCheck(
+            allowed=False,
+            violation=violation,
+            limits=limits or {},
+            channel=channel,
+            requested_value=requested_value,
+            current_value=current_value,
+            units=units,
+        )
+
+
+def _with_units(value: float, units: str) -> str:
+    return f"{value:g} {units}" if units else f"{value:g}"
