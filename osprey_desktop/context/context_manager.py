@@ -234,15 +234,20 @@ class ContextManager:
         entry, so one broken context never hides the others.
         """
         if step is None:
-            pairs = [(t, k) for t in self._data for k in self._branch(t)]
+            entries = [
+                (t, k, entry) for t in list(self._data) for k, entry in self._branch(t).items()
+            ]
         else:
-            pairs = []
+            pairs: dict[tuple[str, str], None] = {}
             for item in step.get("inputs") or []:
                 if isinstance(item, Mapping):
-                    pairs.extend((t, k) for t, k in item.items() if (t, k) not in pairs)
+                    pairs.update(
+                        dict.fromkeys((t, k) for t, k in item.items() if isinstance(k, str))
+                    )
+            entries = [(t, k, self._branch(t).get(k)) for t, k in pairs]
         summaries = []
-        for context_type, key in pairs:
-            context_obj = self._load(context_type, key, strict=False)
+        for context_type, key, entry in entries:
+            context_obj = self._rebuild(context_type, key, entry, strict=False)
             if context_obj is None:
                 continue
             try:
@@ -272,6 +277,7 @@ class ContextManager:
         fd, temp_name = tempfile.mkstemp(dir=folder, prefix=f".{filename}.", suffix=".tmp")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                os.fchmod(handle.fileno(), 0o644)  # mkstemp makes 0600; readers expect 0644
                 handle.write(text)
                 handle.flush()
                 os.fsync(handle.fileno())
@@ -300,7 +306,11 @@ class ContextManager:
 
     def _load(self, context_type: str, key: str, strict: bool) -> ContextObject | None:
         """Rebuild one stored context; ``strict`` turns unusable data into a ValueError."""
-        entry = self._branch(context_type).get(key)
+        return self._rebuild(context_type, key, self._branch(context_type).get(key), strict)
+
+    def _rebuild(
+        self, context_type: str, key: str, entry: Any, strict: bool
+    ) -> ContextObject | None:
         if entry is None:
             return None
         cached = self._cache.get((context_type, key))

@@ -158,3 +158,8 @@ def test_unreadable_file_gives_none(tmp_path, monkeypatch, caplog):
     monkeypatch.chdir(tmp_path)
     assert load_context() is None
     assert "Cannot read context file" in caplog.text
+
+
+def test_saved_file_is_readable_like_a_normally_written_file(saved_manager, tmp_path):
+    path = saved_manager.save_context_to_file(tmp_path)
+    assert path.stat().st_mode & 0o777 == 0o644
