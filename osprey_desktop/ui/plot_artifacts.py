@@ -1,0 +1,75 @@
+"""Which plots and images a state asks for (no Qt here).
+
+Figures come from ``ui_captured_figures``. A figure with ``metadata.figure_type ==
+"timeseries"`` is drawn live from its ARCHIVER_DATA context entry — named by
+``metadata.context_key`` (and ``metadata.context_type``, default ARCHIVER_DATA), else the
+newest ARCHIVER_DATA entry — optionally limited to ``metadata.channels``. Any other figure
+is an image file shown as is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+ARCHIVER_DATA = "ARCHIVER_DATA"
+
+
+@dataclass
+class PlotArtifact:
+    """One tab of the plot dock."""
+
+    identity: str
+    title: str
+    kind: str  # "timeseries" or "image"
+    series: dict[str, tuple[list[float], list[Any]]] = field(default_factory=dict)
+    units: dict[str, str] = field(default_factory=dict)
+    path: str = ""
+    problem: str | None = None  # why a timeseries cannot be drawn
+
+
+def series_from_archiver_entry(
+    entry: Mapping[str, Any], channels: list[str] | None = None
+) -> tuple[dict[str, tuple[list[float], list[Any]]], dict[str, str]]:
+    """``{channel: (timestamps, values)}`` and units from one ARCHIVER_DATA entry."""
+    stamps = entry.get("timestamps") or {}
+    data = entry.get("time_series_data") or {}
+    units = entry.get("units") or {}
+    wanted = channels or list(data)
+    series = {c: (list(stamps.get(c) or []), list(data.get(c) or [])) for c in wanted if c in data}
+    return series, {c: str(units.get(c) or "") for c in series}
+
+
+def artifact_from_figure(
+    figure: Mapping[str, Any], context_data: Mapping[str, Any]
+) -> PlotArtifact:
+    meta = figure.get("metadata") or {}
+    path = str(figure.get("figure_path") or "")
+    title = str(figure.get("display_name") or meta.get("title") or path or "Figure")
+    identity = f"{figure.get('capability', '')}|{path}|{title}|{figure.get('created_at', '')}"
+    if meta.get("figure_type") != "timeseries":
+        return PlotArtifact(identity, title, "image", path=path)
+    context_type = str(meta.get("context_type") or ARCHIVER_DATA)
+    entries = context_data.get(context_type) or {}
+    key = meta.get("context_key")
+    if key is None and entries:
+        key = list(entries)[-1]
+    entry = entries.get(key) if key is not None else None
+    if not isinstance(entry, Mapping):
+        return PlotArtifact(
+            identity,
+            title,
+            "timeseries",
+            problem=f"No {context_type} entry '{key}' in the context: the data this plot "
+            "needs is missing. Ask for the history again.",
+        )
+    channels = meta.get("channels")
+    series, units = series_from_archiver_entry(entry, list(channels) if channels else None)
+    return PlotArtifact(identity, title, "timeseries", series=series, units=units)
+
+
+def artifacts_from_state(values: Mapping[str, Any]) -> list[PlotArtifact]:
+    context_data = values.get("capability_context_data") or {}
+    figures = values.get("ui_captured_figures") or []
+    return [artifact_from_figure(f, context_data) for f in figures if isinstance(f, Mapping)]

@@ -1,0 +1,114 @@
+"""The plan viewer follows progress events: pending -> running -> done / failed / skipped."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from osprey_desktop.ui.plan_viewer import PlanViewerDock
+
+pytestmark = pytest.mark.gui
+
+PLAN = {
+    "steps": [
+        {
+            "context_key": "beam_channels",
+            "capability": "channel_finding",
+            "task_objective": "find the beam current channel",
+            "expected_output": "CHANNEL_ADDRESSES",
+            "inputs": [],
+        },
+        {
+            "context_key": "beam_values",
+            "capability": "channel_read",
+            "task_objective": "read it",
+            "expected_output": "CHANNEL_VALUES",
+            "inputs": [{"CHANNEL_ADDRESSES": "beam_channels"}],
+        },
+        {
+            "context_key": "answer",
+            "capability": "respond",
+            "task_objective": "answer",
+            "inputs": [],
+        },
+    ]
+}
+
+
+@pytest.fixture
+def viewer(qtbot):
+    dock = PlanViewerDock()
+    qtbot.addWidget(dock)
+    dock.apply_event({"type": "plan_created", "plan": PLAN})
+    return dock
+
+
+def start(i, key, cap):
+    return {
+        "type": "capability_start",
+        "step_index": i,
+        "total_steps": 3,
+        "context_key": key,
+        "capability": cap,
+    }
+
+
+def test_plan_shows_capability_objective_inputs_and_output(viewer):
+    item = viewer.tree.topLevelItem(1)
+    assert [item.text(c) for c in range(2, 6)] == [
+        "channel_read",
+        "read it",
+        "CHANNEL_ADDRESSES: beam_channels",
+        "CHANNEL_VALUES: beam_values",
+    ]
+    assert viewer.states() == ["pending"] * 3
+
+
+def test_steps_go_through_running_done_and_failed(viewer):
+    viewer.apply_event(start(0, "beam_channels", "channel_finding"))
+    assert viewer.states()[0] == "running"
+    assert "running step 1 of 3" in viewer.caption.text()
+    viewer.apply_event(
+        {
+            **start(0, "beam_channels", "channel_finding"),
+            "type": "capability_complete",
+            "success": True,
+            "duration": 0.25,
+        }
+    )
+    viewer.apply_event(start(1, "beam_values", "channel_read"))
+    viewer.apply_event(
+        {
+            **start(1, "beam_values", "channel_read"),
+            "type": "capability_complete",
+            "success": False,
+            "duration": 1.5,
+            "error": "timeout",
+        }
+    )
+    viewer.finish_turn()
+    assert viewer.states() == ["done", "failed", "skipped"]
+    assert viewer.tree.topLevelItem(0).text(6) == "250 ms"
+    assert viewer.tree.topLevelItem(1).text(6) == "1.5 s"
+    assert "timeout" in viewer.tree.topLevelItem(1).toolTip(1)
+
+
+def test_reactive_steps_are_appended_as_they_start(qtbot):
+    dock = PlanViewerDock()
+    qtbot.addWidget(dock)
+    dock.apply_event(start(0, "k1", "channel_read"))
+    dock.apply_event(start(1, "k2", "respond"))
+    assert [dock.tree.topLevelItem(i).text(2) for i in range(2)] == ["channel_read", "respond"]
+
+
+def test_plan_awaiting_approval_offers_reject_left_and_approve_right(qtbot):
+    dock = PlanViewerDock()
+    qtbot.addWidget(dock)
+    dock.show()
+    dock.show_plan(PLAN, awaiting_approval=True)
+    assert dock.approval_bar.isVisible()
+    assert dock.reject_button.x() < dock.approve_button.x()
+    with qtbot.waitSignal(dock.decision) as decided:
+        qtbot.mouseClick(dock.approve_button, Qt.LeftButton)
+    assert decided.args == [True]
+    assert not dock.approval_bar.isVisible()
