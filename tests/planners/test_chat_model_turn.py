@@ -155,3 +155,37 @@ async def test_a_turn_with_the_model_server_down_ends_with_a_clear_error(
     assert result.error is None
     assert f"cannot reach the language model at {url} (connection refused)" in result.response
     assert "task_extraction" in result.response
+
+
+def _react_model(request: StubRequest):
+    """React mode: read first, then respond once the reading is in the observations."""
+    if (request.response_schema or {}).get("name") != "NextStepReply":
+        return _model(request)
+    done = "beam_current_read succeeded" in request.prompt_text
+    return json_reply({"step": PLAN["steps"][1 if done else 0]})
+
+
+async def test_a_react_turn_asks_the_model_for_one_step_at_a_time(
+    tmp_path: Path, fresh_planner: None
+):
+    with OpenAIStub(_react_model) as stub:
+        config = build_config(
+            {
+                "models": {"planner": "chat_model", "chat_model": {"base_url": stub.base_url}},
+                "execution_control": {"agent_control": {"orchestration_mode": "react"}},
+            }
+        )
+        async with AgentSession.open(
+            config, tmp_path / "threads.sqlite", registry=_registry()
+        ) as session:
+            result = await session.submit("what's the beam current?")
+
+    assert result.error is None
+    assert result.response == "The beam current is 301.5 mA."
+    asked = [(r.response_schema or {}).get("name", "text") for r in stub.requests]
+    assert asked.count("NextStepReply") == 2
+    assert asked[-1] == "text"
+    second_step_prompt = [
+        r for r in stub.requests if (r.response_schema or {}).get("name") == "NextStepReply"
+    ][1].prompt_text
+    assert "Step 1: Read the beam current [beam_current_read, succeeded" in second_step_prompt
