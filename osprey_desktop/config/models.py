@@ -115,6 +115,10 @@ class FilePathsConfig(_Section):
     agent_data_dir: str | None
 
 
+class RegistryConfig(_Section):
+    modules: list[str] = Field(default_factory=list)
+
+
 class AppConfig(_Section):
     """The whole validated configuration of one Osprey Desktop process."""
 
@@ -126,3 +130,4 @@ class AppConfig(_Section):
     archiver: ArchiverConfig
     launchers: dict[str, LauncherConfig]
     file_paths: FilePathsConfig
+    registry: RegistryConfig = Field(default_factory=lambda: RegistryConfig(modules=[]))

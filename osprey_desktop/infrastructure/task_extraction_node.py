@@ -1,0 +1,65 @@
+"""Task extraction: the conversation becomes this turn's actionable task (asked of the planner).
+
+With ``task_extraction_bypass_enabled`` the latest request is used as is and marked as
+depending on the chat history, so earlier results may be reused.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import BaseMessage, HumanMessage
+
+from osprey_desktop.base.nodes import BaseInfrastructureNode
+from osprey_desktop.decorators import infrastructure_node
+from osprey_desktop.events import TaskExtracted, emit
+from osprey_desktop.infrastructure.control_settings import control_setting
+from osprey_desktop.planners.base import ExtractedTask, PlannerError, get_planner
+
+
+def latest_user_text(messages: list[BaseMessage]) -> str:
+    """The text of the most recent human message ('' when there is none)."""
+    for message in reversed(messages):
+        if isinstance(message, HumanMessage) or getattr(message, "type", "") == "human":
+            content = message.content
+            if isinstance(content, list):
+                content = " ".join(
+                    part.get("text", "") if isinstance(part, dict) else str(part)
+                    for part in content
+                )
+            return str(content).strip()
+    return ""
+
+
+@infrastructure_node
+class TaskExtractionNode(BaseInfrastructureNode):
+    name = "task_extraction"
+    description = "Task Extraction and Processing"
+
+    @staticmethod
+    async def execute(state: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        messages = list(state.get("messages") or [])
+        if control_setting(state, "task_extraction_bypass_enabled"):
+            text = latest_user_text(messages)
+            extracted = ExtractedTask(task=text, depends_on_chat_history=True)
+        else:
+            extracted = await get_planner().extract_task(messages, state)
+        if not isinstance(extracted, ExtractedTask):
+            raise PlannerError(
+                f"the planner returned {type(extracted).__name__} from extract_task; "
+                "expected an ExtractedTask"
+            )
+        task = extracted.task.strip()
+        if not task:
+            raise PlannerError(
+                "there is no request to work on: the conversation has no user message"
+            )
+        emit(TaskExtracted(task=task, depends_on_chat_history=extracted.depends_on_chat_history))
+        return {
+            "task_current_task": task,
+            "task_depends_on_chat_history": extracted.depends_on_chat_history,
+            "task_depends_on_user_memory": extracted.depends_on_user_memory,
+        }
+
+
+__all__ = ["TaskExtractionNode", "latest_user_text"]

@@ -1,0 +1,173 @@
+"""Text matching for the built-in planner: tokens, light stemming, and capability scores.
+
+All domain vocabulary comes from the capabilities (``keywords``, ``examples``); this module
+only knows generic English: stop words, change verbs, greetings and follow-up references.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def _word_set(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+STOP_WORDS = _word_set(
+    """a an the of for to in on at by with from and or but is are was were be been being am
+    do does did me my i you your we our us it its this that these those there here what which
+    who whom how when where why please can could would should will shall may might must
+    let lets just some any all each every them they their then than so as if into out up
+    about over under again also very much many more most other such only own same too s t
+    tell give want need like know"""
+)
+"""Words that say nothing about which capability is meant."""
+
+CHANGE_VERBS = _word_set(
+    """set write change put adjust increase decrease raise lower ramp move apply restore
+    reset modify bump scale tune turn switch enable disable zero"""
+)
+"""Explicit change verbs: a capability with ``writes = True`` is selected only if one occurs."""
+
+NOUN_MARKERS = _word_set("the a an this that its each every")
+"""A change verb right after one of these is a noun ("the set value", "a change")."""
+
+GREETINGS = _word_set("hello hi hey thanks thank cheers bye goodbye morning afternoon evening")
+
+REFERENCE_WORDS = _word_set("those these them it again previous previously earlier same")
+"""Words that point back at earlier results ("read those again")."""
+
+
+def stem(word: str) -> str:
+    """A light suffix stripper: plurals, -ing, -ed, final -e, doubled consonants."""
+    w = word
+    if len(w) > 4 and w.endswith("ies"):
+        w = w[:-3] + "y"
+    elif len(w) > 4 and w.endswith(("sses", "shes", "ches", "xes")):
+        w = w[:-2]
+    elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    if len(w) > 5 and w.endswith("ing"):
+        w = w[:-3]
+    elif len(w) > 4 and w.endswith("ed"):
+        w = w[:-2]
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz" and not w[-1].isdigit():
+        w = w[:-1]
+    if len(w) > 3 and w.endswith("e"):
+        w = w[:-1]
+    return w
+
+
+def words(text: str) -> list[str]:
+    """Lower-case alphanumeric words, in order (no stemming, stop words kept)."""
+    return _WORD.findall(str(text).lower())
+
+
+def content_stems(text: str) -> list[str]:
+    """Stems of the words that carry meaning, in order."""
+    return [stem(w) for w in words(text) if w not in STOP_WORDS]
+
+
+_CHANGE_STEMS = frozenset(stem(v) for v in CHANGE_VERBS)
+
+
+def has_change_verb(text: str) -> bool:
+    """True when ``text`` uses a change verb as a verb ("set X to 5", not "the set value")."""
+    ws = words(text)
+    for i, w in enumerate(ws):
+        if stem(w) in _CHANGE_STEMS and (i == 0 or ws[i - 1] not in NOUN_MARKERS):
+            return True
+    return False
+
+
+def is_greeting(text: str) -> bool:
+    ws = [w for w in words(text) if w not in STOP_WORDS]
+    return bool(ws) and all(w in GREETINGS for w in ws)
+
+
+def references_earlier_results(text: str) -> bool:
+    return any(w in REFERENCE_WORDS for w in words(text))
+
+
+@dataclass(frozen=True)
+class Match:
+    """How well one capability fits a request; ``position`` orders goals as the text does."""
+
+    name: str
+    score: float
+    position: int
+
+
+def _phrase_position(phrase: Sequence[str], stems: Sequence[str]) -> int | None:
+    """Index of the first phrase stem in ``stems`` when every phrase stem occurs."""
+    if not phrase or not all(p in stems for p in phrase):
+        return None
+    return min(stems.index(p) for p in phrase)
+
+
+def score_capability(capability: Any, stems: Sequence[str]) -> Match:
+    """Score = matched keyword stems (a phrase counts its length) + best example overlap."""
+    score = 0.0
+    position = len(stems)
+    for keyword in getattr(capability, "keywords", []) or []:
+        phrase = [stem(w) for w in words(keyword)]
+        where = _phrase_position(phrase, stems)
+        if where is not None:
+            score += len(phrase)
+            position = min(position, where)
+    stem_set = set(stems)
+    best = 0.0
+    for example in getattr(capability, "examples", []) or []:
+        example_stems = set(content_stems(example))
+        if example_stems:
+            best = max(best, len(example_stems & stem_set) / len(example_stems))
+    if best >= 0.5:
+        score += 2 * best
+    return Match(capability.name, score, position)
+
+
+MIN_SCORE = 1.0
+
+
+def match_capabilities(
+    text: str, capabilities: Iterable[Any], *, exclude: Iterable[str] = ("respond", "clarify")
+) -> list[Match]:
+    """Capabilities whose declared vocabulary matches ``text``, in the order the text names
+    them. Write-type capabilities need an explicit change verb."""
+    stems = content_stems(text)
+    excluded = set(exclude)
+    change = has_change_verb(text)
+    matches = []
+    for capability in capabilities:
+        if capability.name in excluded:
+            continue
+        if getattr(capability, "writes", False) and not change:
+            continue
+        match = score_capability(capability, stems)
+        if match.score >= MIN_SCORE:
+            matches.append(match)
+    matches.sort(key=lambda m: (m.position, -m.score))
+    return matches
+
+
+__all__ = [
+    "CHANGE_VERBS",
+    "GREETINGS",
+    "MIN_SCORE",
+    "REFERENCE_WORDS",
+    "STOP_WORDS",
+    "Match",
+    "content_stems",
+    "has_change_verb",
+    "is_greeting",
+    "match_capabilities",
+    "references_earlier_results",
+    "score_capability",
+    "stem",
+    "words",
+]
