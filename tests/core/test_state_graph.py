@@ -7,7 +7,7 @@ import pytest
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph import END, START, StateGraph
 
-from osprey_desktop.config import load_config, reset_config, set_config
+from osprey_desktop.config import default_config_path, load_config, reset_config, set_config
 from osprey_desktop.context import CapabilityContext, ContextManager
 from osprey_desktop.context import base as context_base
 from osprey_desktop.state import AgentState, StateManager
@@ -16,7 +16,7 @@ from osprey_desktop.state import AgentState, StateManager
 @pytest.fixture
 def reading_class():
     saved = dict(context_base._CONTEXT_CLASSES)
-    set_config(load_config(None))
+    set_config(load_config(default_config_path()))  # no user file can leak in
 
     class ChannelReading(CapabilityContext):
         CONTEXT_TYPE = "TEST_CHANNEL_READING"
