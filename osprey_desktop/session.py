@@ -26,8 +26,8 @@ from typing import Any, Literal
 
 from langgraph.errors import GraphRecursionError
 
+from osprey_desktop.approval import ApprovalDecision
 from osprey_desktop.infrastructure.gateway import (
-    ApprovalAnswer,
     Gateway,
     GatewayResult,
     interrupt_payload,
@@ -221,7 +221,7 @@ class AgentSession:
     async def resume(
         self,
         thread_id: str,
-        decision: bool | ApprovalAnswer | Any,
+        decision: bool | ApprovalDecision,
         on_event: EventCallback | None = None,
     ) -> TurnResult:
         """Answer the pending approval of ``thread_id`` (True/False or a structured decision)."""

@@ -24,6 +24,7 @@ from typing import Any, Protocol
 from langgraph.errors import InvalidUpdateError
 from langgraph.types import Command, Interrupt
 
+from osprey_desktop.approval import ApprovalDecision
 from osprey_desktop.infrastructure.slash_commands import (
     SESSION_CONTROL_KEY,
     ParsedSlashCommand,
@@ -91,14 +92,6 @@ class CompiledGraph(Protocol):
     async def aupdate_state(self, config: Any, values: Any, as_node: str | None = None) -> Any: ...
 
 
-@dataclass(frozen=True)
-class ApprovalAnswer:
-    """A structured decision from the window: approve or reject one pending interrupt."""
-
-    approved: bool
-    interrupt_id: str | None = None
-
-
 @dataclass
 class GatewayResult:
     """What to run next (``agent_state`` or ``resume_command``), or why nothing runs."""
@@ -160,17 +153,16 @@ def interrupt_payload(interrupt: Interrupt) -> dict[str, Any]:
 
 
 def resume_value(approved: bool, interrupt: Interrupt) -> dict[str, Any]:
-    """The value ``interrupt()`` returns in the paused node: the decision and what it answers."""
+    """The value ``interrupt()`` returns in the paused node (``ApprovalDecision.to_dict`` shape).
+
+    It carries the ``resume_payload`` the operator was shown, so the re-run node executes
+    exactly that payload instead of one derived again.
+    """
+    value: dict[str, Any] = {"approved": bool(approved), "interrupt_id": interrupt.id}
     payload = interrupt.value if isinstance(interrupt.value, Mapping) else {}
-    resume_payload = payload.get("resume_payload")
-    approval_type = (
-        resume_payload.get("approval_type") if isinstance(resume_payload, Mapping) else None
-    )
-    return {
-        "approved": bool(approved),
-        "approval_type": approval_type,
-        "interrupt_id": interrupt.id,
-    }
+    if approved and isinstance(payload.get("resume_payload"), Mapping):
+        value["resume_payload"] = dict(payload["resume_payload"])
+    return value
 
 
 class Gateway:
@@ -194,9 +186,16 @@ class Gateway:
         return await self._handle_new_message_flow(user_input, compiled_graph, config, snapshot)
 
     async def process_decision(
-        self, decision: ApprovalAnswer | Any, compiled_graph: CompiledGraph, config: dict[str, Any]
+        self,
+        decision: bool | ApprovalDecision,
+        compiled_graph: CompiledGraph,
+        config: dict[str, Any],
     ) -> GatewayResult:
-        """Answer a pending approval with a structured decision (bool or ``.approved``)."""
+        """Answer a pending approval with a structured decision (a bool or an ApprovalDecision).
+
+        ``decision.interrupt_id`` names the interrupt answered; a stale id is refused. The
+        decision's own payload is not used: the node gets the payload the operator was shown.
+        """
         approved = decision if isinstance(decision, bool) else getattr(decision, "approved", None)
         if not isinstance(approved, bool):
             return GatewayResult(error=f"a decision needs approved=True/False, got {decision!r}")
@@ -348,7 +347,6 @@ __all__ = [
     "APPROVAL_WORDS",
     "PENDING_APPROVAL_ERROR",
     "REJECTION_WORDS",
-    "ApprovalAnswer",
     "Gateway",
     "GatewayResult",
     "interrupt_payload",

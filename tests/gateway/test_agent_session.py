@@ -7,7 +7,8 @@ import contextlib
 import sqlite3
 from typing import Any
 
-from osprey_desktop.infrastructure.gateway import PENDING_APPROVAL_ERROR, ApprovalAnswer
+from osprey_desktop.approval import ApprovalDecision
+from osprey_desktop.infrastructure.gateway import PENDING_APPROVAL_ERROR
 from osprey_desktop.session import AgentSession, response_of_turn
 
 
@@ -72,7 +73,10 @@ async def test_pending_approval_then_resume_executes(session):
     assert refused.pending_approval["interrupt_id"] == paused.pending_approval["interrupt_id"]
 
     done = await session.resume(
-        "t1", ApprovalAnswer(approved=True, interrupt_id=paused.pending_approval["interrupt_id"])
+        "t1",
+        ApprovalDecision(
+            approved=True, payload=None, interrupt_id=paused.pending_approval["interrupt_id"]
+        ),
     )
 
     assert done.error is None and done.approved is True

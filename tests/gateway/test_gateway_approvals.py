@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 from langgraph.types import Command
 
+from osprey_desktop.approval import ApprovalDecision
 from osprey_desktop.infrastructure.gateway import (
     PENDING_APPROVAL_ERROR,
-    ApprovalAnswer,
     Gateway,
     parse_approval_answer,
 )
@@ -57,7 +57,7 @@ async def test_approval_word_resumes_and_executes(graph, gateway, answer):
     assert result.approval_detected and result.is_interrupt_resume and result.approved is True
     assert result.resume_command.resume["approved"] is True
     assert result.resume_command.resume["interrupt_id"] == interrupt_id
-    assert result.resume_command.resume["approval_type"] == "plan"
+    assert result.resume_command.resume["resume_payload"]["approval_type"] == "plan"
     await graph.ainvoke(result.resume_command, thread_config())
     assert await _runs(graph) == ["run_1"]
 
@@ -128,7 +128,9 @@ async def test_structured_decision_answers_the_named_interrupt(graph, gateway):
     interrupt_id = await _pause_for_approval(graph, gateway)
 
     result = await gateway.process_decision(
-        ApprovalAnswer(approved=True, interrupt_id=interrupt_id), graph, thread_config()
+        ApprovalDecision(approved=True, payload=None, interrupt_id=interrupt_id),
+        graph,
+        thread_config(),
     )
 
     assert result.error is None and result.is_interrupt_resume and result.approved is True
@@ -140,7 +142,7 @@ async def test_structured_decision_for_a_stale_interrupt_is_refused(graph, gatew
     await _pause_for_approval(graph, gateway)
 
     result = await gateway.process_decision(
-        ApprovalAnswer(approved=True, interrupt_id="0" * 32), graph, thread_config()
+        ApprovalDecision(approved=True, payload=None, interrupt_id="0" * 32), graph, thread_config()
     )
 
     assert "no longer pending" in result.error and result.resume_command is None
