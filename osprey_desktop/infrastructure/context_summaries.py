@@ -63,8 +63,10 @@ def compact(summary: Mapping[str, Any], limit: int = 3) -> str:
     """A one-line digest of a summary: its first few scalar fields."""
     parts = []
     for field, value in summary.items():
-        if field == "type" or isinstance(value, Mapping | list | tuple):
+        if field == "type" or isinstance(value, Mapping):
             continue
+        if isinstance(value, list | tuple):
+            value = f"{len(value)} item{'s' if len(value) != 1 else ''}"
         if isinstance(value, float):
             value = f"{value:.4g}"
         parts.append(f"{field}={value}")

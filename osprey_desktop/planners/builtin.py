@@ -52,6 +52,29 @@ def split_task(task: str) -> tuple[str, str | None]:
     return task.strip(), None
 
 
+def _consumed_keys(state: Mapping[str, Any]) -> set[str]:
+    """Context keys this turn's steps read as inputs (intermediate results)."""
+    plan = state.get("planning_execution_plan") or {}
+    steps = list(plan.get("steps") or []) if isinstance(plan, Mapping) else []
+    for message in state.get("react_messages") or []:
+        if isinstance(message, Mapping) and message.get("type") == "decision":
+            steps.append(message.get("step") or {})
+    return {
+        key
+        for step in steps
+        if step.get("capability") not in ("respond", "clarify")
+        for item in step.get("inputs") or []
+        for key in item.values()
+    }
+
+
+def _final_results(summaries: Mapping[str, Any], state: Mapping[str, Any]) -> dict[str, Any]:
+    """The summaries worth showing: results no later step consumed (all, if that is none)."""
+    consumed = _consumed_keys(state)
+    final = {label: s for label, s in summaries.items() if label.partition(".")[2] not in consumed}
+    return final or dict(summaries)
+
+
 def _all_capabilities() -> list[Any]:
     from osprey_desktop.registry import get_registry
 
@@ -163,7 +186,7 @@ class BuiltinPlanner:
         ]
         parts: list[str] = []
         if context_summaries:
-            parts.append(render_summaries(context_summaries))
+            parts.append(render_summaries(_final_results(context_summaries, state)))
         else:
             capabilities = _all_capabilities()
             done = [
