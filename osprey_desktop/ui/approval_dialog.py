@@ -156,6 +156,10 @@ class ApprovalDialog(QDialog):
                 table.setItem(row, col, item)
         return table
 
-    async def ask(self) -> bool:
-        """Show the dialog (no nested loop) and return the operator's decision."""
-        return await await_dialog(self) == QDialog.DialogCode.Accepted
+    async def ask(self, modal: bool = False) -> bool:
+        """Show the dialog (no nested loop) and return the operator's decision.
+
+        Not modal by default, so the operator can still read the window and answer by typing
+        yes / no in the chat; closing the dialog is a rejection.
+        """
+        return await await_dialog(self, modal=modal) == QDialog.DialogCode.Accepted

@@ -11,8 +11,8 @@ import asyncio
 from PySide6.QtWidgets import QDialog
 
 
-async def await_dialog(dialog: QDialog) -> int:
-    """Open ``dialog`` window-modally and return its result code once it closes."""
+async def await_dialog(dialog: QDialog, modal: bool = True) -> int:
+    """Show ``dialog`` (window-modal, or not) and return its result code once it closes."""
     loop = asyncio.get_running_loop()
     future: asyncio.Future[int] = loop.create_future()
 
@@ -21,7 +21,12 @@ async def await_dialog(dialog: QDialog) -> int:
             future.set_result(int(result))
 
     dialog.finished.connect(done)
-    dialog.open()
+    if modal:
+        dialog.open()
+    else:
+        dialog.setModal(False)
+        dialog.show()
+        dialog.raise_()
     try:
         return await future
     except asyncio.CancelledError:

@@ -36,9 +36,10 @@ class ChatInput(QPlainTextEdit):
         self.fit_height()
 
     def fit_height(self) -> None:
+        """About three lines tall: the transcript, not the input, should get the space."""
         line = self.fontMetrics().lineSpacing()
         self.setMinimumHeight(int(line * 2.6))
-        self.setMaximumHeight(int(line * 8))
+        self.setMaximumHeight(int(line * 4.6))
 
     # -------------------------------------------------------------- completion
     def set_slash_commands(self, commands: Iterable[tuple[str, str]]) -> None:

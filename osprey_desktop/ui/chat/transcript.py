@@ -46,6 +46,18 @@ def status_line_for(event: Mapping[str, Any]) -> str | None:
     return None
 
 
+def message_role_text(message: Any) -> tuple[str, str]:
+    """(role, text) of a LangChain message or a plain dict message, for replaying history."""
+    if isinstance(message, Mapping):
+        role = str(message.get("type") or message.get("role") or "")
+        content = message.get("content")
+    else:
+        role, content = str(getattr(message, "type", "")), getattr(message, "content", "")
+    if isinstance(content, list):
+        content = "".join(p.get("text", "") if isinstance(p, Mapping) else str(p) for p in content)
+    return role, str(content or "")
+
+
 class Transcript(QTextBrowser):
     """Read-only conversation view. Every append adds one block at the end."""
 
@@ -113,6 +125,10 @@ class Transcript(QTextBrowser):
         """System feedback: slash-command results, stop confirmations, restored approvals."""
         self._append_html(f'<p style="{NOTE_STYLE}">{html.escape(text)}</p>')
         self.entries.append(("note", text))
+
+    def clear_entries(self) -> None:
+        self.clear()
+        self.entries.clear()
 
     def texts(self, kind: str | None = None) -> list[str]:
         return [t for k, t in self.entries if kind is None or k == kind]

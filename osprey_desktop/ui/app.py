@@ -1,0 +1,90 @@
+"""Start the window on a qasync loop: the UI, the Gateway and the graph share one loop.
+
+The window is shown first; the session (SQLite checkpointer and compiled graph) opens inside
+the running loop right after, and is closed before the loop ends. Closing the last window
+does not quit Qt by itself (``setQuitOnLastWindowClosed(False)``): the window's ``closed``
+signal ends the main coroutine, which then closes the session and the connectors.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+
+async def run_window(
+    config: Any,
+    db_path: str | Path | None = None,
+    thread_id: str | None = None,
+    window_ready: Any = None,
+) -> int:
+    """The main coroutine: show the window, open the session, wait for the window to close."""
+    from osprey_desktop.ui.controller import SessionController
+    from osprey_desktop.ui.main_window import MainWindow
+
+    closed = asyncio.Event()
+    controller = SessionController()
+    window = MainWindow(controller, config)
+    window.closed.connect(closed.set)
+    window.show()
+    if window_ready is not None:
+        window_ready(window)
+    await asyncio.sleep(0)  # let the first paint happen before the heavy imports below
+
+    from osprey_desktop.session import AgentSession
+
+    try:
+        async with AgentSession.open(config, db_path) as session:
+            await controller.attach(session, thread_id)
+            await closed.wait()
+    except Exception as exc:
+        logger.exception("the session could not be opened or closed cleanly")
+        await _report_fatal(window, exc)
+        return 1
+    finally:
+        await _close_connectors()
+    return 0
+
+
+async def _report_fatal(window: Any, exc: BaseException) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    from osprey_desktop.ui.async_dialogs import await_dialog
+
+    message = (
+        f"Osprey Desktop cannot continue: {exc}\n\n"
+        "Check file_paths.checkpoint_db in the configuration (or move the file aside) "
+        "and start again."
+    )
+    print(f"osprey-desktop: {message}", file=sys.stderr)
+    if window.isVisible():
+        box = QMessageBox(QMessageBox.Icon.Critical, "Osprey Desktop", message, parent=window)
+        await await_dialog(box)
+    window._quitting = True
+    window.close()
+
+
+async def _close_connectors() -> None:
+    try:
+        from osprey_desktop.connectors.factory import close_connectors
+
+        await close_connectors()
+    except Exception:  # shutting down: log, never hang the exit on a connector
+        logger.exception("closing the connectors failed")
+
+
+def run_app(config: Any, db_path: str | Path | None = None, thread_id: str | None = None) -> int:
+    """Create the QApplication, run the window until it closes, return the exit code."""
+    import qasync
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(sys.argv)
+    app.setApplicationName("Osprey Desktop")
+    app.setOrganizationName("osprey-desktop")
+    app.setQuitOnLastWindowClosed(False)
+    return int(qasync.run(run_window(config, db_path, thread_id)) or 0)

@@ -1,0 +1,115 @@
+"""Shows a pending approval everywhere it belongs and sends back exactly one decision.
+
+The dialog (non-modal, so 'yes' / 'no' typed in the chat still works), the status bar
+indicator and, for plans, the plan viewer's Approve / Reject bar all answer the same pending
+approval through the controller; whichever answers first closes the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Mapping
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QWidget
+
+from osprey_desktop.ui.approval_dialog import ApprovalDialog
+from osprey_desktop.ui.controller import SessionController
+from osprey_desktop.ui.plan_viewer import PlanViewerDock
+from osprey_desktop.ui.status_bar import AppStatusBar
+
+
+class ApprovalFlow(QObject):
+    dialog_opened = Signal(object)  # the ApprovalDialog, for tests and screenshots
+
+    def __init__(
+        self,
+        controller: SessionController,
+        window: QWidget,
+        plan_viewer: PlanViewerDock,
+        status_bar: AppStatusBar,
+    ) -> None:
+        super().__init__(window)
+        self.controller = controller
+        self.window = window
+        self.plan_viewer = plan_viewer
+        self.status_bar = status_bar
+        self.dialog: ApprovalDialog | None = None
+        self._dialog_task: asyncio.Task[None] | None = None
+        controller.approval_requested.connect(self.show)
+        controller.approval_cleared.connect(self.clear)
+        plan_viewer.decision.connect(self._decide)
+        status_bar.review_requested.connect(self.review)
+
+    def show(self, payload: Mapping[str, Any]) -> None:
+        self.status_bar.show_approval(payload)
+        resume = payload.get("resume_payload") or {}
+        if resume.get("approval_type") == "plan" and isinstance(resume.get("execution_plan"), dict):
+            self.plan_viewer.show_plan(resume["execution_plan"], awaiting_approval=True)
+        elif resume.get("approval_type") == "reactive_step" and isinstance(
+            resume.get("step"), dict
+        ):
+            steps = [*self._current_steps(), resume["step"]]
+            self.plan_viewer.show_plan({"steps": steps}, awaiting_approval=True)
+        self.open_dialog(payload)
+
+    def _current_steps(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "capability": s.capability,
+                "task_objective": s.task_objective,
+                "context_key": s.context_key,
+                "expected_output": s.expected_output,
+                "inputs": s.inputs,
+            }
+            for s in self.plan_viewer.progress.steps
+        ]
+
+    def open_dialog(self, payload: Mapping[str, Any]) -> None:
+        self._close_dialog()
+        dialog = ApprovalDialog(payload, self.window)
+        self.dialog = dialog
+        self._dialog_task = asyncio.ensure_future(self._ask(dialog))
+        self.dialog_opened.emit(dialog)
+
+    async def _ask(self, dialog: ApprovalDialog) -> None:
+        approved = await dialog.ask()
+        if self.dialog is dialog:
+            self.dialog = None
+            self._decide(approved)
+        dialog.deleteLater()
+
+    def review(self) -> None:
+        """Reopen the dialog for the pending approval (status bar button)."""
+        if self.controller.pending_approval is None:
+            return
+        if self.dialog is not None:
+            self.dialog.raise_()
+            self.dialog.activateWindow()
+            return
+        self.open_dialog(self.controller.pending_approval)
+
+    def _decide(self, approved: bool) -> None:
+        if self.controller.pending_approval is not None:
+            self.controller.decide(approved)
+
+    def clear(self) -> None:
+        self.status_bar.clear_approval()
+        self.plan_viewer.clear_approval()
+        self._close_dialog()
+
+    def _close_dialog(self) -> None:
+        """Close an open dialog without deciding (someone else decided)."""
+        self.dialog = None
+        task, self._dialog_task = self._dialog_task, None
+        if task is not None and not task.done():
+            task.cancel()  # await_dialog closes the dialog on cancel
+
+    async def shutdown(self) -> None:
+        task = self._dialog_task
+        self._close_dialog()
+        if task is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task

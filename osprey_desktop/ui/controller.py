@@ -1,0 +1,257 @@
+"""The one object between the widgets and the agent: session, current thread, running turn.
+
+Widgets never call the session; they call ``submit`` / ``decide`` / ``stop`` here and listen
+to the signals. Every session call is awaited on the qasync loop (LangGraph's async API only)
+inside one task at a time, so the window keeps painting while a turn runs, and a stopped
+turn is re-read from the checkpoint so the thread stays consistent and can continue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from osprey_desktop.approval import ApprovalDecision
+from osprey_desktop.infrastructure.gateway import parse_approval_answer
+from osprey_desktop.session import AgentSession, TurnResult, new_thread_id
+from osprey_desktop.ui.live_state import LiveState
+
+logger = logging.getLogger(__name__)
+REFRESH_TIMEOUT_S = 10.0
+
+TurnCall = Callable[[Callable[[str, Any], None]], Awaitable[TurnResult]]
+
+
+class SessionController(QObject):
+    """Owns the running task; reports everything through signals."""
+
+    progress_event = Signal(dict)  # a custom-stream progress event
+    turn_started = Signal(str)  # the request text ("" when resuming an approval)
+    turn_finished = Signal(object)  # TurnResult
+    turn_cancelled = Signal()
+    running_changed = Signal(bool)
+    state_changed = Signal(dict, object)  # values, changed keys (set) or None for "all"
+    approval_requested = Signal(dict)  # interrupt payload (with interrupt_id)
+    approval_cleared = Signal()
+    error = Signal(str)
+    note = Signal(str)
+    thread_changed = Signal(str)
+    exit_requested = Signal()
+
+    ready = Signal()  # a session is attached: requests can be sent
+
+    def __init__(
+        self,
+        session: AgentSession | None = None,
+        thread_id: str | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.session: AgentSession | None = session
+        self.thread_id = thread_id or new_thread_id()
+        self.live = LiveState()
+        self.pending_approval: dict[str, Any] | None = None
+        self.task: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def running(self) -> bool:
+        return self.task is not None and not self.task.done()
+
+    def slash_commands(self) -> list[tuple[str, str]]:
+        if self.session is None:
+            return []
+        registry = self.session.gateway.slash_commands
+        return [(f"/{c.name}", c.help) for c in registry.commands()]
+
+    async def attach(self, session: AgentSession, thread_id: str | None = None) -> None:
+        """Use ``session`` (opened after the window was shown) and restore a thread.
+
+        Without ``thread_id`` the most recently active thread continues, so a pending
+        approval comes back after a restart; with no threads at all a new one starts.
+        """
+        if thread_id is None:
+            try:
+                threads = await session.list_threads()
+            except Exception as exc:
+                threads = []
+                self.error.emit(f"Could not list the saved threads: {exc}. Starting a new one.")
+            thread_id = threads[0].thread_id if threads else new_thread_id()
+        self.session = session  # only now: a request typed meanwhile must not change thread
+        self._set_thread(thread_id, {})
+        self.ready.emit()
+        await self.restore()
+
+    # ------------------------------------------------------------------ actions
+    def submit(self, text: str) -> asyncio.Task[None] | None:
+        """Send what the operator typed (a request, a slash command, or yes/no)."""
+        text = text.strip()
+        if not text:
+            return None
+        if self.session is None:
+            self.error.emit(
+                "Osprey is still opening the thread database; nothing was sent. "
+                "Try again in a moment."
+            )
+            return None
+        if self.running:
+            self.error.emit(
+                f"A turn is still running on thread {self.thread_id}; nothing was sent. "
+                "Wait for it to finish or press Stop (Esc)."
+            )
+            return None
+        if self.pending_approval is not None and parse_approval_answer(text) is not None:
+            self._clear_approval()
+        return self._start(
+            text, lambda on_event: self.session.submit(text, self.thread_id, on_event)
+        )
+
+    def decide(self, approved: bool) -> asyncio.Task[None] | None:
+        """Answer the pending approval with a structured decision."""
+        pending = self.pending_approval
+        if pending is None:
+            self.error.emit("No approval is pending on this thread; nothing was sent.")
+            return None
+        if self.running:
+            self.error.emit("A turn is still running; answer the approval when it stops.")
+            return None
+        decision = ApprovalDecision(
+            approved=approved, payload=None, interrupt_id=pending.get("interrupt_id")
+        )
+        self._clear_approval()
+        return self._start(
+            "", lambda on_event: self.session.resume(self.thread_id, decision, on_event)
+        )
+
+    def stop(self) -> asyncio.Task[None] | None:
+        """Cancel the running turn; the task then re-reads the thread and reports."""
+        if not self.running:
+            return None
+        assert self.task is not None
+        self.task.cancel()
+        return self.task
+
+    async def stop_and_wait(self) -> None:
+        task = self.stop()
+        if task is not None:
+            await asyncio.gather(task, return_exceptions=True)
+
+    def new_thread(self) -> None:
+        if self.running:
+            self.error.emit("Stop the running turn before starting a new thread.")
+            return
+        self._set_thread(new_thread_id(), {})
+
+    async def switch_thread(self, thread_id: str) -> None:
+        if self.running:
+            self.error.emit("Stop the running turn before switching threads.")
+            return
+        self._set_thread(thread_id, {})
+        await self.restore()
+
+    async def restore(self) -> None:
+        """Read the thread back from the checkpoint: state, and a pending approval if any."""
+        if self.session is None:
+            return
+        try:
+            values = await self.session.get_state_values(self.thread_id)
+            pending = await self.session.pending_approval(self.thread_id)
+        except Exception as exc:
+            self.error.emit(f"Could not read thread {self.thread_id}: {exc}")
+            return
+        self.live.replace(values)
+        self.state_changed.emit(self.live.values, None)
+        if pending is not None:
+            self._request_approval(pending)
+
+    async def shutdown(self) -> None:
+        """Stop any turn and wait for it (the app then closes the checkpointer)."""
+        await self.stop_and_wait()
+
+    # ---------------------------------------------------------------- internals
+    def _set_thread(self, thread_id: str, values: Mapping[str, Any]) -> None:
+        self.thread_id = thread_id
+        self.live.replace(values)
+        self._clear_approval()
+        self.thread_changed.emit(thread_id)
+        self.state_changed.emit(self.live.values, None)
+
+    def _clear_approval(self) -> None:
+        if self.pending_approval is not None:
+            self.pending_approval = None
+            self.approval_cleared.emit()
+
+    def _request_approval(self, payload: dict[str, Any]) -> None:
+        same = self.pending_approval is not None and self.pending_approval.get(
+            "interrupt_id"
+        ) == payload.get("interrupt_id")
+        self.pending_approval = payload
+        if not same:
+            self.approval_requested.emit(payload)
+
+    def _on_event(self, mode: str, payload: Any) -> None:
+        if mode == "custom" and isinstance(payload, Mapping):
+            self.progress_event.emit(dict(payload))
+        elif mode == "updates":
+            changed = self.live.apply_updates(payload)
+            if changed:
+                self.state_changed.emit(self.live.values, changed)
+
+    def _start(self, text: str, call: TurnCall) -> asyncio.Task[None]:
+        self.task = asyncio.ensure_future(self._run(text, call))
+        return self.task
+
+    async def _run(self, text: str, call: TurnCall) -> None:
+        self.running_changed.emit(True)
+        self.turn_started.emit(text)
+        try:
+            result = await call(self._on_event)
+        except asyncio.CancelledError:
+            await self._after_stop()
+            return
+        except Exception as exc:  # database errors and the like: say so, keep the window
+            logger.exception("turn on thread %s failed", self.thread_id)
+            self.running_changed.emit(False)
+            self.error.emit(f"The turn on thread {self.thread_id} failed: {exc}")
+            return
+        self.running_changed.emit(False)
+        self._report(result)
+
+    async def _after_stop(self) -> None:
+        """After a cancel: re-read the checkpoint so the window shows what the thread holds."""
+        self.running_changed.emit(False)
+        self.turn_cancelled.emit()
+        try:
+            values = await asyncio.wait_for(
+                self.session.get_state_values(self.thread_id), REFRESH_TIMEOUT_S
+            )
+            pending = await asyncio.wait_for(
+                self.session.pending_approval(self.thread_id), REFRESH_TIMEOUT_S
+            )
+        except (asyncio.CancelledError, Exception) as exc:  # shutting down, or unreadable
+            logger.info("no refresh after stop on %s: %r", self.thread_id, exc)
+            return
+        self.live.replace(values)
+        self.state_changed.emit(self.live.values, None)
+        if pending is not None:
+            self._request_approval(pending)
+
+    def _report(self, result: TurnResult) -> None:
+        if result.message:
+            self.note.emit(result.message)
+        if result.state:
+            self.live.replace(result.state)
+            self.state_changed.emit(self.live.values, None)
+        if result.error:
+            self.error.emit(result.error)
+        if result.pending_approval is not None:
+            self._request_approval(result.pending_approval)
+        elif not result.error:
+            self._clear_approval()
+        self.turn_finished.emit(result)
+        if result.exit_requested:
+            self.exit_requested.emit()

@@ -1,0 +1,50 @@
+"""The window's running copy of a thread's state, advanced by the ``updates`` stream.
+
+The session checkpoints once per turn (``durability="exit"``), so ``aget_state`` cannot show
+a turn's progress; the window instead folds each node's update into its copy with the same
+reducers the graph uses. The state read after the turn replaces the copy (it is the truth).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from osprey_desktop.state.reducers import merge_capability_context_data, merge_session_state
+
+_REDUCED = {
+    "capability_context_data": merge_capability_context_data,
+    "session_state": merge_session_state,
+}
+_SKIPPED = frozenset({"messages"})  # the transcript shows the conversation; not needed here
+
+
+class LiveState:
+    """Plain dict of state values with ``apply_updates`` for one ``updates`` stream item."""
+
+    def __init__(self, values: Mapping[str, Any] | None = None) -> None:
+        self.values: dict[str, Any] = dict(values or {})
+
+    def replace(self, values: Mapping[str, Any]) -> None:
+        self.values = dict(values)
+
+    def apply_updates(self, payload: Any) -> set[str]:
+        """Fold ``{node: update}`` into the values; returns the keys that changed."""
+        changed: set[str] = set()
+        if not isinstance(payload, Mapping):
+            return changed
+        for node, update in payload.items():
+            if str(node).startswith("__") or not isinstance(update, Mapping):
+                continue  # "__interrupt__" and friends are not state
+            for key, value in update.items():
+                if key in _SKIPPED:
+                    continue
+                reducer = _REDUCED.get(key)
+                try:
+                    new = reducer(self.values.get(key), value) if reducer else value
+                except (TypeError, ValueError):
+                    continue  # the graph rejects such an update itself; the copy just skips it
+                if new is not self.values.get(key):
+                    self.values[key] = new
+                    changed.add(key)
+        return changed

@@ -1,0 +1,319 @@
+"""The main window: chat in the middle, plan and context on the right, plots and log below.
+
+Every widget gets its model as a constructor argument; this class only wires the
+controller's signals to them and owns the menus, toolbar and the close sequence (ask when a
+turn runs, stop it, wait, then report ``closed`` so the app can close the checkpointer).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QMessageBox, QToolBar, QWidget
+
+from osprey_desktop import __version__
+from osprey_desktop.infrastructure.gateway import parse_approval_answer
+from osprey_desktop.session import TurnResult
+from osprey_desktop.ui.approval_flow import ApprovalFlow
+from osprey_desktop.ui.async_dialogs import await_dialog
+from osprey_desktop.ui.chat.panel import ChatPanel
+from osprey_desktop.ui.chat.transcript import message_role_text
+from osprey_desktop.ui.commands import CommandActions, LaunchableCommand, commands_from_state
+from osprey_desktop.ui.context_browser.describe import ContextDescriber
+from osprey_desktop.ui.context_browser.model import ContextTreeModel
+from osprey_desktop.ui.context_browser.view import ContextBrowserDock
+from osprey_desktop.ui.controller import SessionController
+from osprey_desktop.ui.launcher import CommandLauncher
+from osprey_desktop.ui.plan_viewer import PlanViewerDock
+from osprey_desktop.ui.process_log import ProcessLogDock
+from osprey_desktop.ui.status_bar import AppStatusBar
+from osprey_desktop.ui.window_menus import WindowMenus
+
+INTERNAL_ROUTES = ("stripchart", "context")
+ConnectorFactory = Callable[[], Any]
+
+
+def window_title(config: Any) -> str:
+    return f"Osprey Desktop {__version__} — {config.machine.name}"
+
+
+class MainWindow(QMainWindow):
+    closed = Signal()  # the window is gone and every turn is stopped
+
+    def __init__(
+        self,
+        controller: SessionController,
+        config: Any,
+        connector_factory: ConnectorFactory | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("main_window")
+        self.setWindowTitle(window_title(config))
+        self.resize(1440, 900)
+        self.controller = controller
+        self.config = config
+        self._connector_factory = connector_factory
+        self._quitting = False
+        self._close_task: asyncio.Task[None] | None = None
+        self.close_prompt: QMessageBox | None = None
+        self._known_commands: dict[tuple[str, str], LaunchableCommand] = {}
+        self._history_pending = True
+        self.stripcharts: list[QWidget] = []
+        self.plot_dock: Any = None  # created on first use: pyqtgraph costs ~0.4 s to import
+
+        self.chat = ChatPanel()
+        self.setCentralWidget(self.chat)
+        self.chat.input.set_slash_commands(controller.slash_commands())
+        self.plan_viewer = PlanViewerDock()
+        self.context_model = ContextTreeModel()
+        self.describer = ContextDescriber()
+        self.launcher = CommandLauncher(config.launchers, INTERNAL_ROUTES, self)
+        self.command_actions = CommandActions(self.launcher.trigger, self)
+        export_dir = getattr(config.file_paths, "agent_data_dir", None)
+        self.context_browser = ContextBrowserDock(
+            self.context_model,
+            self.describer,
+            self._actions_for_key,
+            Path(export_dir).expanduser() if export_dir else None,
+        )
+        self.process_log = ProcessLogDock()
+        self.status = AppStatusBar()
+        self.setStatusBar(self.status)
+        self.status.set_thread(controller.thread_id)
+
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.plan_viewer)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.context_browser)
+        self.splitDockWidget(self.plan_viewer, self.context_browser, Qt.Orientation.Vertical)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.process_log)
+        self.resizeDocks([self.plan_viewer], [620], Qt.Orientation.Horizontal)
+        self.resizeDocks(
+            [self.plan_viewer, self.context_browser], [260, 520], Qt.Orientation.Vertical
+        )
+        self.resizeDocks([self.process_log], [120], Qt.Orientation.Vertical)
+
+        self.stop_action = QAction("Stop", self)
+        self.stop_action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
+        self.stop_action.setToolTip("Stop the running turn (Esc); the thread can continue")
+        self.stop_action.setEnabled(False)
+        self.stop_action.triggered.connect(self.controller.stop)
+        self.toolbar = QToolBar("Main")
+        self.toolbar.setObjectName("main_toolbar")
+        self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.addToolBar(self.toolbar)
+        self.menus = WindowMenus(self)
+        self.approvals = ApprovalFlow(controller, self, self.plan_viewer, self.status)
+        self._wire()
+
+    # ------------------------------------------------------------------- wiring
+    def _wire(self) -> None:
+        c = self.controller
+        self.chat.send_requested.connect(c.submit)
+        self.chat.stop_requested.connect(c.stop)
+        c.turn_started.connect(self._on_turn_started)
+        c.running_changed.connect(self._on_running)
+        c.progress_event.connect(self._on_progress)
+        c.turn_finished.connect(self._on_turn_finished)
+        c.turn_cancelled.connect(self._on_turn_cancelled)
+        c.state_changed.connect(self._on_state)
+        c.error.connect(lambda message: self.chat.transcript.add_error(message))
+        c.note.connect(self.chat.transcript.add_note)
+        c.thread_changed.connect(self._on_thread_changed)
+        c.exit_requested.connect(self.close)
+        c.ready.connect(self._on_ready)
+        self.command_actions.changed.connect(self.menus.rebuild_commands)
+        launcher = self.launcher
+        launcher.refused.connect(self._on_refused)
+        launcher.internal_requested.connect(self._on_internal)
+        launcher.process_started.connect(self.process_log.started)
+        launcher.process_output.connect(self.process_log.output)
+        launcher.process_finished.connect(self.process_log.finished)
+        self.context_browser.exported.connect(
+            lambda path: self.chat.transcript.add_note(f"Context exported to {path}")
+        )
+        self.context_browser.export_failed.connect(self.chat.transcript.add_error)
+
+    def _on_ready(self) -> None:
+        self.chat.input.set_slash_commands(self.controller.slash_commands())
+        self.menus.refresh_threads()
+        self.status.showMessage("Ready", 3000)
+
+    def _on_turn_started(self, text: str) -> None:
+        if not text:
+            return
+        self.chat.transcript.add_request(text)
+        if not text.startswith("/") and parse_approval_answer(text) is None:
+            self.plan_viewer.show_plan(None)
+
+    def _on_running(self, running: bool) -> None:
+        self.chat.set_running(running)
+        self.stop_action.setEnabled(running)
+        self.status.set_running(running)
+
+    def _on_progress(self, event: dict) -> None:
+        self.chat.transcript.add_event(event)
+        self.plan_viewer.apply_event(event)
+        if event.get("type") == "capability_start":
+            index, total = event.get("step_index"), event.get("total_steps")
+            where = f"step {index + 1}/{total} " if isinstance(index, int) and total else ""
+            self.status.set_step(f"{where}{event.get('capability', '')}")
+
+    def _on_turn_finished(self, result: TurnResult) -> None:
+        if result.response:
+            self.chat.transcript.add_response(result.response)
+        if result.pending_approval is None:
+            self.plan_viewer.finish_turn()
+        self.menus.refresh_threads()
+
+    def _on_turn_cancelled(self) -> None:
+        self.chat.transcript.add_note(
+            "Stopped. The thread keeps what was done so far; send a new request to continue."
+        )
+        self.plan_viewer.finish_turn()
+
+    def _on_thread_changed(self, thread_id: str) -> None:
+        self.status.set_thread(thread_id)
+        self.chat.transcript.clear_entries()
+        self.plan_viewer.show_plan(None)
+        self._known_commands.clear()
+        self._history_pending = True
+
+    def _on_state(self, values: Mapping[str, Any], changed: set[str] | None) -> None:
+        def touched(*keys: str) -> bool:
+            return changed is None or any(k in changed for k in keys)
+
+        if touched("capability_context_data", "planning_execution_plan"):
+            self.describer.set_state_values(values)
+        if touched("capability_context_data"):
+            self.context_model.set_context_data(values.get("capability_context_data"))
+        if touched("ui_launchable_commands", "ui_captured_notebooks"):
+            for command in commands_from_state(values):
+                self._known_commands.setdefault(command.identity, command)
+            self.command_actions.set_commands(self._known_commands.values())
+        if values.get("ui_captured_figures") and touched(
+            "ui_captured_figures", "capability_context_data"
+        ):
+            self.ensure_plot_dock().show_state(values)
+        if changed is None and self._history_pending:
+            self._history_pending = False
+            self._show_history(values)
+
+    def _show_history(self, values: Mapping[str, Any]) -> None:
+        """Replay a restored thread's conversation into the (empty) transcript."""
+        transcript = self.chat.transcript
+        if transcript.entries:
+            return
+        for message in values.get("messages") or []:
+            role, text = message_role_text(message)
+            if role in ("human", "user") and text:
+                transcript.add_request(text)
+            elif role in ("ai", "assistant") and text:
+                transcript.add_response(text)
+
+    # ------------------------------------------------------------------ commands
+    def _actions_for_key(self, context_type: str, context_key: str) -> list[QAction]:
+        step = self.describer.step_for(context_key)
+        producer = str(step.get("capability")) if step else None
+        return self.command_actions.related_to(context_type, context_key, producer)
+
+    def _on_refused(self, message: str) -> None:
+        self.process_log.refused(message)
+        self.chat.transcript.add_error(message)
+
+    def _on_internal(self, route: str, segments: list, params: dict) -> None:
+        if route == "stripchart":
+            channels = params.get("channels") or (
+                [params["channel"]] if "channel" in params else []
+            )
+            if not channels:
+                self.chat.transcript.add_error(
+                    "The strip chart link names no channels; it needs ?channels=A,B."
+                )
+                return
+            self.open_stripchart(list(channels))
+        elif route == "context" and not self.context_browser.select_path(segments):
+            where = ".".join(segments) or "(nothing)"
+            self.chat.transcript.add_error(f"Context entry {where} is not in this thread.")
+        elif route == "context":
+            self.context_browser.raise_()
+
+    def ensure_plot_dock(self) -> Any:
+        if self.plot_dock is None:
+            from osprey_desktop.ui.plot_dock import PlotDock
+
+            self.plot_dock = PlotDock()
+            self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.plot_dock)
+            self.tabifyDockWidget(self.process_log, self.plot_dock)
+            self.resizeDocks([self.plot_dock], [380], Qt.Orientation.Vertical)
+            self.menus.add_view_toggle(self.plot_dock)
+        self.plot_dock.show()
+        self.plot_dock.raise_()
+        return self.plot_dock
+
+    def open_stripchart(self, channels: list[str]) -> Any:
+        from osprey_desktop.ui.stripchart import StripChartDock
+
+        factory = self._connector_factory or self._default_connector_factory
+        dock = StripChartDock(channels, factory)
+        dock.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+        self.tabifyDockWidget(self.process_log, dock)
+        dock.show()
+        dock.raise_()
+        dock.start()
+        self.stripcharts.append(dock)
+        dock.destroyed.connect(
+            lambda: self.stripcharts.remove(dock) if dock in self.stripcharts else None
+        )
+        return dock
+
+    async def _default_connector_factory(self) -> Any:
+        from osprey_desktop.connectors.factory import get_control_system_connector
+
+        return await get_control_system_connector(self.config)
+
+    # ------------------------------------------------------------------- closing
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self._quitting:
+            event.accept()
+            return
+        event.ignore()
+        if self._close_task is None or self._close_task.done():
+            self._close_task = asyncio.ensure_future(self._confirm_and_close())
+
+    async def _confirm_and_close(self) -> None:
+        if self.controller.running:
+            box = QMessageBox(self)
+            box.setIcon(QMessageBox.Icon.Question)
+            box.setWindowTitle("Quit while a turn runs?")
+            box.setText(
+                f"A turn is running on thread {self.controller.thread_id}.\n"
+                "Stop it and quit? What it finished so far is kept; the thread can continue "
+                "next time."
+            )
+            keep = box.addButton("Keep running", QMessageBox.ButtonRole.RejectRole)
+            stop = box.addButton("Stop and quit", QMessageBox.ButtonRole.AcceptRole)
+            box.setDefaultButton(keep)
+            box.setEscapeButton(keep)
+            self.close_prompt = box
+            await await_dialog(box)
+            self.close_prompt = None
+            if box.clickedButton() is not stop:
+                return
+        await self.shutdown()
+        self._quitting = True
+        self.close()
+        self.closed.emit()
+
+    async def shutdown(self) -> None:
+        """Stop everything this window started: dialogs, the turn, strip charts, programs."""
+        await self.approvals.shutdown()
+        await self.controller.shutdown()
+        for dock in list(self.stripcharts):
+            await dock.stop()
+        self.launcher.stop_all()

@@ -1,0 +1,87 @@
+"""The status bar: thread, turn activity, and a pending approval the operator cannot miss.
+
+A pending approval lives in the checkpoint; after a restart the controller reads it back and
+the indicator returns with it. Its button reopens the dialog.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtWidgets import QLabel, QPushButton, QStatusBar, QWidget
+
+APPROVAL_STYLE = (
+    "QPushButton { background: #ffb300; color: #000; font-weight: bold; padding: 2px 8px; "
+    "border: 1px solid #a06f00; border-radius: 3px; }"
+)
+
+
+class AppStatusBar(QStatusBar):
+    review_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("status_bar")
+        self.thread_label = QLabel()
+        self.activity_label = QLabel("Idle")
+        self.approval_button = QPushButton()
+        self.approval_button.setObjectName("approval_indicator")
+        self.approval_button.setStyleSheet(APPROVAL_STYLE)
+        self.approval_button.clicked.connect(self.review_requested)
+        self.approval_button.hide()
+        self.addPermanentWidget(self.approval_button)
+        self.addPermanentWidget(self.activity_label)
+        self.addPermanentWidget(self.thread_label)
+        self._started: float | None = None
+        self._step = ""
+        self._clock = QTimer(self)
+        self._clock.setInterval(500)
+        self._clock.timeout.connect(self._refresh_activity)
+
+    def set_thread(self, thread_id: str) -> None:
+        self.thread_label.setText(f"Thread {thread_id}")
+        self.thread_label.setToolTip(
+            f"Conversation thread {thread_id}; answer from the command line with "
+            f"'osprey-desktop approve {thread_id}'"
+        )
+
+    def set_running(self, running: bool) -> None:
+        if running:
+            self._started = time.monotonic()
+            self._step = ""
+            self._clock.start()
+        else:
+            self._started = None
+            self._clock.stop()
+        self._refresh_activity()
+
+    def set_step(self, text: str) -> None:
+        self._step = text
+        self._refresh_activity()
+
+    def _refresh_activity(self) -> None:
+        if self._started is None:
+            self.activity_label.setText("Idle")
+            return
+        elapsed = time.monotonic() - self._started
+        step = f" — {self._step}" if self._step else ""
+        self.activity_label.setText(f"Running {elapsed:.0f} s{step}  (Esc stops)")
+
+    def show_approval(self, payload: Mapping[str, Any]) -> None:
+        resume = payload.get("resume_payload") or {}
+        kind = str(resume.get("approval_type") or "approval").replace("_", " ")
+        self.approval_button.setText(f"⚠ Approval pending: {kind} — Review…")
+        self.approval_button.setToolTip(
+            "The agent waits for your decision. Review it here, or type yes / no in the chat."
+        )
+        self.approval_button.show()
+
+    def clear_approval(self) -> None:
+        self.approval_button.hide()
+
+    @property
+    def approval_text(self) -> str:
+        return self.approval_button.text() if self.approval_button.isVisible() else ""

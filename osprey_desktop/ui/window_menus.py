@@ -1,0 +1,163 @@
+"""Menus, toolbar and the command palette of the main window.
+
+The Commands menu and the toolbar are rebuilt from ``CommandActions`` whenever the set of
+launchable commands changes; the Threads menu from the checkpoint's thread list.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QMenu
+
+from osprey_desktop.ui.command_palette import CommandPalette, PaletteEntry
+
+if TYPE_CHECKING:
+    from osprey_desktop.ui.main_window import MainWindow
+
+MAX_THREADS_IN_MENU = 20
+
+
+class WindowMenus:
+    """Builds and refreshes the window's menus; holds no state of the agent."""
+
+    def __init__(self, window: MainWindow) -> None:
+        self.window = window
+        self.palette: CommandPalette | None = None
+        self._threads_task: asyncio.Task[None] | None = None
+        self._command_toolbar_actions: list[QAction] = []
+        bar = window.menuBar()
+
+        file_menu = bar.addMenu("&File")
+        # Actions shared between menus belong to the window: QMenu.clear() deletes its own.
+        self.new_thread_action = QAction("New thread", window)
+        file_menu.addAction(self.new_thread_action)
+        self.new_thread_action.setShortcut(QKeySequence.StandardKey.New)
+        self.new_thread_action.triggered.connect(window.controller.new_thread)
+        file_menu.addAction(window.context_browser.export_action)
+        file_menu.addSeparator()
+        self.quit_action = QAction("Quit", window)
+        file_menu.addAction(self.quit_action)
+        self.quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        self.quit_action.triggered.connect(window.close)
+
+        self.threads_menu = bar.addMenu("&Threads")
+        self.threads_menu.addAction(self.new_thread_action)
+
+        self.commands_menu = bar.addMenu("&Commands")
+        self.palette_action = QAction("Command palette…", window)
+        self.palette_action.setShortcut(QKeySequence("Ctrl+K"))
+        self.palette_action.triggered.connect(self.open_palette)
+        window.addAction(self.palette_action)
+
+        self.view_menu = bar.addMenu("&View")
+        for dock in (window.plan_viewer, window.context_browser, window.process_log):
+            self.add_view_toggle(dock)
+
+        help_menu = bar.addMenu("&Help")
+        slash_help = help_menu.addAction("Slash commands")
+        slash_help.triggered.connect(lambda: window.controller.submit("/help"))
+
+        toolbar = window.toolbar
+        toolbar.addAction(window.stop_action)
+        toolbar.addAction(self.palette_action)
+        toolbar.addSeparator()
+        self.rebuild_commands()
+        self.refresh_threads()
+
+    def add_view_toggle(self, dock: QDockWidget) -> None:
+        self.view_menu.addAction(dock.toggleViewAction())
+
+    # ----------------------------------------------------------------- commands
+    def rebuild_commands(self) -> None:
+        actions = self.window.command_actions.actions()
+        self.commands_menu.clear()
+        self.commands_menu.addAction(self.palette_action)
+        self.commands_menu.addSeparator()
+        if not actions:
+            placeholder = self.commands_menu.addAction("No launchable commands yet")
+            placeholder.setEnabled(False)
+            placeholder.setToolTip("Commands appear here when a capability registers one.")
+        for action in actions:
+            self.commands_menu.addAction(action)
+        toolbar = self.window.toolbar
+        for action in self._command_toolbar_actions:
+            toolbar.removeAction(action)
+        self._command_toolbar_actions = list(actions)
+        toolbar.addActions(self._command_toolbar_actions)
+
+    # ------------------------------------------------------------------ threads
+    def refresh_threads(self) -> None:
+        if self._threads_task is None or self._threads_task.done():
+            self._threads_task = asyncio.ensure_future(self._load_threads())
+
+    async def _load_threads(self) -> None:
+        controller = self.window.controller
+        if controller.session is None:
+            return
+        try:
+            threads = await controller.session.list_threads()
+        except Exception as exc:  # the menu is a convenience: a read failure must not surface
+            threads = []
+            self.threads_menu.setToolTip(f"Could not list threads: {exc}")
+        menu = self.threads_menu
+        menu.clear()
+        menu.addAction(self.new_thread_action)
+        menu.addSeparator()
+        for info in threads[:MAX_THREADS_IN_MENU]:
+            mark = "⚠ " if info.pending_approval else ""
+            action = menu.addAction(f"{mark}{info.title} — {info.thread_id}")
+            action.setCheckable(True)
+            action.setChecked(info.thread_id == controller.thread_id)
+            if info.pending_approval:
+                action.setToolTip(f"Waiting for approval: {info.pending_message or ''}")
+            action.triggered.connect(
+                lambda _c=False, t=info.thread_id: asyncio.ensure_future(
+                    controller.switch_thread(t)
+                )
+            )
+
+    # ------------------------------------------------------------------ palette
+    def palette_entries(self) -> list[PaletteEntry]:
+        window = self.window
+        entries = [
+            PaletteEntry(a.text(), "command", a.trigger, a.toolTip())
+            for a in window.command_actions.actions()
+        ]
+        seen: set[str] = {e.title for e in entries}
+        for name, help_text in window.controller.slash_commands():
+            entries.append(PaletteEntry(name, "slash", _inserter(window, name), help_text))
+        for menu in self._top_menus():
+            for action in menu.actions():
+                text = action.text().replace("&", "")
+                if action.isSeparator() or action.menu() or not text or text in seen:
+                    continue
+                if action is self.palette_action or not action.isEnabled():
+                    continue
+                seen.add(text)
+                entries.append(PaletteEntry(text, "action", action.trigger, action.toolTip()))
+        return entries
+
+    def _top_menus(self) -> list[QMenu]:
+        return [a.menu() for a in self.window.menuBar().actions() if a.menu() is not None]
+
+    def open_palette(self) -> CommandPalette:
+        if self.palette is not None:
+            self.palette.close()
+        palette = CommandPalette(self.palette_entries(), self.window)
+        self.palette = palette
+        palette.finished.connect(palette.deleteLater)
+        palette.open()
+        palette.query.setFocus()
+        return palette
+
+
+def _inserter(window: Any, name: str):
+    def insert() -> None:
+        window.chat.input.setPlainText(name + " ")
+        window.chat.input.setFocus()
+        window.chat.input.moveCursor(window.chat.input.textCursor().MoveOperation.End)
+
+    return insert
