@@ -83,7 +83,8 @@ class SimulatedArchiverConnector(ArchiverConnector):
             return series(times, self.machine.history(record.name, times))
         step = self.sample_period
         first = math.ceil(t0 / step) * step
-        times = np.arange(first, t1 + step * 1e-9, step)
+        count = math.floor((t1 - first) / step + 1e-6) + 1 if t1 >= first else 0
+        times = first + step * np.arange(count, dtype=float)
         limit = max_points if max_points is not None else MAX_RAW_POINTS
         if times.size > limit and max_points is None:
             # too long to sample raw: sample evenly, then bin like the Appliance's mean_N

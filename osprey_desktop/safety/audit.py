@@ -121,7 +121,13 @@ class AuditLog:
             ) from exc
         try:
             if not self._ready:
-                conn.executescript(_SCHEMA)
+                try:
+                    conn.executescript(_SCHEMA)
+                except sqlite3.Error as exc:
+                    raise AuditError(
+                        f"{self.db_path} is not a usable audit log ({exc}). Point "
+                        "file_paths.audit_db at a new file; keep this one for inspection."
+                    ) from exc
                 self._ready = True
             yield conn
         finally:

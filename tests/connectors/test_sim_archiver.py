@@ -1,0 +1,100 @@
+"""The simulated archiver serves history consistent with the live simulated machine."""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+import pytest
+
+from osprey_desktop.connectors.base import ArchiverError
+from osprey_desktop.connectors.sim_archiver import SimulatedArchiverConnector
+from osprey_desktop.connectors.sim_machine import SimMachine
+from tests.connectors.helpers import T0, FakeClock
+
+NOW = datetime.fromtimestamp(T0, UTC)
+
+
+async def test_last_two_hours_of_beam_current_show_decay_and_top_ups(machine: SimMachine) -> None:
+    archiver = SimulatedArchiverConnector(machine)
+    data = await archiver.get_data(["SR:DCCT:Current"], NOW - timedelta(hours=2), NOW)
+    series = data.series["SR:DCCT:Current"]
+    assert len(series) == 7201 and series.units == "mA"
+    assert np.all(np.diff(series.timestamps) == 1.0)
+    assert series.timestamps[-1] == T0
+    injections = np.count_nonzero(np.diff(series.values) > 1.0)
+    assert 39 <= injections <= 41
+    assert data.units == {"SR:DCCT:Current": "mA"}
+
+
+async def test_history_matches_what_the_live_machine_read_then(machine: SimMachine) -> None:
+    archiver = SimulatedArchiverConnector(machine)
+    data = await archiver.get_data(["SR03C:BPM13:X"], NOW - timedelta(seconds=10), NOW)
+    assert data.series["SR03C:BPM13:X"].values[-1] == machine.value("SR03C:BPM13:X", T0)
+
+
+async def test_a_write_shows_as_a_step_in_setpoint_and_readback_history(
+    machine: SimMachine, clock: FakeClock
+) -> None:
+    archiver = SimulatedArchiverConnector(machine)
+    machine.set_setpoint("SR03C:HCM07:Current:SP", 1.5)
+    clock.advance(600)
+    end = datetime.fromtimestamp(clock(), UTC)
+    data = await archiver.get_data(
+        ["SR03C:HCM07:Current:SP", "SR03C:HCM07:Current:RB"], end - timedelta(minutes=20), end
+    )
+    sp = data.series["SR03C:HCM07:Current:SP"]
+    assert sp.values.tolist() == [0.0, 1.5]  # archived on change
+    assert sp.timestamps[1] == T0
+    rb = data.series["SR03C:HCM07:Current:RB"]
+    assert abs(rb.values[0]) < 0.01 and abs(rb.values[-1] - 1.5) < 0.01
+
+
+async def test_max_points_bins_the_series_to_means(machine: SimMachine) -> None:
+    archiver = SimulatedArchiverConnector(machine)
+    data = await archiver.get_data(
+        ["SR:DCCT:Current"], NOW - timedelta(hours=2), NOW, max_points=100
+    )
+    series = data.series["SR:DCCT:Current"]
+    assert len(series) <= 100 and series.processing == "mean_73"
+    assert series.values.min() > 497 and series.values.max() < 501
+
+
+async def test_range_in_the_future_is_empty(machine: SimMachine) -> None:
+    archiver = SimulatedArchiverConnector(machine)
+    data = await archiver.get_data(
+        ["SR:DCCT:Current"], NOW + timedelta(hours=1), NOW + timedelta(hours=2)
+    )
+    assert len(data.series["SR:DCCT:Current"]) == 0
+    json.dumps(data.to_dict())
+
+
+async def test_end_before_start_is_a_clear_error(machine: SimMachine) -> None:
+    archiver = SimulatedArchiverConnector(machine)
+    with pytest.raises(ArchiverError, match="swap start and end"):
+        await archiver.get_data(["SR:DCCT:Current"], NOW, NOW - timedelta(hours=1))
+
+
+async def test_unknown_channel_is_named_with_suggestions(machine: SimMachine) -> None:
+    archiver = SimulatedArchiverConnector(machine)
+    with pytest.raises(ArchiverError, match=r"'SR:DCCT:Curent' is not archived.*SR:DCCT:Current"):
+        await archiver.get_data(["SR:DCCT:Curent"], NOW - timedelta(hours=1), NOW)
+
+
+async def test_one_day_at_one_second_is_fast(machine: SimMachine) -> None:
+    archiver = SimulatedArchiverConnector(machine)
+    started = time.perf_counter()
+    data = await archiver.get_data(["SR03C:BPM13:X"], NOW - timedelta(days=1), NOW)
+    elapsed = time.perf_counter() - started
+    assert len(data.series["SR03C:BPM13:X"]) == 86401
+    assert elapsed < 1.0
+
+
+async def test_to_dict_carries_timestamps_values_and_units(machine: SimMachine) -> None:
+    archiver = SimulatedArchiverConnector(machine)
+    data = await archiver.get_data(["SR:TUNE:X"], NOW - timedelta(seconds=3), NOW)
+    as_dict = data.to_dict()["channels"]["SR:TUNE:X"]
+    assert len(as_dict["timestamps"]) == len(as_dict["values"]) == 4
+    assert data.time_series_data["SR:TUNE:X"] == as_dict["values"]
