@@ -111,7 +111,8 @@ def _phrase_position(phrase: Sequence[str], stems: Sequence[str]) -> int | None:
 
 
 def score_capability(capability: Any, stems: Sequence[str]) -> Match:
-    """Score = matched keyword stems (a phrase counts its length) + best example overlap."""
+    """Score = matched keyword stems (a phrase counts its length) + twice the best example
+    overlap (the shared fraction of an example's words, when at least two and half match)."""
     score = 0.0
     position = len(stems)
     for keyword in getattr(capability, "keywords", []) or []:
@@ -124,8 +125,10 @@ def score_capability(capability: Any, stems: Sequence[str]) -> Match:
     best = 0.0
     for example in getattr(capability, "examples", []) or []:
         example_stems = set(content_stems(example))
-        if example_stems:
-            best = max(best, len(example_stems & stem_set) / len(example_stems))
+        shared = len(example_stems & stem_set)
+        # One shared word (often a device name) says little; ask for two and half the example.
+        if shared >= 2:
+            best = max(best, shared / len(example_stems))
     if best >= 0.5:
         score += 2 * best
     return Match(capability.name, score, position)
