@@ -67,13 +67,12 @@ def _global_options(parser: argparse.ArgumentParser, *, suppress_default: bool) 
     )
 
 
-def _chosen_command(argv: Sequence[str]) -> str | None:
-    """The command name in ``argv`` (global options skipped), or None when there is none."""
-    pre = argparse.ArgumentParser(add_help=False)
+def _first_word(argv: Sequence[str]) -> str | None:
+    """The first word after the global options: a command, an option such as --help, or a typo."""
+    pre = argparse.ArgumentParser(prog=PROG, add_help=False)
     _global_options(pre, suppress_default=False)
-    pre.add_argument("--version", action="store_true")
     _, rest = pre.parse_known_args(list(argv))
-    return rest[0] if rest and rest[0] in _commands_by_name() else None
+    return rest[0] if rest else None
 
 
 def load_command_module(command: Command) -> ModuleType:
@@ -114,15 +113,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     from osprey_desktop.config import ConfigError, load_config, set_config
 
     argv = list(sys.argv[1:] if argv is None else argv)
-    name = _chosen_command(argv)
-    if name is None and not any(a in ("-h", "--help", "--version") for a in argv):
-        pre = argparse.ArgumentParser(add_help=False)
-        _global_options(pre, suppress_default=False)
-        _, rest = pre.parse_known_args(argv)
-        if not rest:  # only global options: the default command
-            name = DEFAULT_COMMAND
-            argv.append(DEFAULT_COMMAND)
-    chosen = _commands_by_name().get(name) if name else None
+    first = _first_word(argv)
+    if first is None:  # nothing but global options: the default command
+        first = DEFAULT_COMMAND
+        argv.append(DEFAULT_COMMAND)
+    chosen = _commands_by_name().get(first)
     module = None
     if chosen is not None:
         try:
@@ -130,7 +125,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except CommandUnavailable:
             return _fail(f"command '{chosen.name}' is not available in this build")
     args = build_parser(chosen, module).parse_args(argv)
-    if module is None:  # argparse has already exited for help, errors and --version
+    if module is None:  # not reached: argparse exits for --help, --version and unknown words
         return _fail("no command given; see --help")
 
     try:
