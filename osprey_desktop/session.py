@@ -251,30 +251,46 @@ class AgentSession:
         if graph_input is None:
             graph_input = gateway_result.agent_state
         config = self.run_config(thread_id, _request_text(gateway_result.agent_state))
+        final: dict[str, Any] | None = None
         try:
             async for mode, payload in self.graph.astream(
-                graph_input, config, stream_mode=list(STREAM_MODES), durability=self.durability
+                graph_input,
+                config,
+                stream_mode=[*STREAM_MODES, "values"],
+                durability=self.durability,
             ):
-                await _deliver(on_event, mode, payload)
+                if mode == "values":
+                    final = payload  # kept, not delivered: the callers' contract is 3 modes
+                else:
+                    await _deliver(on_event, mode, payload)
         except (asyncio.CancelledError, CheckpointDatabaseError):
             raise
         except sqlite3.Error as exc:
             raise self._database_error(exc) from exc
         except GraphRecursionError:
+            final = None
             result.error = (
                 f"the turn stopped after {self.recursion_limit} graph steps "
                 "(execution_control.limits.graph_recursion_limit); try a simpler request"
             )
         except Exception as exc:  # a node bug must not kill the window or the CLI
-            logger.exception("turn on thread %s failed", thread_id)
+            final = None
+            logger.warning("turn on thread %s failed", thread_id, exc_info=True)
             result.error = f"the turn failed: {type(exc).__name__}: {exc}"
-        snapshot = await self._guard(self.graph.aget_state(self.run_config(thread_id)))
-        result.state = dict(snapshot.values or {})
-        pending = pending_interrupts(snapshot)
-        if pending:
-            result.pending_approval = interrupt_payload(pending[0])
+        if final is not None:
+            # The last "values" item is the state the run ended with (plus the interrupt that
+            # paused it): the same as aget_state, without loading the checkpoint again.
+            values = dict(final)
+            interrupts = list(values.pop("__interrupt__", None) or ())
         else:
-            result.response = response_of_turn(result.state)
+            snapshot = await self._guard(self.graph.aget_state(self.run_config(thread_id)))
+            values = dict(snapshot.values or {})
+            interrupts = pending_interrupts(snapshot)
+        result.state = values
+        if interrupts:
+            result.pending_approval = interrupt_payload(interrupts[0])
+        else:
+            result.response = response_of_turn(values)
         return result
 
     # -- thread queries -------------------------------------------------------------------------
