@@ -58,7 +58,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         ipaddress.ip_address(args.interface)
     except ValueError:
-        print(f"osprey-desktop demo-ioc: --interface needs an IP address, got {args.interface!r}")
+        print(
+            f"osprey-desktop demo-ioc: --interface needs an IP address, got {args.interface!r}",
+            file=sys.stderr,
+        )
         return 2
     if args.port is not None and not 0 < args.port < 65536:
         print(f"osprey-desktop demo-ioc: --port must be 1-65535, got {args.port}", file=sys.stderr)

@@ -1,0 +1,127 @@
+"""The audit log keeps every attempt and cannot be rewritten; the CLI prints it."""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from osprey_desktop.cli import audit as audit_cli
+from osprey_desktop.cli import main as cli_main
+from osprey_desktop.safety.audit import AuditError, AuditLog, current_operator
+
+
+@pytest.fixture
+def log(tmp_path: Path) -> AuditLog:
+    return AuditLog(tmp_path / "nested" / "audit.sqlite")
+
+
+def test_entries_keep_types_and_come_back_oldest_first(log: AuditLog) -> None:
+    first = log.record(
+        channel="A:SP",
+        outcome="written",
+        requested_value=1.5,
+        value_before=1,
+        readback_after=1.49,
+        thread_id="t",
+        approval_id="x",
+        message="ok",
+    )
+    log.record(channel="B:SP", outcome="rejected", requested_value="on")
+    log.record(channel="C:SP", outcome="refused", requested_value=[1, 2])
+    entries = log.entries()
+    assert [e.channel for e in entries] == ["A:SP", "B:SP", "C:SP"]
+    assert entries[0].id == first
+    assert (entries[0].value_before, entries[0].requested_value) == (1, 1.5)
+    assert entries[1].requested_value == "on" and entries[2].requested_value == [1, 2]
+    assert entries[0].operator == current_operator()
+    assert [e.channel for e in log.entries(limit=2)] == ["B:SP", "C:SP"]
+
+
+def test_update_and_delete_are_aborted(log: AuditLog) -> None:
+    log.record(channel="A:SP", outcome="written", requested_value=1.0)
+    conn = sqlite3.connect(log.db_path)
+    try:
+        with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+            conn.execute("UPDATE audit_log SET outcome = 'rejected'")
+        with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+            conn.execute("DELETE FROM audit_log")
+    finally:
+        conn.close()
+    assert log.entries()[0].outcome == "written"
+
+
+def test_unknown_outcome_is_refused(log: AuditLog) -> None:
+    with pytest.raises(ValueError, match="written, rejected, refused, failed"):
+        log.record(channel="A:SP", outcome="maybe")  # type: ignore[arg-type]
+
+
+def test_unusable_file_is_a_clear_error(tmp_path: Path) -> None:
+    not_a_db = tmp_path / "audit.sqlite"
+    not_a_db.write_text("this is not sqlite" * 100)
+    with pytest.raises(AuditError, match="not a usable audit log"):
+        AuditLog(not_a_db).record(channel="A:SP", outcome="written")
+
+
+async def test_async_record_is_stored(log: AuditLog) -> None:
+    entry_id = await log.arecord(channel="A:SP", outcome="failed", message="timeout")
+    assert log.entries()[-1].id == entry_id
+
+
+def _args(db: Path | None, limit: int = 50) -> argparse.Namespace:
+    return argparse.Namespace(db=str(db) if db else None, limit=limit)
+
+
+def test_audit_command_prints_a_table(log: AuditLog, capsys) -> None:
+    log.record(
+        channel="SR01C:HCM01:Current:SP",
+        outcome="written",
+        requested_value=1.5,
+        value_before=0.0,
+        readback_after=1.4987654,
+        thread_id="t-9",
+        message="Wrote 1.500 A",
+    )
+    assert audit_cli.run(_args(log.db_path)) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].split() == [
+        "id",
+        "time",
+        "operator",
+        "thread",
+        "channel",
+        "before",
+        "requested",
+        "readback",
+        "outcome",
+        "approval",
+        "message",
+    ]
+    row = lines[3].split()
+    assert row[4:12] == [
+        "t-9",
+        "SR01C:HCM01:Current:SP",
+        "0",
+        "1.5",
+        "1.49877",
+        "written",
+        "-",
+        "Wrote",
+    ]
+
+
+def test_audit_command_without_a_log_says_so(tmp_path: Path, capsys) -> None:
+    assert audit_cli.run(_args(tmp_path / "none.sqlite")) == 0
+    assert "No audit log" in capsys.readouterr().out
+
+
+def test_audit_command_reads_the_configured_file(isolated_config: Path, capsys) -> None:
+    AuditLog(isolated_config / "data" / "audit.sqlite").record(channel="X:SP", outcome="refused")
+    assert cli_main(["audit", "--limit", "5"]) == 0
+    assert "X:SP" in capsys.readouterr().out
+
+
+def test_negative_limit_is_a_usage_error(log: AuditLog, capsys) -> None:
+    assert audit_cli.run(_args(log.db_path, limit=-1)) == 2
