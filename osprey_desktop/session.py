@@ -8,6 +8,10 @@ Turns stream with ``durability="exit"``: the checkpoint is written once when the
 interrupted or is cancelled, instead of after every step. With the SQLite saver each
 checkpoint stores every channel in full, so per-step writes made a thread holding 10,000
 contexts pay for the whole context at each step (see ``bench/turn.py`` and the README).
+
+A run that resumes an approval streams with ``durability="sync"`` instead: approved steps act
+on the machine, and each finished step must be on disk before the next one starts, so a crash
+after an approved write can never leave that approval pending (and approvable a second time).
 """
 
 from __future__ import annotations
@@ -144,6 +148,7 @@ class AgentSession:
         db_path: Path | None = None,
         recursion_limit: int = 100,
         durability: Durability = "exit",
+        resume_durability: Durability = "sync",
     ) -> None:
         self.graph = graph
         self.checkpointer = checkpointer
@@ -151,6 +156,7 @@ class AgentSession:
         self.db_path = db_path
         self.recursion_limit = recursion_limit
         self.durability: Durability = durability
+        self.resume_durability: Durability = resume_durability
 
     @classmethod
     @asynccontextmanager
@@ -257,7 +263,11 @@ class AgentSession:
                 graph_input,
                 config,
                 stream_mode=[*STREAM_MODES, "values"],
-                durability=self.durability,
+                durability=(
+                    self.resume_durability
+                    if gateway_result.is_interrupt_resume
+                    else self.durability
+                ),
             ):
                 if mode == "values":
                     final = payload  # kept, not delivered: the callers' contract is 3 modes

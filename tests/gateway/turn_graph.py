@@ -97,11 +97,15 @@ def build_turn_graph(checkpointer: Any):
 async def _main(db: str, thread: str, verb: str, text: str) -> int:
     from osprey_desktop.session import AgentSession
 
+    def on_event(mode: str, payload: Any) -> None:
+        if mode == "custom" and payload.get("type") == "capability_start":
+            print("acting", flush=True)  # lets a test kill this process mid-step
+
     async with AgentSession.open(db_path=db, graph_factory=build_turn_graph) as session:
         if verb == "ask":
-            result = await session.submit(text, thread)
+            result = await session.submit(text, thread, on_event=on_event)
         else:
-            result = await session.resume(thread, verb == "yes")
+            result = await session.resume(thread, verb == "yes", on_event=on_event)
         print(
             json.dumps(
                 {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -57,3 +58,28 @@ async def test_second_process_rejection_executes_nothing(tmp_path):
 
     assert rejected["response"] == "plan rejected, nothing executed"
     assert rejected["runs"] == []
+
+
+async def test_hard_kill_after_the_approved_step_does_not_leave_it_approvable(tmp_path):
+    db = tmp_path / "threads.sqlite"
+    _process(db, "t1", "ask", "/planning:on move slowly")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    approving = subprocess.Popen(
+        [sys.executable, str(SCRIPT), str(db), "t1", "yes", ""],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        cwd=REPO,
+        env=env,
+    )
+    try:
+        assert approving.stdout.readline().strip() == "acting"  # the approved plan step ended
+    finally:
+        approving.send_signal(signal.SIGKILL)
+        approving.wait(timeout=10)
+        approving.stdout.close()
+
+    async with AgentSession.open(db_path=db, graph_factory=build_turn_graph) as session:
+        assert await session.pending_approval("t1") is None
+        (thread,) = await session.list_threads()
+        assert not thread.pending_approval
