@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -20,12 +21,19 @@ from langchain_core.messages import BaseMessage, HumanMessage
 from osprey_desktop.infrastructure.context_summaries import successful_steps
 from osprey_desktop.planners.base import ExtractedTask
 from osprey_desktop.planners.matching import (
+    CHANGE_VERBS,
+    Match,
     is_greeting,
     match_capabilities,
     references_earlier_results,
+    score_capability,
+    stem,
+    words,
 )
 from osprey_desktop.planners.plan_builder import PlanDraft, build_steps, closing_step
 from osprey_desktop.planners.response_writer import render_capability_help, render_summaries
+
+logger = logging.getLogger(__name__)
 
 _FOLLOW_UP = re.compile(r'^(?P<primary>.*?) \(follow-up to: "(?P<previous>.*)"\)$', re.S)
 
@@ -75,10 +83,112 @@ def _final_results(summaries: Mapping[str, Any], state: Mapping[str, Any]) -> di
     return final or dict(summaries)
 
 
+def drop_subsumed_goals(matches: Sequence[Match], by_name: Mapping[str, Any]) -> list[Any]:
+    """The matched capabilities minus those a more specific match covers.
+
+    Goal B is dropped when another goal A needs everything B needs and more, the request
+    names that extra input (a capability providing it matched too, e.g. a time range), and
+    B matched no better than A: "show the beam current over the last 2 hours" asks for the
+    history, not also for the live value.
+    """
+    matched = [by_name[m.name] for m in matches]
+    scores = {m.name: m.score for m in matches}
+    kept = []
+    for cap_b in matched:
+        needs_b = set(cap_b.required_context_types())
+        subsumed = False
+        for cap_a in matched:
+            needs_a = set(cap_a.required_context_types())
+            extra = needs_a - needs_b
+            if cap_a is cap_b or not extra or not needs_b <= needs_a:
+                continue
+            named = all(any(t in (m.provides or []) for m in matched) for t in extra)
+            if named and scores[cap_b.name] <= scores[cap_a.name]:
+                subsumed = True
+                break
+        if not subsumed:
+            kept.append(cap_b)
+    return kept
+
+
 def _all_capabilities() -> list[Any]:
     from osprey_desktop.registry import get_registry
 
     return get_registry().get_all_capabilities()
+
+
+# -- request intent: which goals a request really asks for ---------------------------------
+# A change verb counts only as a command: first word of a clause, after politeness ("please",
+# "can you", "I want to"), never negated or in a question ("is HCM01 set to zero?", "don't
+# change anything", "how do I set ..."). "X -> 5" / "X = 5" is a command too.
+_CLAUSES = re.compile(r"[.;?!,]|\band\b|\bthen\b|\bbut\b")
+_POLITE_LEAD = re.compile(
+    r"^(?:please|kindly|now|also|just|so|ok|okay|go ahead and|(?:can|could|would|will) you"
+    r"(?: please)?|i(?:'d| would)? (?:want|like|need) to|we (?:want|need) to|let'?s)\s+"
+)
+_ASSIGNMENT = re.compile(r"^[\w:.\-]+\s*(?:->|→|:=|=)\s*[-+]?\.?\d")
+_CHANGE_STEMS = frozenset(stem(v) for v in CHANGE_VERBS)
+
+
+def asks_for_change(text: str) -> bool:
+    """True when some clause of ``text`` is a command to change something."""
+    for clause in _CLAUSES.split(text.lower()):
+        clause, previous = clause.strip(), None
+        while clause != previous:
+            previous, clause = clause, _POLITE_LEAD.sub("", clause).strip()
+        if _ASSIGNMENT.match(clause):
+            return True
+        first = words(clause)[:1]
+        if first and stem(first[0]) in _CHANGE_STEMS:
+            return True
+    return False
+
+
+def _default_action(
+    goals: list[Any], capabilities: Sequence[Any], matched_caps: Sequence[Any] = ()
+) -> list[Any]:
+    """Goals for a request that only names data ("the beam current", "yesterday").
+
+    Capabilities may declare ``default_for`` (context types): when every goal is such a
+    capability or a provider of those types, the one covering most of the types the request
+    names (``matched_caps``: everything that matched, before any goal was dropped) becomes
+    the goal, preferring one that matched itself, then the one needing the fewest inputs.
+    """
+    consumers = [c for c in capabilities if getattr(c, "default_for", None) and not c.writes]
+    if not goals or not consumers:
+        return goals
+    defaults = {t for c in consumers for t in c.default_for}
+    named = [*goals, *matched_caps]
+    matched = {t for g in named for t in (g.provides or []) if t in defaults}
+    covered = all(g in consumers or set(g.provides or []) & defaults for g in goals)
+    if not matched or not covered:
+        return goals
+    best = max(
+        consumers,
+        key=lambda c: (
+            len(matched & set(c.default_for)),
+            any(c is g for g in named),
+            -len(c.requires or []),
+        ),
+    )
+    return [best]
+
+
+def _missing_information(goals: Sequence[Any], text: str, state: Mapping[str, Any]) -> str | None:
+    """A goal capability may declare ``missing_information(request, state)``: what the
+    request lacks for it to act (a value to write, a target). The first answer wins."""
+    for goal in goals:
+        check = getattr(goal, "missing_information", None)
+        if not callable(check):
+            continue
+        try:
+            reason = check(text, state)
+        except Exception as exc:  # noqa: BLE001 - a broken check must not stop planning
+            logger.warning("%s.missing_information failed: %s", goal.name, exc)
+            continue
+        if reason:
+            return str(reason)
+    return None
 
 
 class BuiltinPlanner:
@@ -116,7 +226,21 @@ class BuiltinPlanner:
         if not matches and previous:
             matches = match_capabilities(previous, capabilities)
             text = previous
-        return text, [by_name[m.name] for m in matches]
+        # Questions and negations that use a change verb ask for no change (asks_for_change).
+        change = asks_for_change(text)
+        matches = [m for m in matches if change or not by_name[m.name].writes]
+        goals = drop_subsumed_goals(matches, by_name)
+        if change and not any(g.writes for g in goals):
+            goals += self._best_writer(text, capabilities)
+        return text, _default_action(goals, capabilities, [by_name[m.name] for m in matches])
+
+    @staticmethod
+    def _best_writer(text: str, capabilities: Sequence[Any]) -> list[Any]:
+        """A command without a matched writer ("HCM01 -> 1.2 A"): the best-scoring one."""
+        writers = [c for c in capabilities if c.writes]
+        if not writers:
+            return []
+        return [max(writers, key=lambda c: score_capability(c, text).score)]
 
     async def select_capabilities(
         self, task: str, capabilities: Sequence[Any], state: Mapping[str, Any]
@@ -138,6 +262,14 @@ class BuiltinPlanner:
                 done.append(cap.name)
                 for context_type in cap.provides or []:
                     produced[context_type] = str(record.get("context_key"))
+        # Types the request itself names again (its providers match the words) are recomputed.
+        fresh = {
+            t
+            for m in match_capabilities(text, capabilities)
+            for c in capabilities
+            if c.name == m.name
+            for t in (c.provides or [])
+        }
         draft = build_steps(
             text,
             goals,
@@ -147,12 +279,17 @@ class BuiltinPlanner:
             fallback=_all_capabilities(),
             produced=produced,
             done=done,
+            fresh_types=fresh,
         )
         return text, draft, produced
 
     async def create_plan(
         self, task: str, capabilities: Sequence[Any], state: Mapping[str, Any]
     ) -> dict[str, Any]:
+        text, goals = self._goals(task, capabilities)
+        missing = _missing_information(goals, text, state)
+        if missing:
+            return {"steps": [closing_step("clarify", text, PlanDraft(), missing)]}
         text, draft, _ = self._draft(task, capabilities, state, react=False)
         if draft.missing:
             reason = "; ".join(dict.fromkeys(draft.missing))
@@ -162,6 +299,10 @@ class BuiltinPlanner:
     async def choose_next_step(
         self, task: str, capabilities: Sequence[Any], state: Mapping[str, Any]
     ) -> dict[str, Any]:
+        text, goals = self._goals(task, capabilities)
+        missing = _missing_information(goals, text, state)
+        if missing:
+            return closing_step("clarify", text, PlanDraft(), missing)
         text, draft, produced = self._draft(task, capabilities, state, react=True)
         if draft.missing:
             return closing_step("clarify", text, draft, "; ".join(dict.fromkeys(draft.missing)))
@@ -235,4 +376,4 @@ class BuiltinPlanner:
         return "\n".join(lines)
 
 
-__all__ = ["BuiltinPlanner", "split_task"]
+__all__ = ["BuiltinPlanner", "asks_for_change", "split_task"]

@@ -104,24 +104,30 @@ class Match:
 
 
 def _phrase_position(phrase: Sequence[str], stems: Sequence[str]) -> int | None:
-    """Index of the first phrase stem in ``stems`` when every phrase stem occurs."""
-    if not phrase or not all(p in stems for p in phrase):
+    """Index where ``phrase`` occurs as consecutive stems in ``stems`` (None if it does not)."""
+    n = len(phrase)
+    if n == 0:
         return None
-    return min(stems.index(p) for p in phrase)
+    for i in range(len(stems) - n + 1):
+        if list(stems[i : i + n]) == list(phrase):
+            return i
+    return None
 
 
-def score_capability(capability: Any, stems: Sequence[str]) -> Match:
-    """Score = matched keyword stems (a phrase counts its length) + twice the best example
-    overlap (the shared fraction of an example's words, when at least two and half match)."""
+def score_capability(capability: Any, text: str) -> Match:
+    """Score = matched keywords (a phrase counts its length; keywords are matched on every
+    word, so "what is" works) + twice the best example overlap (the shared fraction of an
+    example's meaningful words, when at least two and half of them match)."""
+    all_stems = [stem(w) for w in words(text)]
     score = 0.0
-    position = len(stems)
+    position = len(all_stems)
     for keyword in getattr(capability, "keywords", []) or []:
         phrase = [stem(w) for w in words(keyword)]
-        where = _phrase_position(phrase, stems)
+        where = _phrase_position(phrase, all_stems)
         if where is not None:
             score += len(phrase)
             position = min(position, where)
-    stem_set = set(stems)
+    stem_set = set(content_stems(text))
     best = 0.0
     for example in getattr(capability, "examples", []) or []:
         example_stems = set(content_stems(example))
@@ -142,7 +148,6 @@ def match_capabilities(
 ) -> list[Match]:
     """Capabilities whose declared vocabulary matches ``text``, in the order the text names
     them. Write-type capabilities need an explicit change verb."""
-    stems = content_stems(text)
     excluded = set(exclude)
     change = has_change_verb(text)
     matches = []
@@ -151,7 +156,7 @@ def match_capabilities(
             continue
         if getattr(capability, "writes", False) and not change:
             continue
-        match = score_capability(capability, stems)
+        match = score_capability(capability, text)
         if match.score >= MIN_SCORE:
             matches.append(match)
     matches.sort(key=lambda m: (m.position, -m.score))

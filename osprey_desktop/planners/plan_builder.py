@@ -31,12 +31,14 @@ class _Builder:
         state: Mapping[str, Any],
         allow_reuse: bool,
         produced: Mapping[str, str] | None,
+        fresh_types: set[str] | frozenset[str] = frozenset(),
     ) -> None:
         self.task = task
         self.available = list(available)
         self.fallback = [c for c in fallback if c.name not in {a.name for a in available}]
         self.stored: Mapping[str, Mapping[str, Any]] = state.get("capability_context_data") or {}
         self.allow_reuse = allow_reuse
+        self.fresh_types = set(fresh_types)
         self.produced: dict[str, str] = dict(produced or {})
         self.taken: set[str] = set((state.get("execution_step_results") or {}).keys())
         for entries in self.stored.values():
@@ -71,7 +73,7 @@ class _Builder:
         if context_type in self.produced:
             return self.produced[context_type]
         stored_key = self.latest_stored(context_type)
-        if self.allow_reuse and stored_key:
+        if self.allow_reuse and stored_key and context_type not in self.fresh_types:
             self.draft.reused.append({context_type: stored_key})
             return stored_key
         provider = self.provider_for(context_type, stack)
@@ -98,13 +100,17 @@ class _Builder:
             inputs.append({context_type: key})
         key = self.new_key(capability.name)
         provides = list(capability.provides or [])
-        objective = self.task if goal else f"{capability.description} (for: {self.task})"
+        # Every step gets the operator's words: capabilities parse their own part of them
+        # (a channel name, a time range, a value); a paraphrase would lose it.
+        objective = self.task
         self.draft.steps.append(
             {
                 "context_key": key,
                 "capability": capability.name,
                 "task_objective": objective,
-                "success_criteria": f"{', '.join(provides) or 'the action'} completed",
+                "success_criteria": (
+                    capability.description if goal else f"{capability.description} (needed next)"
+                ),
                 "expected_output": provides[0] if provides else None,
                 "parameters": None,
                 "inputs": inputs,
@@ -126,12 +132,15 @@ def build_steps(
     fallback: Sequence[Any] = (),
     produced: Mapping[str, str] | None = None,
     done: Sequence[str] = (),
+    fresh_types: set[str] | frozenset[str] = frozenset(),
 ) -> PlanDraft:
     """Steps that achieve ``goals`` (skipping those in ``done``), providers first.
 
     ``produced`` maps context types already produced this turn to their keys (react mode).
+    ``fresh_types`` are never reused from storage even when ``allow_reuse`` is on: the
+    request itself names them again (a new time range, other channels).
     """
-    builder = _Builder(task, available, fallback, state, allow_reuse, produced)
+    builder = _Builder(task, available, fallback, state, allow_reuse, produced, fresh_types)
     for goal in goals:
         if goal.name in done or goal.name in builder.planned:
             continue

@@ -170,3 +170,13 @@ async def test_progress_events_follow_the_turn(graph) -> None:
     completes = [e for e in events if e["type"] == "capability_complete"]
     assert all(e["success"] and e["duration"] >= 0 for e in completes)
     assert all("timestamp" in e for e in events)
+
+
+async def test_follow_up_recomputes_what_the_request_names_again(run_turn) -> None:
+    await run_turn("plot the heater history over the last 3 hours")
+    lab.CALLS.clear()
+    final = await run_turn("plot those again for the last 5 hours")
+    capabilities = [s["capability"] for s in final["planning_execution_plan"]["steps"]]
+    assert capabilities == ["window_parse", "history_fetch", "respond"]  # devices reused
+    history = final["capability_context_data"]["LAB_HISTORY"]["history_fetch_2"]
+    assert history == {"devices": ["heater1"], "hours": 5.0, "points": 300}
