@@ -31,7 +31,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from osprey_desktop.connectors.base import ChannelMetadata, ConnectorError
+from osprey_desktop.connectors.base import ChannelMetadata, ChannelNotFoundError, ConnectorError
 
 Role = Literal["setpoint", "readback", "monitor"]
 
@@ -261,8 +261,6 @@ class ChannelDatabase:
 
     def require(self, name: str) -> ChannelRecord:
         """The record for a name, or ``ChannelNotFoundError`` with the nearest names."""
-        from osprey_desktop.connectors.base import ChannelNotFoundError
-
         record = self.get(name)
         if record is None:
             near = self.suggest(name, limit=3)

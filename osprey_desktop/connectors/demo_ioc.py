@@ -130,7 +130,9 @@ async def publish_forever(
     while True:
         started = asyncio.get_running_loop().time()
         now = machine.clock()
-        for name in names:
+        for index, name in enumerate(names):
+            if index % 32 == 31:
+                await asyncio.sleep(0)  # let the server answer clients between batches
             reading = machine.read(name, now)
             status = getattr(AlarmStatus, reading.alarm_status, AlarmStatus.UDF)
             await pvdb[name].write(

@@ -13,6 +13,7 @@ import contextlib
 import itertools
 import logging
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +23,7 @@ from osprey_desktop.connectors.base import (
     ChannelNotFoundError,
     ChannelValue,
     ChannelWriteResult,
+    ConnectorError,
     ControlSystemConnector,
     ValueCallback,
     Verification,
@@ -97,6 +99,28 @@ class SimulatedControlSystemConnector(ControlSystemConnector):
             timestamp=reading.timestamp,
             metadata=record.metadata(reading.alarm_status, reading.alarm_severity),
         )
+
+    async def read_multiple_channels(
+        self, names: Sequence[str], timeout: float | None = None
+    ) -> dict[str, ChannelValue | ConnectorError]:
+        """One consistent snapshot: every channel evaluated at the same instant."""
+        now = self.machine.clock()
+        out: dict[str, ChannelValue | ConnectorError] = {}
+        for name in names:
+            try:
+                record = self._record(name)
+                self._check_connected(record.name)
+            except ConnectorError as exc:
+                out[name] = exc
+                continue
+            reading = self.machine.read(record.name, now)
+            out[name] = ChannelValue(
+                name=record.name,
+                value=reading.value,
+                timestamp=reading.timestamp,
+                metadata=record.metadata(reading.alarm_status, reading.alarm_severity),
+            )
+        return out
 
     async def get_metadata(self, name: str) -> ChannelMetadata:
         return (await self.read_channel(name)).metadata

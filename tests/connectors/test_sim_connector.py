@@ -52,6 +52,11 @@ async def test_read_multiple_reports_each_failure_beside_the_good_reads(connecto
     assert isinstance(result["SR:TUNE:X"], ChannelValue)
 
 
+async def test_read_multiple_is_one_snapshot_at_one_instant(connector) -> None:
+    result = await connector.read_multiple_channels(["SR:DCCT:Current", "SR03C:BPM13:X"])
+    assert len({v.timestamp for v in result.values()}) == 1
+
+
 async def test_write_with_readback_waits_until_the_readback_settles(connector) -> None:
     result = await connector.write_channel(HCM01, 1.5, verification="readback", tolerance=0.01)
     assert result.success and result.verified

@@ -35,6 +35,12 @@ def test_noise_is_standard_normal_and_repeatable() -> None:
     assert np.array_equal(noise, gaussian_noise(1234, times))
 
 
+def test_single_reads_and_vectorised_history_agree_exactly(machine: SimMachine) -> None:
+    times = T0 + np.arange(200) * 0.137
+    history = machine.history(BPM13X, times)
+    assert history.tolist() == [machine.value(BPM13X, t) for t in times]
+
+
 def test_beam_current_decays_between_topups_and_is_refilled(machine: SimMachine) -> None:
     times = T0 - 7200 + np.arange(7200.0)
     current = machine.history("SR:DCCT:Current", times)
