@@ -8,6 +8,7 @@ silently shows the wrong history, so anything that could be read two ways raises
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ __all__ = [
     "TimeRangeError",
     "local_timezone",
     "parse_time_range",
+    "strip_time_expressions",
 ]
 
 
@@ -182,6 +184,38 @@ def parse_time_range(
     if not points:
         raise NoTimeRange(f"no time range found in {text.strip()!r}")
     return _from_points(lowered, points, current, zone, zone_name)
+
+
+_TIME_LINKS = re.compile(
+    r"\b(?:since|from|between|until|till|before|after|over|during|for|in|of|on|at)"
+    r"(?:\s+the)?\s*$"
+)
+
+
+def strip_time_expressions(text: str, now: datetime | None = None) -> str:
+    """``text`` with every time expression (and the word leading into it) blanked out.
+
+    Channel finding uses it so "the last 2 hours" or "since 8:00" never look like part of a
+    channel's description. Lower-cases the text; never raises.
+    """
+    lowered = " ".join(text.lower().split())
+    current = now or datetime.now(UTC)
+    spans = [m.span() for m in _RELATIVE.finditer(lowered)]
+    spans += [m.span() for m in _WORTH.finditer(lowered)]
+    spans += [m.span() for m in _CALENDAR.finditer(lowered)]
+    spans += [m.span() for m in _SHIFT.finditer(lowered)]
+    spans += [m.span() for m in _VAGUE.finditer(lowered)]
+    spans += [m.span() for p in _PERIODS for m in re.finditer(rf"\b{p}\b", lowered)]
+    # An ambiguous date raises: its words then simply stay in the text.
+    with contextlib.suppress(TimeRangeError):
+        spans += [(p.start, p.end) for p in find_points(lowered, current)]
+    chars = list(lowered)
+    for start, end in sorted(spans):
+        link = _TIME_LINKS.search(lowered[:start])
+        begin = link.start() if link else start
+        for i in range(begin, end):
+            chars[i] = " "
+    return " ".join("".join(chars).split())
 
 
 def _relative_duration(lowered: str) -> tuple[timedelta, str] | None:

@@ -1,0 +1,168 @@
+"""``archiver_retrieval``: CHANNEL_ADDRESSES + TIME_RANGE -> ARCHIVER_DATA, plus a plot.
+
+The history is reduced to at most ``MAX_POINTS`` bin means per channel before it enters the
+state, because the state is checkpointed after every step and a day at 1 Hz per BPM would
+make each step write megabytes. The window draws the plot live from the stored context (a
+``timeseries`` figure); launchable commands open a live strip chart of the same channels, the
+Archiver Appliance viewer (when that archiver is configured) and, for one channel, the
+facility's display tool.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from urllib.parse import urlencode
+
+from osprey_desktop.base.errors import ErrorClassification, ErrorSeverity
+from osprey_desktop.capabilities.control_room.channel_read import channels_of
+from osprey_desktop.capabilities.control_room.common import (
+    ControlRoomCapability,
+    command_updates,
+    display_tool_command,
+    stripchart_command,
+)
+from osprey_desktop.capabilities.control_room.contexts import (
+    ArchiverDataContext,
+    TimeRangeContext,
+)
+from osprey_desktop.connectors.base import ArchiverError, jsonable
+
+
+def viewer_url(base_url: str, channels: list[str], start: datetime, end: datetime) -> str:
+    """The Archiver Appliance viewer (archViewer.html) for these channels and this range."""
+    query = [("pv", name) for name in channels]
+    query += [("from", start.isoformat()), ("to", end.isoformat())]
+    return f"{base_url}?{urlencode(query)}"
+
+
+class ArchiverRetrievalCapability(ControlRoomCapability):
+    """Fetch the archived history of the channels found over the range found, and plot it."""
+
+    name = "archiver_retrieval"
+    description = (
+        "Retrieve the archived history (time series) of channels over a time range and plot it"
+    )
+    provides = ["ARCHIVER_DATA"]
+    requires = ["CHANNEL_ADDRESSES", ("TIME_RANGE", "single")]
+    keywords = [
+        "plot",
+        "history",
+        "historical",
+        "trend",
+        "graph",
+        "chart",
+        "archive",
+        "archived",
+        "archiver",
+        "evolve",
+        "evolution",
+        "over time",
+        "compare",
+        "time series",
+    ]
+    examples = [
+        "plot a channel over the last 2 hours",
+        "show the history of a channel since 8:00",
+        "how did a channel evolve yesterday",
+        "trend of a channel from 2026-11-20 10:00 to 12:00",
+    ]
+    default_for = ["CHANNEL_ADDRESSES", "TIME_RANGE"]
+    """A request naming channels and a time range ("the lifetime since 8:00") wants history."""
+    parameters = {"max_points": "at most this many points per channel (default 2000)"}
+    MAX_POINTS = 2000
+
+    async def execute(self) -> dict[str, Any]:
+        from osprey_desktop.connectors import get_archiver_connector
+
+        addresses, time_range = self.get_required_contexts()
+        names = channels_of(addresses)
+        if not isinstance(time_range, TimeRangeContext) or not names:
+            raise ArchiverError("archiver_retrieval needs channel names and one time range")
+        max_points = self._max_points()
+        archiver = await get_archiver_connector()
+        data = await archiver.get_data(
+            names, time_range.start_date, time_range.end_date, max_points=max_points
+        )
+        context = ArchiverDataContext(
+            timestamps={
+                n: [float(t) for t in s.timestamps.tolist()] for n, s in data.series.items()
+            },
+            time_series_data={n: jsonable(s.values) for n, s in data.series.items()},
+            units={n: s.units for n, s in data.series.items()},
+            start_date=time_range.start_date,
+            end_date=time_range.end_date,
+            timezone_name=time_range.timezone_name,
+            max_points=max_points,
+        )
+        update = self.store_output_context(context)
+        key = str(self._step.get("context_key") or self.name)
+        update.update(self._figure_update(key, names, time_range))
+        update.update(command_updates(self._state, self.name, self._commands(names, time_range)))
+        return update
+
+    def _max_points(self) -> int:
+        raw = self.get_parameters().get("max_points")
+        try:
+            value = int(raw) if raw is not None else self.MAX_POINTS
+        except (TypeError, ValueError):
+            value = self.MAX_POINTS
+        return max(2, value)
+
+    def _figure_update(
+        self, key: str, names: list[str], time_range: TimeRangeContext
+    ) -> dict[str, Any]:
+        from osprey_desktop.state import StateManager
+
+        shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+        title = f"{shown} ({time_range.start_date:%Y-%m-%d %H:%M} to {time_range.end_date:%H:%M})"
+        return StateManager.register_figure(
+            self._state,
+            self.name,
+            f"ARCHIVER_DATA/{key}",
+            display_name=title,
+            metadata={
+                "figure_type": "timeseries",
+                "context_type": "ARCHIVER_DATA",
+                "context_key": key,
+                "channels": list(names),
+            },
+        )
+
+    def _commands(self, names: list[str], time_range: TimeRangeContext) -> list[dict[str, Any]]:
+        from osprey_desktop.config import get_config
+
+        commands = [stripchart_command(names)]
+        archiver = get_config().archiver
+        if archiver.type == "archiver_appliance":
+            commands.append(
+                {
+                    "launch_uri": viewer_url(
+                        archiver.archiver_appliance.viewer_url,
+                        names,
+                        time_range.start_date,
+                        time_range.end_date,
+                    ),
+                    "display_name": "Open in the Archiver Appliance viewer",
+                    "command_type": "web_app",
+                    "metadata": {"channels": list(names)},
+                }
+            )
+        if len(names) == 1:
+            display = display_tool_command(names[0])
+            if display is not None:
+                commands.append(display)
+        return commands
+
+    @staticmethod
+    def classify_error(exc: BaseException, context: dict[str, Any]) -> ErrorClassification:
+        if isinstance(exc, ArchiverError):
+            return ErrorClassification(
+                severity=ErrorSeverity.CRITICAL,
+                user_message=f"The archived history could not be retrieved: {exc}",
+                technical_details=f"{type(exc).__name__}: {exc}",
+            )
+        return ControlRoomCapability.classify_error(exc, context)
+
+
+__all__ = ["ArchiverRetrievalCapability", "viewer_url"]

@@ -1,0 +1,144 @@
+"""What every control-room capability shares: the text it reads, clarifications, launchers.
+
+A capability that cannot act without the operator's help (no channel matches, the time range
+is ambiguous, a write has no value) hands the turn to the framework's ``clarify`` step with
+its question as the reason, instead of failing or guessing: the rest of the plan is replaced
+by one ``clarify`` step, which the router runs next (plan-first and react alike).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+from urllib.parse import quote
+
+from osprey_desktop.base.capability import BaseCapability
+from osprey_desktop.base.errors import ErrorClassification, ErrorSeverity
+
+
+class ClarificationNeeded(Exception):
+    """The capability needs the operator to say more; ``question`` says what exactly."""
+
+    def __init__(self, question: str, suggestions: Sequence[str] = ()) -> None:
+        self.question = question
+        self.suggestions = list(suggestions)
+        super().__init__(question)
+
+
+class ControlRoomCapability(BaseCapability):
+    """Base of the control-room capabilities: request text, clarification hand-off, commands."""
+
+    def request_text(self) -> str:
+        """The words this step works from: the ``query`` parameter, else the step objective."""
+        query = self.get_parameters().get("query")
+        return str(query) if query else self.get_task_objective()
+
+    def turn_task(self) -> str:
+        """The whole task of the turn (a step objective may be a shortened form of it)."""
+        return str(self._state.get("task_current_task") or self.get_task_objective())
+
+    def agent_control(self) -> Mapping[str, Any]:
+        return self._state.get("agent_control") or {}
+
+    def thread_id(self) -> str | None:
+        """The LangGraph thread this node runs on (None outside a graph)."""
+        try:
+            from langgraph.config import get_config
+        except ImportError:  # pragma: no cover - langgraph is a dependency
+            return None
+        try:
+            configurable = get_config().get("configurable") or {}
+        except RuntimeError:
+            return None
+        thread = configurable.get("thread_id")
+        return str(thread) if thread is not None else None
+
+    def hand_off_to_clarify(self, question: str) -> dict[str, Any]:
+        """State update that makes ``clarify`` (with ``question``) the next and last step."""
+        plan = self._state.get("planning_execution_plan") or {}
+        steps = list(plan.get("steps") or []) if isinstance(plan, Mapping) else []
+        index = int(self._state.get("planning_current_step_index") or 0)
+        kept = steps[: index + 1] if 0 <= index < len(steps) else []
+        clarify_step = {
+            "context_key": f"{self._step.get('context_key') or self.name}_clarify",
+            "capability": "clarify",
+            "task_objective": question,
+            "success_criteria": "the operator knows what to add to the request",
+            "expected_output": None,
+            "parameters": {"reason": question},
+            "inputs": [],
+        }
+        if not kept:
+            # Not running from a plan (direct call): the clarify step becomes the plan.
+            return {
+                "planning_execution_plan": {"steps": [clarify_step]},
+                "planning_current_step_index": 0,
+            }
+        return {"planning_execution_plan": {**dict(plan), "steps": [*kept, clarify_step]}}
+
+    @staticmethod
+    def classify_error(exc: BaseException, context: dict[str, Any]) -> ErrorClassification:
+        """Clarifications that escaped ``execute`` are reported as questions; else the default."""
+        if isinstance(exc, ClarificationNeeded):
+            return ErrorClassification(
+                severity=ErrorSeverity.CRITICAL,
+                user_message=exc.question,
+                metadata={"clarification": True, "suggestions": exc.suggestions},
+            )
+        return BaseCapability.classify_error(exc, context)
+
+
+def command_updates(
+    state: Mapping[str, Any], capability: str, commands: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
+    """Register several launchable commands in one state update (they accumulate)."""
+    from osprey_desktop.state import StateManager
+
+    current = list(state.get("ui_launchable_commands") or [])
+    update: dict[str, Any] = {}
+    for command in commands:
+        update = StateManager.register_command(
+            dict(state), capability, current_commands=current, **dict(command)
+        )
+        current = update["ui_launchable_commands"]
+    return update
+
+
+def display_tool_command(channel: str) -> dict[str, Any] | None:
+    """The configured display tool for one channel, or None when none is configured."""
+    from osprey_desktop.config import get_config_value
+
+    launchers = get_config_value("launchers", {}) or {}
+    template = launchers.get("display_tool") if isinstance(launchers, Mapping) else None
+    if not isinstance(template, Mapping):
+        return None
+    name = str(template.get("display_name") or "Open display for {channel}")
+    return {
+        "launch_uri": f"osprey-desktop://launch/display_tool?channel={quote(channel, safe=':')}",
+        "display_name": name.replace("{channel}", channel),
+        "command_type": "desktop_app",
+        "metadata": {"launcher": "display_tool", "channel": channel},
+    }
+
+
+def stripchart_command(channels: Sequence[str]) -> dict[str, Any]:
+    """A live strip chart of ``channels`` inside the window."""
+    joined = ",".join(channels)
+    shown = (
+        joined if len(channels) <= 3 else f"{', '.join(channels[:3])} and {len(channels) - 3} more"
+    )
+    return {
+        "launch_uri": f"osprey-desktop://stripchart?channels={quote(joined, safe=':,')}",
+        "display_name": f"Live strip chart: {shown}",
+        "command_type": "stripchart",
+        "metadata": {"channels": list(channels)},
+    }
+
+
+__all__ = [
+    "ClarificationNeeded",
+    "ControlRoomCapability",
+    "command_updates",
+    "display_tool_command",
+    "stripchart_command",
+]

@@ -1,0 +1,182 @@
+"""Turn parsed values into checked write operations, and describe them for approval.
+
+An operation is a plain dict (it travels in the approval interrupt and the checkpoint):
+``{channel, current_value, new_value, units, limits, violation, requested}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from osprey_desktop.capabilities.control_room.write_parsing import (
+    UnitMismatch,
+    ValueSpec,
+    WriteRequestError,
+    convert_units,
+)
+from osprey_desktop.connectors.base import ConnectorError, format_value, jsonable, to_float
+
+
+class OperationError(ValueError):
+    """An operation could not be prepared for a reason that is not a limit."""
+
+
+def specs_from_parameters(parameters: Mapping[str, Any]) -> list[ValueSpec]:
+    """A value given by the planner as step parameters (``value`` or ``delta``, ``unit``)."""
+    unit = parameters.get("unit")
+    unit = str(unit) if unit else None
+    for key, mode in (("value", "absolute"), ("delta", "delta")):
+        if parameters.get(key) is None:
+            continue
+        amount = to_float(parameters[key])
+        if amount is None:
+            raise WriteRequestError(f"the step parameter {key}={parameters[key]!r} is not a number")
+        return [ValueSpec("", mode, amount, unit, f"{key}={parameters[key]}")]  # type: ignore[arg-type]
+    return []
+
+
+def assign_values(
+    channels: Sequence[str], specs: Sequence[ValueSpec]
+) -> list[tuple[str, ValueSpec]]:
+    """Which value goes to which channel.
+
+    One value applies to every channel found. Several values ("HCM01 to 1.5 A and HCM02 to
+    -0.3 A") are matched to channels by the words before each; every channel must get
+    exactly one value, or the request is sent back to the operator.
+    """
+    if not channels:
+        raise WriteRequestError("no channel to write to was found")
+    if len(specs) == 1:
+        return [(channel, specs[0]) for channel in channels]
+    from osprey_desktop.connectors import get_configured_channel_database
+
+    database = get_configured_channel_database()
+    assigned: dict[str, ValueSpec] = {}
+    for spec in specs:
+        if not spec.target:
+            raise WriteRequestError(
+                f"the value {spec.describe()} does not say which channel it is for"
+            )
+        hits = {m.name for m in database.top_matches(spec.target, writable=True)}
+        targets = [c for c in channels if c in hits]
+        if not targets:
+            raise WriteRequestError(
+                f"'{spec.target}' ({spec.describe()}) matches none of {', '.join(channels)}"
+            )
+        for channel in targets:
+            if channel in assigned:
+                raise WriteRequestError(
+                    f"{channel} is given two values; give one value per channel"
+                )
+            assigned[channel] = spec
+    missing = [c for c in channels if c not in assigned]
+    if missing:
+        raise WriteRequestError(f"no value is given for {', '.join(missing)}")
+    return [(channel, assigned[channel]) for channel in channels]
+
+
+async def plan_operation(
+    connector: Any, policy: Any, channel: str, spec: ValueSpec
+) -> dict[str, Any]:
+    """Read the channel, compute the value to write, and check it against the write policy."""
+    operation: dict[str, Any] = {
+        "channel": channel,
+        "current_value": None,
+        "new_value": None,
+        "units": "",
+        "limits": {},
+        "violation": None,
+        "requested": spec.describe(),
+    }
+    try:
+        reading = await connector.read_channel(channel)
+    except ConnectorError as exc:
+        operation["violation"] = (
+            f"Cannot read the current value of '{channel}' ({exc}); the write is refused."
+        )
+        return operation
+    units = reading.metadata.units
+    current = to_float(reading.value)
+    operation.update(current_value=jsonable(reading.value), units=units)
+    try:
+        new_value = _new_value(spec, current, units)
+    except (UnitMismatch, OperationError) as exc:
+        operation["violation"] = f"{exc} (for '{channel}')"
+        return operation
+    operation["new_value"] = new_value
+    check = await policy.evaluate(connector, channel, new_value)
+    operation["limits"] = jsonable(dict(check.limits))
+    operation["violation"] = check.violation
+    if check.current_value is not None:
+        operation["current_value"] = jsonable(check.current_value)
+    return operation
+
+
+def _new_value(spec: ValueSpec, current: float | None, units: str) -> float:
+    if spec.mode == "absolute":
+        value = convert_units(spec.amount, spec.unit, units)
+    elif current is None:
+        raise OperationError(
+            f"the current value is not a number, so '{spec.describe()}' cannot be applied"
+        )
+    elif spec.mode == "percent":
+        value = current * (1.0 + spec.amount / 100.0)
+    else:
+        value = current + convert_units(spec.amount, spec.unit, units)
+    return round(value, 9)
+
+
+def _show(value: Any, units: str) -> str:
+    number = to_float(value)
+    if number is None:
+        return f"{value} {units}".strip()
+    return format_value(number, _decimals(number), units)
+
+
+def _decimals(value: float) -> int:
+    text = f"{abs(value):.9f}".rstrip("0")
+    return max(1, len(text.split(".")[1])) if "." in text else 1
+
+
+def describe_limits(limits: Mapping[str, Any], units: str) -> str:
+    parts = []
+    low, high = limits.get("min"), limits.get("max")
+    if low is not None and high is not None:
+        parts.append(f"{low:g} to {_show(high, units)}")
+    elif low is not None:
+        parts.append(f"min {_show(low, units)}")
+    elif high is not None:
+        parts.append(f"max {_show(high, units)}")
+    if limits.get("max_step") is not None:
+        parts.append(f"max step {_show(limits['max_step'], units)}")
+    return ", ".join(parts) or "no numeric limits"
+
+
+def approval_message(operations: Sequence[Mapping[str, Any]]) -> str:
+    """What the operator approves: every write, what it replaces and the limits applied."""
+    count = len(operations)
+    lines = [f"**Approve {count} write{'s' if count != 1 else ''} to the machine?**", ""]
+    for op in operations:
+        units = str(op.get("units") or "")
+        lines.append(
+            f"- write **{_show(op['new_value'], units)}** to `{op['channel']}` "
+            f"(now {_show(op['current_value'], units)}; asked: {op.get('requested', '')}; "
+            f"limits: {describe_limits(op.get('limits') or {}, units)})"
+        )
+    lines += [
+        "",
+        "Answer **yes** to write exactly these values (each is checked again and verified by "
+        "readback) or **no** to leave the machine unchanged.",
+    ]
+    return "\n".join(lines)
+
+
+__all__ = [
+    "OperationError",
+    "approval_message",
+    "assign_values",
+    "describe_limits",
+    "plan_operation",
+    "specs_from_parameters",
+]
