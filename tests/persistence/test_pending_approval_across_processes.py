@@ -50,9 +50,14 @@ async def test_second_process_approves_what_the_first_paused_on(tmp_path):
     assert approved["runs"] == ["run_1"]
 
 
+async def _pause_here(db: Path, request: str) -> None:
+    async with AgentSession.open(db_path=db, graph_factory=build_turn_graph) as session:
+        assert (await session.submit(request, "t1")).pending_approval is not None
+
+
 async def test_second_process_rejection_executes_nothing(tmp_path):
     db = tmp_path / "threads.sqlite"
-    _process(db, "t1", "ask", "/planning:on move HCM01 to 1.5 A")
+    await _pause_here(db, "/planning:on move HCM01 to 1.5 A")
 
     rejected = _process(db, "t1", "no")
 
@@ -62,7 +67,7 @@ async def test_second_process_rejection_executes_nothing(tmp_path):
 
 async def test_hard_kill_after_the_approved_step_does_not_leave_it_approvable(tmp_path):
     db = tmp_path / "threads.sqlite"
-    _process(db, "t1", "ask", "/planning:on move slowly")
+    await _pause_here(db, "/planning:on move slowly")
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     approving = subprocess.Popen(
         [sys.executable, str(SCRIPT), str(db), "t1", "yes", ""],
