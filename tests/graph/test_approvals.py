@@ -205,3 +205,24 @@ def test_approval_policy_falls_back_to_config(configure) -> None:
     )
     assert requires_approval("device_write", {}) is True
     assert requires_approval("device_read", {}) is False
+
+
+async def test_approval_events_are_streamed(graph) -> None:
+    from osprey_desktop.state import StateManager
+
+    state = StateManager.create_fresh_state("read pump1")
+    state["agent_control"]["planning_mode_enabled"] = True
+    config = thread("ev1")
+    asked = [
+        c
+        async for m, c in graph.astream(state, config, stream_mode=["custom", "updates"])
+        if m == "custom" and c["type"].startswith("approval")
+    ]
+    assert [(e["type"], e["approval_type"]) for e in asked] == [("approval_required", "plan")]
+    assert "Approve this plan" in asked[0]["user_message"]
+    received = [
+        c
+        async for m, c in graph.astream(Command(resume=True), config, stream_mode=["custom"])
+        if m == "custom" and c["type"] == "approval_received"
+    ]
+    assert [(e["approval_type"], e["approved"]) for e in received] == [("plan", True)]
