@@ -128,6 +128,10 @@ _POLITE_LEAD = re.compile(
 )
 _ASSIGNMENT = re.compile(r"^[\w:.\-]+\s*(?:->|→|:=|=)\s*[-+]?\.?\d")
 _CHANGE_STEMS = frozenset(stem(v) for v in CHANGE_VERBS)
+# Verbs that change a device only when a target value follows ("open the gap to 20 mm",
+# not "open the strip chart"); a clock time ("to 12:00") is not a target value.
+_VALUE_VERBS = frozenset({"open", "close", "bring", "drive", "take"})
+_TARGET_VALUE = re.compile(r"\b(?:to|by|at)\s*[-+]?\.?\d+(?:\.\d+)?(?!\s*[:h]\d)\b")
 
 
 def asks_for_change(text: str) -> bool:
@@ -140,6 +144,8 @@ def asks_for_change(text: str) -> bool:
             return True
         first = words(clause)[:1]
         if first and stem(first[0]) in _CHANGE_STEMS:
+            return True
+        if first and first[0] in _VALUE_VERBS and _TARGET_VALUE.search(clause):
             return True
     return False
 
