@@ -124,7 +124,7 @@ async def _run_capability(cls: type[BaseCapability], state: dict[str, Any]) -> d
         record["severity"] = classification.severity.value
         updates.update(_record_updates(state, context_key, record))
         if instance._approval_decision is not None:
-            updates.update(instance._approval_decision.state_update())
+            updates.update(instance._approval_decision.state_update(state))
         emit(
             CapabilityComplete(
                 capability=name,
@@ -147,7 +147,7 @@ async def _run_capability(cls: type[BaseCapability], state: dict[str, Any]) -> d
     if from_plan:
         updates["planning_current_step_index"] = index + 1
     if instance._approval_decision is not None:
-        updates.update(instance._approval_decision.state_update())
+        updates.update(instance._approval_decision.state_update(state))
     emit(
         CapabilityComplete(
             capability=name,

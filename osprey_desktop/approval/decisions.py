@@ -8,6 +8,7 @@ a rejection: nothing runs without a clear yes.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +19,9 @@ from osprey_desktop.events import ApprovalReceived, ApprovalRequired, emit
 APPROVE_WORDS = frozenset(
     {"yes", "y", "ok", "okay", "approve", "approved", "confirm", "go", "proceed", "sure", "yep"}
 )
+APPROVAL_CLOCK_KEY = "limit_clock_restarted_at"
+"""``runtime_info`` key: when the last approval was answered (the time limit restarts)."""
+
 REJECT_WORDS = frozenset(
     {"no", "n", "cancel", "reject", "rejected", "deny", "stop", "abort", "nope", "decline"}
 )
@@ -47,12 +51,21 @@ class ApprovalDecision:
     reason: str = ""
     raw: Any = field(default=None, repr=False)
 
-    def state_update(self) -> dict[str, Any]:
-        """The ``approval_approved`` / ``approved_payload`` fields for the node's return."""
-        return {
+    def state_update(self, state: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The ``approval_approved`` / ``approved_payload`` fields for the node's return.
+
+        With ``state``, also restarts the turn's time-limit clock in ``runtime_info``: the
+        minutes the operator took to answer are not execution time.
+        """
+        update: dict[str, Any] = {
             "approval_approved": self.approved,
             "approved_payload": self.payload if self.approved else None,
         }
+        if state is not None:
+            runtime = dict(state.get("runtime_info") or {})
+            runtime[APPROVAL_CLOCK_KEY] = time.time()
+            update["runtime_info"] = runtime
+        return update
 
     def to_dict(self) -> dict[str, Any]:
         """A resume value that round-trips through ``normalize_decision``."""
@@ -139,6 +152,7 @@ def request_payload_approval(payload: Mapping[str, Any]) -> ApprovalDecision:
 
 
 __all__ = [
+    "APPROVAL_CLOCK_KEY",
     "APPROVE_WORDS",
     "REJECT_WORDS",
     "ApprovalDecision",

@@ -51,7 +51,7 @@ def _approval_phase(state: dict[str, Any]) -> dict[str, Any]:
     cleared = {
         "control_is_awaiting_validation": False,
         "control_validation_context": None,
-        **decision.state_update(),
+        **decision.state_update(state),
     }
     if not decision.approved:
         emit(Result(response=STEP_REJECTED_MESSAGE))

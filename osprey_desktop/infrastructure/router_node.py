@@ -15,6 +15,7 @@ from typing import Any
 
 from langgraph.graph import END
 
+from osprey_desktop.approval.decisions import APPROVAL_CLOCK_KEY
 from osprey_desktop.base.errors import ErrorSeverity
 from osprey_desktop.base.nodes import BaseInfrastructureNode
 from osprey_desktop.decorators import infrastructure_node
@@ -35,6 +36,10 @@ class RouterNode(BaseInfrastructureNode):
         updates: dict[str, Any] = {}
         now = time.time()
         started = state.get("execution_start_time")
+        # Time spent waiting for the operator's approval does not count against the limit.
+        resumed = (state.get("runtime_info") or {}).get(APPROVAL_CLOCK_KEY)
+        if resumed is not None and started is not None:
+            started = max(float(started), float(resumed))
         if started is None:
             updates["execution_start_time"] = now
         elif not state.get("control_has_error") and not state.get("control_is_killed"):

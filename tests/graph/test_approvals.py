@@ -226,3 +226,19 @@ async def test_approval_events_are_streamed(graph) -> None:
         if m == "custom" and c["type"] == "approval_received"
     ]
     assert [(e["approval_type"], e["approved"]) for e in received] == [("plan", True)]
+
+
+async def test_time_waiting_for_approval_does_not_count_against_the_limit(graph, run_turn) -> None:
+    import asyncio
+
+    first = await run_turn(
+        "read pump1",
+        thread_id="clock",
+        planning_mode_enabled=True,
+        max_execution_time_seconds=0.5,
+    )
+    pending(first)
+    await asyncio.sleep(0.6)  # the operator thinks longer than the whole turn may take
+    final = await graph.ainvoke(Command(resume=True), thread("clock"))
+    assert final["control_has_error"] is False
+    assert lab.CALLS == ["device_lookup", "device_read"]
