@@ -174,8 +174,8 @@ def _normalize_word(word: str) -> str:
     return word
 
 
-#: Request words that never describe a channel (normalised like every other word).
-STOPWORDS = frozenset(_normalize_word(w) for w in _STOPWORDS_RAW)
+#: Request words that never describe a channel, as typed and as normalised ("hours", "hour").
+STOPWORDS = _STOPWORDS_RAW | frozenset(_normalize_word(w) for w in _STOPWORDS_RAW)
 
 
 def _words(text: str) -> list[str]:

@@ -284,7 +284,8 @@ class SimMachine:
             return self._devices[name].setpoint_at(times)
         if record.role == "readback" and record.setpoint in self._devices:
             actual = self._devices[record.setpoint].actual_at(times)
-            sigma = _NOISE.get(family, 1e-6 * max(1.0, abs(record.nominal)))
+            # unknown families: noise of half the last displayed digit (RF: 0.5 Hz, 0.5 kV)
+            sigma = _NOISE.get(family, 0.5 * 10.0 ** -(record.precision + 1))
             return actual + sigma * gaussian_noise(self._keys[name], times)
         noise = gaussian_noise(self._keys[name], times)
         suffix = name.rsplit(":", 1)[-1].upper()
