@@ -98,6 +98,11 @@ def validate_plan(
                     f"step {number} ({name}) reads {context_type} '{key}', which no earlier "
                     "step produces and which is not stored"
                 )
+        if name in TERMINAL_CAPABILITIES and number < len(steps):
+            result.structure_problems.append(
+                f"step {number} ({name}) ends the turn, so the {len(steps) - number} step(s) "
+                "after it would never run; put it last"
+            )
         key = step["context_key"]
         if key in produced:
             result.structure_problems.append(f"step {number} ({name}) reuses context_key '{key}'")

@@ -95,3 +95,9 @@ def test_malformed_plan_needs_replanning_with_reasons() -> None:
     assert check.needs_replanning
     assert "context_key" in check.describe()
     assert validate_plan("not a plan", CAPABILITIES, {}).needs_replanning
+
+
+def test_respond_before_the_end_needs_replanning() -> None:
+    plan = {"steps": [step("respond", "respond"), step("device_lookup", "d1")]}
+    check = validate_plan(plan, CAPABILITIES, {})
+    assert check.needs_replanning and "ends the turn" in check.describe()
