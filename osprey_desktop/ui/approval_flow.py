@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from osprey_desktop.ui.approval_dialog import ApprovalDialog
+from osprey_desktop.ui.async_dialogs import show_dialog
 from osprey_desktop.ui.controller import SessionController
 from osprey_desktop.ui.plan_viewer import PlanViewerDock
 from osprey_desktop.ui.status_bar import AppStatusBar
@@ -71,15 +72,22 @@ class ApprovalFlow(QObject):
         self._close_dialog()
         dialog = ApprovalDialog(payload, self.window)
         self.dialog = dialog
-        self._dialog_task = asyncio.ensure_future(self._ask(dialog))
+        # Not modal: the operator can still read the window and type yes / no in the chat.
+        shown = show_dialog(dialog, modal=False)
+        self._dialog_task = asyncio.ensure_future(self._ask(dialog, shown))
         self.dialog_opened.emit(dialog)
 
-    async def _ask(self, dialog: ApprovalDialog) -> None:
-        approved = await dialog.ask()
+    async def _ask(self, dialog: ApprovalDialog, shown: asyncio.Future[int]) -> None:
+        try:
+            approved = await shown == ApprovalDialog.DialogCode.Accepted
+        finally:
+            dialog.deleteLater()
         if self.dialog is dialog:
             self.dialog = None
             self._decide(approved)
-        dialog.deleteLater()
+
+    def visible_dialogs(self) -> list[ApprovalDialog]:
+        return [d for d in self.window.findChildren(ApprovalDialog) if d.isVisible()]
 
     def review(self) -> None:
         """Reopen the dialog for the pending approval (status bar button)."""
@@ -101,14 +109,17 @@ class ApprovalFlow(QObject):
         self._close_dialog()
 
     def _close_dialog(self) -> None:
-        """Close an open dialog without deciding (someone else decided)."""
-        self.dialog = None
-        task, self._dialog_task = self._dialog_task, None
-        if task is not None and not task.done():
-            task.cancel()  # await_dialog closes the dialog on cancel
+        """Close an open dialog without deciding (someone else decided).
+
+        Forgetting the dialog first makes its task end without a decision; rejecting it
+        here (not by cancelling the task) also works when that task has not started yet.
+        """
+        dialog, self.dialog = self.dialog, None
+        if dialog is not None:
+            dialog.reject()
 
     async def shutdown(self) -> None:
-        task = self._dialog_task
+        task, self._dialog_task = self._dialog_task, None
         self._close_dialog()
         if task is not None:
             with contextlib.suppress(asyncio.CancelledError):

@@ -144,6 +144,7 @@ class MainWindow(QMainWindow):
         self.status.showMessage("Ready", 3000)
 
     def _on_turn_started(self, text: str) -> None:
+        self._history_pending = False  # the transcript now follows this thread live
         if not text:
             return
         self.chat.transcript.add_request(text)
@@ -199,7 +200,7 @@ class MainWindow(QMainWindow):
             "ui_captured_figures", "capability_context_data"
         ):
             self.ensure_plot_dock().show_state(values)
-        if changed is None and self._history_pending:
+        if changed is None and self._history_pending and values.get("messages"):
             self._history_pending = False
             self._show_history(values)
 

@@ -55,3 +55,69 @@ def run_async(qtbot, qasync_loop):
         return task.result()
 
     return run
+
+
+class WindowHarness:
+    """Opens real windows over a real AgentSession (SQLite in tmp) inside the qasync loop."""
+
+    def __init__(self, qtbot, run_async, db_path, configure) -> None:
+        self.qtbot = qtbot
+        self.run_async = run_async
+        self.db_path = db_path
+        self.configure = configure
+        self.open_windows: list = []
+
+    def open(self, graph_factory=None, overrides=None, use_real_graph=False):
+        from osprey_desktop.session import AgentSession
+        from osprey_desktop.ui.controller import SessionController
+        from osprey_desktop.ui.main_window import MainWindow
+        from tests.ui.window_graph import build_window_graph
+
+        config = self.configure(overrides)
+        factory = None if use_real_graph else (graph_factory or build_window_graph)
+        manager = AgentSession.open(config, self.db_path, graph_factory=factory)
+        session = self.run_async(manager.__aenter__(), timeout=30_000)
+        window = MainWindow(SessionController(), config)
+        window.show()  # not qtbot.addWidget: pytest-qt would close it before our teardown
+        self.run_async(window.controller.attach(session))
+        self.open_windows.append((window, manager))
+        return window
+
+    def close(self, window) -> None:
+        """What the app does after the window's ``closed``: stop everything, close the session."""
+        for entry in list(self.open_windows):
+            if entry[0] is window:
+                self.open_windows.remove(entry)
+                if not window._quitting:
+                    self.run_async(window.shutdown())
+                    window._quitting = True
+                    window.close()
+                self.run_async(entry[1].__aexit__(None, None, None))
+                window.deleteLater()
+
+    def close_all(self) -> None:
+        for window, _ in list(reversed(self.open_windows)):
+            self.close(window)
+
+    def send(self, window, text: str, timeout: int = 15_000):
+        """Type ``text`` into the chat and press Enter, as the operator does."""
+        from PySide6.QtCore import Qt
+
+        self.qtbot.keyClicks(window.chat.input, text)
+        with self.qtbot.waitSignal(window.controller.turn_started, timeout=timeout):
+            self.qtbot.keyClick(window.chat.input, Qt.Key.Key_Return)
+
+    def wait_idle(self, window, timeout: int = 15_000) -> None:
+        self.qtbot.waitUntil(lambda: not window.controller.running, timeout=timeout)
+
+
+@pytest.fixture
+def windows(qtbot, run_async, tmp_path, configure):
+    harness = WindowHarness(qtbot, run_async, tmp_path / "threads.sqlite", configure)
+    try:
+        yield harness
+    finally:
+        harness.close_all()
+        from osprey_desktop.connectors.factory import close_connectors
+
+        run_async(close_connectors())
