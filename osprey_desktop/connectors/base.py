@@ -184,6 +184,11 @@ class ControlSystemConnector(ABC):
     async def disconnect(self) -> None:
         """Close the connection and cancel every subscription; idempotent."""
 
+    @property
+    @abstractmethod
+    def connected(self) -> bool:
+        """True between ``connect()`` and ``disconnect()``."""
+
     @abstractmethod
     async def read_channel(self, name: str, timeout: float | None = None) -> ChannelValue:
         """Read one channel; raises ``ChannelNotFoundError`` or ``ChannelAccessError``."""
