@@ -1,0 +1,54 @@
+"""Drives ``run_app`` in a child process: send a request, then close while a turn runs.
+
+Usage: ``python tests/ui/app_driver.py DB_PATH``. Prints one line per milestone; the test
+reads them and the exit code. The window is found the way an operator's tooling would: as
+the application's top-level ``MainWindow``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+
+def main_window():
+    from osprey_desktop.ui.main_window import MainWindow
+
+    for widget in QApplication.topLevelWidgets():
+        if isinstance(widget, MainWindow):
+            return widget
+    return None
+
+
+async def drive() -> None:
+    window = None
+    while window is None or window.controller.session is None:
+        await asyncio.sleep(0.02)
+        window = main_window()
+    print("ready", window.windowTitle(), flush=True)
+    window.controller.submit("read the beam current")
+    assert window.controller.running
+    window.close()  # a turn runs: the window must ask first
+    while window.close_prompt is None:
+        await asyncio.sleep(0.02)
+    print("asked", flush=True)
+    stop = next(b for b in window.close_prompt.buttons() if b.text() == "Stop and quit")
+    stop.click()
+
+
+def run(db_path: str) -> int:
+    from osprey_desktop.config import get_config
+    from osprey_desktop.ui.app import run_app
+
+    QApplication.instance() or QApplication(sys.argv)  # before run_app: the timer needs it
+    QTimer.singleShot(0, lambda: asyncio.ensure_future(drive()))
+    code = run_app(get_config(), db_path)
+    print("exit", code, flush=True)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(run(sys.argv[1]))

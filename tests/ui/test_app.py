@@ -1,0 +1,31 @@
+"""``run_app`` end to end in a child process: real graph, real loop, clean exit."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.gui
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_closing_with_a_turn_running_asks_stops_and_exits_cleanly(tmp_path, isolated_config):
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tests/ui/app_driver.py"), str(tmp_path / "threads.sqlite")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    lines = done.stdout.splitlines()
+    assert lines[0] == "ready Osprey Desktop 0.1.0 — Simulated storage ring", done.stderr
+    assert lines[1:] == ["asked", "exit 0"], done.stderr
+    assert done.returncode == 0
+    for trap in ("Event loop is closed", "Event loop stopped before Future", "Traceback"):
+        assert trap not in done.stderr
+    assert (tmp_path / "threads.sqlite").exists()
