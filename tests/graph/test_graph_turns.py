@@ -180,3 +180,37 @@ async def test_follow_up_recomputes_what_the_request_names_again(run_turn) -> No
     assert capabilities == ["window_parse", "history_fetch", "respond"]  # devices reused
     history = final["capability_context_data"]["LAB_HISTORY"]["history_fetch_2"]
     assert history == {"devices": ["heater1"], "hours": 5.0, "points": 300}
+
+
+async def test_task_extraction_bypass_uses_the_raw_request(run_turn) -> None:
+    await run_turn("find the pump devices")
+    final = await run_turn("read those again", task_extraction_bypass_enabled=True)
+    assert final["task_current_task"] == "read those again"
+    assert final["task_depends_on_chat_history"] is True  # earlier results may be reused
+    assert [s["capability"] for s in final["planning_execution_plan"]["steps"]] == [
+        "device_read",
+        "respond",
+    ]
+
+
+async def test_capability_selection_bypass_offers_every_capability(run_turn, lab_registry) -> None:
+    final = await run_turn("read pump1", capability_selection_bypass_enabled=True)
+    assert set(final["planning_active_capabilities"]) == {
+        c.name for c in lab_registry.get_all_capabilities()
+    }
+    assert [s["capability"] for s in final["planning_execution_plan"]["steps"]] == [
+        "device_lookup",
+        "device_read",
+        "respond",
+    ]
+
+
+async def test_classification_adds_providers_and_always_respond_and_clarify(run_turn) -> None:
+    final = await run_turn("plot the heater history over the last 3 hours")
+    assert set(final["planning_active_capabilities"]) == {
+        "history_fetch",
+        "window_parse",
+        "device_lookup",
+        "respond",
+        "clarify",
+    }
