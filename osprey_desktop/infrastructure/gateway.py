@@ -179,7 +179,7 @@ class Gateway:
         """Classify ``user_input`` and prepare what the graph should run (if anything)."""
         if not isinstance(user_input, str):
             return GatewayResult(error=f"a message must be text, got {type(user_input).__name__}")
-        snapshot = await compiled_graph.aget_state(config)
+        snapshot = await _read_state(compiled_graph, config)
         pending = pending_interrupts(snapshot)
         if pending:
             return self._handle_interrupt_flow(user_input, pending)
@@ -200,7 +200,7 @@ class Gateway:
         if not isinstance(approved, bool):
             return GatewayResult(error=f"a decision needs approved=True/False, got {decision!r}")
         wanted = None if isinstance(decision, bool) else getattr(decision, "interrupt_id", None)
-        pending = pending_interrupts(await compiled_graph.aget_state(config))
+        pending = pending_interrupts(await _read_state(compiled_graph, config))
         if not pending:
             return GatewayResult(
                 error=f"no approval is pending on thread {_thread_id(config)}; nothing was run"
@@ -277,6 +277,11 @@ class Gateway:
 
         if not request:
             updated = merge_control_overrides(session_overrides, overrides)
+            if not _has_checkpointer(compiled_graph):
+                return GatewayResult(
+                    error="thread settings need a conversation database: compile the graph with "
+                    "a checkpointer, or put the command in front of a request"
+                )
             await _update_session_state(compiled_graph, config, {SESSION_CONTROL_KEY: updated})
             result.is_state_only_update = True
             result.message = f"thread settings: {describe_overrides(overrides)}"
@@ -322,6 +327,17 @@ def _overrides(commands: Sequence[ParsedSlashCommand]) -> dict[str, Any]:
         if parsed.command.kind != "action" and parsed.value is not None:
             overrides = merge_control_overrides(overrides, parsed.command.overrides(parsed.value))
     return overrides
+
+
+def _has_checkpointer(graph: Any) -> bool:
+    return getattr(graph, "checkpointer", None) not in (None, False)
+
+
+async def _read_state(graph: Any, config: dict[str, Any]) -> Any:
+    """The thread's snapshot; None for a graph compiled without a checkpointer (no threads)."""
+    if not _has_checkpointer(graph):
+        return None
+    return await graph.aget_state(config)
 
 
 async def _update_session_state(

@@ -201,3 +201,17 @@ def test_help_for_unknown_command_is_an_error():
     registry = build_slash_command_registry()
     with pytest.raises(SlashCommandError, match="valid commands"):
         registry.help_text("nope")
+
+
+async def test_graph_without_checkpointer_runs_requests_but_cannot_keep_settings(gateway):
+    from tests.gateway.turn_graph import build_turn_graph
+
+    graph = build_turn_graph(None)
+    request = await gateway.process_message("/mode:react hello", graph, thread_config())
+    setting = await gateway.process_message("/mode:react", graph, thread_config())
+
+    assert request.error is None
+    assert request.agent_state["agent_control"]["orchestration_mode"] == "react"
+    assert "need a conversation database" in setting.error
+    final = await graph.ainvoke(request.agent_state, thread_config())
+    assert final["messages"][-1].content.startswith("done: hello")
