@@ -11,31 +11,35 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
-from osprey_desktop.approval import ApprovalDecision
-from osprey_desktop.infrastructure.gateway import parse_approval_answer
-from osprey_desktop.session import AgentSession, TurnResult, new_thread_id
 from osprey_desktop.ui.live_state import LiveState
+
+if TYPE_CHECKING:  # the agent stack (LangGraph) loads after the first paint, not before
+    from osprey_desktop.session import AgentSession, TurnResult
 
 logger = logging.getLogger(__name__)
 REFRESH_TIMEOUT_S = 10.0
 
-TurnCall = Callable[[Callable[[str, Any], None]], Awaitable[TurnResult]]
+TurnCall = Callable[[Callable[[str, Any], None]], Awaitable["TurnResult"]]
 
 
 class SessionController(QObject):
-    """Owns the running task; reports everything through signals."""
+    """Owns the running task; reports everything through signals.
 
-    progress_event = Signal(dict)  # a custom-stream progress event
+    Payload signals are typed ``object``: a ``dict`` signal makes Qt convert the whole state
+    to a QVariantMap and back on every emit (40 ms for 10,000 context entries).
+    """
+
+    progress_event = Signal(object)  # a custom-stream progress event
     turn_started = Signal(str)  # the request text ("" when resuming an approval)
     turn_finished = Signal(object)  # TurnResult
     turn_cancelled = Signal()
     running_changed = Signal(bool)
-    state_changed = Signal(dict, object)  # values, changed keys (set) or None for "all"
-    approval_requested = Signal(dict)  # interrupt payload (with interrupt_id)
+    state_changed = Signal(object, object)  # values, changed keys (set) or None for "all"
+    approval_requested = Signal(object)  # interrupt payload (with interrupt_id)
     approval_cleared = Signal()
     error = Signal(str)
     note = Signal(str)
@@ -52,7 +56,7 @@ class SessionController(QObject):
     ) -> None:
         super().__init__(parent)
         self.session: AgentSession | None = session
-        self.thread_id = thread_id or new_thread_id()
+        self.thread_id = thread_id or ""  # chosen by ``attach`` when empty
         self.live = LiveState()
         self.pending_approval: dict[str, Any] | None = None
         self.task: asyncio.Task[None] | None = None
@@ -74,6 +78,9 @@ class SessionController(QObject):
         Without ``thread_id`` the most recently active thread continues, so a pending
         approval comes back after a restart; with no threads at all a new one starts.
         """
+        from osprey_desktop.session import new_thread_id
+
+        thread_id = thread_id or self.thread_id or None
         if thread_id is None:
             try:
                 threads = await session.list_threads()
@@ -104,6 +111,8 @@ class SessionController(QObject):
                 "Wait for it to finish or press Stop (Esc)."
             )
             return None
+        from osprey_desktop.infrastructure.gateway import parse_approval_answer
+
         if self.pending_approval is not None and parse_approval_answer(text) is not None:
             self._clear_approval()
         return self._start(
@@ -119,6 +128,8 @@ class SessionController(QObject):
         if self.running:
             self.error.emit("A turn is still running; answer the approval when it stops.")
             return None
+        from osprey_desktop.approval import ApprovalDecision
+
         decision = ApprovalDecision(
             approved=approved, payload=None, interrupt_id=pending.get("interrupt_id")
         )
@@ -144,6 +155,8 @@ class SessionController(QObject):
         if self.running:
             self.error.emit("Stop the running turn before starting a new thread.")
             return
+        from osprey_desktop.session import new_thread_id
+
         self._set_thread(new_thread_id(), {})
 
     async def switch_thread(self, thread_id: str) -> None:

@@ -65,7 +65,7 @@ class CommandLauncher(QObject):
 
     refused = Signal(str)  # explanation for the operator
     opened = Signal(str)  # URI handed to the desktop
-    internal_requested = Signal(str, list, dict)  # route, path segments, params
+    internal_requested = Signal(str, object, object)  # route, path segments, params
     process_started = Signal(str, str)  # launcher name, command line for the log
     process_output = Signal(str, str)  # launcher name, text
     process_finished = Signal(str, int)  # launcher name, exit code

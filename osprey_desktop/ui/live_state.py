@@ -7,15 +7,9 @@ reducers the graph uses. The state read after the turn replaces the copy (it is 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from osprey_desktop.state.reducers import merge_capability_context_data, merge_session_state
-
-_REDUCED = {
-    "capability_context_data": merge_capability_context_data,
-    "session_state": merge_session_state,
-}
 _SKIPPED = frozenset({"messages"})  # the transcript shows the conversation; not needed here
 
 
@@ -33,13 +27,14 @@ class LiveState:
         changed: set[str] = set()
         if not isinstance(payload, Mapping):
             return changed
+        reducers = _reducers()
         for node, update in payload.items():
             if str(node).startswith("__") or not isinstance(update, Mapping):
                 continue  # "__interrupt__" and friends are not state
             for key, value in update.items():
                 if key in _SKIPPED:
                     continue
-                reducer = _REDUCED.get(key)
+                reducer = reducers.get(key)
                 try:
                     new = reducer(self.values.get(key), value) if reducer else value
                 except (TypeError, ValueError):
@@ -48,3 +43,13 @@ class LiveState:
                     self.values[key] = new
                     changed.add(key)
         return changed
+
+
+def _reducers() -> dict[str, Callable[[Any, Any], Any]]:
+    """The graph's own reducers (imported late: the state package pulls in LangGraph)."""
+    from osprey_desktop.state.reducers import merge_capability_context_data, merge_session_state
+
+    return {
+        "capability_context_data": merge_capability_context_data,
+        "session_state": merge_session_state,
+    }

@@ -10,15 +10,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QToolBar, QWidget
 
 from osprey_desktop import __version__
-from osprey_desktop.infrastructure.gateway import parse_approval_answer
-from osprey_desktop.session import TurnResult
 from osprey_desktop.ui.approval_flow import ApprovalFlow
 from osprey_desktop.ui.async_dialogs import await_dialog
 from osprey_desktop.ui.chat.panel import ChatPanel
@@ -33,6 +31,9 @@ from osprey_desktop.ui.plan_viewer import PlanViewerDock
 from osprey_desktop.ui.process_log import ProcessLogDock
 from osprey_desktop.ui.status_bar import AppStatusBar
 from osprey_desktop.ui.window_menus import WindowMenus
+
+if TYPE_CHECKING:
+    from osprey_desktop.session import TurnResult
 
 INTERNAL_ROUTES = ("stripchart", "context")
 ConnectorFactory = Callable[[], Any]
@@ -147,6 +148,8 @@ class MainWindow(QMainWindow):
         self._history_pending = False  # the transcript now follows this thread live
         if not text:
             return
+        from osprey_desktop.infrastructure.gateway import parse_approval_answer
+
         self.chat.transcript.add_request(text)
         if not text.startswith("/") and parse_approval_answer(text) is None:
             self.plan_viewer.show_plan(None)
@@ -315,6 +318,7 @@ class MainWindow(QMainWindow):
         """Stop everything this window started: dialogs, the turn, strip charts, programs."""
         await self.approvals.shutdown()
         await self.controller.shutdown()
+        await self.menus.shutdown()
         for dock in list(self.stripcharts):
             await dock.stop()
         self.launcher.stop_all()

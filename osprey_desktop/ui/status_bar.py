@@ -42,6 +42,9 @@ class AppStatusBar(QStatusBar):
         self._clock.timeout.connect(self._refresh_activity)
 
     def set_thread(self, thread_id: str) -> None:
+        if not thread_id:
+            self.thread_label.setText("Opening the thread database…")
+            return
         self.thread_label.setText(f"Thread {thread_id}")
         self.thread_label.setToolTip(
             f"Conversation thread {thread_id}; answer from the command line with "

@@ -27,6 +27,7 @@ class WindowMenus:
         self.window = window
         self.palette: CommandPalette | None = None
         self._threads_task: asyncio.Task[None] | None = None
+        self._closed = False
         self._command_toolbar_actions: list[QAction] = []
         bar = window.menuBar()
 
@@ -90,8 +91,17 @@ class WindowMenus:
 
     # ------------------------------------------------------------------ threads
     def refresh_threads(self) -> None:
+        if self._closed:
+            return
         if self._threads_task is None or self._threads_task.done():
             self._threads_task = asyncio.ensure_future(self._load_threads())
+
+    async def shutdown(self) -> None:
+        """No thread listing may outlive the session: wait for the one in flight."""
+        self._closed = True
+        task = self._threads_task
+        if task is not None and not task.done():
+            await asyncio.gather(task, return_exceptions=True)
 
     async def _load_threads(self) -> None:
         controller = self.window.controller

@@ -1,0 +1,227 @@
+"""How responsive the window stays: event-loop stalls and time to the first painted window.
+
+A 5 ms heartbeat ``QTimer`` runs on the qasync loop; the longest gap between two ticks (minus
+the 5 ms period) is the longest stall the operator could feel. Measured:
+
+1. during a full turn through the real graph ("read the beam current", built-in planner,
+   simulated machine, SQLite checkpointer), window open and every dock live;
+2. during a context update of 10,000 entries: a real turn (same session, checkpointer and
+   window) whose one step stores 10,000 CONTEXT_BULK entries, with that branch of the
+   context tree expanded (worst case), through the deterministic graph of the UI tests;
+3. process start -> first painted window (child process running ``run_app``), and -> ready
+   (session open, thread restored).
+
+Run: ``QT_QPA_PLATFORM=offscreen .venv/bin/python bench/ui_latency.py [--turns 5]``.
+Target: no stall above 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+HEARTBEAT_MS = 5
+
+
+class Heartbeat:
+    """Records the gaps between ticks of a 5 ms timer while ``running``."""
+
+    def __init__(self) -> None:
+        from PySide6.QtCore import Qt, QTimer
+
+        self.timer = QTimer()
+        self.timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self.timer.setInterval(HEARTBEAT_MS)
+        self.timer.timeout.connect(self._tick)
+        self.gaps: list[float] = []
+        self._last: float | None = None
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        if self._last is not None:
+            self.gaps.append((now - self._last) * 1000)
+        self._last = now
+
+    def start(self) -> None:
+        self.gaps, self._last = [], None
+        self.timer.start()
+
+    def stop(self) -> dict[str, float]:
+        self.timer.stop()
+        gaps = sorted(self.gaps) or [0.0]
+        return {
+            "ticks": len(self.gaps),
+            "max_stall_ms": max(0.0, gaps[-1] - HEARTBEAT_MS),
+            "p99_gap_ms": gaps[int(0.99 * (len(gaps) - 1))],
+        }
+
+
+async def wait_idle(window) -> None:
+    await asyncio.sleep(0.05)
+    while window.controller.running:
+        await asyncio.sleep(0.005)
+
+
+async def measure_turns(config, turns: int, graph_factory=None, request: str = "") -> list[dict]:
+    from osprey_desktop.session import AgentSession
+    from osprey_desktop.ui.controller import SessionController
+    from osprey_desktop.ui.main_window import MainWindow
+
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        async with AgentSession.open(
+            config, Path(tmp) / "threads.sqlite", graph_factory=graph_factory
+        ) as session:
+            window = MainWindow(SessionController(), config)
+            window.show()
+            await window.controller.attach(session)
+            beat = Heartbeat()
+            for turn in range(turns):
+                text = request or "read the beam current"
+                if graph_factory is not None and turn == 0:
+                    # Expand the bulk branch before the big update lands (worst case for the view).
+                    window.controller.submit("1 entries")
+                    await wait_idle(window)
+                    browser = window.context_browser
+                    browser.tree.expand(
+                        browser.proxy.mapFromSource(
+                            window.context_model.index_for_path(["CONTEXT_BULK"])
+                        )
+                    )
+                beat.start()
+                started = time.perf_counter()
+                window.controller.submit(text)
+                await wait_idle(window)
+                stats = beat.stop()
+                stats["turn_ms"] = (time.perf_counter() - started) * 1000
+                results.append(stats)
+            await window.shutdown()
+            window._quitting = True
+            window.close()
+            window.deleteLater()
+    from osprey_desktop.connectors.factory import close_connectors
+
+    await close_connectors()
+    return results
+
+
+def first_paint(runs: int) -> list[tuple[float, float]]:
+    """(ms to first paint, ms to ready) measured from just before the child process starts."""
+    out = []
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as tmp:
+            env = {**os.environ, "PYTHONPATH": str(REPO)}
+            started = time.time()
+            done = subprocess.run(
+                [sys.executable, __file__, "--first-paint-child", str(Path(tmp) / "t.sqlite")],
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+            stamps = dict(
+                line.split()[:2] for line in done.stdout.splitlines() if line.startswith("t_")
+            )
+            if "t_paint" not in stamps:
+                raise SystemExit(f"first-paint child failed:\n{done.stderr}")
+            out.append(
+                (
+                    (float(stamps["t_paint"]) - started) * 1000,
+                    (float(stamps["t_ready"]) - started) * 1000,
+                )
+            )
+    return out
+
+
+def first_paint_child(db_path: str) -> int:
+    """Runs in the child: prints the wall time of the first paint and of 'ready', then quits."""
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication(sys.argv)
+    marks: dict[str, float] = {}
+
+    class PaintSpy(QObject):
+        def eventFilter(self, obj, event):  # noqa: N802 - Qt override
+            first = event.type() == QEvent.Type.Paint and "t_paint" not in marks
+            if first and obj.window().objectName() == "main_window":
+                marks["t_paint"] = time.time()
+                print(f"t_paint {marks['t_paint']}", flush=True)
+                asyncio.ensure_future(wait_ready(obj.window()))
+            return False
+
+    async def wait_ready(window) -> None:
+        while window.controller.session is None:
+            await asyncio.sleep(0.001)
+        print(f"t_ready {time.time()}", flush=True)
+        window.close()
+
+    spy = PaintSpy()
+    app.installEventFilter(spy)
+    from osprey_desktop.config import get_config
+    from osprey_desktop.ui.app import run_app
+
+    return run_app(get_config(), db_path)
+
+
+def summarize(title: str, results: list[dict]) -> None:
+    stalls = [r["max_stall_ms"] for r in results]
+    turn_ms = [r["turn_ms"] for r in results]
+    print(
+        f"{title}: longest stall {max(stalls):.1f} ms (median of turns "
+        f"{statistics.median(stalls):.1f} ms), p99 tick gap "
+        f"{max(r['p99_gap_ms'] for r in results):.1f} ms, turn {statistics.median(turn_ms):.0f} ms"
+        f" median over {len(results)} turns"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--turns", type=int, default=5)
+    parser.add_argument("--paint-runs", type=int, default=3)
+    parser.add_argument("--first-paint-child", metavar="DB")
+    args = parser.parse_args()
+    if args.first_paint_child:
+        return first_paint_child(args.first_paint_child)
+
+    import qasync
+    from PySide6.QtWidgets import QApplication
+
+    from osprey_desktop.config import get_config
+    from tests.ui.window_graph import build_window_graph
+
+    app = QApplication(sys.argv)
+    app.setQuitOnLastWindowClosed(False)
+    config = get_config()
+
+    async def run() -> tuple[list[dict], list[dict]]:
+        turns = await measure_turns(config, args.turns)
+        bulk = await measure_turns(config, 1, build_window_graph, "10000 entries")
+        return turns, bulk
+
+    turns, bulk = qasync.run(run())
+    print(f"Heartbeat {HEARTBEAT_MS} ms on the qasync loop; target: no stall above 50 ms")
+    summarize("Full turn (real graph, 'read the beam current')", turns)
+    summarize("Context update of 10,000 entries (tree branch expanded)", bulk)
+    paints = first_paint(args.paint_runs)
+    print(
+        f"Process start -> first painted window: median "
+        f"{statistics.median(p for p, _ in paints):.0f} ms; -> ready (session open): median "
+        f"{statistics.median(r for _, r in paints):.0f} ms ({len(paints)} runs)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
