@@ -110,9 +110,12 @@ def display_tool_command(channel: str) -> dict[str, Any] | None:
 
     launchers = get_config_value("launchers", {}) or {}
     template = launchers.get("display_tool") if isinstance(launchers, Mapping) else None
-    if not isinstance(template, Mapping):
+    if template is None:
         return None
-    name = str(template.get("display_name") or "Open display for {channel}")
+    shown = getattr(template, "display_name", None)
+    if isinstance(template, Mapping):
+        shown = template.get("display_name")
+    name = str(shown or "Open display for {channel}")
     return {
         "launch_uri": f"osprey-desktop://launch/display_tool?channel={quote(channel, safe=':')}",
         "display_name": name.replace("{channel}", channel),

@@ -199,9 +199,9 @@ class ChannelWriteResultsContext(CapabilityContext):
     def get_summary(self) -> dict[str, Any]:
         lines = []
         for r in self.results:
-            value = f"{r.requested_value} {r.units}".strip()
+            value = _plain(r.requested_value, r.units)
             if r.outcome == "written":
-                readback = f"{r.readback} {r.units}".strip()
+                readback = _plain(r.readback, r.units, digits=4)
                 check = "verified" if r.verified else "NOT verified"
                 lines.append(f"{r.channel}: wrote {value}, readback {readback} ({check})")
             else:
@@ -277,6 +277,14 @@ class ArchiverDataContext(CapabilityContext):
             "timezone": self.timezone_name,
             "channels": stats,
         }
+
+
+def _plain(value: Any, units: str, digits: int | None = None) -> str:
+    """A requested or read-back value for a sentence: 1.5 A, 1.4525 A (``digits`` rounds)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return f"{value} {units}".strip()
+    text = f"{value:.{digits}f}".rstrip("0").rstrip(".") if digits is not None else f"{value:g}"
+    return f"{text} {units}".strip()
 
 
 def _fmt(number: float, unit: str) -> str:

@@ -127,6 +127,11 @@ def _new_value(spec: ValueSpec, current: float | None, units: str) -> float:
     return round(value, 9)
 
 
+def show_value(value: Any, units: str) -> str:
+    """A number as typed by an operator: its own decimals (at most 9), then the units."""
+    return _show(value, units)
+
+
 def _show(value: Any, units: str) -> str:
     number = to_float(value)
     if number is None:
@@ -143,7 +148,7 @@ def describe_limits(limits: Mapping[str, Any], units: str) -> str:
     parts = []
     low, high = limits.get("min"), limits.get("max")
     if low is not None and high is not None:
-        parts.append(f"{low:g} to {_show(high, units)}")
+        parts.append(f"{_show(low, '')} to {_show(high, units)}")
     elif low is not None:
         parts.append(f"min {_show(low, units)}")
     elif high is not None:
@@ -177,6 +182,7 @@ __all__ = [
     "approval_message",
     "assign_values",
     "describe_limits",
+    "show_value",
     "plan_operation",
     "specs_from_parameters",
 ]

@@ -1,0 +1,288 @@
+"""Each control-room capability on its own, against the simulated ring.
+
+A capability runs as the router would run it: an instance built with the state and its plan
+step, ``execute()`` awaited, the returned update inspected. Writes (which need an approval
+interrupt, hence a graph) are in ``test_channel_write.py``.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+
+from osprey_desktop.capabilities.control_room import (
+    ArchiverRetrievalCapability,
+    ChannelFindingCapability,
+    ChannelReadCapability,
+    ChannelWriteCapability,
+    TimeRangeParsingCapability,
+)
+from osprey_desktop.capabilities.control_room.archiver_retrieval import viewer_url
+from osprey_desktop.capabilities.control_room.channel_finding import channel_phrase
+from osprey_desktop.capabilities.control_room.contexts import (
+    ArchiverDataContext,
+    ChannelAddressesContext,
+    ChannelValuesContext,
+    TimeRangeContext,
+)
+from osprey_desktop.state import StateManager
+
+
+def step(capability: str, text: str, key: str, inputs: list[dict[str, str]] | None = None):
+    return {
+        "context_key": key,
+        "capability": capability,
+        "task_objective": text,
+        "success_criteria": "",
+        "expected_output": None,
+        "parameters": None,
+        "inputs": inputs or [],
+    }
+
+
+def state_for(text: str, steps: list[dict[str, Any]], index: int = 0, contexts=None):
+    state = dict(StateManager.create_fresh_state(text))
+    state["task_current_task"] = text
+    state["planning_execution_plan"] = {"steps": steps}
+    state["planning_current_step_index"] = index
+    state["capability_context_data"] = contexts or {}
+    return state
+
+
+async def run(cls, text: str, steps, index: int = 0, contexts=None) -> dict[str, Any]:
+    state = state_for(text, steps, index, contexts)
+    return await cls(state, steps[index]).execute()
+
+
+def stored(update: dict[str, Any], context_type: str, key: str) -> dict[str, Any]:
+    return update["capability_context_data"][context_type][key]
+
+
+def clarify_question(update: dict[str, Any]) -> str:
+    """The question of the clarify step a capability handed the turn to."""
+    last = update["planning_execution_plan"]["steps"][-1]
+    assert last["capability"] == "clarify"
+    assert "capability_context_data" not in update, "nothing is stored when asking"
+    return last["parameters"]["reason"]
+
+
+# -- channel_finding ------------------------------------------------------------------------
+
+
+async def test_channel_finding_resolves_the_horizontal_orbit_of_sector_3():
+    text = "show the horizontal orbit in sector 3"
+    update = await run(ChannelFindingCapability, text, [step("channel_finding", text, "cf")])
+    found = ChannelAddressesContext.model_validate(stored(update, "CHANNEL_ADDRESSES", "cf"))
+    assert found.channels == [f"SR03C:BPM{n}:X" for n in range(13, 19)]
+    assert found.original_query == text
+    assert "Horizontal beam position" in found.descriptions["SR03C:BPM13:X"]
+
+
+async def test_channel_finding_for_a_write_resolves_the_setpoint_only():
+    text = "set HCM01 to 1.5 A"
+    steps = [
+        step("channel_finding", text, "cf"),
+        step("channel_write", text, "cw", [{"CHANNEL_ADDRESSES": "cf"}]),
+    ]
+    update = await run(ChannelFindingCapability, text, steps)
+    assert stored(update, "CHANNEL_ADDRESSES", "cf")["channels"] == ["SR01C:HCM01:Current:SP"]
+
+
+async def test_unknown_channel_asks_with_the_nearest_names_instead_of_guessing():
+    text = "what is the cryoplant pressure?"
+    steps = [step("channel_finding", text, "cf"), step("respond", text, "respond")]
+    update = await run(ChannelFindingCapability, text, steps)
+    question = clarify_question(update)
+    assert "no channel matching 'the cryoplant pressure'" in question
+    assert "nearest names" in question and "Pressure" in question
+    kept = [s["capability"] for s in update["planning_execution_plan"]["steps"]]
+    assert kept == ["channel_finding", "clarify"], "the rest of the plan is dropped"
+
+
+async def test_writing_to_a_read_only_channel_is_asked_about():
+    text = "set the beam current to 5"
+    steps = [
+        step("channel_finding", text, "cf"),
+        step("channel_write", text, "cw", [{"CHANNEL_ADDRESSES": "cf"}]),
+    ]
+    question = clarify_question(await run(ChannelFindingCapability, text, steps))
+    assert "SR:DCCT:Current, which is read-only" in question
+
+
+async def test_a_write_target_matching_dozens_of_channels_is_narrowed_first():
+    text = "set the correctors to 0.5 A"
+    steps = [
+        step("channel_finding", text, "cf"),
+        step("channel_write", text, "cw", [{"CHANNEL_ADDRESSES": "cf"}]),
+    ]
+    question = clarify_question(await run(ChannelFindingCapability, text, steps))
+    assert "a write needs a narrower target" in question
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        ("plot the beam current over the last 2 hours", "the beam current"),
+        ("what is the beam current in amps", "the beam current"),
+        ("increase HCM01 by 0.2 A", "hcm01"),
+        ("gimme the DCCT pls", "the dcct"),
+    ],
+)
+def test_time_words_values_and_filler_are_not_searched_as_channel_words(text, phrase):
+    assert channel_phrase(text) == phrase
+
+
+async def test_both_halves_of_an_and_are_found():
+    text = "read the horizontal and vertical tune"
+    update = await run(ChannelFindingCapability, text, [step("channel_finding", text, "cf")])
+    assert stored(update, "CHANNEL_ADDRESSES", "cf")["channels"] == ["SR:TUNE:X", "SR:TUNE:Y"]
+
+
+def test_the_channel_database_words_are_channel_findings_keywords():
+    keywords = ChannelFindingCapability().keywords
+    assert {"orbit", "vacuum", "undulator", "hcm01", "bpm13"} <= set(keywords)
+    assert "time" not in keywords
+
+
+# -- time_range_parsing ---------------------------------------------------------------------
+
+
+async def test_time_range_of_the_last_two_hours():
+    text = "plot the beam current over the last 2 hours"
+    update = await run(TimeRangeParsingCapability, text, [step("time_range_parsing", text, "tr")])
+    time_range = TimeRangeContext.model_validate(stored(update, "TIME_RANGE", "tr"))
+    assert time_range.end_date - time_range.start_date == timedelta(hours=2)
+    assert time_range.timezone_name and time_range.expression == "last 2 hours"
+
+
+async def test_ambiguous_time_range_becomes_a_question_with_rephrasings():
+    text = "plot the lifetime since 8"
+    steps = [step("time_range_parsing", text, "tr"), step("respond", text, "respond")]
+    question = clarify_question(await run(TimeRangeParsingCapability, text, steps))
+    assert "08:00 or 20:00" in question and "'since 08:00'" in question
+
+
+async def test_a_history_request_without_a_time_asks_which_range():
+    text = "plot the lifetime"
+    question = clarify_question(
+        await run(TimeRangeParsingCapability, text, [step("time_range_parsing", text, "tr")])
+    )
+    assert "Which time range" in question
+
+
+async def test_time_range_falls_back_to_the_whole_task_when_the_step_names_none():
+    text = "plot the lifetime since 08:00"
+    the_step = step("time_range_parsing", "work out the time range", "tr")
+    update = await TimeRangeParsingCapability(state_for(text, [the_step]), the_step).execute()
+    assert stored(update, "TIME_RANGE", "tr")["expression"] == "since 08:00"
+
+
+# -- channel_read ---------------------------------------------------------------------------
+
+
+def addresses(*channels: str, key: str = "cf") -> dict[str, Any]:
+    context = ChannelAddressesContext(channels=list(channels), original_query="test")
+    return {"CHANNEL_ADDRESSES": {key: context.model_dump(mode="json")}}
+
+
+async def test_channel_read_gives_value_units_timestamp_and_alarm(connectors):
+    text = "read the beam current"
+    steps = [step("channel_read", text, "cr", [{"CHANNEL_ADDRESSES": "cf"}])]
+    update = await run(ChannelReadCapability, text, steps, contexts=addresses("SR:DCCT:Current"))
+    values = ChannelValuesContext.model_validate(stored(update, "CHANNEL_VALUES", "cr"))
+    reading = values.channel_values["SR:DCCT:Current"]
+    assert 400 < reading.value < 550 and reading.units == "mA"
+    assert reading.alarm_severity in ("NO_ALARM", "MINOR", "MAJOR")
+    assert reading.timestamp.tzinfo is not None
+    assert "mA" in values.get_summary()["values"]["SR:DCCT:Current"]
+    commands = update["ui_launchable_commands"]
+    uris = [c["launch_uri"] for c in commands]
+    assert "osprey-desktop://stripchart?channels=SR:DCCT:Current" in uris
+    assert "osprey-desktop://launch/display_tool?channel=SR:DCCT:Current" in uris
+
+
+async def test_an_unreadable_channel_is_reported_next_to_the_readable_ones(connectors):
+    text = "read them"
+    steps = [step("channel_read", text, "cr", [{"CHANNEL_ADDRESSES": "cf"}])]
+    contexts = addresses("SR:DCCT:Current", "SR99C:NOPE:X")
+    update = await run(ChannelReadCapability, text, steps, contexts=contexts)
+    values = stored(update, "CHANNEL_VALUES", "cr")
+    assert list(values["channel_values"]) == ["SR:DCCT:Current"]
+    assert "SR99C:NOPE:X" in values["errors"]
+
+
+# -- archiver_retrieval ---------------------------------------------------------------------
+
+
+def time_range_context(hours: float, key: str = "tr") -> dict[str, Any]:
+    from datetime import UTC, datetime
+
+    end = datetime.now(UTC)
+    context = TimeRangeContext(
+        start_date=end - timedelta(hours=hours), end_date=end, timezone_name="UTC"
+    )
+    return {"TIME_RANGE": {key: context.model_dump(mode="json")}}
+
+
+async def test_archiver_retrieval_stores_history_and_registers_a_timeseries_plot(connectors):
+    text = "plot the beam current over the last 2 hours"
+    inputs = [{"CHANNEL_ADDRESSES": "cf"}, {"TIME_RANGE": "tr"}]
+    steps = [step("archiver_retrieval", text, "ar", inputs)]
+    contexts = {**addresses("SR:DCCT:Current"), **time_range_context(2)}
+    update = await run(ArchiverRetrievalCapability, text, steps, contexts=contexts)
+    data = ArchiverDataContext.model_validate(stored(update, "ARCHIVER_DATA", "ar"))
+    stamps = data.timestamps["SR:DCCT:Current"]
+    assert 100 < len(stamps) <= ArchiverRetrievalCapability.MAX_POINTS
+    assert stamps == sorted(stamps) and data.units["SR:DCCT:Current"] == "mA"
+    assert data.get_summary()["channels"]["SR:DCCT:Current"]["mean"].endswith("mA")
+    (figure,) = update["ui_captured_figures"]
+    assert figure["metadata"] == {
+        "figure_type": "timeseries",
+        "context_type": "ARCHIVER_DATA",
+        "context_key": "ar",
+        "channels": ["SR:DCCT:Current"],
+    }
+    kinds = [c["command_type"] for c in update["ui_launchable_commands"]]
+    assert kinds == ["stripchart", "desktop_app"], "no Appliance viewer on the sim archiver"
+
+
+async def test_archiver_appliance_viewer_link_names_the_channels_and_range(connectors, configure):
+    configure({"archiver": {"type": "archiver_appliance"}})
+    the_step = step("archiver_retrieval", "plot", "ar")
+    capability = ArchiverRetrievalCapability(state_for("plot", [the_step]), the_step)
+    time_range = TimeRangeContext.model_validate(time_range_context(1)["TIME_RANGE"]["tr"])
+    commands = capability._commands(["SR:DCCT:Current", "SR:DCCT:Lifetime"], time_range)
+    (viewer,) = [c for c in commands if c["command_type"] == "web_app"]
+    assert viewer["launch_uri"].startswith(
+        "http://127.0.0.1:17665/retrieval/ui/viewer/archViewer.html?pv=SR%3ADCCT%3ACurrent"
+        "&pv=SR%3ADCCT%3ALifetime&from="
+    )
+    assert viewer["launch_uri"] == viewer_url(
+        "http://127.0.0.1:17665/retrieval/ui/viewer/archViewer.html",
+        ["SR:DCCT:Current", "SR:DCCT:Lifetime"],
+        time_range.start_date,
+        time_range.end_date,
+    )
+
+
+# -- channel_write: what the planner is told before anything runs -------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("set HCM01", "What value should I write?"),
+        ("increase the ID04 gap", "What value should I write?"),
+        ("set it to 1.5 A", "Which channel should I change?"),
+    ],
+)
+def test_a_write_request_says_what_it_is_missing(text, fragment):
+    assert fragment in ChannelWriteCapability().missing_information(text, {})
+
+
+def test_a_complete_write_request_is_missing_nothing():
+    assert ChannelWriteCapability().missing_information("set HCM01 to 1.5 A", {}) is None
+    stored_addresses = {"capability_context_data": addresses("SR01C:HCM01:Current:SP")}
+    assert ChannelWriteCapability().missing_information("set it to 1 A", stored_addresses) is None

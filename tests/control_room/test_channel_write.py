@@ -1,0 +1,197 @@
+"""channel_write through real turns (AgentSession: Gateway, graph, SQLite checkpointer) on the
+simulated ring: approval, rejection, refusals, exactly-what-was-approved, and the audit log."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.types import Command
+
+from osprey_desktop.config import get_audit_db_path
+from osprey_desktop.connectors.sim_machine import SimMachine
+from osprey_desktop.graph import create_graph
+from osprey_desktop.registry import get_registry
+from osprey_desktop.safety import AuditLog
+from osprey_desktop.session import AgentSession
+from osprey_desktop.state import StateManager
+
+HCM01 = "SR01C:HCM01:Current:SP"
+HCM02 = "SR01C:HCM02:Current:SP"
+
+
+@pytest.fixture
+async def session(connectors, tmp_path) -> AsyncIterator[AgentSession]:
+    async with AgentSession.open(db_path=tmp_path / "threads.sqlite") as opened:
+        yield opened
+
+
+def audit() -> list[Any]:
+    return AuditLog(get_audit_db_path()).entries()
+
+
+def operations(pending: dict[str, Any]) -> list[dict[str, Any]]:
+    payload = pending["resume_payload"]
+    assert payload["approval_type"] == "channel_write"
+    return payload["operations"]
+
+
+async def test_approved_write_is_written_read_back_and_audited(session, machine: SimMachine):
+    asked = await session.submit("set HCM01 to 1.5 A", "t1")
+
+    (op,) = operations(asked.pending_approval)
+    assert op["channel"] == HCM01 and op["new_value"] == 1.5 and op["units"] == "A"
+    assert op["current_value"] == 0.0 and op["violation"] is None
+    assert op["limits"]["max"] == 5.0 and op["limits"]["max_step"] == 2.0
+    assert (
+        "write **1.5 A** to `SR01C:HCM01:Current:SP` (now 0.0 A"
+        in (asked.pending_approval["user_message"])
+    )
+    assert machine.value(HCM01) == 0.0, "nothing is written while the approval is pending"
+    assert audit() == []
+
+    done = await session.resume("t1", True)
+
+    assert done.pending_approval is None and done.error is None
+    assert "SR01C:HCM01:Current:SP: wrote 1.5 A, readback" in done.response
+    assert "(verified)" in done.response
+    assert machine.value(HCM01) == 1.5
+    assert abs(machine.value("SR01C:HCM01:Current:RB") - 1.5) < 0.06
+    (entry,) = audit()
+    assert (entry.channel, entry.outcome, entry.requested_value) == (HCM01, "written", 1.5)
+    assert entry.thread_id == "t1"
+    assert entry.approval_id == asked.pending_approval["interrupt_id"]
+    assert abs(entry.readback_after - 1.5) < 0.06
+
+
+async def test_rejected_write_leaves_channel_unchanged(session, machine: SimMachine):
+    asked = await session.submit("set HCM01 to 1.5 A", "t1")
+    assert asked.pending_approval is not None
+
+    done = await session.resume("t1", False)
+
+    assert machine.value(HCM01) == 0.0
+    assert "rejected" in done.response and "nothing was written" in done.response
+    (entry,) = audit()
+    assert (entry.outcome, entry.thread_id, entry.channel) == ("rejected", "t1", HCM01)
+    assert entry.approval_id == asked.pending_approval["interrupt_id"]
+
+
+async def test_write_beyond_its_limit_is_refused_with_the_limit_named(session, machine):
+    result = await session.submit("set HCM01 to 7 A", "t1")
+
+    assert result.pending_approval is None, "a violation blocks the approval itself"
+    assert "refused" in result.response
+    assert "above the maximum of 5.0 A" in result.response and "limit max=5" in result.response
+    assert machine.value(HCM01) == 0.0
+    (entry,) = audit()
+    assert (entry.outcome, entry.requested_value, entry.approval_id) == ("refused", 7.0, None)
+
+
+async def test_one_violation_refuses_every_operation_of_the_request(session, machine):
+    result = await session.submit("set HCM01 to 1.5 A and HCM02 to 9 A", "t1")
+
+    assert result.pending_approval is None
+    assert machine.value(HCM01) == 0.0 and machine.value(HCM02) == 0.0
+    outcomes = {(e.channel, e.outcome) for e in audit()}
+    assert outcomes == {(HCM01, "refused"), (HCM02, "refused")}
+    assert "another operation of this request was refused" in result.response
+
+
+async def test_several_values_go_to_their_own_channels(session, machine):
+    asked = await session.submit("set HCM01 to 1.5 A and HCM02 to -0.3 A", "t1")
+    ops = {op["channel"]: op["new_value"] for op in operations(asked.pending_approval)}
+    assert ops == {HCM01: 1.5, HCM02: -0.3}
+    await session.resume("t1", True)
+    assert (machine.value(HCM01), machine.value(HCM02)) == (1.5, -0.3)
+
+
+async def test_units_are_converted_to_the_channels_units(session, machine):
+    asked = await session.submit("bump HCM01 up by 250 mA", "t1")
+    (op,) = operations(asked.pending_approval)
+    assert op["new_value"] == 0.25 and op["requested"] == "by +250 mA"
+
+
+async def test_approval_executes_the_approved_payload_even_if_the_machine_moved(
+    session, machine: SimMachine
+):
+    asked = await session.submit("increase HCM01 by 0.2 A", "t1")
+    (op,) = operations(asked.pending_approval)
+    assert op["new_value"] == 0.2
+    machine.set_setpoint(HCM01, 1.0)  # someone else moves the magnet meanwhile
+
+    await session.resume("t1", True)
+
+    assert machine.value(HCM01) == 0.2, "the approved 0.2 A, not a re-derived 1.2 A"
+    (entry,) = audit()
+    assert (entry.outcome, entry.value_before, entry.requested_value) == ("written", 1.0, 0.2)
+
+
+async def test_write_request_without_a_value_asks_for_it(session, machine):
+    result = await session.submit("set HCM01", "t1")
+    assert result.pending_approval is None
+    assert "What value should I write?" in result.response
+    assert audit() == [] and machine.value(HCM01) == 0.0
+
+
+async def test_switched_off_writes_are_refused_with_how_to_enable_them(
+    connectors, configure, tmp_path, machine
+):
+    configure({"control_system": {"writes_enabled": False}})
+    async with AgentSession.open(db_path=tmp_path / "threads.sqlite") as session:
+        result = await session.submit("set HCM01 to 1.5 A", "t1")
+    assert result.pending_approval is None
+    assert "writes_enabled: true" in result.response
+    assert machine.value(HCM01) == 0.0
+    assert [e.outcome for e in audit()] == ["refused"]
+
+
+async def test_with_approvals_disabled_the_write_still_obeys_the_limits(session, machine):
+    written = await session.submit("/approval:disabled set HCM01 to 0.5 A", "t1")
+    assert written.pending_approval is None and machine.value(HCM01) == 0.5
+    refused = await session.submit("/approval:disabled set HCM01 to 3.5 A", "t1")
+    assert "maximum step" in refused.response and machine.value(HCM01) == 0.5
+    assert [(e.outcome, e.approval_id) for e in audit()] == [("written", None), ("refused", None)]
+
+
+# -- a resume value that does not match what was asked (not reachable through the Gateway) ---
+
+
+@pytest.fixture
+def graph(connectors) -> Any:
+    return create_graph(get_registry(), checkpointer=InMemorySaver())
+
+
+async def _pending(graph: Any, text: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    config = {"configurable": {"thread_id": "raw"}, "recursion_limit": 60}
+    result = await graph.ainvoke(StateManager.create_fresh_state(text), config)
+    (interrupt,) = result["__interrupt__"]
+    return config, interrupt.value["resume_payload"]
+
+
+@pytest.mark.parametrize(
+    ("tamper", "fragment"),
+    [
+        ({"new_value": 9.0}, "above the maximum of 5.0 A"),
+        ({"violation": "made up"}, "contains a violation: made up"),
+        ({"channel": "SR01C:HCM02:Current:SP"}, "which this step did not find"),
+        ({"new_value": "lots"}, "is not a number"),
+    ],
+)
+async def test_an_approved_payload_that_breaks_a_rule_is_refused_anyway(
+    graph, machine, tamper, fragment
+):
+    config, payload = await _pending(graph, "set HCM01 to 1.5 A")
+    payload["operations"][0].update(tamper)
+
+    final = await graph.ainvoke(
+        Command(resume={"approved": True, "resume_payload": payload}), config
+    )
+
+    results = final["capability_context_data"]["CHANNEL_WRITE_RESULTS"]
+    (result,) = next(iter(results.values()))["results"]
+    assert result["outcome"] == "refused" and fragment in result["message"]
+    assert machine.value(HCM01) == 0.0 and machine.value(HCM02) == 0.0
+    assert {e.outcome for e in audit()} == {"refused"}
