@@ -1,11 +1,14 @@
 """Human approval through LangGraph interrupts: payloads, policy and decisions."""
 
+from osprey_desktop.approval.answers import (
+    APPROVAL_WORDS,
+    REJECTION_WORDS,
+    normalize_answer,
+    parse_approval_answer,
+)
 from osprey_desktop.approval.decisions import (
-    APPROVE_WORDS,
-    REJECT_WORDS,
     ApprovalDecision,
     normalize_decision,
-    parse_approval_text,
     request_approval,
     request_payload_approval,
 )
@@ -21,8 +24,8 @@ from osprey_desktop.approval.policy import APPROVAL_MODES, get_approval_mode, re
 __all__ = [
     "APPROVAL_MODES",
     "APPROVAL_TYPES",
-    "APPROVE_WORDS",
-    "REJECT_WORDS",
+    "APPROVAL_WORDS",
+    "REJECTION_WORDS",
     "ApprovalDecision",
     "create_approval_payload",
     "create_plan_approval_payload",
@@ -30,7 +33,8 @@ __all__ = [
     "describe_step",
     "get_approval_mode",
     "normalize_decision",
-    "parse_approval_text",
+    "normalize_answer",
+    "parse_approval_answer",
     "request_approval",
     "request_payload_approval",
     "requires_approval",

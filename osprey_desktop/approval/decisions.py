@@ -7,38 +7,17 @@ a rejection: nothing runs without a clear yes.
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from osprey_desktop.approval.answers import parse_approval_answer
 from osprey_desktop.approval.payloads import create_approval_payload
 from osprey_desktop.events import ApprovalReceived, ApprovalRequired, emit
 
-APPROVE_WORDS = frozenset(
-    {"yes", "y", "ok", "okay", "approve", "approved", "confirm", "go", "proceed", "sure", "yep"}
-)
 APPROVAL_CLOCK_KEY = "limit_clock_restarted_at"
 """``runtime_info`` key: when the last approval was answered (the time limit restarts)."""
-
-REJECT_WORDS = frozenset(
-    {"no", "n", "cancel", "reject", "rejected", "deny", "stop", "abort", "nope", "decline"}
-)
-
-
-def parse_approval_text(text: str) -> bool | None:
-    """True for an approval word, False for a rejection word, None for anything else.
-
-    Case and surrounding punctuation are ignored ("Yes!" approves); sentences are not
-    guessed at ("yes but change the value" is None).
-    """
-    word = re.sub(r"[^\w\s]", "", str(text)).strip().lower()
-    if word in APPROVE_WORDS:
-        return True
-    if word in REJECT_WORDS:
-        return False
-    return None
 
 
 @dataclass
@@ -81,7 +60,7 @@ def _bool_of(value: Any) -> bool | None:
     if isinstance(value, bool):
         return value
     if isinstance(value, str):
-        return parse_approval_text(value)
+        return parse_approval_answer(value)
     return None
 
 
@@ -153,11 +132,8 @@ def request_payload_approval(payload: Mapping[str, Any]) -> ApprovalDecision:
 
 __all__ = [
     "APPROVAL_CLOCK_KEY",
-    "APPROVE_WORDS",
-    "REJECT_WORDS",
     "ApprovalDecision",
     "normalize_decision",
-    "parse_approval_text",
     "request_approval",
     "request_payload_approval",
 ]

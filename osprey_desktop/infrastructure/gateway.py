@@ -15,7 +15,6 @@ and the resume value with the typed answers.
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +24,12 @@ from langgraph.errors import InvalidUpdateError
 from langgraph.types import Command, Interrupt
 
 from osprey_desktop.approval import ApprovalDecision
+from osprey_desktop.approval.answers import (
+    APPROVAL_WORDS,
+    REJECTION_WORDS,
+    normalize_answer,
+    parse_approval_answer,
+)
 from osprey_desktop.infrastructure.slash_commands import (
     SESSION_CONTROL_KEY,
     ParsedSlashCommand,
@@ -37,51 +42,7 @@ from osprey_desktop.infrastructure.slash_commands import (
 
 logger = logging.getLogger(__name__)
 
-APPROVAL_WORDS: frozenset[str] = frozenset(
-    {
-        "yes",
-        "y",
-        "yeah",
-        "yep",
-        "yes please",
-        "ok",
-        "okay",
-        "approve",
-        "approved",
-        "confirm",
-        "confirmed",
-        "go ahead",
-        "proceed",
-        "do it",
-        "sure",
-        "accept",
-        "accepted",
-    }
-)
-REJECTION_WORDS: frozenset[str] = frozenset(
-    {
-        "no",
-        "n",
-        "nope",
-        "nah",
-        "no thanks",
-        "no thank you",
-        "cancel",
-        "cancelled",
-        "reject",
-        "rejected",
-        "deny",
-        "denied",
-        "stop",
-        "abort",
-        "decline",
-        "declined",
-        "don't",
-        "do not",
-    }
-)
 PENDING_APPROVAL_ERROR = "an approval is pending: answer yes or no"
-_PUNCTUATION = re.compile(r"[^\w\s']+")
 
 
 class CompiledGraph(Protocol):
@@ -113,22 +74,6 @@ class GatewayResult:
         return self.error is None and (
             self.resume_command is not None or self.agent_state is not None
         )
-
-
-def normalize_answer(text: str) -> str:
-    """Lower case, punctuation and extra spaces removed: ``" Go ahead! "`` -> ``"go ahead"``."""
-    text = text.replace("\u2019", "'").lower()
-    return " ".join(_PUNCTUATION.sub(" ", text).split()).strip("'")
-
-
-def parse_approval_answer(text: str) -> bool | None:
-    """True for an approval word, False for a rejection word, None for anything else."""
-    answer = normalize_answer(text)
-    if answer in APPROVAL_WORDS:
-        return True
-    if answer in REJECTION_WORDS:
-        return False
-    return None
 
 
 def pending_interrupts(snapshot: Any) -> list[Interrupt]:

@@ -10,7 +10,7 @@ from langgraph.types import Command
 
 from osprey_desktop.approval import (
     normalize_decision,
-    parse_approval_text,
+    parse_approval_answer,
     requires_approval,
 )
 from osprey_desktop.infrastructure.orchestration_node import PLAN_REJECTED_MESSAGE
@@ -162,8 +162,8 @@ def test_payload_of_another_approval_type_is_ignored() -> None:
 
 
 def test_unclear_text_is_not_an_answer() -> None:
-    assert parse_approval_text("yes but use 4 A") is None
-    assert parse_approval_text(" CANCEL ") is False
+    assert parse_approval_answer("yes but use 4 A") is None
+    assert parse_approval_answer(" CANCEL ") is False
 
 
 @pytest.mark.parametrize(
