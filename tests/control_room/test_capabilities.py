@@ -95,7 +95,7 @@ async def test_unknown_channel_asks_with_the_nearest_names_instead_of_guessing()
     steps = [step("channel_finding", text, "cf"), step("respond", text, "respond")]
     update = await run(ChannelFindingCapability, text, steps)
     question = clarify_question(update)
-    assert "no channel matching 'the cryoplant pressure'" in question
+    assert "no channel matching 'cryoplant pressure'" in question
     assert "nearest names" in question and "Pressure" in question
     kept = [s["capability"] for s in update["planning_execution_plan"]["steps"]]
     assert kept == ["channel_finding", "clarify"], "the rest of the plan is dropped"
@@ -108,7 +108,7 @@ async def test_writing_to_a_read_only_channel_is_asked_about():
         step("channel_write", text, "cw", [{"CHANNEL_ADDRESSES": "cf"}]),
     ]
     question = clarify_question(await run(ChannelFindingCapability, text, steps))
-    assert "SR:DCCT:Current, which is read-only" in question
+    assert "SR:DCCT:Current" in question and "read-only" in question
 
 
 async def test_a_write_target_matching_dozens_of_channels_is_narrowed_first():
@@ -124,10 +124,11 @@ async def test_a_write_target_matching_dozens_of_channels_is_narrowed_first():
 @pytest.mark.parametrize(
     ("text", "phrase"),
     [
-        ("plot the beam current over the last 2 hours", "the beam current"),
-        ("what is the beam current in amps", "the beam current"),
+        ("plot the beam current over the last 2 hours", "beam current"),
+        ("what is the beam current in amps", "beam current"),
         ("increase HCM01 by 0.2 A", "hcm01"),
-        ("gimme the DCCT pls", "the dcct"),
+        ("gimme the DCCT pls", "dcct"),
+        ("the horizontal and vertical orbit in sector 3", "horizontal and vertical orbit sector 3"),
     ],
 )
 def test_time_words_values_and_filler_are_not_searched_as_channel_words(text, phrase):

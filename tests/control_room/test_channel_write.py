@@ -129,6 +129,13 @@ async def test_approval_executes_the_approved_payload_even_if_the_machine_moved(
     assert (entry.outcome, entry.value_before, entry.requested_value) == ("written", 1.0, 0.2)
 
 
+async def test_in_react_mode_a_named_magnet_is_written_at_its_setpoint(session, machine):
+    asked = await session.submit("/mode:react set HCM01 to 1 A", "t1")
+    assert [op["channel"] for op in operations(asked.pending_approval)] == [HCM01]
+    await session.resume("t1", True)
+    assert machine.value(HCM01) == 1.0
+
+
 async def test_write_request_without_a_value_asks_for_it(session, machine):
     result = await session.submit("set HCM01", "t1")
     assert result.pending_approval is None

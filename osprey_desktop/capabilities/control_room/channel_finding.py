@@ -68,6 +68,8 @@ def channel_phrase(text: str) -> str:
     for word in _WORD.findall(phrase):
         if word in _FILLER or not (re.search(r"[a-z0-9]", word) or word == ","):
             continue
+        if word in STOPWORDS and word != "and":  # kept: "A and B" is searched part by part
+            continue
         kept.append(word)
     return " ".join(kept).replace(" ,", ",").strip(", ")
 

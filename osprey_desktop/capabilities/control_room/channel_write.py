@@ -113,7 +113,7 @@ class ChannelWriteCapability(ControlRoomCapability):
         from osprey_desktop.safety import WritePolicy
 
         (addresses,) = self.get_required_contexts()
-        channels = channels_of(addresses)
+        channels = writable_targets(channels_of(addresses))
         try:
             specs = self._value_specs()
             assignments = assign_values(channels, specs)
@@ -278,6 +278,19 @@ class ChannelWriteCapability(ControlRoomCapability):
         return ControlRoomCapability.classify_error(exc, context)
 
 
+def writable_targets(channels: Sequence[str]) -> list[str]:
+    """The channels to write: "HCM01" found as setpoint and readback means its setpoint.
+
+    Read-only channels are dropped when writable ones were found with them; when none is
+    writable all are kept, so the write policy refuses them with its reason.
+    """
+    from osprey_desktop.connectors import get_configured_channel_database
+
+    database = get_configured_channel_database()
+    writable = [c for c in channels if (r := database.get(c)) is not None and r.writable]
+    return writable or list(channels)
+
+
 def _result(
     op: Mapping[str, Any], outcome: str, message: str, approval_id: str | None
 ) -> WriteOperationResult:
@@ -333,4 +346,4 @@ def _missing_value_question(exc: WriteRequestError, channels: Sequence[str]) -> 
     return f"I cannot work out what to write to {shown}: {exc}"
 
 
-__all__ = ["ChannelWriteCapability"]
+__all__ = ["ChannelWriteCapability", "writable_targets"]
