@@ -1,0 +1,94 @@
+"""The same plain-English read and write, over EPICS Channel Access against the demo IOC.
+
+The IOC runs as a child process on free loopback ports; each ``osprey-desktop`` command runs
+as its own process with ``control_system.type: epics``; caproto's own command-line client
+checks what was written.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from osprey_desktop.connectors.demo_ioc_process import DemoIocProcess
+
+pytestmark = [pytest.mark.ioc, pytest.mark.timeout(180)]
+
+REPO = Path(__file__).resolve().parents[2]
+CAPROTO_GET = Path(sys.executable).with_name("caproto-get")
+
+
+@pytest.fixture(scope="module")
+def ioc() -> Iterator[DemoIocProcess]:
+    process = DemoIocProcess(rate=5.0).start()
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+@pytest.fixture
+def cli(ioc: DemoIocProcess, isolated_config: Path):
+    config = isolated_config / "epics.yaml"
+    config.write_text("control_system:\n  type: epics\n  writes_enabled: true\n")
+    db = str(isolated_config / "threads.sqlite")
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "OSPREY_DESKTOP_CONFIG")}
+    env.update(ioc.client_environment)
+    env.update(
+        XDG_CONFIG_HOME=str(isolated_config / "config"),
+        OSPREY_DESKTOP_DATA_DIR=str(isolated_config / "data"),
+    )
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "osprey_desktop", "--config", str(config), *args, "--db", db],
+            capture_output=True,
+            text=True,
+            timeout=90,
+            cwd=REPO,
+            env=env,
+            check=False,
+        )
+
+    return run
+
+
+def caproto_get(ioc: DemoIocProcess, name: str) -> str:
+    done = subprocess.run(
+        [str(CAPROTO_GET), "--no-repeater", "--timeout", "5", name],
+        env={**os.environ, **ioc.client_environment},
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_read_the_beam_current_over_epics(cli):
+    result = cli("ask", "read the beam current")
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"SR:DCCT:Current: \d{3}\.\d\d mA", result.stdout), result.stdout
+
+
+def test_set_a_corrector_over_epics_is_what_caproto_get_reads_back(cli, ioc):
+    asked = cli("ask", "set corrector HCM05 to 1.25 A")
+    assert asked.returncode == 3, asked.stderr
+    assert "`SR02C:HCM05:Current:SP`" in asked.stdout
+    thread = re.search(r"thread: (\w+)", asked.stdout).group(1)
+
+    approved = cli("approve", "--thread", thread, "yes")
+
+    assert approved.returncode == 0, approved.stderr
+    assert "wrote 1.25 A, readback" in approved.stdout and "(verified)" in approved.stdout
+    assert caproto_get(ioc, "SR02C:HCM05:Current:SP").split() == [
+        "SR02C:HCM05:Current:SP",
+        "[1.25]",
+    ]
