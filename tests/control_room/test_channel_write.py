@@ -114,6 +114,13 @@ async def test_units_are_converted_to_the_channels_units(session, machine):
     assert op["new_value"] == 0.25 and op["requested"] == "by +250 mA"
 
 
+async def test_a_value_in_a_unit_the_channel_cannot_take_is_refused(session, machine):
+    result = await session.submit("set HCM01 to 5 furlongs", "t1")
+    assert result.pending_approval is None
+    assert "'furlongs' cannot be converted to the channel's unit 'A'" in result.response
+    assert machine.value(HCM01) == 0.0
+
+
 async def test_approval_executes_the_approved_payload_even_if_the_machine_moved(
     session, machine: SimMachine
 ):

@@ -146,6 +146,8 @@ _AND_VERB = (
     + r")\b)"
 )
 _TRAIL_WORDS = re.compile(r"(?:\s|,|and|then|up|down|please)+$", re.I)
+_NOT_UNIT_WORDS = "and then on for in please at to now from with if or but instead again each"
+_NOT_UNITS = frozenset(_NOT_UNIT_WORDS.split())
 _CHANGE_WORDS = re.compile(
     rf"\b(?:set|change|put|move|ramp|adjust|write|zero|{_UP}|{_DOWN})\b", re.I
 )
@@ -189,8 +191,9 @@ def _spec(kind: str, m: re.Match[str], before: str, target: str) -> ValueSpec:
         return ValueSpec(target, "absolute", 0.0, None, fragment)
     amount = _number(m.group("num"))
     unit = m.group("unit")
-    if unit and lookup_unit(unit) is None:
+    if unit and lookup_unit(unit) is None and unit.lower() in _NOT_UNITS:
         unit = None  # the next word ("and", "then") is not a unit
+    # Any other word after the number is kept as its unit: "5 furlongs" must not become 5 A.
     if kind in ("add", "by"):
         if kind == "add":
             sign = -1.0 if m.group("verb").lower() in ("subtract", "remove") else 1.0
