@@ -19,12 +19,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "control_room"))
-
-from planner_eval import evaluate, exact_rate  # noqa: E402
-from requests_table import REQUESTS  # noqa: E402
 
 from osprey_desktop.config import get_config  # noqa: E402
+from tests.control_room.planner_eval import evaluate, exact_rate  # noqa: E402
+from tests.control_room.requests_table import REQUESTS  # noqa: E402
 
 
 async def main(show_misses: bool) -> int:
@@ -39,6 +37,11 @@ async def main(show_misses: bool) -> int:
     hits = sum(o.exact for o in outcomes)
     print(f"planner: {planner}; {len(outcomes)} requests; planned in {elapsed:.2f} s")
     print(f"exact-plan rate: {rate:.1%} ({hits}/{len(outcomes)})")
+    tags = {r.text: r.tags for r in REQUESTS}
+    held_out = [o for o in outcomes if "held_out" in tags[o.text]]
+    if held_out:
+        held_hits = sum(o.exact for o in held_out)
+        print(f"held-out entries: {exact_rate(held_out):.1%} ({held_hits}/{len(held_out)})")
     for kind, items in sorted(by_kind.items()):
         kind_hits = sum(o.exact for o in items)
         print(f"  {kind:<16} {kind_hits:>3}/{len(items):<3} {exact_rate(items):6.1%}")

@@ -11,7 +11,8 @@ capabilities that answers it best. ``bench/planner_accuracy.py`` and
   then asks with the nearest names;
 - ``no_change``: mentions setting, changing or writing but asks to change nothing.
 
-Tags mark ``multi`` channel, ``odd`` phrasing, ``units`` spelled unusually.
+Tags mark ``multi`` channel, ``odd`` phrasing, ``units`` spelled unusually, and ``held_out``
+entries written after the capabilities' keywords were tuned on the others.
 """
 
 from __future__ import annotations
@@ -129,7 +130,9 @@ REQUESTS: tuple[OperatorRequest, ...] = (
     _r("did someone change the ID04 gap in the last hour?", HISTORY, "no_change"),
     _r("show the setpoint history of HCM02 since yesterday", HISTORY, "no_change"),
     _r("without writing anything, what is the RF frequency setpoint?", READ, "no_change"),
-    # -- held out: written after the keywords were tuned on the entries above, never tuned on
+    # -- held out: written after the keywords were tuned on the entries above. Their first run
+    # planned 22/24 exactly; the two misses exposed two generic planner bugs (goal filtering
+    # order, an explicitly matched consumer losing to a default one), fixed since.
     _r("RF voltage?", READ, "read", "held_out", "odd"),
     _r("tell me the vertical tune", READ, "read", "held_out"),
     _r("what's the pressure at IG13", READ, "read", "held_out"),
