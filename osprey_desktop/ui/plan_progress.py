@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 PENDING, RUNNING, DONE, FAILED, SKIPPED = "pending", "running", "done", "failed", "skipped"
+AWAITING = "awaiting approval"
 
 
 @dataclass
@@ -32,9 +33,15 @@ class StepProgress:
     def elapsed(self, now: float | None = None) -> float | None:
         if self.duration is not None:
             return self.duration
-        if self.started is not None and self.state == RUNNING:
+        if self.started is not None and self.state in (RUNNING, AWAITING):
             return (now if now is not None else time.monotonic()) - self.started
         return None
+
+    @property
+    def output_text(self) -> str:
+        if self.expected_output and self.context_key:
+            return f"{self.expected_output}: {self.context_key}"
+        return self.context_key or self.expected_output or "—"
 
     @property
     def inputs_text(self) -> str:
@@ -105,6 +112,11 @@ class PlanProgress:
                 step.duration = time.monotonic() - step.started
             step.error = event.get("error") or None
             return None if len(self.steps) != before else [i]
+        if kind == "approval_required":
+            waiting = [i for i, s in enumerate(self.steps) if s.state == RUNNING]
+            for i in waiting:
+                self.steps[i].state = AWAITING
+            return waiting
         if kind == "error":
             changed = []
             for i, step in enumerate(self.steps):
@@ -119,7 +131,7 @@ class PlanProgress:
         """The turn ended (done, failed, stopped): running steps failed, pending ones skipped."""
         changed = []
         for i, step in enumerate(self.steps):
-            if step.state == RUNNING:
+            if step.state in (RUNNING, AWAITING):
                 step.state, step.duration = FAILED, step.elapsed()
                 step.error = step.error or "stopped before it finished"
                 changed.append(i)

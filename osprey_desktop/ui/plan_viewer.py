@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from osprey_desktop.ui.plan_progress import (
+    AWAITING,
     DONE,
     FAILED,
     PENDING,
@@ -33,10 +34,12 @@ from osprey_desktop.ui.plan_progress import (
     StepProgress,
 )
 
-COLUMNS = ("#", "State", "Capability", "Objective", "Inputs", "Output", "Time")
+COLUMNS = ("#", "State", "Capability", "Objective", "Time")
+TIME_COLUMN = 4
 STATE_LOOK: dict[str, tuple[str, str]] = {
     PENDING: ("○ pending", "#616161"),
     RUNNING: ("▶ running", "#1565c0"),
+    AWAITING: ("⏸ awaiting approval", "#e65100"),
     DONE: ("✓ done", "#2e7d32"),
     FAILED: ("✗ failed", "#c62828"),
     SKIPPED: ("– skipped", "#9e9e9e"),
@@ -63,7 +66,7 @@ class PlanViewerDock(QDockWidget):
         self.tree.setColumnCount(len(COLUMNS))
         self.tree.setHeaderLabels(list(COLUMNS))
         self.tree.setRootIsDecorated(False)
-        self.tree.setUniformRowHeights(True)
+        self.tree.setIndentation(12)
         self.tree.setAlternatingRowColors(True)
         header = self.tree.header()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
@@ -132,6 +135,11 @@ class PlanViewerDock(QDockWidget):
         for i, step in enumerate(self.progress.steps):
             item = QTreeWidgetItem([str(i + 1)] + [""] * (len(COLUMNS) - 1))
             self.tree.addTopLevelItem(item)
+            # Inputs and output on a spanned line under the step: readable in a narrow dock.
+            detail = QTreeWidgetItem(item, [""])
+            detail.setFirstColumnSpanned(True)
+            detail.setForeground(0, QBrush(QColor("#555555")))
+            item.setExpanded(True)
             self._fill(item, step)
         self._update_caption()
 
@@ -143,13 +151,13 @@ class PlanViewerDock(QDockWidget):
 
     def _fill(self, item: QTreeWidgetItem, step: StepProgress) -> None:
         label, colour = STATE_LOOK.get(step.state, (step.state, "#000000"))
-        output = step.context_key
-        if step.expected_output:
-            output = f"{step.expected_output}: {step.context_key}"
-        texts = (label, step.capability, step.task_objective, step.inputs_text, output)
-        for col, text in enumerate(texts, start=1):
+        for col, text in enumerate((label, step.capability, step.task_objective), start=1):
             item.setText(col, text)
-        item.setText(6, format_elapsed(step.elapsed()))
+        item.setText(TIME_COLUMN, format_elapsed(step.elapsed()))
+        detail = item.child(0)
+        if detail is not None:
+            detail.setText(0, f"      in: {step.inputs_text}   →   out: {step.output_text}")
+            detail.setToolTip(0, f"Inputs: {step.inputs_text}\nOutput: {step.output_text}")
         item.setForeground(1, QBrush(QColor(colour)))
         tip = f"{step.capability}: {step.task_objective}\nInputs: {step.inputs_text}"
         if step.error:
@@ -165,9 +173,12 @@ class PlanViewerDock(QDockWidget):
             return
         done = sum(s.state == DONE for s in steps)
         running = [i for i, s in enumerate(steps) if s.state == RUNNING]
+        waiting = [i for i, s in enumerate(steps) if s.state == AWAITING]
         text = f"{len(steps)} step{'s' if len(steps) != 1 else ''}, {done} done"
         if running:
             text += f" — running step {running[0] + 1} of {len(steps)}"
+        if waiting:
+            text += f" — step {waiting[0] + 1} waits for your approval"
         failed = sum(s.state == FAILED for s in steps)
         if failed:
             text += f", {failed} failed"
@@ -185,7 +196,7 @@ class PlanViewerDock(QDockWidget):
             if step.state == RUNNING:
                 item = self.tree.topLevelItem(row)
                 if item is not None:
-                    item.setText(6, format_elapsed(step.elapsed()))
+                    item.setText(TIME_COLUMN, format_elapsed(step.elapsed()))
 
     def states(self) -> list[str]:
         """Step states in row order, as shown (used by tests and the status bar)."""

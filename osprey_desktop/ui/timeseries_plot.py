@@ -42,8 +42,10 @@ class TimeSeriesPlot(QWidget):
         self.plot_item.showGrid(x=True, y=True, alpha=0.25)
         self.plot_item.setDownsampling(auto=True, mode="peak")
         self.plot_item.setClipToView(True)
-        self.plot_item.getAxis("bottom").setLabel("time")
-        self.legend = self.plot_item.addLegend(offset=(10, 10))
+        self.plot_item.getAxis("bottom").setLabel("time (local)")
+        self.legend = self.plot_item.addLegend(
+            offset=(10, 10), brush=pg.mkBrush(255, 255, 255, 210), pen=pg.mkPen("#9e9e9e")
+        )
         self.curves: dict[str, pg.PlotDataItem] = {}
         self.units: dict[str, str] = {}
         self.axis_units: list[str] = []  # [left unit, right unit]
@@ -55,6 +57,8 @@ class TimeSeriesPlot(QWidget):
     def _right_view(self) -> pg.ViewBox:
         if self._right_box is None:
             box = pg.ViewBox()
+            # Below the main view box, so the left curves and the legend stay on top.
+            box.setZValue(self.plot_item.vb.zValue() - 1)
             self.plot_item.showAxis("right")
             self.plot_item.scene().addItem(box)
             self.plot_item.getAxis("right").linkToView(box)

@@ -65,3 +65,29 @@ def alarm_state(value: Any) -> str | None:
         if isinstance(severity, int) and not isinstance(severity, bool) and 1 <= severity <= 3:
             return ("MINOR", "MAJOR", "INVALID")[severity - 1]
     return None
+
+
+_RANK = {"MINOR": 1, "MAJOR": 2, "INVALID": 3, "DISCONNECTED": 4}
+
+
+def worst_alarm(value: Any, depth: int = 3, budget: int = 2000) -> str | None:
+    """The worst alarm state found in ``value`` and its nested dicts, down to ``depth`` levels.
+
+    Lets a collapsed context entry show that a channel inside it is in alarm. Lists are not
+    searched and at most ``budget`` dict items are visited, so a huge entry stays cheap.
+    """
+    worst: str | None = None
+    stack = [(value, 0)]
+    while stack and budget > 0:
+        item, level = stack.pop()
+        state = alarm_state(item)
+        if state is not None and (worst is None or _RANK[state] > _RANK[worst]):
+            worst = state
+        if level < depth and isinstance(item, Mapping):
+            for child in item.values():
+                budget -= 1
+                if isinstance(child, Mapping):
+                    stack.append((child, level + 1))
+                if budget <= 0:
+                    break
+    return worst

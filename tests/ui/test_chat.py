@@ -92,3 +92,13 @@ def test_status_lines_name_the_plan_chain():
     )
     assert line == "Plan created: 2 steps (a → b)"
     assert status_line_for({"type": "phase_start"}) is None
+
+
+def test_text_after_a_markdown_list_is_not_part_of_the_list(qtbot):
+    transcript = Transcript()
+    qtbot.addWidget(transcript)
+    transcript.add_response("Values:\n\n- SR:DCCT:Current: 500 mA\n- SR:Lifetime: 10 h")
+    transcript.add_request("next request")
+    transcript.add_status("Task: next")
+    last_blocks = [transcript.document().lastBlock(), transcript.document().lastBlock().previous()]
+    assert all(block.textList() is None for block in last_blocks)

@@ -121,6 +121,19 @@ def test_alarm_severity_is_shown_next_to_the_value(model):
     assert model.data(channel, Qt.ItemDataRole.ForegroundRole) is not None
 
 
+def test_collapsed_entry_shows_the_worst_alarm_inside_it(model):
+    entry = model.index_for_path(["PV_VALUES", "beam_values"])
+    assert "⚠" not in model.data(entry.siblingAtColumn(1))
+    log = SignalLog(model)
+    new = copy.deepcopy(BASE)
+    readings = new["PV_VALUES"]["beam_values"]["pv_values"]
+    readings["SR:DCCT"]["alarm_severity"] = "MINOR"
+    readings["SR:LIFETIME"] = {"value": 2.0, "units": "h", "alarm_severity": "MAJOR"}
+    model.set_context_data(new)
+    assert model.data(entry.siblingAtColumn(1)) == "{1 field}  ⚠ MAJOR"
+    assert ("chg", entry.row()) in log.events
+
+
 def test_expansion_and_selection_survive_an_update(model, qtbot):
     view = QTreeView()
     qtbot.addWidget(view)

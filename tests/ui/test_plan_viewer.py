@@ -55,12 +55,10 @@ def start(i, key, cap):
 
 def test_plan_shows_capability_objective_inputs_and_output(viewer):
     item = viewer.tree.topLevelItem(1)
-    assert [item.text(c) for c in range(2, 6)] == [
-        "channel_read",
-        "read it",
-        "CHANNEL_ADDRESSES: beam_channels",
-        "CHANNEL_VALUES: beam_values",
-    ]
+    assert [item.text(c) for c in range(2, 4)] == ["channel_read", "read it"]
+    detail = item.child(0).text(0)
+    assert "in: CHANNEL_ADDRESSES: beam_channels" in detail
+    assert "out: CHANNEL_VALUES: beam_values" in detail
     assert viewer.states() == ["pending"] * 3
 
 
@@ -88,8 +86,8 @@ def test_steps_go_through_running_done_and_failed(viewer):
     )
     viewer.finish_turn()
     assert viewer.states() == ["done", "failed", "skipped"]
-    assert viewer.tree.topLevelItem(0).text(6) == "250 ms"
-    assert viewer.tree.topLevelItem(1).text(6) == "1.5 s"
+    assert viewer.tree.topLevelItem(0).text(4) == "250 ms"
+    assert viewer.tree.topLevelItem(1).text(4) == "1.5 s"
     assert "timeout" in viewer.tree.topLevelItem(1).toolTip(1)
 
 
@@ -112,3 +110,12 @@ def test_plan_awaiting_approval_offers_reject_left_and_approve_right(qtbot):
         qtbot.mouseClick(dock.approve_button, Qt.LeftButton)
     assert decided.args == [True]
     assert not dock.approval_bar.isVisible()
+
+
+def test_step_waiting_for_approval_is_shown_as_such(viewer):
+    viewer.apply_event(start(0, "beam_channels", "channel_finding"))
+    viewer.apply_event({"type": "approval_required", "approval_type": "channel_write"})
+    assert viewer.states()[0] == "awaiting approval"
+    assert "step 1 waits for your approval" in viewer.caption.text()
+    viewer.apply_event(start(0, "beam_channels", "channel_finding"))  # resumed: runs again
+    assert viewer.states()[0] == "running"

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import html
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from PySide6.QtGui import QTextCursor
+from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 USER_STYLE = "color:#0d47a1; font-weight:600;"
@@ -75,20 +75,34 @@ class Transcript(QTextBrowser):
         bar = self.verticalScrollBar()
         return bar.value() >= bar.maximum() - 4
 
-    def _append_html(self, fragment: str) -> None:
-        follow = self._at_bottom()
+    def _end_cursor(self, top_margin: float = 0.0) -> QTextCursor:
+        """A cursor on a fresh, plain block at the end: no list or style of the last entry
+        (a Markdown list would otherwise swallow every later line)."""
         cursor = QTextCursor(self.document())
         cursor.movePosition(QTextCursor.MoveOperation.End)
         if not self.document().isEmpty():
-            cursor.insertBlock()
-        cursor.insertHtml(fragment)
+            cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
+        current = cursor.currentList()
+        if current is not None:
+            current.remove(cursor.block())
+        block = QTextBlockFormat()
+        block.setTopMargin(top_margin)
+        cursor.setBlockFormat(block)
+        return cursor
+
+    def _append(self, write: Callable[[QTextCursor], None], top_margin: float = 0.0) -> None:
+        follow = self._at_bottom()
+        write(self._end_cursor(top_margin))
         if follow:
             self.verticalScrollBar().setValue(self.verticalScrollBar().maximum())
+
+    def _append_html(self, fragment: str, top_margin: float = 0.0) -> None:
+        self._append(lambda cursor: cursor.insertHtml(fragment), top_margin)
 
     def add_request(self, text: str) -> None:
         stamp = time.strftime("%H:%M:%S")
         body = html.escape(text).replace("\n", "<br>")
-        self._append_html(f'<p><span style="{USER_STYLE}">You · {stamp}</span><br>{body}</p>')
+        self._append_html(f'<span style="{USER_STYLE}">You · {stamp}</span><br>{body}', 12)
         self.entries.append(("request", text))
 
     def add_status(self, text: str) -> None:
@@ -104,16 +118,8 @@ class Transcript(QTextBrowser):
             self.add_status(line)
 
     def add_response(self, markdown: str) -> None:
-        follow = self._at_bottom()
-        cursor = QTextCursor(self.document())
-        cursor.movePosition(QTextCursor.MoveOperation.End)
-        if not self.document().isEmpty():
-            cursor.insertBlock()
-        cursor.insertHtml(f'<span style="{USER_STYLE}">Osprey</span>')
-        cursor.insertBlock()
-        cursor.insertMarkdown(markdown)
-        if follow:
-            self.verticalScrollBar().setValue(self.verticalScrollBar().maximum())
+        self._append_html(f'<span style="{USER_STYLE}">Osprey</span>', 8)
+        self._append(lambda cursor: cursor.insertMarkdown(markdown))
         self.entries.append(("response", markdown))
 
     def add_error(self, message: str, next_step: str | None = None) -> None:
@@ -122,8 +128,13 @@ class Transcript(QTextBrowser):
         self.entries.append(("error", text))
 
     def add_note(self, text: str) -> None:
-        """System feedback: slash-command results, stop confirmations, restored approvals."""
-        self._append_html(f'<p style="{NOTE_STYLE}">{html.escape(text)}</p>')
+        """System feedback: slash-command results, stop confirmations, restored approvals.
+
+        Multi-line feedback (``/help``) is Markdown and rendered as such."""
+        if "\n" in text.strip():
+            self._append(lambda cursor: cursor.insertMarkdown(text))
+        else:
+            self._append_html(f'<p style="{NOTE_STYLE}">{html.escape(text)}</p>')
         self.entries.append(("note", text))
 
     def clear_entries(self) -> None:

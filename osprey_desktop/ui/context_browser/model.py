@@ -14,7 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
 
-from osprey_desktop.ui.values import ALARM_COLOURS, alarm_state, format_value
+from osprey_desktop.ui.values import ALARM_COLOURS, format_value, worst_alarm
 
 BATCH = 256
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -43,7 +43,7 @@ def _size(value: Any) -> int:
 class _Node:
     """One row. ``children`` stays None until the view asks for it (lazy)."""
 
-    __slots__ = ("parent", "key", "value", "row", "depth", "children", "limit")
+    __slots__ = ("parent", "key", "value", "row", "depth", "children", "limit", "_alarm")
 
     def __init__(self, parent: _Node | None, key: Any, value: Any, row: int, depth: int) -> None:
         self.parent = parent
@@ -53,6 +53,18 @@ class _Node:
         self.depth = depth
         self.children: list[_Node] | None = None
         self.limit = 0  # how many children the view has asked for so far
+        self._alarm: str | None | bool = False  # False: not computed yet
+
+    @property
+    def alarm(self) -> str | None:
+        """Worst alarm in this entry (types and keys look three levels down, fields one)."""
+        if self._alarm is False:
+            self._alarm = worst_alarm(self.value, depth=3 if self.depth <= 2 else 1)
+        return self._alarm  # type: ignore[return-value]
+
+    def set_value(self, value: Any) -> None:
+        self.value = value
+        self._alarm = False
 
     def path(self) -> tuple[Any, ...]:
         keys: list[Any] = []
@@ -197,12 +209,15 @@ class ContextTreeModel(QAbstractItemModel):
             if index.column() == 0:
                 return f"[{node.key}]" if isinstance(node.key, int) else str(node.key)
             text = format_value(node.value)
-            alarm = alarm_state(node.value)
-            return f"{text}  {alarm}" if alarm else text
+            if node.depth == 1:  # a context type: count its entries, not "fields"
+                n = len(node.value)
+                text = f"{n} entr{'y' if n == 1 else 'ies'}"
+            alarm = node.alarm
+            return f"{text}  ⚠ {alarm}" if alarm else text
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(node)
         if role == Qt.ItemDataRole.ForegroundRole:
-            alarm = alarm_state(node.value)
+            alarm = node.alarm
             return ALARM_COLOURS[alarm] if alarm else None
         if role == PATH_ROLE:
             return node.path()
@@ -269,8 +284,8 @@ class ContextTreeModel(QAbstractItemModel):
         old = node.value
         if new is old:
             return
-        old_text = format_value(old), alarm_state(old)
-        node.value = new
+        old_text = format_value(old), node.alarm
+        node.set_value(new)
         if node.children is not None:
             if _is_mapping(old) and _is_mapping(new):
                 self._merge_mapping(node, index, new)
@@ -279,7 +294,7 @@ class ContextTreeModel(QAbstractItemModel):
             else:
                 self._remove_rows(node, index, list(range(len(node.children))))
                 node.children, node.limit = None, 0
-        if index.isValid() and old_text != (format_value(new), alarm_state(new)):
+        if index.isValid() and old_text != (format_value(new), node.alarm):
             self.dataChanged.emit(index, index.siblingAtColumn(1))
 
     def _merge_mapping(self, node: _Node, index: QModelIndex, new: Mapping[str, Any]) -> None:

@@ -99,7 +99,7 @@ class ContextBrowserDock(QDockWidget):
         splitter.addWidget(self.tree)
         splitter.addWidget(self.detail)
         splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 1)
+        splitter.setStretchFactor(1, 2)
         body = QWidget()
         layout = QVBoxLayout(body)
         layout.setContentsMargins(2, 2, 2, 2)
