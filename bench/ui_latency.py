@@ -6,8 +6,9 @@ the 5 ms period) is the longest stall the operator could feel. Measured:
 1. during a full turn through the real graph ("read the beam current", built-in planner,
    simulated machine, SQLite checkpointer), window open and every dock live;
 2. during a context update of 10,000 entries: a real turn (same session, checkpointer and
-   window) whose one step stores 10,000 CONTEXT_BULK entries, with that branch of the
-   context tree expanded (worst case), through the deterministic graph of the UI tests;
+   window) whose one step stores 10,000 new CONTEXT_BULK entries (each turn adds 10,000
+   more), with that branch of the context tree expanded (worst case), through the
+   deterministic graph of the UI tests;
 3. process start -> first painted window (child process running ``run_app``), and -> ready
    (session open, thread restored).
 
@@ -190,6 +191,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--turns", type=int, default=5)
     parser.add_argument("--paint-runs", type=int, default=3)
+    parser.add_argument("--bulk-turns", type=int, default=3, help="10,000 new entries each")
     parser.add_argument("--first-paint-child", metavar="DB")
     args = parser.parse_args()
     if args.first_paint_child:
@@ -207,7 +209,7 @@ def main() -> int:
 
     async def run() -> tuple[list[dict], list[dict]]:
         turns = await measure_turns(config, args.turns)
-        bulk = await measure_turns(config, 1, build_window_graph, "10000 entries")
+        bulk = await measure_turns(config, args.bulk_turns, build_window_graph, "10000 entries")
         return turns, bulk
 
     turns, bulk = qasync.run(run())

@@ -134,7 +134,7 @@ async def run_step(step: dict[str, Any], state: dict[str, Any]) -> dict[str, Any
         }
     if capability == "bulk":
         count = int(step["task_objective"].split()[1])
-        return {"CONTEXT_BULK": {f"entry_{i:05d}": {"value": float(i)} for i in range(count)}}
+        return {"CONTEXT_BULK": {f"{key}_{i:05d}": {"value": float(i)} for i in range(count)}}
     if "wait a long time" in step["task_objective"]:
         await asyncio.sleep(30)
     return {
