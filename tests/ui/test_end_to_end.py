@@ -101,3 +101,35 @@ def test_history_plots_and_its_strip_chart_command_opens_live(windows, qtbot):
     assert window.stripcharts
     dock = window.stripcharts[-1]
     qtbot.waitUntil(lambda: any(n > 0 for n in dock.point_counts().values()), timeout=5000)
+
+
+def test_planning_mode_plan_is_approved_in_the_plan_viewer(windows, qtbot):
+    window = windows.open(use_real_graph=True)
+    windows.send(window, "/planning:on")
+    windows.wait_idle(window)
+    with qtbot.waitSignal(window.approvals.dialog_opened, timeout=15_000):
+        windows.send(window, "What is the beam current?")
+    viewer = window.plan_viewer
+    qtbot.waitUntil(viewer.approval_bar.isVisible)
+    assert viewer.states() and set(viewer.states()) == {"pending"}
+    assert [viewer.tree.topLevelItem(i).text(2) for i in range(2)][0] == "channel_finding"
+    with qtbot.waitSignal(window.controller.turn_finished, timeout=15_000):
+        qtbot.mouseClick(viewer.approve_button, Qt.MouseButton.LeftButton)
+    assert all(s == "done" for s in viewer.states())
+    assert window.approvals.visible_dialogs() == []
+    assert "mA" in window.chat.transcript.texts("response")[-1]
+
+
+def test_planning_mode_plan_rejected_runs_nothing(windows, qtbot):
+    window = windows.open(use_real_graph=True)
+    windows.send(window, "/planning:on")
+    windows.wait_idle(window)
+    with qtbot.waitSignal(window.approvals.dialog_opened, timeout=15_000) as opened:
+        windows.send(window, "What is the beam current?")
+    with qtbot.waitSignal(window.controller.turn_finished, timeout=15_000):
+        qtbot.mouseClick(opened.args[0].reject_button, Qt.MouseButton.LeftButton)
+    assert "done" not in window.plan_viewer.states()
+    assert not window.plan_viewer.approval_bar.isVisible()
+    assert "CHANNEL_VALUES" not in (
+        window.controller.live.values.get("capability_context_data") or {}
+    )
