@@ -202,7 +202,7 @@ class MainWindow(QMainWindow):
         if values.get("ui_captured_figures") and touched(
             "ui_captured_figures", "capability_context_data"
         ):
-            self.ensure_plot_dock().show_state(values)
+            self._show_new_figures(values)
         if changed is None and self._history_pending and values.get("messages"):
             self._history_pending = False
             self._show_history(values)
@@ -245,6 +245,16 @@ class MainWindow(QMainWindow):
             self.chat.transcript.add_error(f"Context entry {where} is not in this thread.")
         elif route == "context":
             self.context_browser.raise_()
+
+    def _show_new_figures(self, values: Mapping[str, Any]) -> None:
+        """Open tabs for figures not shown yet; raise the dock only when something is new."""
+        from osprey_desktop.ui.plot_artifacts import figure_identity
+
+        shown = self.plot_dock.shown_identities() if self.plot_dock is not None else set()
+        figures = values.get("ui_captured_figures") or []
+        if all(figure_identity(f) in shown for f in figures if isinstance(f, Mapping)):
+            return
+        self.ensure_plot_dock().show_state(values)
 
     def ensure_plot_dock(self) -> Any:
         if self.plot_dock is None:

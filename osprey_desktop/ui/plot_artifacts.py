@@ -41,13 +41,21 @@ def series_from_archiver_entry(
     return series, {c: str(units.get(c) or "") for c in series}
 
 
+def figure_identity(figure: Mapping[str, Any]) -> str:
+    """What makes a figure record the same figure across state updates."""
+    meta = figure.get("metadata") or {}
+    path = str(figure.get("figure_path") or "")
+    title = str(figure.get("display_name") or meta.get("title") or path or "Figure")
+    return f"{figure.get('capability', '')}|{path}|{title}|{figure.get('created_at', '')}"
+
+
 def artifact_from_figure(
     figure: Mapping[str, Any], context_data: Mapping[str, Any]
 ) -> PlotArtifact:
     meta = figure.get("metadata") or {}
     path = str(figure.get("figure_path") or "")
     title = str(figure.get("display_name") or meta.get("title") or path or "Figure")
-    identity = f"{figure.get('capability', '')}|{path}|{title}|{figure.get('created_at', '')}"
+    identity = figure_identity(figure)
     if meta.get("figure_type") != "timeseries":
         return PlotArtifact(identity, title, "image", path=path)
     context_type = str(meta.get("context_type") or ARCHIVER_DATA)
@@ -69,7 +77,14 @@ def artifact_from_figure(
     return PlotArtifact(identity, title, "timeseries", series=series, units=units)
 
 
-def artifacts_from_state(values: Mapping[str, Any]) -> list[PlotArtifact]:
+def artifacts_from_state(
+    values: Mapping[str, Any], skip: set[str] | frozenset[str] = frozenset()
+) -> list[PlotArtifact]:
+    """Artifacts of every figure in ``values`` except those in ``skip`` (already shown)."""
     context_data = values.get("capability_context_data") or {}
     figures = values.get("ui_captured_figures") or []
-    return [artifact_from_figure(f, context_data) for f in figures if isinstance(f, Mapping)]
+    return [
+        artifact_from_figure(f, context_data)
+        for f in figures
+        if isinstance(f, Mapping) and figure_identity(f) not in skip
+    ]

@@ -36,7 +36,11 @@ class PlotDock(QDockWidget):
 
     def show_state(self, values: Mapping[str, Any]) -> list[str]:
         """Open a tab for every figure not shown yet; returns the new tab titles."""
-        return self.show_artifacts(artifacts_from_state(values))
+        return self.show_artifacts(artifacts_from_state(values, self.shown_identities()))
+
+    def shown_identities(self) -> set[str]:
+        """Figures shown (or shown and closed): they are not drawn again."""
+        return set(self._shown)
 
     def show_artifacts(self, artifacts: Iterable[PlotArtifact]) -> list[str]:
         opened = []

@@ -203,3 +203,17 @@ def test_command_palette_finds_and_runs_a_window_action(windows, qtbot):
     assert window.controller.thread_id != old
     titles = [e.title for e in window.menus.palette_entries()]
     assert "/planning" in titles and "Quit" in titles
+
+
+def test_later_steps_do_not_pull_the_plot_tab_forward_again(windows, qtbot):
+    window = windows.open()
+    windows.send(window, "history of the beam current")
+    windows.wait_idle(window)
+    assert window.plot_dock.tabs.count() == 1
+    window.process_log.raise_()
+    qtbot.waitUntil(lambda: not window.process_log.visibleRegion().isEmpty())
+    windows.send(window, "read the beam current")
+    windows.wait_idle(window)
+    qtbot.wait(50)
+    assert not window.process_log.visibleRegion().isEmpty()
+    assert window.plot_dock.tabs.count() == 1
