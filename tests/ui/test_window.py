@@ -217,3 +217,41 @@ def test_later_steps_do_not_pull_the_plot_tab_forward_again(windows, qtbot):
     qtbot.wait(50)
     assert not window.process_log.visibleRegion().isEmpty()
     assert window.plot_dock.tabs.count() == 1
+
+
+def test_context_tree_updates_after_each_step_not_only_at_the_end(windows, qtbot):
+    window = windows.open()
+    seen_at_second_step = []
+
+    def on_event(event):
+        if event.get("type") == "capability_start" and event.get("step_index") == 1:
+            index = window.context_model.index_for_path(["CHANNEL_VALUES", "values_1"])
+            seen_at_second_step.append(index.isValid())
+
+    window.controller.progress_event.connect(on_event)
+    windows.send(window, "read the beam current")
+    windows.wait_idle(window)
+    assert seen_at_second_step == [True]
+
+
+def test_switching_threads_shows_that_threads_conversation_and_context(windows, qtbot):
+    window = windows.open()
+    windows.send(window, "read the beam current")
+    windows.wait_idle(window)
+    first = window.controller.thread_id
+    window.menus.new_thread_action.trigger()
+    assert window.controller.thread_id != first
+    assert window.chat.transcript.texts("request") == []
+    assert window.context_model.rowCount() == 0
+    windows.send(window, "history of the beam current")
+    windows.wait_idle(window)
+    qtbot.waitUntil(
+        lambda: any(first in a.text() for a in window.menus.threads_menu.actions()), timeout=5000
+    )
+    switch = next(a for a in window.menus.threads_menu.actions() if first in a.text())
+    with qtbot.waitSignal(window.controller.state_changed, timeout=5000):
+        switch.trigger()
+    qtbot.waitUntil(lambda: window.controller.thread_id == first, timeout=5000)
+    qtbot.waitUntil(lambda: window.chat.transcript.texts("request") == ["read the beam current"])
+    assert window.context_model.index_for_path(["CHANNEL_VALUES", "values_1"]).isValid()
+    assert not window.context_model.index_for_path(["ARCHIVER_DATA"]).isValid()
