@@ -37,6 +37,7 @@ from osprey_desktop.capabilities.control_room.write_operations import (
 )
 from osprey_desktop.capabilities.control_room.write_parsing import (
     MissingWriteValue,
+    ValueSpec,
     WriteRequestError,
     parse_write_request,
 )
@@ -155,17 +156,19 @@ class ChannelWriteCapability(ControlRoomCapability):
 
     # -- values ---------------------------------------------------------------------------
 
-    def _value_specs(self):
+    def _value_specs(self) -> list[ValueSpec]:
+        """Values from the step parameters, else from the request's words (see ``_parse``
+        of time_range_parsing for the order of the texts tried)."""
         from_parameters = specs_from_parameters(self.get_parameters())
         if from_parameters:
             return from_parameters
-        try:
-            return parse_write_request(self.request_text())
-        except MissingWriteValue:
-            task = self.turn_task()
-            if task and task != self.request_text():
-                return parse_write_request(task)
-            raise
+        texts = self.candidate_texts()
+        for text in texts[:-1]:
+            try:
+                return parse_write_request(text)
+            except MissingWriteValue:
+                continue
+        return parse_write_request(texts[-1] if texts else "")
 
     # -- outcomes -------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from urllib.parse import quote
 
 from osprey_desktop.base.capability import BaseCapability
 from osprey_desktop.base.errors import ErrorClassification, ErrorSeverity
+from osprey_desktop.planners.builtin import split_task
 
 
 class ClarificationNeeded(Exception):
@@ -29,13 +30,20 @@ class ControlRoomCapability(BaseCapability):
     """Base of the control-room capabilities: request text, clarification hand-off, commands."""
 
     def request_text(self) -> str:
-        """The words this step works from: the ``query`` parameter, else the step objective."""
-        query = self.get_parameters().get("query")
-        return str(query) if query else self.get_task_objective()
+        """The words this step works from: the ``query`` parameter, else the step objective.
 
-    def turn_task(self) -> str:
-        """The whole task of the turn (a step objective may be a shortened form of it)."""
-        return str(self._state.get("task_current_task") or self.get_task_objective())
+        A follow-up task ('for the last hour (follow-up to: "plot the lifetime")') is cut to
+        the operator's new words; ``candidate_texts`` also offers the earlier request.
+        """
+        query = self.get_parameters().get("query")
+        return str(query) if query else split_task(self.get_task_objective())[0]
+
+    def candidate_texts(self) -> list[str]:
+        """Where to look for this step's words, in order: the step, the turn's task, and the
+        request a follow-up refers to (for "do it again")."""
+        task, previous = split_task(str(self._state.get("task_current_task") or ""))
+        texts = [self.request_text(), task, previous or ""]
+        return [t for i, t in enumerate(texts) if t and t not in texts[:i]]
 
     def agent_control(self) -> Mapping[str, Any]:
         return self._state.get("agent_control") or {}

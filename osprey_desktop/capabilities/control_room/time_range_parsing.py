@@ -14,6 +14,7 @@ from osprey_desktop.capabilities.control_room.contexts import TimeRangeContext
 from osprey_desktop.capabilities.control_room.time_parsing import (
     AmbiguousTimeRange,
     NoTimeRange,
+    ParsedTimeRange,
     TimeRangeError,
     parse_time_range,
 )
@@ -82,15 +83,16 @@ class TimeRangeParsingCapability(ControlRoomCapability):
             )
         )
 
-    def _parse(self):
-        """The step's words first; the whole task when the objective names no time."""
-        try:
-            return parse_time_range(self.request_text())
-        except NoTimeRange:
-            task = self.turn_task()
-            if task and task != self.request_text():
-                return parse_time_range(task)
-            raise
+    def _parse(self) -> ParsedTimeRange:
+        """The step's words first; the whole task, then the earlier request, when they name
+        no time ("for the last hour" follow-ups name one, "do it again" does not)."""
+        texts = self.candidate_texts()
+        for text in texts[:-1]:
+            try:
+                return parse_time_range(text)
+            except NoTimeRange:
+                continue
+        return parse_time_range(texts[-1] if texts else "")
 
 
 __all__ = ["TimeRangeParsingCapability"]

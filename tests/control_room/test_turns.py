@@ -1,0 +1,58 @@
+"""Whole turns through AgentSession on the simulated ring: reads, histories, follow-ups and
+the questions asked instead of guesses."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import datetime
+
+import pytest
+
+from osprey_desktop.session import AgentSession
+
+
+@pytest.fixture
+async def session(connectors, tmp_path) -> AsyncIterator[AgentSession]:
+    async with AgentSession.open(db_path=tmp_path / "threads.sqlite") as opened:
+        yield opened
+
+
+def steps(result) -> list[str]:
+    return [s["capability"] for s in result.plan["steps"]]
+
+
+async def test_a_follow_up_with_a_new_range_reuses_the_channels(session):
+    await session.submit("plot the beam current since 00:00", "t1")
+
+    again = await session.submit("the same for the last 10 minutes", "t1")
+
+    assert steps(again) == ["time_range_parsing", "archiver_retrieval", "respond"]
+    values = await session.get_state_values("t1")
+    ranges = values["capability_context_data"]["TIME_RANGE"]
+    latest = ranges[again.plan["steps"][0]["context_key"]]
+    start = datetime.fromisoformat(latest["start_date"])
+    end = datetime.fromisoformat(latest["end_date"])
+    assert (end - start).total_seconds() == 600
+    history = values["capability_context_data"]["ARCHIVER_DATA"]
+    assert {tuple(entry["time_series_data"]) for entry in history.values()} == {
+        ("SR:DCCT:Current",)
+    }
+
+
+async def test_an_unknown_channel_ends_the_turn_with_a_question(session):
+    result = await session.submit("read the flux capacitor temperature", "t1")
+    assert "I found no channel matching 'flux capacitor temperature'" in result.response
+    assert result.error is None and result.pending_approval is None
+    values = await session.get_state_values("t1")
+    assert "CHANNEL_VALUES" not in (values.get("capability_context_data") or {})
+
+
+async def test_in_react_mode_an_ambiguous_range_is_asked_about_too(session):
+    result = await session.submit("/mode:react plot the lifetime since 8", "t1")
+    assert "'since 8' could mean 08:00 or 20:00" in result.response
+
+
+async def test_a_question_using_a_change_verb_reads_and_writes_nothing(session, machine):
+    result = await session.submit("is HCM01 set to zero?", "t1")
+    assert steps(result) == ["channel_finding", "channel_read", "respond"]
+    assert "SR01C:HCM01:Current:SP" in result.response and result.pending_approval is None
