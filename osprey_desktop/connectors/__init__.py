@@ -11,12 +11,10 @@ The EPICS (caproto) and Archiver Appliance (httpx) modules are imported only whe
 configuration selects them.
 """
 
+from osprey_desktop.connectors.archiver_base import ArchiverConnector, ArchiverData, ArchiverSeries
 from osprey_desktop.connectors.base import (
     ALARM_SEVERITIES,
-    ArchiverConnector,
-    ArchiverData,
     ArchiverError,
-    ArchiverSeries,
     ChannelAccessError,
     ChannelMetadata,
     ChannelNotFoundError,

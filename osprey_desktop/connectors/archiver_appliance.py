@@ -21,13 +21,13 @@ from typing import Any
 import httpx
 import numpy as np
 
-from osprey_desktop.connectors.base import (
+from osprey_desktop.connectors.archiver_base import (
     ArchiverConnector,
     ArchiverData,
-    ArchiverError,
     ArchiverSeries,
-    epoch_seconds,
+    checked_time_range,
 )
+from osprey_desktop.connectors.base import ArchiverError
 
 DATA_PATH = "/retrieval/data/getData.json"
 
@@ -69,14 +69,7 @@ class ArchiverApplianceConnector(ArchiverConnector):
         end: datetime,
         max_points: int | None = None,
     ) -> ArchiverData:
-        t0, t1 = epoch_seconds(start), epoch_seconds(end)
-        if t1 < t0:
-            raise ArchiverError(
-                f"The time range ends ({end.isoformat()}) before it starts ({start.isoformat()}); "
-                "swap start and end."
-            )
-        if max_points is not None and max_points < 1:
-            raise ArchiverError(f"max_points must be at least 1, got {max_points}.")
+        t0, t1 = checked_time_range(start, end, max_points)
         await self.connect()
         bin_seconds = math.ceil((t1 - t0) / max_points) if max_points else 0
         results = await asyncio.gather(

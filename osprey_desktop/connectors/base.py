@@ -1,7 +1,10 @@
-"""The connector contract every control system and archiver backend implements.
+"""The connector contract every control system implements, and the errors of every connector.
 
-Capabilities talk to the machine only through these two abstract classes, so the simulated
-machine, EPICS Channel Access and the Archiver Appliance are interchangeable. Every result type
+Capabilities talk to the machine only through ``ControlSystemConnector`` (here) and
+``ArchiverConnector`` (``archiver_base``), so the simulated machine, EPICS Channel Access and the
+Archiver Appliance are interchangeable. The write-result helpers (``sent_result``,
+``readback_result``, ``ChannelWriteResult.refused``) live on the base class so a write reads
+the same on every backend. Every result type
 is a small dataclass with ``to_dict()`` returning plain JSON-able values, because results end
 up in the agent state (which is checkpointed as JSON).
 
@@ -25,16 +28,23 @@ from __future__ import annotations
 import asyncio
 import inspect
 import math
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 
 Verification = Literal["none", "callback", "readback"]
 VERIFICATION_LEVELS: tuple[str, ...] = ("none", "callback", "readback")
+
+
+def check_verification(verification: str) -> None:
+    """Refuse an unknown verification level before anything is written."""
+    if verification not in VERIFICATION_LEVELS:
+        raise ValueError(f"verification must be none, callback or readback, not {verification}")
+
 
 #: EPICS alarm severities, in rising order, as every connector reports them.
 ALARM_SEVERITIES: tuple[str, ...] = ("NO_ALARM", "MINOR", "MAJOR", "INVALID")
@@ -152,6 +162,20 @@ class ChannelWriteResult:
     message: str = ""
     timestamp: float = 0.0
 
+    @classmethod
+    def refused(
+        cls, channel: str, value: Any, verification: str, message: str, timestamp: float
+    ) -> ChannelWriteResult:
+        """A write that did not happen (read-only, out of range, refused by the device)."""
+        return cls(
+            channel=channel,
+            success=False,
+            value_written=value,
+            verification=verification,
+            message=message,
+            timestamp=timestamp,
+        )
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "channel": self.channel,
@@ -235,9 +259,13 @@ class ControlSystemConnector(ABC):
     async def unsubscribe(self, subscription_id: str) -> None:
         """Stop a subscription; unknown ids are ignored."""
 
-    @abstractmethod
     async def get_metadata(self, name: str) -> ChannelMetadata:
-        """Units, precision, limits and the current alarm state of a channel."""
+        """Units, precision, limits and the current alarm state of a channel.
+
+        A reading carries its metadata (the alarm state is only current with a fresh read), so
+        the default reads the channel; a backend with a cheaper metadata call overrides this.
+        """
+        return (await self.read_channel(name)).metadata
 
     async def validate_channel(self, name: str) -> bool:
         """True when the channel exists and answers; never raises for a missing channel."""
@@ -273,110 +301,67 @@ class ControlSystemConnector(ABC):
                 return last, False
             await asyncio.sleep(poll_interval)
 
+    def clock(self) -> float:
+        """Epoch seconds stamped on write results; the simulated machine has its own clock."""
+        return time.time()
+
+    def sent_result(
+        self, channel: str, value: Any, verification: str, shown: str
+    ) -> ChannelWriteResult:
+        """A write not verified by readback: sent, or completed when the server confirmed it."""
+        done = "not confirmed" if verification == "none" else "put completed"
+        return ChannelWriteResult(
+            channel=channel,
+            success=True,
+            value_written=value,
+            verified=verification == "callback",
+            verification=verification,
+            message=f"Wrote {shown} to {channel} ({done}).",
+            timestamp=self.clock(),
+        )
+
+    async def readback_result(
+        self,
+        channel: str,
+        value: Any,
+        target: float,
+        readback_channel: str,
+        tolerance: float,
+        settle: float,
+        show: Callable[[Any], str],
+        poll_interval: float = 0.05,
+    ) -> ChannelWriteResult:
+        """Wait for the readback to reach ``target`` and report it in the same words everywhere."""
+        readback, ok = await self.wait_for_readback(
+            readback_channel, target, tolerance, settle, poll_interval
+        )
+        written = f"Wrote {show(value)} to {channel}"
+        reads = f"{readback_channel} reads {show(readback)}"
+        message = (
+            f"{written}; {reads}."
+            if ok
+            else f"{written}, but {reads} after {settle:g} s (tolerance {tolerance:g}); "
+            "check the device."
+        )
+        return ChannelWriteResult(
+            channel=channel,
+            success=True,
+            value_written=value,
+            readback=readback,
+            readback_channel=readback_channel,
+            verified=ok,
+            verification="readback",
+            tolerance=tolerance,
+            message=message,
+            timestamp=self.clock(),
+        )
+
     async def __aenter__(self) -> ControlSystemConnector:
         await self.connect()
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         await self.disconnect()
-
-
-@dataclass
-class ArchiverSeries:
-    """One channel's history: epoch-second timestamps and values as numpy arrays."""
-
-    channel: str
-    timestamps: np.ndarray
-    values: np.ndarray
-    units: str = ""
-    precision: int | None = None
-    processing: str = "raw"  # or "mean_<seconds>" when points were binned
-
-    def __len__(self) -> int:
-        return int(self.timestamps.size)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "timestamps": self.timestamps.astype(float).tolist(),
-            "values": [jsonable(v) for v in self.values.tolist()],
-            "units": self.units,
-            "precision": self.precision,
-            "processing": self.processing,
-        }
-
-
-@dataclass
-class ArchiverData:
-    """History for several channels over one time range."""
-
-    start: datetime
-    end: datetime
-    series: dict[str, ArchiverSeries] = field(default_factory=dict)
-
-    @property
-    def timestamps(self) -> dict[str, list[float]]:
-        return {n: s.timestamps.astype(float).tolist() for n, s in self.series.items()}
-
-    @property
-    def time_series_data(self) -> dict[str, list[Any]]:
-        return {n: [jsonable(v) for v in s.values.tolist()] for n, s in self.series.items()}
-
-    @property
-    def units(self) -> dict[str, str]:
-        return {n: s.units for n, s in self.series.items()}
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "start": self.start.isoformat(),
-            "end": self.end.isoformat(),
-            "channels": {n: s.to_dict() for n, s in self.series.items()},
-        }
-
-
-def epoch_seconds(moment: datetime) -> float:
-    """Epoch seconds of a datetime; a naive datetime is read as local time."""
-    return moment.timestamp()
-
-
-def bin_means(
-    timestamps: np.ndarray, values: np.ndarray, max_points: int
-) -> tuple[np.ndarray, np.ndarray, int]:
-    """Reduce a series to at most ``max_points`` bin means; returns (t, v, points per bin)."""
-    n = int(timestamps.size)
-    if max_points <= 0 or n <= max_points:
-        return timestamps, values, 1
-    per_bin = math.ceil(n / max_points)
-    starts = np.arange(0, n, per_bin)
-    counts = np.diff(np.append(starts, n))
-    t = np.add.reduceat(timestamps, starts) / counts
-    v = np.add.reduceat(values.astype(float), starts) / counts
-    return t, v, per_bin
-
-
-class ArchiverConnector(ABC):
-    """Async access to channel history."""
-
-    kind: str = "abstract"
-
-    async def connect(self) -> None:  # noqa: B027 - optional hook, most archivers need nothing
-        """Open resources (HTTP client); idempotent."""
-
-    async def disconnect(self) -> None:  # noqa: B027 - optional hook
-        """Release resources; idempotent."""
-
-    @abstractmethod
-    async def get_data(
-        self,
-        channels: Sequence[str],
-        start: datetime,
-        end: datetime,
-        max_points: int | None = None,
-    ) -> ArchiverData:
-        """History of every channel between ``start`` and ``end`` (aware or local datetimes).
-
-        ``max_points`` asks the backend to reduce each series to about that many points
-        (bin means). An empty range gives empty series; failures raise ``ArchiverError``.
-        """
 
 
 def jsonable(value: Any) -> Any:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +34,7 @@ from osprey_desktop.connectors.base import (
     ValueCallback,
     Verification,
     call_value_callback,
+    check_verification,
     format_value,
     to_float,
 )
@@ -233,9 +233,6 @@ class EpicsControlSystemConnector(ControlSystemConnector):
             ) from exc
         return self._to_value(pv, response)
 
-    async def get_metadata(self, name: str) -> ChannelMetadata:
-        return (await self.read_channel(name)).metadata
-
     # ----- writes --------------------------------------------------------------------------
     async def write_channel(
         self,
@@ -245,21 +242,16 @@ class EpicsControlSystemConnector(ControlSystemConnector):
         tolerance: float | None = None,
         timeout: float | None = None,
     ) -> ChannelWriteResult:
-        if verification not in ("none", "callback", "readback"):
-            raise ValueError(f"verification must be none, callback or readback, not {verification}")
+        check_verification(verification)
         pv = await self._pv(name, timeout)
         static = await self._static_of(pv, timeout)
         tol = self.default_tolerance if tolerance is None else float(tolerance)
 
         def failed(message: str) -> ChannelWriteResult:
-            return ChannelWriteResult(
-                channel=pv.name,
-                success=False,
-                value_written=value,
-                verification=verification,
-                message=message,
-                timestamp=time.time(),
-            )
+            return ChannelWriteResult.refused(pv.name, value, verification, message, self.clock())
+
+        def show(shown: Any) -> str:
+            return format_value(shown, static.precision, static.units)
 
         rights = pv.access_rights
         if rights is None or AccessRights.WRITE not in rights:
@@ -288,41 +280,11 @@ class EpicsControlSystemConnector(ControlSystemConnector):
             return failed(
                 f"The server refused the write to '{pv.name}': {response.status.description}"
             )
-        shown = format_value(value, static.precision, static.units)
         if verification != "readback" or number is None:
-            return ChannelWriteResult(
-                channel=pv.name,
-                success=True,
-                value_written=value,
-                verified=verification == "callback",
-                verification=verification,
-                message=f"Wrote {shown} to {pv.name}"
-                + (" (put completed)." if wait else " (not confirmed)."),
-                timestamp=time.time(),
-            )
+            return self.sent_result(pv.name, value, verification, show(value))
         rb_name = (self.database.readback_for(pv.name) if self.database else None) or pv.name
-        settle = self.settle_timeout
-        readback, ok = await self.wait_for_readback(
-            rb_name, number, tol, settle, self.poll_interval
-        )
-        rb_shown = format_value(readback, static.precision, static.units)
-        message = (
-            f"Wrote {shown} to {pv.name}; {rb_name} reads {rb_shown}."
-            if ok
-            else f"Wrote {shown} to {pv.name}, but {rb_name} reads {rb_shown} after {settle:g} s "
-            f"(tolerance {tol:g}); check the device."
-        )
-        return ChannelWriteResult(
-            channel=pv.name,
-            success=True,
-            value_written=value,
-            readback=readback,
-            readback_channel=rb_name,
-            verified=ok,
-            verification="readback",
-            tolerance=tol,
-            message=message,
-            timestamp=time.time(),
+        return await self.readback_result(
+            pv.name, value, number, rb_name, tol, self.settle_timeout, show, self.poll_interval
         )
 
     # ----- monitors ------------------------------------------------------------------------

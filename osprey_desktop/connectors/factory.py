@@ -23,7 +23,8 @@ import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from osprey_desktop.connectors.base import ArchiverConnector, ControlSystemConnector
+from osprey_desktop.connectors.archiver_base import ArchiverConnector
+from osprey_desktop.connectors.base import ControlSystemConnector
 from osprey_desktop.connectors.channel_database import ChannelDatabase, get_channel_database
 from osprey_desktop.connectors.sim_machine import SimMachine
 

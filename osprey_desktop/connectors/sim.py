@@ -19,7 +19,6 @@ from typing import Any
 
 from osprey_desktop.connectors.base import (
     ChannelAccessError,
-    ChannelMetadata,
     ChannelNotFoundError,
     ChannelValue,
     ChannelWriteResult,
@@ -28,6 +27,7 @@ from osprey_desktop.connectors.base import (
     ValueCallback,
     Verification,
     call_value_callback,
+    check_verification,
     format_value,
     to_float,
 )
@@ -122,8 +122,8 @@ class SimulatedControlSystemConnector(ControlSystemConnector):
             )
         return out
 
-    async def get_metadata(self, name: str) -> ChannelMetadata:
-        return (await self.read_channel(name)).metadata
+    def clock(self) -> float:
+        return self.machine.clock()
 
     async def write_channel(
         self,
@@ -135,70 +135,41 @@ class SimulatedControlSystemConnector(ControlSystemConnector):
     ) -> ChannelWriteResult:
         record = self._record(name)
         self._check_connected(record.name)
-        if verification not in ("none", "callback", "readback"):
-            raise ValueError(f"verification must be none, callback or readback, not {verification}")
+        check_verification(verification)
         tol = self.default_tolerance if tolerance is None else float(tolerance)
         if not record.writable:
-            return ChannelWriteResult(
-                channel=record.name,
-                success=False,
-                value_written=value,
-                verification=verification,
-                message=f"'{record.name}' is read-only; nothing was written.",
-                timestamp=self.machine.clock(),
+            return ChannelWriteResult.refused(
+                record.name,
+                value,
+                verification,
+                f"'{record.name}' is read-only; nothing was written.",
+                self.clock(),
             )
         number = to_float(value)
         try:
             written = self.machine.set_setpoint(record.name, value if number is None else number)
         except SimWriteError as exc:
-            return ChannelWriteResult(
-                channel=record.name,
-                success=False,
-                value_written=value,
-                verification=verification,
-                message=f"Write refused by the simulated device: {exc}",
-                timestamp=self.machine.clock(),
+            return ChannelWriteResult.refused(
+                record.name,
+                value,
+                verification,
+                f"Write refused by the simulated device: {exc}",
+                self.clock(),
             )
         self._wake_subscribers(record.name)
+
+        def show(shown: Any) -> str:
+            return format_value(shown, record.precision, record.units)
+
         if verification != "readback":
-            done = "completed" if verification == "callback" else "sent"
-            return ChannelWriteResult(
-                channel=record.name,
-                success=True,
-                value_written=written,
-                verified=verification == "callback",
-                verification=verification,
-                tolerance=None,
-                message=f"Wrote {_show(written, record)} to {record.name} ({done}).",
-                timestamp=self.machine.clock(),
-            )
+            return self.sent_result(record.name, written, verification, show(written))
         rb_name = record.readback or record.name
         settle = self.settle_timeout if timeout is None else timeout
-        readback, ok = await self.wait_for_readback(rb_name, written, tol, settle)
-        self._wake_subscribers(rb_name)
-        if ok:
-            message = (
-                f"Wrote {_show(written, record)} to {record.name}; "
-                f"{rb_name} reads {_show(readback, record)}."
-            )
-        else:
-            message = (
-                f"Wrote {_show(written, record)} to {record.name}, but {rb_name} reads "
-                f"{_show(readback, record)} after {settle:g} s (tolerance {tol:g}); "
-                "check the device."
-            )
-        return ChannelWriteResult(
-            channel=record.name,
-            success=True,
-            value_written=written,
-            readback=readback,
-            readback_channel=rb_name,
-            verified=ok,
-            verification="readback",
-            tolerance=tol,
-            message=message,
-            timestamp=self.machine.clock(),
+        result = await self.readback_result(
+            record.name, written, written, rb_name, tol, settle, show
         )
+        self._wake_subscribers(rb_name)
+        return result
 
     # ----- subscriptions -------------------------------------------------------------------
     async def subscribe(self, name: str, callback: ValueCallback) -> str:
@@ -247,7 +218,3 @@ class SimulatedControlSystemConnector(ControlSystemConnector):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(sub.wake.wait(), timeout=self.poll_interval)
             sub.wake.clear()
-
-
-def _show(value: Any, record: ChannelRecord) -> str:
-    return format_value(value, record.precision, record.units)

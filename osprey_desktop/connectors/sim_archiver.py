@@ -15,14 +15,14 @@ from datetime import datetime
 
 import numpy as np
 
-from osprey_desktop.connectors.base import (
+from osprey_desktop.connectors.archiver_base import (
     ArchiverConnector,
     ArchiverData,
-    ArchiverError,
     ArchiverSeries,
     bin_means,
-    epoch_seconds,
+    checked_time_range,
 )
+from osprey_desktop.connectors.base import ArchiverError
 from osprey_desktop.connectors.channel_database import ChannelRecord
 from osprey_desktop.connectors.sim_machine import SimMachine
 
@@ -47,14 +47,7 @@ class SimulatedArchiverConnector(ArchiverConnector):
         end: datetime,
         max_points: int | None = None,
     ) -> ArchiverData:
-        t0, t1 = epoch_seconds(start), epoch_seconds(end)
-        if t1 < t0:
-            raise ArchiverError(
-                f"The time range ends ({end.isoformat()}) before it starts ({start.isoformat()}); "
-                "swap start and end."
-            )
-        if max_points is not None and max_points < 1:
-            raise ArchiverError(f"max_points must be at least 1, got {max_points}.")
+        t0, t1 = checked_time_range(start, end, max_points)
         records = [self._record(name) for name in channels]
         t1 = min(t1, self.machine.clock())
         data = ArchiverData(start=start, end=end)
