@@ -8,8 +8,18 @@ default values, and a user file is deep-merged over it before validation.
 from __future__ import annotations
 
 from typing import Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, ConfigDict, Field, NonNegativeFloat, NonNegativeInt, PositiveFloat
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    NonNegativeFloat,
+    NonNegativeInt,
+    PositiveFloat,
+    field_validator,
+)
+from pydantic_core import PydanticCustomError
 
 OrchestrationMode = Literal["plan_first", "react"]
 ApprovalMode = Literal["disabled", "selective", "all_capabilities"]
@@ -21,6 +31,23 @@ class _Section(BaseModel):
 
 class MachineConfig(_Section):
     name: str
+    timezone: str | None
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, value: str | None) -> str | None:
+        """An IANA zone this computer knows; checked at load so a typo never reaches a plot."""
+        if value is None:
+            return None
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError, OSError):
+            raise PydanticCustomError(
+                "unknown_timezone",
+                "unknown time zone; use an IANA name such as 'Europe/Berlin' or 'UTC', or null "
+                "for this computer's zone",
+            ) from None
+        return value
 
 
 class AgentControlConfig(_Section):
