@@ -2,8 +2,11 @@
 
 The decorated class gets ``langgraph_node``, an ``async def node(state) -> dict`` that runs
 the class, records the outcome, emits progress events, and turns exceptions into state the
-router understands (see ``infrastructure.failure_policy``). LangGraph's own control-flow
-exceptions (``GraphInterrupt`` for approvals, any ``GraphBubbleUp``) pass through untouched.
+router understands (see ``infrastructure.failure_policy``). A capability that raises
+``ClarificationRequired`` is not failing: its step is recorded as needing clarification and
+the turn continues with a clarify step asking its question (``infrastructure.clarification``).
+LangGraph's own control-flow exceptions (``GraphInterrupt`` for approvals, any
+``GraphBubbleUp``) pass through untouched.
 """
 
 from __future__ import annotations
@@ -16,14 +19,25 @@ from typing import Any, TypeVar, overload
 from langgraph.errors import GraphBubbleUp
 
 from osprey_desktop.base.capability import BaseCapability
-from osprey_desktop.base.errors import ErrorClassification, ErrorSeverity, RetryPolicy
+from osprey_desktop.base.errors import (
+    ClarificationRequired,
+    ErrorClassification,
+    ErrorSeverity,
+    RetryPolicy,
+)
 from osprey_desktop.base.nodes import BaseInfrastructureNode
 from osprey_desktop.events import (
     CapabilityComplete,
     CapabilityStart,
+    ClarificationEvent,
     PhaseComplete,
     PhaseStart,
     emit,
+)
+from osprey_desktop.infrastructure.clarification import (
+    CLARIFY,
+    clarification_plan_updates,
+    clarify_available,
 )
 from osprey_desktop.infrastructure.failure_policy import (
     classify,
@@ -100,6 +114,8 @@ async def _run_capability(cls: type[BaseCapability], state: dict[str, Any]) -> d
         raise
     except Exception as exc:
         duration = time.monotonic() - started
+        if isinstance(exc, ClarificationRequired) and name != CLARIFY and clarify_available():
+            return _clarification(instance, exc, step, index, total, from_plan, duration)
         context = {"capability": name, "node": name, "step": step, "state": state}
         classification = classify(instance.classify_error, exc, context)
         logger.warning(
@@ -158,6 +174,45 @@ async def _run_capability(cls: type[BaseCapability], state: dict[str, Any]) -> d
             success=True,
             duration=duration,
             error=None,
+        )
+    )
+    return updates
+
+
+def _clarification(
+    instance: BaseCapability,
+    request: ClarificationRequired,
+    step: dict[str, Any],
+    index: int,
+    total: int,
+    from_plan: bool,
+    duration: float,
+) -> dict[str, Any]:
+    """The step needs the operator's answer: record it, clear any pending error of this
+    capability (no retry), and make a clarify step asking the capability's question next."""
+    name, state = instance.name, instance._state
+    context_key = str(step.get("context_key") or name)
+    logger.info("capability %s asks the operator: %s", name, request.question)
+    record = _step_record(name, step, index, False, duration, None)
+    record.update(needs_clarification=True, **request.to_dict())
+    updates: dict[str, Any] = {
+        **_record_updates(state, context_key, record),
+        **success_updates(state, name),
+        **clarification_plan_updates(state, request, name, step, index, from_plan),
+    }
+    updates.setdefault("control_current_step_retry_count", 0)
+    if instance._approval_decision is not None:
+        updates.update(instance._approval_decision.state_update(state))
+    emit(
+        ClarificationEvent(
+            capability=name,
+            step_index=index,
+            total_steps=total,
+            context_key=context_key,
+            task_objective=str(step.get("task_objective") or ""),
+            question=request.question,
+            suggestions=list(request.suggestions),
+            duration=duration,
         )
     )
     return updates

@@ -86,6 +86,25 @@ class CapabilityComplete(ProgressEvent):
 
 
 @dataclass
+class ClarificationEvent(ProgressEvent):
+    """A step stopped to ask the operator (``ClarificationRequired``): not done, not failed.
+
+    Emitted instead of ``capability_complete`` for that step; the clarify step that asks
+    the question follows with its own start/complete events.
+    """
+
+    TYPE: ClassVar[str] = "clarification"
+    capability: str
+    step_index: int
+    total_steps: int
+    context_key: str
+    task_objective: str
+    question: str
+    suggestions: list[str] = field(default_factory=list)
+    duration: float | None = None
+
+
+@dataclass
 class ApprovalRequired(ProgressEvent):
     TYPE: ClassVar[str] = "approval_required"
     approval_type: str
@@ -123,6 +142,7 @@ EVENT_TYPES: dict[str, type[ProgressEvent]] = {
         PlanCreated,
         CapabilityStart,
         CapabilityComplete,
+        ClarificationEvent,
         ApprovalRequired,
         ApprovalReceived,
         Result,
@@ -173,6 +193,7 @@ __all__ = [
     "CapabilitiesSelected",
     "CapabilityComplete",
     "CapabilityStart",
+    "ClarificationEvent",
     "ErrorEvent",
     "PhaseComplete",
     "PhaseStart",

@@ -1,7 +1,9 @@
 """``BaseCapability``: the unit of domain work the router dispatches, one plan step at a time.
 
 A capability declares what it reads (``requires``) and writes (``provides``) as context types,
-and how the built-in planner recognises it (``keywords``, ``examples``). The
+and how the built-in planner recognises it (``keywords``, ``examples``, ``default_for``,
+``missing_information``). When it cannot act without the operator's answer it raises
+``ClarificationRequired`` (see ``base.errors``). The
 ``capability_node`` decorator turns the class into a LangGraph node; at run time a fresh
 instance gets the state (``self._state``) and its plan step (``self._step``).
 """
@@ -10,9 +12,11 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from osprey_desktop.base.errors import (
+    ClarificationRequired,
     ErrorClassification,
     ErrorSeverity,
     RetryPolicy,
@@ -99,9 +103,11 @@ class BaseCapability:
     """Base class of every capability; subclasses set the class attributes and ``execute``.
 
     ``writes = True`` marks a capability that changes the machine: planners select it only
-    when the request explicitly asks for a change. ``parameters`` documents the step
-    parameters the capability reads (name -> description), ``slash_commands`` the
-    capability-specific ``/name[:value]`` commands it understands (name -> help text).
+    when the request explicitly asks for a change. ``default_for`` lists context types this
+    capability is the natural action for when a request only names such data ("the beam
+    current" -> read it). ``parameters`` documents the step parameters the capability reads
+    (name -> description), ``slash_commands`` the capability-specific ``/name[:value]``
+    commands it understands (name -> help text).
     """
 
     name: ClassVar[str] = ""
@@ -111,6 +117,7 @@ class BaseCapability:
     keywords: ClassVar[list[str]] = []
     examples: ClassVar[list[str]] = []
     writes: ClassVar[bool] = False
+    default_for: ClassVar[list[str]] = []
     parameters: ClassVar[dict[str, str]] = {}
     slash_commands: ClassVar[dict[str, str]] = {}
 
@@ -130,7 +137,7 @@ class BaseCapability:
                 )
             if not isinstance(cls.description, str) or not cls.description.strip():
                 raise ValueError(f"{cls.__qualname__} ({name}) needs a non-empty description")
-        for attr in ("provides", "keywords", "examples"):
+        for attr in ("provides", "keywords", "examples", "default_for"):
             if attr in own:
                 _check_string_list(cls, attr, own[attr])
         if "requires" in own:
@@ -153,6 +160,15 @@ class BaseCapability:
     async def execute(self) -> dict[str, Any]:
         """Do the work and return state updates (usually ``self.store_output_context(...)``)."""
         raise NotImplementedError(f"capability {self.name!r} does not implement execute()")
+
+    def missing_information(self, request: str, state: Mapping[str, Any]) -> str | None:
+        """What ``request`` lacks for this capability to act, asked before any step runs.
+
+        The built-in planner calls it on each goal capability while planning; a non-empty
+        answer turns the whole plan into one clarify step with that reason ("set HCM01" has
+        no value). Default: nothing is missing. Must be cheap and free of side effects.
+        """
+        return None
 
     # -- inputs ----------------------------------------------------------------------------
 
@@ -267,6 +283,18 @@ class BaseCapability:
     def classify_error(exc: BaseException, context: dict[str, Any]) -> ErrorClassification:
         """Default: timeouts and connection errors retry, missing inputs replan, others stop."""
         what = f"capability '{context.get('capability', '?')}'"
+        if isinstance(exc, ClarificationRequired):
+            # Reached only when no clarify step can ask it (no clarify capability, or
+            # clarify itself raised): the question is then the error the operator reads.
+            shown = exc.question
+            if exc.suggestions:
+                shown += " You could say: " + ", ".join(f"'{s}'" for s in exc.suggestions)
+            return ErrorClassification(
+                severity=ErrorSeverity.CRITICAL,
+                user_message=shown,
+                technical_details=f"{type(exc).__name__}: {exc.question}",
+                metadata={"clarification": True, **exc.to_dict()},
+            )
         if isinstance(exc, MissingInputContextError):
             return ErrorClassification(
                 severity=ErrorSeverity.REPLANNING,

@@ -7,6 +7,7 @@ the router retries the same node, asks for a new plan, reclassifies, or ends in 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -84,6 +85,33 @@ class RetryPolicy:
         return self.delay_seconds * self.backoff_factor ** max(retry_number - 1, 0)
 
 
+class ClarificationRequired(Exception):
+    """A capability cannot act without the operator's answer; raise it from ``execute``.
+
+    Not a failure: ``capability_node`` records the step as needing clarification (no retry,
+    no error node) and ends the turn with a ``clarify`` step that asks ``question`` word for
+    word, followed by ``suggestions`` (unambiguous things the operator could say instead).
+    A plain exception, not a ``ValueError``, so a capability's own ``except ValueError``
+    never swallows it.
+    """
+
+    def __init__(self, question: str, suggestions: Sequence[str] = ()) -> None:
+        if not isinstance(question, str) or not question.strip():
+            raise ValueError(
+                f"ClarificationRequired needs the question to ask the operator, got {question!r}"
+            )
+        if isinstance(suggestions, str):
+            suggestions = [suggestions]
+        self.question = question.strip()
+        cleaned = (str(s).strip() for s in suggestions)
+        self.suggestions = list(dict.fromkeys(s for s in cleaned if s))
+        super().__init__(self.question)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form, stored in the clarify step's parameters."""
+        return {"question": self.question, "suggestions": list(self.suggestions)}
+
+
 _TRANSIENT_TYPES: tuple[type[BaseException], ...] = (
     TimeoutError,
     asyncio.TimeoutError,
@@ -118,6 +146,7 @@ def default_error_classification(exc: BaseException, what: str) -> ErrorClassifi
 
 
 __all__ = [
+    "ClarificationRequired",
     "ErrorClassification",
     "ErrorSeverity",
     "RetryPolicy",

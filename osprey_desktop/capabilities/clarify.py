@@ -1,4 +1,10 @@
-"""``clarify``: ask the operator for what the request is missing, then end the turn."""
+"""``clarify``: ask the operator for what the request is missing, then end the turn.
+
+Two sources of a question. A capability that raised ``ClarificationRequired`` put its own
+question (and suggestions) in this step's parameters: it is asked word for word, because the
+capability knows exactly what it lacks and a planner rewording it could lose that. Otherwise
+the planner planned this step with a ``reason`` and words the question itself.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +15,7 @@ from langchain_core.messages import AIMessage
 from osprey_desktop.base.capability import BaseCapability
 from osprey_desktop.decorators import capability_node
 from osprey_desktop.events import Result, emit
+from osprey_desktop.infrastructure.clarification import format_clarification
 from osprey_desktop.infrastructure.task_extraction_node import latest_user_text
 from osprey_desktop.planners.base import PlannerError, get_planner
 
@@ -19,19 +26,36 @@ class ClarifyCapability(BaseCapability):
     description = "Ask the operator a question when the request is ambiguous or incomplete"
     provides: list[str] = []
     requires: list[Any] = []
-    parameters = {"reason": "what is missing or ambiguous"}
+    parameters = {
+        "reason": "what is missing or ambiguous (the planner words the question)",
+        "question": "a capability's own question, asked word for word",
+        "suggestions": "things the operator could say instead, listed under the question",
+    }
 
     async def execute(self) -> dict[str, Any]:
+        params = self.get_parameters()
+        question = params.get("question")
+        if isinstance(question, str) and question.strip():
+            suggestions = params.get("suggestions")
+            if isinstance(suggestions, str):
+                suggestions = [suggestions]
+            text = format_clarification(
+                question, suggestions if isinstance(suggestions, list) else None
+            )
+        else:
+            text = await self._planner_question(params.get("reason"))
+        emit(Result(response=text))
+        return {"messages": [AIMessage(content=text)]}
+
+    async def _planner_question(self, reason: Any) -> str:
         state = self._state
         task = state.get("task_current_task") or latest_user_text(list(state.get("messages") or []))
-        reason = self.get_parameters().get("reason")
         question = await get_planner().ask_clarification(
             task, state, str(reason) if reason else None
         )
         if not isinstance(question, str) or not question.strip():
             raise PlannerError("the planner wrote an empty clarification question")
-        emit(Result(response=question))
-        return {"messages": [AIMessage(content=question)]}
+        return question
 
 
 __all__ = ["ClarifyCapability"]

@@ -14,6 +14,7 @@ from typing import Any
 
 PENDING, RUNNING, DONE, FAILED, SKIPPED = "pending", "running", "done", "failed", "skipped"
 AWAITING = "awaiting approval"
+NEEDS_INPUT = "needs input"  # the step asked the operator a question (not a failure)
 
 
 @dataclass
@@ -111,6 +112,16 @@ class PlanProgress:
             if step.duration is None and step.started is not None:
                 step.duration = time.monotonic() - step.started
             step.error = event.get("error") or None
+            return None if len(self.steps) != before else [i]
+        if kind == "clarification":
+            before = len(self.steps)
+            i = self._index_for(event)
+            step = self.steps[i]
+            step.state = NEEDS_INPUT
+            step.duration = event.get("duration")
+            if step.duration is None and step.started is not None:
+                step.duration = time.monotonic() - step.started
+            step.error = event.get("question") or None
             return None if len(self.steps) != before else [i]
         if kind == "approval_required":
             waiting = [i for i, s in enumerate(self.steps) if s.state == RUNNING]

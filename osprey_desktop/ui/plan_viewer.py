@@ -27,6 +27,7 @@ from osprey_desktop.ui.plan_progress import (
     AWAITING,
     DONE,
     FAILED,
+    NEEDS_INPUT,
     PENDING,
     RUNNING,
     SKIPPED,
@@ -43,6 +44,7 @@ STATE_LOOK: dict[str, tuple[str, str]] = {
     DONE: ("✓ done", "#2e7d32"),
     FAILED: ("✗ failed", "#c62828"),
     SKIPPED: ("– skipped", "#9e9e9e"),
+    NEEDS_INPUT: ("? needs input", "#6a1b9a"),
 }
 
 
@@ -161,7 +163,7 @@ class PlanViewerDock(QDockWidget):
         item.setForeground(1, QBrush(QColor(colour)))
         tip = f"{step.capability}: {step.task_objective}\nInputs: {step.inputs_text}"
         if step.error:
-            tip += f"\nError: {step.error}"
+            tip += f"\n{'Question' if step.state == NEEDS_INPUT else 'Error'}: {step.error}"
         for col in range(len(COLUMNS)):
             item.setToolTip(col, tip)
         item.setData(0, Qt.ItemDataRole.UserRole, step.state)
@@ -182,6 +184,9 @@ class PlanViewerDock(QDockWidget):
         failed = sum(s.state == FAILED for s in steps)
         if failed:
             text += f", {failed} failed"
+        asking = [i for i, s in enumerate(steps) if s.state == NEEDS_INPUT]
+        if asking:
+            text += f" — step {asking[0] + 1} needs your input"
         self.caption.setText(text)
 
     def _update_ticker(self) -> None:

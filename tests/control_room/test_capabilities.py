@@ -7,11 +7,13 @@ interrupt, hence a graph) are in ``test_channel_write.py``.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 
+from osprey_desktop.base import ClarificationRequired
 from osprey_desktop.capabilities.control_room import (
     ArchiverRetrievalCapability,
     ChannelFindingCapability,
@@ -60,12 +62,11 @@ def stored(update: dict[str, Any], context_type: str, key: str) -> dict[str, Any
     return update["capability_context_data"][context_type][key]
 
 
-def clarify_question(update: dict[str, Any]) -> str:
-    """The question of the clarify step a capability handed the turn to."""
-    last = update["planning_execution_plan"]["steps"][-1]
-    assert last["capability"] == "clarify"
-    assert "capability_context_data" not in update, "nothing is stored when asking"
-    return last["parameters"]["reason"]
+async def ask(cls, text: str, steps, index: int = 0, contexts=None) -> ClarificationRequired:
+    """The question a capability raises instead of guessing (nothing is returned)."""
+    with pytest.raises(ClarificationRequired) as caught:
+        await run(cls, text, steps, index, contexts)
+    return caught.value
 
 
 # -- channel_finding ------------------------------------------------------------------------
@@ -93,12 +94,22 @@ async def test_channel_finding_for_a_write_resolves_the_setpoint_only():
 async def test_unknown_channel_asks_with_the_nearest_names_instead_of_guessing():
     text = "what is the cryoplant pressure?"
     steps = [step("channel_finding", text, "cf"), step("respond", text, "respond")]
-    update = await run(ChannelFindingCapability, text, steps)
-    question = clarify_question(update)
-    assert "no channel matching 'cryoplant pressure'" in question
-    assert "nearest names" in question and "Pressure" in question
-    kept = [s["capability"] for s in update["planning_execution_plan"]["steps"]]
-    assert kept == ["channel_finding", "clarify"], "the rest of the plan is dropped"
+    asked = await ask(ChannelFindingCapability, text, steps)
+    assert "no channel matching 'cryoplant pressure'" in asked.question
+    assert "nearest names" in asked.question
+    assert asked.suggestions and all("Pressure" in name for name in asked.suggestions)
+
+
+async def test_the_channel_question_replaces_the_rest_of_the_plan_with_clarify():
+    text = "what is the cryoplant pressure?"
+    steps = [step("channel_finding", text, "cf"), step("respond", text, "respond")]
+    update = await ChannelFindingCapability.langgraph_node(state_for(text, steps))
+    plan = update["planning_execution_plan"]["steps"]
+    assert [s["capability"] for s in plan] == ["channel_finding", "clarify"]
+    assert update["planning_current_step_index"] == 1
+    assert "no channel matching 'cryoplant pressure'" in plan[1]["parameters"]["question"]
+    assert "capability_context_data" not in update, "nothing is stored when asking"
+    assert update["execution_step_results"]["cf"]["needs_clarification"] is True
 
 
 async def test_writing_to_a_read_only_channel_is_asked_about():
@@ -107,7 +118,7 @@ async def test_writing_to_a_read_only_channel_is_asked_about():
         step("channel_finding", text, "cf"),
         step("channel_write", text, "cw", [{"CHANNEL_ADDRESSES": "cf"}]),
     ]
-    question = clarify_question(await run(ChannelFindingCapability, text, steps))
+    question = (await ask(ChannelFindingCapability, text, steps)).question
     assert "SR:DCCT:Current" in question and "read-only" in question
 
 
@@ -117,8 +128,9 @@ async def test_a_write_target_matching_dozens_of_channels_is_narrowed_first():
         step("channel_finding", text, "cf"),
         step("channel_write", text, "cw", [{"CHANNEL_ADDRESSES": "cf"}]),
     ]
-    question = clarify_question(await run(ChannelFindingCapability, text, steps))
-    assert "a write needs a narrower target" in question
+    asked = await ask(ChannelFindingCapability, text, steps)
+    assert "a write needs a narrower target" in asked.question
+    assert len(asked.suggestions) == 5 and all(":SP" in name for name in asked.suggestions)
 
 
 @pytest.mark.parametrize(
@@ -161,16 +173,46 @@ async def test_time_range_of_the_last_two_hours():
 async def test_ambiguous_time_range_becomes_a_question_with_rephrasings():
     text = "plot the lifetime since 8"
     steps = [step("time_range_parsing", text, "tr"), step("respond", text, "respond")]
-    question = clarify_question(await run(TimeRangeParsingCapability, text, steps))
-    assert "08:00 or 20:00" in question and "'since 08:00'" in question
+    asked = await ask(TimeRangeParsingCapability, text, steps)
+    assert "08:00 or 20:00" in asked.question
+    assert asked.suggestions == ["since 08:00", "since 20:00"]
 
 
 async def test_a_history_request_without_a_time_asks_which_range():
     text = "plot the lifetime"
-    question = clarify_question(
-        await run(TimeRangeParsingCapability, text, [step("time_range_parsing", text, "tr")])
-    )
-    assert "Which time range" in question
+    asked = await ask(TimeRangeParsingCapability, text, [step("time_range_parsing", text, "tr")])
+    assert "Which time range" in asked.question
+    assert "the last 2 hours" in asked.suggestions
+
+
+async def test_clock_times_are_read_in_the_configured_machine_timezone(configure):
+    configure({"machine": {"timezone": "Asia/Kolkata"}})
+    text = "plot the lifetime since 00:00"
+    update = await run(TimeRangeParsingCapability, text, [step("time_range_parsing", text, "tr")])
+    time_range = TimeRangeContext.model_validate(stored(update, "TIME_RANGE", "tr"))
+    assert time_range.timezone_name == "Asia/Kolkata"
+    start = time_range.start_date.astimezone(ZoneInfo("Asia/Kolkata"))
+    assert (start.hour, start.minute) == (0, 0)
+    assert time_range.start_date.utcoffset() == timedelta(hours=5, minutes=30)
+
+
+async def test_without_a_configured_timezone_the_computers_zone_is_used(configure, monkeypatch):
+    monkeypatch.setenv("TZ", "Pacific/Auckland")
+    configure({"machine": {"timezone": None}})
+    text = "plot the lifetime since 00:00"
+    update = await run(TimeRangeParsingCapability, text, [step("time_range_parsing", text, "tr")])
+    time_range = TimeRangeContext.model_validate(stored(update, "TIME_RANGE", "tr"))
+    assert time_range.timezone_name == "Pacific/Auckland"
+    start = time_range.start_date.astimezone(ZoneInfo("Pacific/Auckland"))
+    assert (start.hour, start.minute) == (0, 0)
+
+
+async def test_the_dated_suggestion_is_yesterday_in_the_machine_timezone(configure):
+    configure({"machine": {"timezone": "Pacific/Kiritimati"}})  # UTC+14
+    text = "plot the lifetime"
+    asked = await ask(TimeRangeParsingCapability, text, [step("time_range_parsing", text, "tr")])
+    yesterday = datetime.now(ZoneInfo("Pacific/Kiritimati")).date() - timedelta(days=1)
+    assert f"from {yesterday} 10:00 to 12:00" in asked.suggestions
 
 
 async def test_time_range_falls_back_to_the_whole_task_when_the_step_names_none():

@@ -13,10 +13,8 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from osprey_desktop.capabilities.control_room.common import (
-    ClarificationNeeded,
-    ControlRoomCapability,
-)
+from osprey_desktop.base.errors import ClarificationRequired
+from osprey_desktop.capabilities.control_room.common import ControlRoomCapability
 from osprey_desktop.capabilities.control_room.contexts import ChannelAddressesContext
 from osprey_desktop.capabilities.control_room.time_parsing import strip_time_expressions
 from osprey_desktop.capabilities.control_room.write_parsing import (
@@ -109,10 +107,10 @@ def _configured_vocabulary() -> list[str]:
 def find_channels(
     database: ChannelDatabase, text: str, *, writable: bool, max_write_channels: int
 ) -> tuple[list[str], str]:
-    """(channel names, phrase searched) for ``text``; raises ``ClarificationNeeded``."""
+    """(channel names, phrase searched) for ``text``; raises ``ClarificationRequired``."""
     phrase = channel_phrase(text)
     if not phrase:
-        raise ClarificationNeeded(
+        raise ClarificationRequired(
             "Which channel do you mean? Name it (e.g. SR:DCCT:Current) or describe it "
             "(e.g. 'beam current', 'horizontal orbit in sector 3')."
         )
@@ -121,33 +119,32 @@ def find_channels(
         readonly = database.top_matches(phrase)
         if readonly:
             names = ", ".join(m.name for m in readonly[:5])
-            raise ClarificationNeeded(
+            raise ClarificationRequired(
                 f"'{phrase}' matches only read-only channels ({names}); nothing there can be "
-                "written. Which setpoint do you mean?",
-                [m.name for m in readonly[:5]],
+                "written. Which setpoint do you mean?"
             )
     if not matches:
         near = database.suggest(phrase, limit=5)
-        hint = f" The nearest names are: {', '.join(near)}." if near else ""
-        raise ClarificationNeeded(
-            f"I found no channel matching '{phrase}' in the channel database.{hint} "
-            "Which channel do you mean?",
+        hint = " The nearest names are below." if near else ""
+        raise ClarificationRequired(
+            f"I found no channel matching '{phrase}' in the channel database. "
+            f"Which channel do you mean?{hint}",
             near,
         )
     names = [m.name for m in matches]
     if writable:
         best = database.search(phrase, limit=1)
         if best and not best[0].channel.writable and best[0].score > matches[0].score + 0.1:
-            raise ClarificationNeeded(
+            raise ClarificationRequired(
                 f"'{phrase}' best matches {best[0].name}, which is read-only: it cannot be "
                 "written. Which setpoint do you mean?",
                 [m.name for m in matches[:5]],
             )
     if writable and len(names) > max_write_channels:
-        shown = ", ".join(names[:5])
-        raise ClarificationNeeded(
-            f"'{phrase}' matches {len(names)} writable channels ({shown}, ...); a write needs "
-            f"a narrower target (at most {max_write_channels} channels). Which ones do you mean?",
+        raise ClarificationRequired(
+            f"'{phrase}' matches {len(names)} writable channels; a write needs a narrower "
+            f"target (at most {max_write_channels} channels). Which ones do you mean? The "
+            "first five are below.",
             names[:5],
         )
     return names, phrase
@@ -211,15 +208,12 @@ class ChannelFindingCapability(ControlRoomCapability):
         from osprey_desktop.connectors import get_configured_channel_database
 
         text = self.request_text()
-        try:
-            names, phrase = find_channels(
-                get_configured_channel_database(),
-                text,
-                writable=self._for_write(),
-                max_write_channels=self.MAX_WRITE_CHANNELS,
-            )
-        except ClarificationNeeded as exc:
-            return self.hand_off_to_clarify(exc.question)
+        names, phrase = find_channels(  # raises ClarificationRequired instead of guessing
+            get_configured_channel_database(),
+            text,
+            writable=self._for_write(),
+            max_write_channels=self.MAX_WRITE_CHANNELS,
+        )
         database = get_configured_channel_database()
         descriptions = {n: r.description for n in names if (r := database.get(n)) is not None}
         return self.store_output_context(

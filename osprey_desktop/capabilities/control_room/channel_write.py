@@ -21,7 +21,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from osprey_desktop.base.errors import ErrorClassification, ErrorSeverity
+from osprey_desktop.base.errors import ClarificationRequired, ErrorClassification, ErrorSeverity
 from osprey_desktop.capabilities.control_room.channel_read import channels_of
 from osprey_desktop.capabilities.control_room.common import ControlRoomCapability
 from osprey_desktop.capabilities.control_room.contexts import (
@@ -119,7 +119,7 @@ class ChannelWriteCapability(ControlRoomCapability):
             specs = self._value_specs()
             assignments = assign_values(channels, specs)
         except WriteRequestError as exc:
-            return self.hand_off_to_clarify(_missing_value_question(exc, channels))
+            raise _missing_value_question(exc, channels) from exc
         connector = await get_control_system_connector()
         policy = WritePolicy.from_config(writes_enabled=self.agent_control().get("writes_enabled"))
         operations = [
@@ -339,14 +339,19 @@ def _payload_id(payload: Any) -> str:
     return "write-" + hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
-def _missing_value_question(exc: WriteRequestError, channels: Sequence[str]) -> str:
+def _missing_value_question(
+    exc: WriteRequestError, channels: Sequence[str]
+) -> ClarificationRequired:
+    """The question for a write whose value is missing or unreadable (nothing is guessed)."""
     shown = ", ".join(channels[:3]) + (" ..." if len(channels) > 3 else "")
+    examples = ["set it to 1.5 A", "increase it by 0.1 A"]
     if isinstance(exc, MissingWriteValue):
-        return (
-            f"What value should I write to {shown}? Say for example 'set it to 1.5 A' or "
-            "'increase it by 0.1 A'."
-        )
-    return f"I cannot work out what to write to {shown}: {exc}"
+        return ClarificationRequired(f"What value should I write to {shown}?", examples)
+    return ClarificationRequired(
+        f"I cannot work out what to write to {shown}: {str(exc).rstrip('.')}. What value "
+        "should I write?",
+        examples,
+    )
 
 
 __all__ = ["ChannelWriteCapability", "writable_targets"]

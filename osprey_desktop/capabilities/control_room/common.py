@@ -1,9 +1,9 @@
-"""What every control-room capability shares: the text it reads, clarifications, launchers.
+"""What every control-room capability shares: the text it reads, its thread, launchers.
 
 A capability that cannot act without the operator's help (no channel matches, the time range
-is ambiguous, a write has no value) hands the turn to the framework's ``clarify`` step with
-its question as the reason, instead of failing or guessing: the rest of the plan is replaced
-by one ``clarify`` step, which the router runs next (plan-first and react alike).
+is ambiguous, a write has no value) raises the framework's ``ClarificationRequired`` with its
+question instead of failing or guessing; ``capability_node`` then ends the turn with a
+``clarify`` step that asks exactly that question (plan-first and react alike).
 """
 
 from __future__ import annotations
@@ -13,21 +13,11 @@ from typing import Any
 from urllib.parse import quote
 
 from osprey_desktop.base.capability import BaseCapability
-from osprey_desktop.base.errors import ErrorClassification, ErrorSeverity
 from osprey_desktop.planners.builtin import split_task
 
 
-class ClarificationNeeded(Exception):
-    """The capability needs the operator to say more; ``question`` says what exactly."""
-
-    def __init__(self, question: str, suggestions: Sequence[str] = ()) -> None:
-        self.question = question
-        self.suggestions = list(suggestions)
-        super().__init__(question)
-
-
 class ControlRoomCapability(BaseCapability):
-    """Base of the control-room capabilities: request text, clarification hand-off, commands."""
+    """Base of the control-room capabilities: the request text and the thread it runs on."""
 
     def request_text(self) -> str:
         """The words this step works from: the ``query`` parameter, else the step objective.
@@ -60,40 +50,6 @@ class ControlRoomCapability(BaseCapability):
             return None
         thread = configurable.get("thread_id")
         return str(thread) if thread is not None else None
-
-    def hand_off_to_clarify(self, question: str) -> dict[str, Any]:
-        """State update that makes ``clarify`` (with ``question``) the next and last step."""
-        plan = self._state.get("planning_execution_plan") or {}
-        steps = list(plan.get("steps") or []) if isinstance(plan, Mapping) else []
-        index = int(self._state.get("planning_current_step_index") or 0)
-        kept = steps[: index + 1] if 0 <= index < len(steps) else []
-        clarify_step = {
-            "context_key": f"{self._step.get('context_key') or self.name}_clarify",
-            "capability": "clarify",
-            "task_objective": question,
-            "success_criteria": "the operator knows what to add to the request",
-            "expected_output": None,
-            "parameters": {"reason": question},
-            "inputs": [],
-        }
-        if not kept:
-            # Not running from a plan (direct call): the clarify step becomes the plan.
-            return {
-                "planning_execution_plan": {"steps": [clarify_step]},
-                "planning_current_step_index": 0,
-            }
-        return {"planning_execution_plan": {**dict(plan), "steps": [*kept, clarify_step]}}
-
-    @staticmethod
-    def classify_error(exc: BaseException, context: dict[str, Any]) -> ErrorClassification:
-        """Clarifications that escaped ``execute`` are reported as questions; else the default."""
-        if isinstance(exc, ClarificationNeeded):
-            return ErrorClassification(
-                severity=ErrorSeverity.CRITICAL,
-                user_message=exc.question,
-                metadata={"clarification": True, "suggestions": exc.suggestions},
-            )
-        return BaseCapability.classify_error(exc, context)
 
 
 def command_updates(
@@ -147,7 +103,6 @@ def stripchart_command(channels: Sequence[str]) -> dict[str, Any]:
 
 
 __all__ = [
-    "ClarificationNeeded",
     "ControlRoomCapability",
     "command_updates",
     "display_tool_command",

@@ -1,14 +1,18 @@
 """``time_range_parsing``: the time range a request names -> TIME_RANGE.
 
-Deterministic (``time_parsing``), in the computer's time zone. A range that could be read two
-ways, or none at all, becomes a question to the operator with unambiguous rephrasings; an
-impossible one (reversed, in the future) is explained the same way.
+Deterministic (``time_parsing``), in the machine's time zone: ``machine.timezone`` from the
+config, or this computer's zone when that is null. A range that could be read two ways, or
+none at all, becomes a question to the operator (``ClarificationRequired``) with unambiguous
+rephrasings; an impossible one (reversed, in the future) is explained the same way.
 """
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
+from osprey_desktop.base.errors import ClarificationRequired
 from osprey_desktop.capabilities.control_room.common import ControlRoomCapability
 from osprey_desktop.capabilities.control_room.contexts import TimeRangeContext
 from osprey_desktop.capabilities.control_room.time_parsing import (
@@ -16,8 +20,17 @@ from osprey_desktop.capabilities.control_room.time_parsing import (
     NoTimeRange,
     ParsedTimeRange,
     TimeRangeError,
+    local_timezone,
     parse_time_range,
 )
+
+
+def range_suggestions(zone: str | None = None) -> list[str]:
+    """Offered when a request names no usable range: one of each form the parser reads,
+    the dated one on yesterday's date (a fixed date could lie in the future)."""
+    tz = ZoneInfo(zone) if zone else local_timezone()[0]
+    yesterday = datetime.now(tz).date() - timedelta(days=1)
+    return ["the last 2 hours", "since 08:00", "yesterday", f"from {yesterday} 10:00 to 12:00"]
 
 
 class TimeRangeParsingCapability(ControlRoomCapability):
@@ -62,18 +75,20 @@ class TimeRangeParsingCapability(ControlRoomCapability):
         try:
             parsed = self._parse()
         except AmbiguousTimeRange as exc:
-            hints = " or ".join(f"'{s}'" for s in exc.suggestions)
-            question = f"Which time range do you mean? {exc.reason[0].upper()}{exc.reason[1:]}."
-            if hints:
-                question += f" You could say {hints}."
-            return self.hand_off_to_clarify(question)
-        except NoTimeRange:
-            return self.hand_off_to_clarify(
-                "Which time range should I use? For example 'the last 2 hours', "
-                "'since 08:00', 'yesterday' or 'from 2026-11-20 10:00 to 12:00'."
-            )
+            reason = f"{exc.reason[0].upper()}{exc.reason[1:]}"
+            raise ClarificationRequired(
+                f"Which time range do you mean? {reason}.", exc.suggestions
+            ) from exc
+        except NoTimeRange as exc:
+            raise ClarificationRequired(
+                "Which time range should I use?", range_suggestions(configured_timezone())
+            ) from exc
         except TimeRangeError as exc:
-            return self.hand_off_to_clarify(f"I cannot use that time range: {exc}")
+            raise ClarificationRequired(
+                f"I cannot use that time range: {str(exc).rstrip('.')}. Which range should I "
+                "use instead?",
+                range_suggestions(configured_timezone())[:3],
+            ) from exc
         return self.store_output_context(
             TimeRangeContext(
                 start_date=parsed.start,
@@ -87,12 +102,22 @@ class TimeRangeParsingCapability(ControlRoomCapability):
         """The step's words first; the whole task, then the earlier request, when they name
         no time ("for the last hour" follow-ups name one, "do it again" does not)."""
         texts = self.candidate_texts()
+        zone = configured_timezone()
         for text in texts[:-1]:
             try:
-                return parse_time_range(text)
+                return parse_time_range(text, tz=zone)
             except NoTimeRange:
                 continue
-        return parse_time_range(texts[-1] if texts else "")
+        return parse_time_range(texts[-1] if texts else "", tz=zone)
 
 
-__all__ = ["TimeRangeParsingCapability"]
+def configured_timezone() -> str | None:
+    """``machine.timezone`` (an IANA name, validated when the config loads), or None for
+    this computer's zone. Read per step, so a replaced config applies at once."""
+    from osprey_desktop.config import get_config_value
+
+    zone = get_config_value("machine.timezone", None)
+    return str(zone) if zone else None
+
+
+__all__ = ["TimeRangeParsingCapability", "configured_timezone", "range_suggestions"]

@@ -39,6 +39,8 @@ def status_line_for(event: Mapping[str, Any]) -> str | None:
         return f"{where}: {event.get('capability', '?')}" + (f" — {objective}" if objective else "")
     if kind == "capability_complete" and not event.get("success", True):
         return f"Step failed: {event.get('capability', '?')}: {event.get('error') or 'no reason'}"
+    if kind == "clarification":
+        return f"Step needs your input: {event.get('capability', '?')} asks a question"
     if kind == "approval_required":
         return f"Waiting for your approval ({event.get('approval_type', 'approval')})"
     if kind == "approval_received":
