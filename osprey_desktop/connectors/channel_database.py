@@ -32,6 +32,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from osprey_desktop.connectors.base import ChannelMetadata, ChannelNotFoundError, ConnectorError
+from osprey_desktop.text_numbers import NUMBER_WORD_PATTERN, NUMBER_WORDS
 
 Role = Literal["setpoint", "readback", "monitor"]
 
@@ -140,22 +141,8 @@ _STOPWORDS_RAW = frozenset(
 )
 # "current" stays meaningful (beam current, magnet current); so do "x" and "y".
 
-_NUMBER_WORDS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-}
 _SECTOR_RE = re.compile(
-    r"\b(?:sector|sect|sec)\s*#?\s*(\d{1,2}|" + "|".join(_NUMBER_WORDS) + r")\b"
+    r"\b(?:sector|sect|sec)\s*#?\s*(\d{1,2}|" + NUMBER_WORD_PATTERN + r")\b"
     r"|\bsr\s*(\d{1,2})\s*c?\b",
     re.IGNORECASE,
 )
@@ -423,7 +410,7 @@ def _extract_sector(text: str) -> tuple[int | None, str]:
     if not match:
         return None, text
     raw = match.group(1) or match.group(2)
-    value = _NUMBER_WORDS.get(raw.lower()) if raw.isalpha() else int(raw)
+    value = int(raw) if raw.isdigit() else NUMBER_WORDS[raw.lower()]
     return value, text[: match.start()] + " " + text[match.end() :]
 
 

@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
+from osprey_desktop.text_numbers import NUMBER_WORDS, words_pattern
+
 
 class TimeRangeError(ValueError):
     """The text's time range cannot be used; the message says why and what to type."""
@@ -34,39 +36,19 @@ class AmbiguousTimeRange(TimeRangeError):
         super().__init__(f"The time range is ambiguous: {reason}.{hint}")
 
 
-_NUMBER_WORDS = {
+# Quantities only a duration takes ("a couple of hours", "half an hour"), on top of the
+# shared number words.
+_NUMBER_WORDS: dict[str, float] = {
+    **NUMBER_WORDS,
     "a": 1,
     "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "fifteen": 15,
-    "twenty": 20,
-    "twenty-four": 24,
-    "thirty": 30,
-    "forty-five": 45,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "ninety": 90,
     "couple of": 2,
     "a couple of": 2,
     "half an": 0.5,
     "half a": 0.5,
     "half": 0.5,
 }
-NUMBER_PATTERN = r"\d+(?:\.\d+)?|" + "|".join(
-    re.escape(word) for word in sorted(_NUMBER_WORDS, key=len, reverse=True)
-)
+NUMBER_PATTERN = r"\d+(?:\.\d+)?|" + words_pattern(_NUMBER_WORDS)
 # Digits may touch their unit ("24h"); a number word needs a space ("two hours", not "as").
 NUMBER_UNIT_GAP = r"(?:(?<=\d)\s*|[\s-]+)"
 UNIT_PATTERN = (
