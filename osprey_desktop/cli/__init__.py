@@ -16,10 +16,9 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from osprey_desktop import __version__
+from osprey_desktop.cli.common import EXIT_USAGE, PROG, fail
 
-PROG = "osprey-desktop"
 DEFAULT_COMMAND = "run"
-EXIT_USAGE = 2
 
 
 @dataclass(frozen=True)
@@ -49,11 +48,6 @@ def _commands_by_name() -> dict[str, Command]:
 
 class CommandUnavailable(Exception):
     """The module of a listed command is not part of this build."""
-
-
-def _fail(message: str, code: int = EXIT_USAGE) -> int:
-    print(f"{PROG}: {message}", file=sys.stderr)
-    return code
 
 
 def _global_options(parser: argparse.ArgumentParser, *, suppress_default: bool) -> None:
@@ -123,15 +117,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             module = load_command_module(chosen)
         except CommandUnavailable:
-            return _fail(f"command '{chosen.name}' is not available in this build")
+            return fail(None, f"command '{chosen.name}' is not available in this build", EXIT_USAGE)
     args = build_parser(chosen, module).parse_args(argv)
     if module is None:  # not reached: argparse exits for --help, --version and unknown words
-        return _fail("no command given; see --help")
+        return fail(None, "no command given; see --help", EXIT_USAGE)
 
     try:
         set_config(load_config(args.config))
         return int(module.run(args) or 0)
     except ConfigError as exc:
-        return _fail(str(exc))
+        return fail(None, str(exc), EXIT_USAGE)
     except KeyboardInterrupt:
-        return _fail("interrupted", 130)
+        return fail(None, "interrupted", 130)

@@ -9,13 +9,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from osprey_desktop.cli.ask import (
+from osprey_desktop.cli.common import (
     EXIT_FAILED,
-    EXIT_NO_THREAD,
     EXIT_USAGE,
     add_db_option,
     database_path,
     fail,
+    missing_thread,
+    no_database,
     report_turn,
     run_session,
 )
@@ -41,22 +42,13 @@ def run(args: argparse.Namespace) -> int:
     approved = parse_approval_answer(args.answer)
     if approved is None:
         return fail("approve", f"answer yes or no, not '{args.answer}'", EXIT_USAGE)
-    if not database_path(args.db).exists():
-        return fail(
-            "approve",
-            f"no thread '{args.thread}': there is no conversation database at "
-            f"{database_path(args.db)} yet",
-            EXIT_NO_THREAD,
-        )
+    path = database_path(args.db)
+    if not path.exists():
+        return no_database("approve", args.thread, path)
 
     async def body(session: Any) -> int:
-        if not await session.thread_exists(args.thread):
-            return fail(
-                "approve",
-                f"no thread '{args.thread}' in {session.db_path}; list them with "
-                "'osprey-desktop threads'",
-                EXIT_NO_THREAD,
-            )
+        if (code := await missing_thread(session, "approve", args.thread)) is not None:
+            return code
         if await session.pending_approval(args.thread) is None:
             return fail(
                 "approve",

@@ -1,12 +1,13 @@
-"""``osprey-desktop audit``: print the audit log of channel writes as a table."""
+"""``osprey-desktop audit``: print the audit log of channel writes, as a table or as JSON."""
 
 from __future__ import annotations
 
 import argparse
-import sys
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+
+from osprey_desktop.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail, print_json
 
 COLUMNS = (
     "id",
@@ -39,6 +40,11 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         default=50,
         metavar="N",
         help="show the last N entries (default 50; 0 shows all)",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print the entries as a JSON list, oldest first (an empty list when there are none)",
     )
     return parser
 
@@ -84,25 +90,24 @@ def run(args: argparse.Namespace) -> int:
     from osprey_desktop.safety.audit import AuditError, AuditLog
 
     if args.limit is not None and args.limit < 0:
-        print("osprey-desktop audit: --limit must be 0 or more", file=sys.stderr)
-        return 2
+        return fail("audit", "--limit must be 0 or more", EXIT_USAGE)
     if args.db:
         path = Path(args.db).expanduser()
     else:
         from osprey_desktop.config import get_audit_db_path
 
         path = get_audit_db_path()
-    if not path.exists():
-        print(f"No audit log at {path} yet: no write has been attempted with this configuration.")
-        return 0
     try:
-        entries = AuditLog(path).entries(limit=args.limit or None)
+        entries = AuditLog(path).entries(limit=args.limit or None)  # [] when there is no file
     except AuditError as exc:
-        print(f"osprey-desktop audit: {exc}", file=sys.stderr)
-        return 1
-    if not entries:
+        return fail("audit", str(exc), EXIT_FAILED)
+    if args.json:
+        print_json([e.to_dict() for e in entries])
+    elif not path.exists():
+        print(f"No audit log at {path} yet: no write has been attempted with this configuration.")
+    elif not entries:
         print(f"The audit log {path} is empty.")
-        return 0
-    print(f"Audit log {path} ({len(entries)} entries shown, oldest first)")
-    print(format_table(entries))
-    return 0
+    else:
+        print(f"Audit log {path} ({len(entries)} entries shown, oldest first)")
+        print(format_table(entries))
+    return EXIT_OK

@@ -12,7 +12,8 @@ import contextlib
 import ipaddress
 import os
 import signal
-import sys
+
+from osprey_desktop.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -58,17 +59,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         ipaddress.ip_address(args.interface)
     except ValueError:
-        print(
-            f"osprey-desktop demo-ioc: --interface needs an IP address, got {args.interface!r}",
-            file=sys.stderr,
+        return fail(
+            "demo-ioc", f"--interface needs an IP address, got {args.interface!r}", EXIT_USAGE
         )
-        return 2
     if args.port is not None and not 0 < args.port < 65536:
-        print(f"osprey-desktop demo-ioc: --port must be 1-65535, got {args.port}", file=sys.stderr)
-        return 2
+        return fail("demo-ioc", f"--port must be 1-65535, got {args.port}", EXIT_USAGE)
     if args.rate <= 0:
-        print(f"osprey-desktop demo-ioc: --rate must be positive, got {args.rate}", file=sys.stderr)
-        return 2
+        return fail("demo-ioc", f"--rate must be positive, got {args.rate}", EXIT_USAGE)
     os.environ.update(_ioc_environment(args.interface, args.port))
 
     from osprey_desktop.connectors.demo_ioc import announce_ready, serve
@@ -96,7 +93,6 @@ def run(args: argparse.Namespace) -> int:
     except (KeyboardInterrupt, asyncio.CancelledError):
         pass
     except OSError as exc:
-        print(f"osprey-desktop demo-ioc: cannot serve on {args.interface}: {exc}", file=sys.stderr)
-        return 1
+        return fail("demo-ioc", f"cannot serve on {args.interface}: {exc}", EXIT_FAILED)
     print("demo IOC stopped", flush=True)
-    return 0
+    return EXIT_OK

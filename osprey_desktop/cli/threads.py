@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import json
 from datetime import datetime
 from typing import Any
 
-from osprey_desktop.cli.ask import (
+from osprey_desktop.cli.common import (
     EXIT_NO_THREAD,
     EXIT_OK,
     add_db_option,
     database_path,
     fail,
+    no_database,
+    print_json,
     run_session,
 )
 
@@ -53,9 +54,7 @@ def run(args: argparse.Namespace) -> int:
     path = database_path(args.db)
     if not path.exists():
         if args.delete:
-            return fail(
-                "threads", f"no thread '{args.delete}': no database at {path}", EXIT_NO_THREAD
-            )
+            return no_database("threads", args.delete, path)
         print("[]" if args.json else f"no threads yet (no database at {path})")
         return EXIT_OK
 
@@ -67,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_OK
         threads = await session.list_threads()
         if args.json:
-            print(json.dumps([t.to_dict() for t in threads], indent=2))
+            print_json([t.to_dict() for t in threads])
         else:
             print(format_threads(threads))
         return EXIT_OK

@@ -17,8 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from osprey_desktop.safety import AuditLog
-
 REPO = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.timeout(120)
@@ -49,7 +47,6 @@ def cli(isolated_config):
             check=False,
         )
 
-    run.audit_db = str(isolated_config / "data" / "audit.sqlite")  # type: ignore[attr-defined]
     return run
 
 
@@ -60,10 +57,10 @@ def thread_of(text: str) -> str:
 
 
 def audit_rows(cli) -> list[dict]:
-    """The audit log the CLI processes wrote, as printed by ``osprey-desktop audit``."""
-    printed = cli("audit", "--db", cli.audit_db, with_db=False)
+    """The audit log the CLI processes wrote, as printed by ``osprey-desktop audit --json``."""
+    printed = cli("audit", "--json", with_db=False)
     assert printed.returncode == 0, printed.stderr
-    return [e.to_dict() for e in AuditLog(cli.audit_db).entries()]
+    return json.loads(printed.stdout)
 
 
 def test_read_the_beam_current(cli):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sqlite3
 from pathlib import Path
 
@@ -70,8 +71,8 @@ async def test_async_record_is_stored(log: AuditLog) -> None:
     assert log.entries()[-1].id == entry_id
 
 
-def _args(db: Path | None, limit: int = 50) -> argparse.Namespace:
-    return argparse.Namespace(db=str(db) if db else None, limit=limit)
+def _args(db: Path | None, limit: int = 50, as_json: bool = False) -> argparse.Namespace:
+    return argparse.Namespace(db=str(db) if db else None, limit=limit, json=as_json)
 
 
 def test_audit_command_prints_a_table(log: AuditLog, capsys) -> None:
@@ -110,6 +111,22 @@ def test_audit_command_prints_a_table(log: AuditLog, capsys) -> None:
         "-",
         "Wrote",
     ]
+
+
+def test_audit_json_lists_the_entries_oldest_first_with_their_values(log: AuditLog, capsys) -> None:
+    log.record(channel="A:SP", outcome="written", requested_value=1.5, readback_after=1.49)
+    log.record(channel="B:SP", outcome="rejected", requested_value=[1, 2], thread_id="t-2")
+    log.record(channel="C:SP", outcome="refused", requested_value="on")
+    assert audit_cli.run(_args(log.db_path, limit=2, as_json=True)) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert [e["channel"] for e in printed] == ["B:SP", "C:SP"]
+    assert printed[0]["requested_value"] == [1, 2] and printed[0]["thread_id"] == "t-2"
+    assert printed[1] == log.entries()[-1].to_dict()
+
+
+def test_audit_json_without_a_log_is_an_empty_list(tmp_path: Path, capsys) -> None:
+    assert cli_main(["audit", "--json", "--db", str(tmp_path / "none.sqlite")]) == 0
+    assert json.loads(capsys.readouterr().out) == []
 
 
 def test_audit_command_without_a_log_says_so(tmp_path: Path, capsys) -> None:
