@@ -89,16 +89,20 @@ class SimulatedControlSystemConnector(ControlSystemConnector):
                 name, f"The simulated connector is disconnected; cannot access '{name}'."
             )
 
-    async def read_channel(self, name: str, timeout: float | None = None) -> ChannelValue:
+    def _read(self, name: str, at: float | None = None) -> ChannelValue:
+        """The machine's value of a known channel at ``at`` (now when None)."""
         record = self._record(name)
         self._check_connected(record.name)
-        reading = self.machine.read(record.name)
+        reading = self.machine.read(record.name, at)
         return ChannelValue(
             name=record.name,
             value=reading.value,
             timestamp=reading.timestamp,
             metadata=record.metadata(reading.alarm_status, reading.alarm_severity),
         )
+
+    async def read_channel(self, name: str, timeout: float | None = None) -> ChannelValue:
+        return self._read(name)
 
     async def read_multiple_channels(
         self, names: Sequence[str], timeout: float | None = None
@@ -108,18 +112,9 @@ class SimulatedControlSystemConnector(ControlSystemConnector):
         out: dict[str, ChannelValue | ConnectorError] = {}
         for name in names:
             try:
-                record = self._record(name)
-                self._check_connected(record.name)
+                out[name] = self._read(name, now)
             except ConnectorError as exc:
                 out[name] = exc
-                continue
-            reading = self.machine.read(record.name, now)
-            out[name] = ChannelValue(
-                name=record.name,
-                value=reading.value,
-                timestamp=reading.timestamp,
-                metadata=record.metadata(reading.alarm_status, reading.alarm_severity),
-            )
         return out
 
     def clock(self) -> float:

@@ -190,6 +190,20 @@ _STEP_RULES = """Step rules:
 
 
 # ---- prompts per planner method --------------------------------------------------------
+def _capability_system(instruction: str, capabilities: Sequence[Any], step_rules: bool) -> str:
+    """The system prompt of the three methods that choose capabilities: role, instruction,
+    JSON-only, the step rules when the reply is a step, then the capability list."""
+    rules = f"\n\n{_STEP_RULES}" if step_rules else ""
+    return (
+        f"{_ROLE}\n\n{instruction} Answer only with JSON matching the schema.{rules}"
+        f"\n\nCapabilities:\n{describe_capabilities(capabilities)}"
+    )
+
+
+def _task_and_context(task: str, state: Mapping[str, Any]) -> str:
+    return f"Task: {task}\n\nAvailable context:\n{describe_available_context(state)}"
+
+
 def task_extraction_messages(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
     system = (
         f"{_ROLE}\n\nRead the conversation and state the user's LATEST request as one clear, "
@@ -203,29 +217,28 @@ def task_extraction_messages(messages: Sequence[BaseMessage]) -> list[BaseMessag
 def selection_messages(
     task: str, capabilities: Sequence[Any], state: Mapping[str, Any]
 ) -> list[BaseMessage]:
-    system = (
-        f"{_ROLE}\n\nSelect every capability needed to complete the task, including the ones "
-        "that provide data another selected capability requires. Do not select respond or "
-        "clarify: they are always available. Use the names exactly as listed. Answer only "
-        "with JSON matching the schema.\n\nCapabilities:\n"
-        f"{describe_capabilities(capabilities)}"
+    system = _capability_system(
+        "Select every capability needed to complete the task, including the ones that provide "
+        "data another selected capability requires. Do not select respond or clarify: they are "
+        "always available. Use the names exactly as listed.",
+        capabilities,
+        step_rules=False,
     )
-    human = f"Task: {task}\n\nAvailable context:\n{describe_available_context(state)}"
-    return [SystemMessage(system), HumanMessage(human)]
+    return [SystemMessage(system), HumanMessage(_task_and_context(task, state))]
 
 
 def plan_messages(
     task: str, capabilities: Sequence[Any], state: Mapping[str, Any]
 ) -> list[BaseMessage]:
-    system = (
-        f"{_ROLE}\n\nWrite an execution plan: the ordered steps that complete the task using "
-        "only the capabilities below. End with a step of the respond capability that answers "
-        "the user (or clarify when the request is too ambiguous to act on). Answer only with "
-        f"JSON matching the schema.\n\n{_STEP_RULES}\n\nCapabilities:\n"
-        f"{describe_capabilities(capabilities)}"
+    system = _capability_system(
+        "Write an execution plan: the ordered steps that complete the task using only the "
+        "capabilities below. End with a step of the respond capability that answers the user "
+        "(or clarify when the request is too ambiguous to act on).",
+        capabilities,
+        step_rules=True,
     )
     problem = _recent_problem(state)
-    human = f"Task: {task}\n\nAvailable context:\n{describe_available_context(state)}"
+    human = _task_and_context(task, state)
     if problem:
         human += f"\n\n{problem}\nFix this in the new plan."
     return [SystemMessage(system), HumanMessage(human)]
@@ -234,12 +247,12 @@ def plan_messages(
 def next_step_messages(
     task: str, capabilities: Sequence[Any], state: Mapping[str, Any]
 ) -> list[BaseMessage]:
-    system = (
-        f"{_ROLE}\n\nYou work step by step. Given the task, the steps already run and the "
-        "context stored so far, choose the single next step. When the task is complete, or "
-        "cannot progress, choose the respond capability (or clarify to ask the user). Answer "
-        f"only with JSON matching the schema.\n\n{_STEP_RULES}\n\nCapabilities:\n"
-        f"{describe_capabilities(capabilities)}"
+    system = _capability_system(
+        "You work step by step. Given the task, the steps already run and the context stored "
+        "so far, choose the single next step. When the task is complete, or cannot progress, "
+        "choose the respond capability (or clarify to ask the user).",
+        capabilities,
+        step_rules=True,
     )
     human = f"Task: {task}\n\nSteps run so far:\n{_execution_history(state)}"
     observations = _observations(state)

@@ -64,22 +64,11 @@ async def perform_guarded_write(
     """Re-check the write right before doing it, then write, verify and audit."""
     check = await policy.evaluate(connector, channel, value)
     if not check.allowed:
-        result = ChannelWriteResult(
-            channel=channel,
-            success=False,
-            value_written=None,
-            verification=verification,
-            message=f"Not written: {check.violation}",
+        result = ChannelWriteResult.refused(
+            channel, None, verification, f"Not written: {check.violation}", connector.clock()
         )
-        audit_id = await audit.arecord(
-            channel=channel,
-            outcome="refused",
-            requested_value=value,
-            value_before=check.current_value,
-            thread_id=thread_id,
-            approval_id=approval_id,
-            message=check.violation,
-            connector=connector.kind,
+        audit_id = await record_refused_write(
+            audit, check, thread_id=thread_id, approval_id=approval_id, connector=connector.kind
         )
         return GuardedWriteOutcome("refused", check, result, audit_id)
     try:
@@ -87,12 +76,12 @@ async def perform_guarded_write(
             channel, value, verification=verification, tolerance=tolerance
         )
     except ConnectorError as exc:
-        result = ChannelWriteResult(
-            channel=channel,
-            success=False,
-            value_written=value,
-            verification=verification,
-            message=f"The write to '{channel}' failed: {exc}",
+        result = ChannelWriteResult.refused(
+            channel,
+            value,
+            verification,
+            f"The write to '{channel}' failed: {exc}",
+            connector.clock(),
         )
     outcome = "written" if result.success else "failed"
     audit_id = await audit.arecord(
