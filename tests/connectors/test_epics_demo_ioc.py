@@ -3,11 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
-import subprocess
-import sys
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -15,18 +10,9 @@ from osprey_desktop.connectors.base import ChannelAccessError, ChannelNotFoundEr
 from osprey_desktop.connectors.demo_ioc_process import DemoIocProcess
 from osprey_desktop.connectors.epics import EpicsControlSystemConnector
 
+# The module-scoped `ioc` (one demo IOC child process for this module) and `caproto_get`.
+pytest_plugins = ("tests.support.demo_ioc",)
 pytestmark = pytest.mark.ioc
-
-CAPROTO_GET = Path(sys.executable).with_name("caproto-get")
-
-
-@pytest.fixture(scope="module")
-def ioc() -> Iterator[DemoIocProcess]:
-    process = DemoIocProcess(rate=5.0).start()
-    try:
-        yield process
-    finally:
-        process.stop()
 
 
 @pytest.fixture
@@ -37,19 +23,6 @@ async def epics(ioc: DemoIocProcess, monkeypatch: pytest.MonkeyPatch, database):
     await connector.connect()
     yield connector
     await connector.disconnect()
-
-
-def caproto_get(ioc: DemoIocProcess, name: str) -> str:
-    env = {**os.environ, **ioc.client_environment}
-    done = subprocess.run(
-        [str(CAPROTO_GET), "--no-repeater", "--timeout", "5", name],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 async def test_read_brings_value_and_ctrl_metadata(epics) -> None:
@@ -67,11 +40,11 @@ async def test_read_brings_value_and_ctrl_metadata(epics) -> None:
     assert value.timestamp > 1.7e9
 
 
-async def test_write_is_what_caproto_get_reads_back(ioc, epics) -> None:
+async def test_write_is_what_caproto_get_reads_back(caproto_get, epics) -> None:
     result = await epics.write_channel("SR02C:HCM04:Current:SP", 1.25, tolerance=0.02)
     assert result.success and result.verified, result.message
     assert result.readback_channel == "SR02C:HCM04:Current:RB"
-    out = await asyncio.to_thread(caproto_get, ioc, "SR02C:HCM04:Current:SP")
+    out = await asyncio.to_thread(caproto_get, "SR02C:HCM04:Current:SP")
     assert out.split() == ["SR02C:HCM04:Current:SP", "[1.25]"]
 
 
@@ -81,10 +54,10 @@ async def test_write_with_callback_waits_for_put_completion(epics) -> None:
     assert (await epics.read_channel("SR02C:VCM04:Current:SP")).value == -0.5
 
 
-async def test_write_beyond_control_limits_writes_nothing(ioc, epics) -> None:
+async def test_write_beyond_control_limits_writes_nothing(caproto_get, epics) -> None:
     result = await epics.write_channel("SR02C:HCM05:Current:SP", 50.0)
     assert not result.success and "control range" in result.message
-    out = await asyncio.to_thread(caproto_get, ioc, "SR02C:HCM05:Current:SP")
+    out = await asyncio.to_thread(caproto_get, "SR02C:HCM05:Current:SP")
     assert float(out.split()[-1].strip("[]")) == 0.0
 
 

@@ -11,26 +11,17 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from osprey_desktop.connectors.demo_ioc_process import DemoIocProcess
 
+# The module-scoped `ioc` (one demo IOC child process for this module) and `caproto_get`.
+pytest_plugins = ("tests.support.demo_ioc",)
 pytestmark = [pytest.mark.ioc, pytest.mark.timeout(180)]
 
 REPO = Path(__file__).resolve().parents[2]
-CAPROTO_GET = Path(sys.executable).with_name("caproto-get")
-
-
-@pytest.fixture(scope="module")
-def ioc() -> Iterator[DemoIocProcess]:
-    process = DemoIocProcess(rate=5.0).start()
-    try:
-        yield process
-    finally:
-        process.stop()
 
 
 @pytest.fixture
@@ -59,26 +50,13 @@ def cli(ioc: DemoIocProcess, isolated_config: Path):
     return run
 
 
-def caproto_get(ioc: DemoIocProcess, name: str) -> str:
-    done = subprocess.run(
-        [str(CAPROTO_GET), "--no-repeater", "--timeout", "5", name],
-        env={**os.environ, **ioc.client_environment},
-        capture_output=True,
-        text=True,
-        timeout=30,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
-
-
 def test_read_the_beam_current_over_epics(cli):
     result = cli("ask", "read the beam current")
     assert result.returncode == 0, result.stderr
     assert re.search(r"SR:DCCT:Current: \d{3}\.\d\d mA", result.stdout), result.stdout
 
 
-def test_set_a_corrector_over_epics_is_what_caproto_get_reads_back(cli, ioc):
+def test_set_a_corrector_over_epics_is_what_caproto_get_reads_back(cli, caproto_get):
     asked = cli("ask", "set corrector HCM05 to 1.25 A")
     assert asked.returncode == 3, asked.stderr
     assert "`SR02C:HCM05:Current:SP`" in asked.stdout
@@ -88,7 +66,7 @@ def test_set_a_corrector_over_epics_is_what_caproto_get_reads_back(cli, ioc):
 
     assert approved.returncode == 0, approved.stderr
     assert "wrote 1.25 A, readback" in approved.stdout and "(verified)" in approved.stdout
-    assert caproto_get(ioc, "SR02C:HCM05:Current:SP").split() == [
+    assert caproto_get("SR02C:HCM05:Current:SP").split() == [
         "SR02C:HCM05:Current:SP",
         "[1.25]",
     ]

@@ -8,13 +8,11 @@ from osprey_desktop.context import (
     ContextNamespace,
     RawContext,
 )
-from osprey_desktop.context import base as context_base
 
 
 @pytest.fixture
-def kinds():
+def kinds(restore_context_classes):
     """Context classes named as in the spec, registered for one test only."""
-    saved = dict(context_base._CONTEXT_CLASSES)
 
     class PVAddresses(CapabilityContext):
         CONTEXT_TYPE = "PV_ADDRESSES"
@@ -53,9 +51,7 @@ def kinds():
         pass
 
     Kinds.PVAddresses, Kinds.Weather, Kinds.Broken = PVAddresses, Weather, Broken
-    yield Kinds
-    context_base._CONTEXT_CLASSES.clear()
-    context_base._CONTEXT_CLASSES.update(saved)
+    return Kinds
 
 
 def _manager(data=None):

@@ -7,7 +7,6 @@ from langchain_core.messages import AIMessage, HumanMessage
 
 from osprey_desktop.config import load_config, reset_config, set_config
 from osprey_desktop.context import CapabilityContext, ContextManager
-from osprey_desktop.context import base as context_base
 from osprey_desktop.state import PERSISTENT_FIELDS, AgentState, StateManager
 
 
@@ -28,9 +27,8 @@ def configured(tmp_path):
 
 
 @pytest.fixture
-def sample_context():
+def sample_context(restore_context_classes):
     """A context class registered for this test only."""
-    saved = dict(context_base._CONTEXT_CLASSES)
 
     class PVAddresses(CapabilityContext):
         CONTEXT_TYPE = "PV_ADDRESSES"
@@ -42,9 +40,7 @@ def sample_context():
         def get_access_details(self, key):
             return {"access_pattern": f"context.PV_ADDRESSES.{key}.pvs"}
 
-    yield PVAddresses
-    context_base._CONTEXT_CLASSES.clear()
-    context_base._CONTEXT_CLASSES.update(saved)
+    return PVAddresses
 
 
 def _previous_state():
