@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ async def run_window(
     window = MainWindow(controller, config)
     window.closed.connect(closed.set)
     window.show()
+    signal_watch = _TerminalSignals(window)
     if window_ready is not None:
         window_ready(window)
     await asyncio.sleep(0)  # let the first paint happen before the heavy imports below
@@ -47,8 +49,40 @@ async def run_window(
         await _report_fatal(window, exc)
         return 1
     finally:
+        signal_watch.stop()
         await _close_connectors()
     return 0
+
+
+class _TerminalSignals:
+    """Ctrl+C and SIGTERM stop the turn and close the window cleanly instead of being ignored.
+
+    Python runs signal handlers only between bytecodes; while Qt idles in C++ none run, so a
+    slow timer gives the interpreter a moment to notice the signal. The previous handlers come
+    back when the window is gone.
+    """
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self, window: Any) -> None:
+        from PySide6.QtCore import QTimer
+
+        loop = asyncio.get_running_loop()
+
+        def request_quit(signum: int, _frame: Any) -> None:
+            logger.info("signal %s received: stopping the turn and closing", signum)
+            loop.call_soon_threadsafe(lambda: asyncio.ensure_future(window.quit_now()))
+
+        self._previous = {signum: signal.signal(signum, request_quit) for signum in self.SIGNALS}
+        self._timer = QTimer()
+        self._timer.setInterval(250)
+        self._timer.timeout.connect(lambda: None)
+        self._timer.start()
+
+    def stop(self) -> None:
+        self._timer.stop()
+        for signum, handler in self._previous.items():
+            signal.signal(signum, handler)
 
 
 async def _report_fatal(window: Any, exc: BaseException) -> None:

@@ -324,6 +324,15 @@ class MainWindow(QMainWindow):
         self.close()
         self.closed.emit()
 
+    async def quit_now(self) -> None:
+        """Quit without asking (Ctrl+C or SIGTERM from the terminal): stop the turn, then close."""
+        if self._quitting:
+            return
+        await self.shutdown()
+        self._quitting = True
+        self.close()
+        self.closed.emit()
+
     async def shutdown(self) -> None:
         """Stop everything this window started: dialogs, the turn, strip charts, programs."""
         await self.approvals.shutdown()

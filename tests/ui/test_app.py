@@ -13,19 +13,33 @@ pytestmark = pytest.mark.gui
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_closing_with_a_turn_running_asks_stops_and_exits_cleanly(tmp_path, isolated_config):
+def drive_app(db_path: Path, how: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "tests/ui/app_driver.py"), str(tmp_path / "threads.sqlite")],
+    return subprocess.run(
+        [sys.executable, str(ROOT / "tests/ui/app_driver.py"), str(db_path), how],
         env=env,
         capture_output=True,
         text=True,
         timeout=60,
     )
+
+
+def assert_clean_exit(done: subprocess.CompletedProcess) -> None:
+    assert done.returncode == 0, done.stderr
+    for trap in ("Event loop is closed", "Event loop stopped before Future", "Traceback"):
+        assert trap not in done.stderr
+
+
+def test_closing_with_a_turn_running_asks_stops_and_exits_cleanly(tmp_path, isolated_config):
+    done = drive_app(tmp_path / "threads.sqlite", "close")
     lines = done.stdout.splitlines()
     assert lines[0] == "ready Osprey Desktop 0.1.0 — Simulated storage ring", done.stderr
     assert lines[1:] == ["asked", "exit 0"], done.stderr
-    assert done.returncode == 0
-    for trap in ("Event loop is closed", "Event loop stopped before Future", "Traceback"):
-        assert trap not in done.stderr
+    assert_clean_exit(done)
     assert (tmp_path / "threads.sqlite").exists()
+
+
+def test_sigterm_during_a_turn_stops_it_and_exits_cleanly(tmp_path, isolated_config):
+    done = drive_app(tmp_path / "threads.sqlite", "sigterm")
+    assert done.stdout.splitlines()[1:] == ["signalled", "exit 0"], done.stderr
+    assert_clean_exit(done)
