@@ -134,5 +134,6 @@ def report_turn(result: Any, command: str, as_json: bool) -> int:
     if result.response:
         print(result.response)
     if result.response or result.is_state_only_update:
+        sys.stdout.flush()  # the answer first, then the thread id, also when both go to a terminal
         print(f"thread: {result.thread_id}", file=sys.stderr)
     return code

@@ -83,6 +83,13 @@ def render_summary(label: str, summary: Mapping[str, Any]) -> list[str]:
             inner_units = _units_of(value)
             if "value" in value and inner_units:
                 lines.append(f"- {field}: {format_scalar(value['value'])} {inner_units}")
+            elif len(value) > 1 and not any(isinstance(v, Mapping | list) for v in value.values()):
+                # e.g. several channels read at once: one line each reads better than one long line
+                lines.append(f"- {_label(field)}:")
+                shown = list(value.items())[:MAX_LIST_ITEMS]
+                lines.extend(f"  - {name}: {format_scalar(item)}" for name, item in shown)
+                if len(value) > MAX_LIST_ITEMS:
+                    lines.append(f"  - … and {len(value) - MAX_LIST_ITEMS} more")
             else:
                 lines.append(f"- {_label(field)}: {format_inline(value)}")
         elif isinstance(value, list | tuple):
