@@ -226,3 +226,21 @@ async def test_clarification_says_what_is_missing_and_gives_examples(lab_registr
 
 def test_context_summary_is_used_for_responses() -> None:
     assert DeviceList(devices=["a"]).get_summary()["count"] == 1
+
+
+def test_several_values_of_one_field_are_listed_one_per_line():
+    lines = render_summary(
+        "CHANNEL_VALUES.read_1",
+        {"type": "Channel Values", "values": {"A:X": "0.1 mm", "B:X": "-0.2 mm"}},
+    )
+    assert lines == [
+        "**Channel Values** (`read_1`)",
+        "- values:",
+        "  - A:X: 0.1 mm",
+        "  - B:X: -0.2 mm",
+    ]
+
+
+def test_a_single_value_stays_on_its_line():
+    lines = render_summary("CHANNEL_VALUES.read_1", {"values": {"SR:DCCT:Current": "500.4 mA"}})
+    assert lines[1] == "- values: SR:DCCT:Current: 500.4 mA"
