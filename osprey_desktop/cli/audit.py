@@ -1,4 +1,9 @@
-"""``osprey-desktop audit``: print the audit log of channel writes, as a table or as JSON."""
+"""``osprey-desktop audit``: print the audit log of channel writes, as a table or as JSON.
+
+Read-only: a missing file is reported as "no entries yet" and not created; a file that is not an
+audit log (such as the thread database, which ``--db`` names for the other commands) is refused
+and left byte-for-byte unchanged.
+"""
 
 from __future__ import annotations
 
@@ -32,7 +37,11 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "the operator, refused by the limits, failed), oldest first.",
     )
     parser.add_argument(
-        "--db", metavar="PATH", help="audit database (default: file_paths.audit_db of the config)"
+        "--db",
+        metavar="PATH",
+        help="the audit log file (default: file_paths.audit_db, i.e. <data folder>/audit.sqlite); "
+        "not the conversation database that --db means for ask, approve and threads. "
+        "The file is only read, never created or changed",
     )
     parser.add_argument(
         "--limit",

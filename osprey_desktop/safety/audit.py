@@ -6,6 +6,10 @@ no) or ``failed`` (the machine said no, or the connection broke). SQLite trigger
 UPDATE or DELETE, so history cannot be rewritten through SQL. Values are stored as JSON text so
 numbers, strings and arrays keep their type.
 
+Only ``record`` creates the file and its schema. Reading (``entries``, ``osprey-desktop audit``)
+opens the file read-only and refuses a file without an ``audit_log`` table, so pointing the
+reader at another database (the thread database, say) never changes it.
+
 Usage::
 
     audit = AuditLog(get_audit_db_path())
@@ -100,6 +104,17 @@ def _load(text: str | None) -> Any:
         return text
 
 
+def _where_the_log_is() -> str:
+    """Where the real audit log is, for errors about a file that is not one."""
+    try:
+        from osprey_desktop.config import get_audit_db_path
+
+        default = str(get_audit_db_path())
+    except Exception:  # a broken config must not hide the error being reported
+        default = "<data folder>/audit.sqlite"
+    return f"the audit log is file_paths.audit_db, by default {default}"
+
+
 class AuditLog:
     """Append-only write log in one SQLite file (created with its folder on first use)."""
 
@@ -110,6 +125,7 @@ class AuditLog:
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
+        """A read-write connection; creates the file, its folder and the schema on first use."""
         try:
             if not self._ready:
                 self.db_path.parent.mkdir(parents=True, exist_ok=True)
@@ -132,6 +148,57 @@ class AuditLog:
             yield conn
         finally:
             conn.close()
+
+    @contextmanager
+    def _connect_readonly(self) -> Iterator[sqlite3.Connection]:
+        """A read-only connection to an existing audit log: never creates or changes a file."""
+        if self.db_path.is_dir():
+            raise AuditError(
+                f"{self.db_path} is a folder, not an audit log file; {_where_the_log_is()}."
+            )
+        uri = self.db_path.absolute().as_uri()
+        self._require_audit_table(uri)
+        try:
+            conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=10.0)
+        except sqlite3.Error as exc:
+            raise AuditError(
+                f"Cannot open the audit log {self.db_path} for reading: {exc}. Check the path "
+                f"and its permissions; {_where_the_log_is()}."
+            ) from exc
+        try:
+            yield conn
+        finally:
+            conn.close()
+
+    def _require_audit_table(self, uri: str) -> None:
+        """Refuse a file that is not an audit log before opening it for real.
+
+        ``immutable=1`` reads the main file only: a read-only open of a WAL database (the thread
+        database is one) would otherwise leave ``-wal`` and ``-shm`` files beside it.
+        """
+        try:
+            probe = sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True)
+        except sqlite3.Error as exc:
+            raise AuditError(
+                f"Cannot open the audit log {self.db_path} for reading: {exc}. Check the path "
+                f"and its permissions; {_where_the_log_is()}."
+            ) from exc
+        try:
+            found = probe.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'audit_log'"
+            ).fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise AuditError(
+                f"{self.db_path} cannot be read as an SQLite database ({exc}): it is not an "
+                f"Osprey Desktop audit log, or it is damaged; {_where_the_log_is()}."
+            ) from exc
+        finally:
+            probe.close()
+        if found is None:
+            raise AuditError(
+                f"{self.db_path} is not an Osprey Desktop audit log (no audit_log table); "
+                f"{_where_the_log_is()}."
+            )
 
     def record(
         self,
@@ -182,7 +249,10 @@ class AuditLog:
         return await asyncio.to_thread(lambda: self.record(**fields))
 
     def entries(self, limit: int | None = None) -> list[AuditEntry]:
-        """The last ``limit`` entries (all when None), oldest first."""
+        """The last ``limit`` entries (all when None), oldest first; [] when there is no file.
+
+        Raises ``AuditError`` when the file is not an audit log; the file is never modified.
+        """
         if not self.db_path.exists():
             return []
         sql = (
@@ -194,7 +264,7 @@ class AuditLog:
         if limit is not None:
             sql += " LIMIT ?"
             params = (max(0, int(limit)),)
-        with self._connect() as conn:
+        with self._connect_readonly() as conn:
             try:
                 rows = conn.execute(sql, params).fetchall()
             except sqlite3.Error as exc:

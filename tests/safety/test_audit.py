@@ -142,3 +142,85 @@ def test_audit_command_reads_the_configured_file(isolated_config: Path, capsys) 
 
 def test_negative_limit_is_a_usage_error(log: AuditLog, capsys) -> None:
     assert audit_cli.run(_args(log.db_path, limit=-1)) == 2
+
+
+def _thread_database(path: Path) -> None:
+    """A conversation database as ``ask``/``approve`` leave it: WAL mode, checkpoint tables."""
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    conn = sqlite3.connect(path, check_same_thread=False)
+    try:
+        SqliteSaver(conn).setup()
+        conn.execute(
+            "INSERT INTO writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel)"
+            " VALUES ('t-1', '', 'c-1', 'task', 0, 'messages')"
+        )
+        conn.commit()
+    finally:
+        conn.close()
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def test_audit_of_the_thread_database_is_refused_and_leaves_it_byte_identical(
+    isolated_config: Path, tmp_path: Path, capsys
+) -> None:
+    folder = tmp_path / "threads"
+    folder.mkdir()
+    threads = folder / "threads.sqlite"
+    _thread_database(threads)
+    before = _snapshot(folder)
+    assert cli_main(["audit", "--db", str(threads)]) == 1
+    assert cli_main(["audit", "--json", "--db", str(threads)]) == 1
+    err = capsys.readouterr().err
+    assert f"{threads} is not an Osprey Desktop audit log (no audit_log table)" in err
+    assert f"by default {isolated_config / 'data' / 'audit.sqlite'}" in err
+    assert _snapshot(folder) == before  # same files, same bytes: no tables, triggers, -wal
+    conn = sqlite3.connect(threads)
+    try:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+    finally:
+        conn.close()
+    assert not any(name.startswith("audit_log") for name in tables)
+
+
+def test_reading_an_existing_audit_log_does_not_change_it(log: AuditLog) -> None:
+    log.record(channel="A:SP", outcome="written", requested_value=1.0)
+    before = _snapshot(log.db_path.parent)
+    assert [e.channel for e in AuditLog(log.db_path).entries()] == ["A:SP"]
+    assert _snapshot(log.db_path.parent) == before
+
+
+def test_audit_of_a_missing_file_does_not_create_it(tmp_path: Path, capsys) -> None:
+    missing = tmp_path / "absent" / "audit.sqlite"
+    assert audit_cli.run(_args(missing)) == 0
+    assert f"No audit log at {missing} yet" in capsys.readouterr().out
+    assert AuditLog(missing).entries() == []
+    assert not missing.exists() and not missing.parent.exists()
+
+
+def test_audit_of_a_corrupt_file_is_a_clear_error(tmp_path: Path, capsys) -> None:
+    corrupt = tmp_path / "audit.sqlite"
+    corrupt.write_bytes(b"this is not sqlite" * 100)
+    before = corrupt.read_bytes()
+    assert audit_cli.run(_args(corrupt)) == 1
+    err = capsys.readouterr().err
+    assert f"{corrupt} cannot be read as an SQLite database" in err
+    assert "not an Osprey Desktop audit log, or it is damaged" in err
+    assert "Traceback" not in err
+    assert corrupt.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["audit.sqlite"]
+
+
+def test_record_still_creates_the_log_that_reading_then_accepts(tmp_path: Path) -> None:
+    path = tmp_path / "new" / "audit.sqlite"
+    assert AuditLog(path).entries() == []
+    AuditLog(path).record(channel="A:SP", outcome="refused")
+    assert [e.outcome for e in AuditLog(path).entries()] == ["refused"]
+
+
+def test_audit_of_a_folder_names_the_folder(tmp_path: Path, capsys) -> None:
+    assert audit_cli.run(_args(tmp_path)) == 1
+    assert f"{tmp_path} is a folder, not an audit log file" in capsys.readouterr().err
