@@ -30,6 +30,7 @@ from osprey_desktop.ui.launcher import CommandLauncher
 from osprey_desktop.ui.plan_viewer import PlanViewerDock
 from osprey_desktop.ui.process_log import ProcessLogDock
 from osprey_desktop.ui.status_bar import AppStatusBar
+from osprey_desktop.ui.window_geometry import restore_layout, save_layout
 from osprey_desktop.ui.window_menus import WindowMenus
 
 if TYPE_CHECKING:
@@ -56,7 +57,6 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.setObjectName("main_window")
         self.setWindowTitle(window_title(config))
-        self.resize(1440, 900)
         self.controller = controller
         self.config = config
         self._connector_factory = connector_factory
@@ -88,15 +88,13 @@ class MainWindow(QMainWindow):
         self.setStatusBar(self.status)
         self.status.set_thread(controller.thread_id)
 
+        # The right column runs the full height: plan and context keep their rows on a
+        # short screen, and plots open under the chat.
+        self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.plan_viewer)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.context_browser)
         self.splitDockWidget(self.plan_viewer, self.context_browser, Qt.Orientation.Vertical)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.process_log)
-        self.resizeDocks([self.plan_viewer], [620], Qt.Orientation.Horizontal)
-        self.resizeDocks(
-            [self.plan_viewer, self.context_browser], [260, 520], Qt.Orientation.Vertical
-        )
-        self.resizeDocks([self.process_log], [120], Qt.Orientation.Vertical)
 
         self.stop_action = QAction("Stop", self)
         self.stop_action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
@@ -110,6 +108,19 @@ class MainWindow(QMainWindow):
         self.menus = WindowMenus(self)
         self.approvals = ApprovalFlow(controller, self, self.plan_viewer, self.status)
         self._wire()
+        if not restore_layout(self):
+            self._size_docks()
+
+    def _size_docks(self) -> None:
+        """First-start dock sizes as shares of the window, so a small screen keeps the chat."""
+        width, height = self.width(), self.height()
+        self.resizeDocks([self.plan_viewer], [int(width * 0.42)], Qt.Orientation.Horizontal)
+        self.resizeDocks(
+            [self.plan_viewer, self.context_browser],
+            [int(height * 0.3), int(height * 0.6)],
+            Qt.Orientation.Vertical,
+        )
+        self.resizeDocks([self.process_log], [int(height * 0.14)], Qt.Orientation.Vertical)
 
     # ------------------------------------------------------------------- wiring
     def _wire(self) -> None:
@@ -263,7 +274,7 @@ class MainWindow(QMainWindow):
             self.plot_dock = PlotDock()
             self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.plot_dock)
             self.tabifyDockWidget(self.process_log, self.plot_dock)
-            self.resizeDocks([self.plot_dock], [380], Qt.Orientation.Vertical)
+            self.resizeDocks([self.plot_dock], [int(self.height() * 0.4)], Qt.Orientation.Vertical)
             self.menus.add_view_toggle(self.plot_dock)
         self.plot_dock.show()
         self.plot_dock.raise_()
@@ -294,6 +305,7 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------- closing
     def closeEvent(self, event: QCloseEvent) -> None:
         if self._quitting:
+            save_layout(self)
             event.accept()
             return
         event.ignore()

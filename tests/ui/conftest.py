@@ -12,12 +12,27 @@ import asyncio
 import contextlib
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 qasync = pytest.importorskip("qasync")
+
+
+@pytest.fixture(autouse=True)
+def window_settings_folder(tmp_path_factory) -> Iterator[Path]:
+    """Each test saves and reads window layouts in its own folder, never the user's.
+
+    Qt reads XDG_CONFIG_HOME once per process, so the per-test folder is set explicitly.
+    """
+    from PySide6.QtCore import QSettings
+
+    folder = tmp_path_factory.mktemp("qsettings")
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(folder))
+    yield folder
 
 
 @pytest.fixture
