@@ -2,7 +2,9 @@
 
 The decorated class gets ``langgraph_node``, an ``async def node(state) -> dict`` that runs
 the class, records the outcome, emits progress events, and turns exceptions into state the
-router understands (see ``infrastructure.failure_policy``). A capability that raises
+router understands (see ``infrastructure.failure_policy``). When the approval policy requires
+it, the operator approves the step before the capability is instantiated
+(``approval.step_gate``); a rejection ends the turn with nothing run. A capability that raises
 ``ClarificationRequired`` is not failing: its step is recorded as needing clarification and
 the turn continues with a clarify step asking its question (``infrastructure.clarification``).
 LangGraph's own control-flow exceptions (``GraphInterrupt`` for approvals, any
@@ -18,6 +20,11 @@ from typing import Any, TypeVar, overload
 
 from langgraph.errors import GraphBubbleUp
 
+from osprey_desktop.approval.step_gate import (
+    ask_before_step,
+    rejected_step_updates,
+    step_needs_approval,
+)
 from osprey_desktop.base.capability import BaseCapability
 from osprey_desktop.base.errors import (
     ClarificationRequired,
@@ -95,6 +102,12 @@ def _result_dict(result: Any, what: str) -> dict[str, Any]:
 async def _run_capability(cls: type[BaseCapability], state: dict[str, Any]) -> dict[str, Any]:
     name = cls.name
     step, index, total, from_plan = current_step_for(state, name)
+    approval = None
+    if step_needs_approval(cls, state, step):
+        # Nothing before this point has side effects: the node re-runs from here on resume.
+        approval = ask_before_step(state, step, index, total)
+        if not approval.approved:
+            return rejected_step_updates(state, name, approval)
     context_key = str(step.get("context_key") or name)
     objective = str(step.get("task_objective") or "")
     emit(
@@ -108,6 +121,7 @@ async def _run_capability(cls: type[BaseCapability], state: dict[str, Any]) -> d
     )
     started = time.monotonic()
     instance = cls(state, step)
+    instance._approval_decision = approval
     try:
         updates = dict(_result_dict(await instance.execute(), f"capability {name!r}"))
     except GraphBubbleUp:

@@ -11,7 +11,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-APPROVAL_TYPES = ("plan", "reactive_step", "channel_write", "capability")
+APPROVAL_TYPES = ("plan", "reactive_step", "step", "channel_write", "capability")
 """Approval types the framework and the shipped capabilities use (others are allowed)."""
 
 
@@ -71,9 +71,30 @@ def create_step_approval_payload(
     )
 
 
+def create_capability_step_approval_payload(
+    step: Mapping[str, Any], task: str | None, index: int, total: int
+) -> dict[str, Any]:
+    """The approval policy asks before one capability step runs (any orchestration mode)."""
+    where = f"step {index + 1} of {total}" if 0 <= index < total else "this step"
+    lines = [f"**Approve {where} before it runs?**", ""]
+    if task:
+        lines += [f"Task: {task}", ""]
+    lines += [describe_step(step), "", "Answer **yes** to run this step or **no** to stop here."]
+    return create_approval_payload(
+        "\n".join(lines),
+        "step",
+        step=dict(step),
+        capability=str(step.get("capability") or ""),
+        task=task or "",
+        step_index=index,
+        total_steps=total,
+    )
+
+
 __all__ = [
     "APPROVAL_TYPES",
     "create_approval_payload",
+    "create_capability_step_approval_payload",
     "create_plan_approval_payload",
     "create_step_approval_payload",
     "describe_step",

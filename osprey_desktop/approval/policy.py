@@ -1,8 +1,12 @@
 """Which capabilities need the operator's approval, from the thread's settings or the config.
 
-Modes: ``disabled`` (never ask), ``selective`` (ask for capabilities enabled under
-``approval.capabilities``), ``all_capabilities`` (ask before every capability except the
-framework's respond and clarify). ``/approval:<mode>`` changes ``agent_control`` per thread.
+House rule first: a capability that writes to the machine (``writes = True``) always needs an
+explicit, recorded approval, whatever the mode or its own setting (fail closed: neither
+``/approval:disabled`` nor the config can lower it). For everything else the modes decide:
+``disabled`` (ask for nothing else), ``selective`` (ask for capabilities enabled under
+``approval.capabilities``), ``all_capabilities`` (ask before every capability). The
+framework's respond and clarify never ask. ``/approval:<mode>`` changes ``agent_control``
+per thread.
 """
 
 from __future__ import annotations
@@ -52,16 +56,42 @@ def _enabled(entry: Any) -> bool:
     return bool(enabled) if enabled is not None else False
 
 
-def requires_approval(capability_name: str, state: Mapping[str, Any] | None) -> bool:
-    """True when ``capability_name`` must be approved before it acts in this thread."""
-    if capability_name in _NEVER_ASK:
+def _registered_writer(name: str) -> bool:
+    """Whether the registered capability ``name`` writes; True when that cannot be checked."""
+    try:
+        from osprey_desktop.registry import get_registry
+
+        capability = get_registry().get_capability(name)
+    except Exception as exc:  # noqa: BLE001 - an unreadable registry must not lower the bar
+        logger.warning("cannot tell whether %r writes (%s); asking for approval", name, exc)
+        return True
+    return bool(getattr(capability, "writes", False)) if capability is not None else False
+
+
+def _identify(capability: Any) -> tuple[str, bool]:
+    """``(name, writes)`` of a capability class, instance, or registered name."""
+    if isinstance(capability, str):
+        return capability, _registered_writer(capability)
+    name = getattr(capability, "name", None)
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"requires_approval needs a capability or its name, got {capability!r}")
+    return name, getattr(capability, "writes", False) is not False
+
+
+def requires_approval(capability: Any, state: Mapping[str, Any] | None) -> bool:
+    """True when ``capability`` (a class, an instance or a registered name) must be approved
+    before it acts in this thread. Machine writes always must."""
+    name, writes = _identify(capability)
+    if name in _NEVER_ASK:
         return False
+    if writes:
+        return True
     mode = get_approval_mode(state)
     if mode == "disabled":
         return False
     if mode == "all_capabilities":
         return True
-    return _enabled(_capability_settings(state).get(capability_name))
+    return _enabled(_capability_settings(state).get(name))
 
 
 __all__ = ["APPROVAL_MODES", "get_approval_mode", "requires_approval"]

@@ -108,6 +108,12 @@ class BaseCapability:
     current" -> read it). ``parameters`` documents the step parameters the capability reads
     (name -> description), ``slash_commands`` the capability-specific ``/name[:value]``
     commands it understands (name -> help text).
+
+    Approvals: before a step runs, the framework asks the operator whenever the approval
+    policy requires it (every ``writes = True`` capability, always; others per the mode).
+    A capability that builds its own, richer approval payload sets
+    ``handles_own_approval = True`` and must then call ``requires_approval`` and
+    ``request_approval`` itself before acting (channel_write shows what is written where).
     """
 
     name: ClassVar[str] = ""
@@ -117,6 +123,7 @@ class BaseCapability:
     keywords: ClassVar[list[str]] = []
     examples: ClassVar[list[str]] = []
     writes: ClassVar[bool] = False
+    handles_own_approval: ClassVar[bool] = False
     default_for: ClassVar[list[str]] = []
     parameters: ClassVar[dict[str, str]] = {}
     slash_commands: ClassVar[dict[str, str]] = {}

@@ -196,8 +196,8 @@ def builtin_commands() -> list[SlashCommand]:
         ),
         SlashCommand(
             name="approval",
-            help="which steps need your approval: disabled, selective (per capability "
-            "settings) or all (bare: all)",
+            help="which steps need your approval: disabled (none except machine writes, "
+            "which always ask), selective (per capability settings) or all (bare: all)",
             options=("disabled", "selective", "all"),
             option_aliases={
                 "off": "disabled",

@@ -162,12 +162,22 @@ async def test_switched_off_writes_are_refused_with_how_to_enable_them(
     assert [e.outcome for e in audit()] == ["refused"]
 
 
-async def test_with_approvals_disabled_the_write_still_obeys_the_limits(session, machine):
-    written = await session.submit("/approval:disabled set HCM01 to 0.5 A", "t1")
+async def test_with_approvals_disabled_a_write_is_still_approved_and_obeys_the_limits(
+    session, machine
+):
+    asked = await session.submit("/approval:disabled set HCM01 to 0.5 A", "t1")
+    assert operations(asked.pending_approval)[0]["new_value"] == 0.5
+    assert machine.value(HCM01) == 0.0, "no write without an approval, whatever the mode"
+    written = await session.resume("t1", True)
     assert written.pending_approval is None and machine.value(HCM01) == 0.5
     refused = await session.submit("/approval:disabled set HCM01 to 3.5 A", "t1")
+    assert refused.pending_approval is None, "a limit violation is refused before asking"
     assert "maximum step" in refused.response and machine.value(HCM01) == 0.5
-    assert [(e.outcome, e.approval_id) for e in audit()] == [("written", None), ("refused", None)]
+    approval_id = asked.pending_approval["interrupt_id"]
+    assert [(e.outcome, e.approval_id) for e in audit()] == [
+        ("written", approval_id),
+        ("refused", None),
+    ]
 
 
 # -- a resume value that does not match what was asked (not reachable through the Gateway) ---

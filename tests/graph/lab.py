@@ -179,6 +179,7 @@ class DeviceWriteCapability(BaseCapability):
     keywords = ["set", "write", "change"]
     examples = ["set pump1 to 5"]
     writes = True
+    handles_own_approval = True
 
     async def execute(self) -> dict[str, Any]:
         (devices,) = self.get_required_contexts()

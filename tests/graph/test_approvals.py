@@ -169,7 +169,8 @@ def test_unclear_text_is_not_an_answer() -> None:
 @pytest.mark.parametrize(
     ("control", "expected"),
     [
-        ({"approval_global_mode": "disabled"}, {"device_write": False, "device_read": False}),
+        # device_write writes to the machine: asked in every mode, whatever its own setting.
+        ({"approval_global_mode": "disabled"}, {"device_write": True, "device_read": False}),
         ({"approval_global_mode": "all_capabilities"}, {"device_write": True, "device_read": True}),
         (
             {
@@ -183,18 +184,36 @@ def test_unclear_text_is_not_an_answer() -> None:
                 "approval_global_mode": "selective",
                 "approval_capabilities": {"device_write": {"enabled": False}},
             },
-            {"device_write": False, "device_read": False},
+            {"device_write": True, "device_read": False},
         ),
         ({"approval_global_mode": "bogus"}, {"device_write": True, "device_read": True}),
     ],
 )
-def test_approval_policy(control: dict[str, Any], expected: dict[str, bool]) -> None:
+def test_approval_policy(lab_registry, control: dict[str, Any], expected: dict[str, bool]) -> None:
     state = {"agent_control": control}
     assert {name: requires_approval(name, state) for name in expected} == expected
+    by_class = {
+        name: requires_approval(type(lab_registry.get_capability(name)), state) for name in expected
+    }
+    assert by_class == expected
     assert requires_approval("respond", state) is False
 
 
-def test_approval_policy_falls_back_to_config(configure) -> None:
+def test_config_cannot_switch_off_the_approval_of_a_write(lab_registry, configure) -> None:
+    configure(
+        {
+            "approval": {
+                "global_mode": "disabled",
+                "capabilities": {"device_write": {"enabled": False}},
+            }
+        }
+    )
+    assert requires_approval("device_write", {}) is True
+    assert requires_approval(lab.DeviceWriteCapability, {}) is True
+    assert requires_approval("device_read", {}) is False
+
+
+def test_approval_policy_falls_back_to_config(lab_registry, configure) -> None:
     configure(
         {
             "approval": {

@@ -55,6 +55,7 @@ class ChannelWriteCapability(ControlRoomCapability):
     provides = ["CHANNEL_WRITE_RESULTS"]
     requires = ["CHANNEL_ADDRESSES"]
     writes = True
+    handles_own_approval = True  # the approval lists every operation; see execute()
     keywords = [
         "set",
         "write",
@@ -127,7 +128,7 @@ class ChannelWriteCapability(ControlRoomCapability):
         ]
         if any(op["violation"] for op in operations):
             return await self._refuse_all(operations, connector.kind, approval_id=None)
-        if not requires_approval(self.name, self._state):
+        if not requires_approval(self, self._state):
             return await self._write(operations, connector, policy, approval_id=None)
 
         decision = self.request_approval(
