@@ -84,6 +84,19 @@ def test_ask_uses_the_data_folder_by_default(tmp_path):
     assert _thread_id(done.stderr)
 
 
+def test_approval_all_asks_before_a_read_in_another_process(tmp_path):
+    db = str(tmp_path / "threads.sqlite")
+
+    asked = _cli("ask", "--db", db, "/approval:all read the beam current")
+
+    assert asked.returncode == 3, asked.stderr
+    assert "Approve step 1 of" in asked.stdout and "mA" not in asked.stdout
+    thread = _thread_id(asked.stdout)
+    rejected = _cli("approve", "--db", db, "--thread", thread, "no")
+    assert rejected.returncode == 0, rejected.stderr
+    assert rejected.stdout.strip() == "Step rejected, nothing executed."
+
+
 # -- in-process: the same entry point, faster --------------------------------------------
 
 
@@ -138,6 +151,42 @@ def test_bad_requests_get_a_message_and_an_exit_code(tmp_path, capsys, argv, cod
 
     assert main([*argv, "--db", db]) == code
     assert message in capsys.readouterr().err
+
+
+def test_unknown_command_on_a_new_thread_names_no_thread(tmp_path, capsys):
+    db = str(tmp_path / "t.sqlite")
+
+    assert main(["ask", "--db", db, "/bogus"]) == 1
+
+    err = capsys.readouterr().err
+    assert "unknown command '/bogus'" in err and "thread" not in err
+    assert main(["threads", "--db", db]) == 0
+    assert "no threads yet" in capsys.readouterr().out
+
+
+def test_unknown_command_on_an_existing_thread_names_it(tmp_path, capsys):
+    db = str(tmp_path / "t.sqlite")
+    main(["ask", "--db", db, "hello"])
+    thread = _thread_id(capsys.readouterr().err)
+
+    assert main(["ask", "--db", db, "--thread", thread, "/bogus"]) == 1
+    assert f"(thread {thread})" in capsys.readouterr().err
+
+
+def test_unknown_command_as_json_has_no_thread_id(tmp_path, capsys):
+    assert main(["ask", "--db", str(tmp_path / "t.sqlite"), "--json", "/bogus"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["thread_id"] is None and "unknown command" in out["error"]
+
+
+def test_exit_alone_says_there_is_nothing_to_run(tmp_path, capsys):
+    db = str(tmp_path / "t.sqlite")
+
+    assert main(["ask", "--db", db, "/exit"]) == 0
+
+    captured = capsys.readouterr()
+    assert captured.out.strip() == "nothing to run: /exit ends an interactive session"
+    assert "thread" not in captured.err
 
 
 def test_approve_without_pending_approval_runs_nothing(tmp_path, capsys):

@@ -46,6 +46,10 @@ def run(args: argparse.Namespace) -> int:
             if (code := await missing_thread(session, "ask", args.thread, hint)) is not None:
                 return code
         result = await session.submit(request, args.thread)
-        return report_turn(result, "ask", args.json)
+        known = True
+        if result.error is not None and not args.thread:
+            # A request refused before it ran (e.g. "/bogus") never created its new thread.
+            known = await session.thread_exists(result.thread_id)
+        return report_turn(result, "ask", args.json, thread_known=known)
 
     return run_session("ask", args.db, body)

@@ -110,24 +110,37 @@ def print_pending(result: Any) -> None:
     )
 
 
-def report_turn(result: Any, command: str, as_json: bool) -> int:
-    """Print a TurnResult for a person or a script; returns the exit code."""
+EXIT_ONLY_MESSAGE = "nothing to run: /exit ends an interactive session"
+
+
+def report_turn(result: Any, command: str, as_json: bool, thread_known: bool = True) -> int:
+    """Print a TurnResult for a person or a script; returns the exit code.
+
+    ``thread_known=False`` when the turn stopped before its thread was created (a bad slash
+    command on a new thread): no thread id is named, since there is nothing to continue.
+    """
     code = EXIT_OK
     if result.pending_approval is not None:
         code = EXIT_PENDING
     elif result.error is not None:
         code = EXIT_FAILED
     if as_json:
-        print_json(result.to_dict())
+        data = result.to_dict()
+        if not thread_known:
+            data["thread_id"] = None
+        print_json(data)
         return code
     if result.error is not None and result.pending_approval is not None:
         fail(command, str(result.error))
         print_pending(result)
         return code
     if result.error is not None:
-        return fail(command, f"{result.error} (thread {result.thread_id})")
+        where = f" (thread {result.thread_id})" if thread_known else ""
+        return fail(command, f"{result.error}{where}")
     if result.message:
         print(result.message)
+    if result.exit_requested:
+        print(EXIT_ONLY_MESSAGE)
     if result.pending_approval is not None:
         print_pending(result)
         return code
