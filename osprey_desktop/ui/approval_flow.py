@@ -52,21 +52,8 @@ class ApprovalFlow(QObject):
         elif resume.get("approval_type") == "reactive_step" and isinstance(
             resume.get("step"), dict
         ):
-            steps = [*self._current_steps(), resume["step"]]
-            self.plan_viewer.show_plan({"steps": steps}, awaiting_approval=True)
+            self.plan_viewer.await_step(resume["step"])
         self.open_dialog(payload)
-
-    def _current_steps(self) -> list[dict[str, Any]]:
-        return [
-            {
-                "capability": s.capability,
-                "task_objective": s.task_objective,
-                "context_key": s.context_key,
-                "expected_output": s.expected_output,
-                "inputs": s.inputs,
-            }
-            for s in self.plan_viewer.progress.steps
-        ]
 
     def open_dialog(self, payload: Mapping[str, Any]) -> None:
         self._close_dialog()

@@ -176,10 +176,7 @@ class SessionController(QObject):
         except Exception as exc:
             self.error.emit(f"Could not read thread {self.thread_id}: {exc}")
             return
-        self.live.replace(values)
-        self.state_changed.emit(self.live.values, None)
-        if pending is not None:
-            self._request_approval(pending)
+        self._publish_read_back(values, pending)
 
     async def shutdown(self) -> None:
         """Stop any turn and wait for it (the app then closes the checkpointer)."""
@@ -248,10 +245,24 @@ class SessionController(QObject):
         except (asyncio.CancelledError, Exception) as exc:  # shutting down, or unreadable
             logger.info("no refresh after stop on %s: %r", self.thread_id, exc)
             return
+        self._publish_read_back(values, pending)
+
+    def _publish_read_back(self, values: Mapping[str, Any], pending: dict[str, Any] | None) -> None:
+        """Report a state read from the checkpoint, and the approval it waits for.
+
+        ``pending_approval`` is set before ``state_changed`` so a listener rebuilding the view
+        from the state already knows whether a step waits; ``approval_requested`` follows.
+        """
         self.live.replace(values)
-        self.state_changed.emit(self.live.values, None)
+        new = pending is not None and (
+            self.pending_approval is None
+            or self.pending_approval.get("interrupt_id") != pending.get("interrupt_id")
+        )
         if pending is not None:
-            self._request_approval(pending)
+            self.pending_approval = pending
+        self.state_changed.emit(self.live.values, None)
+        if new:
+            self.approval_requested.emit(pending)
 
     def _report(self, result: TurnResult) -> None:
         if result.message:

@@ -65,6 +65,7 @@ class MainWindow(QMainWindow):
         self.close_prompt: QMessageBox | None = None
         self._known_commands: dict[tuple[str, str], LaunchableCommand] = {}
         self._history_pending = True
+        self._plan_from_state = True  # the next full state of this thread rebuilds the plan
         self.stripcharts: list[QWidget] = []
         self.plot_dock: Any = None  # created on first use: pyqtgraph costs ~0.4 s to import
 
@@ -157,6 +158,7 @@ class MainWindow(QMainWindow):
 
     def _on_turn_started(self, text: str) -> None:
         self._history_pending = False  # the transcript now follows this thread live
+        self._plan_from_state = False  # and the plan viewer follows its progress events
         if not text:
             return
         from osprey_desktop.infrastructure.gateway import parse_approval_answer
@@ -197,6 +199,7 @@ class MainWindow(QMainWindow):
         self.plan_viewer.show_plan(None)
         self._known_commands.clear()
         self._history_pending = True
+        self._plan_from_state = True
 
     def _on_state(self, values: Mapping[str, Any], changed: set[str] | None) -> None:
         def touched(*keys: str) -> bool:
@@ -214,6 +217,11 @@ class MainWindow(QMainWindow):
             "ui_captured_figures", "capability_context_data"
         ):
             self._show_new_figures(values)
+        if changed is None and self._plan_from_state and values.get("messages"):
+            # Restored or switched to: no events replay, so the plan comes from the state.
+            self._plan_from_state = False
+            awaiting = self.controller.pending_approval is not None
+            self.plan_viewer.show_restored(values, awaiting_approval=awaiting)
         if changed is None and self._history_pending and values.get("messages"):
             self._history_pending = False
             self._show_history(values)

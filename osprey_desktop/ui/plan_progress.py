@@ -62,6 +62,18 @@ def step_from_dict(step: Mapping[str, Any]) -> StepProgress:
     )
 
 
+def _apply_record(step: StepProgress, record: Mapping[str, Any]) -> None:
+    """Set a step's state from its ``execution_step_results`` record."""
+    if record.get("needs_clarification"):
+        step.state, step.error = NEEDS_INPUT, str(record.get("question") or "") or None
+    elif record.get("success"):
+        step.state, step.error = DONE, None
+    else:
+        step.state, step.error = FAILED, str(record.get("error") or "failed")
+    duration = record.get("duration")
+    step.duration = float(duration) if isinstance(duration, int | float) else None
+
+
 class PlanProgress:
     """The steps of the plan in view and their states; ``apply`` returns changed rows."""
 
@@ -71,6 +83,51 @@ class PlanProgress:
     def set_plan(self, plan: Mapping[str, Any] | None) -> None:
         steps = (plan or {}).get("steps") or []
         self.steps = [step_from_dict(s) for s in steps if isinstance(s, Mapping)]
+
+    def restore(self, values: Mapping[str, Any], awaiting_approval: bool = False) -> None:
+        """Rebuild the view of a thread read back from the checkpoint (restart, switch).
+
+        No events replay then, so step states come from ``execution_step_results`` (keyed by
+        context key). Results of steps outside the current plan (earlier reactive steps, a
+        plan replaced after a failure) come first, in the order they ran. With an approval
+        pending, the current step waits for it and later steps are pending; without one the
+        turn is over and steps that never ran were skipped.
+        """
+        self.set_plan(values.get("planning_execution_plan"))
+        results = values.get("execution_step_results") or {}
+        records = (
+            [r for r in results.values() if isinstance(r, Mapping)]
+            if isinstance(results, Mapping)
+            else []
+        )
+        planned = {s.context_key for s in self.steps if s.context_key}
+        earlier = sorted(
+            (r for r in records if str(r.get("context_key") or "") not in planned),
+            key=lambda r: float(r.get("timestamp") or 0),
+        )
+        offset = len(earlier)
+        self.steps = [step_from_dict(r) for r in earlier] + self.steps
+        by_key = {str(r.get("context_key")): r for r in records if r.get("context_key")}
+        for step in self.steps:
+            record = by_key.get(step.context_key)
+            if record is not None:
+                _apply_record(step, record)
+        unfinished = [i for i, s in enumerate(self.steps) if s.state == PENDING]
+        if not awaiting_approval:
+            for i in unfinished:
+                self.steps[i].state = SKIPPED
+            return
+        current = offset + int(values.get("planning_current_step_index") or 0)
+        waiting = current if current in unfinished else (unfinished[0] if unfinished else None)
+        if waiting is not None:
+            self.steps[waiting].state = AWAITING
+
+    def await_step(self, step: Mapping[str, Any]) -> None:
+        """Mark a not-yet-run step as awaiting approval, appending it unless it is the last."""
+        key = str(step.get("context_key") or "")
+        if not self.steps or not key or self.steps[-1].context_key != key:
+            self.steps.append(step_from_dict(step))
+        self.steps[-1].state = AWAITING
 
     def _index_for(self, event: Mapping[str, Any]) -> int:
         """The row an event is about: by ``step_index``, else by ``context_key``; appends."""

@@ -119,6 +119,20 @@ class PlanViewerDock(QDockWidget):
         if awaiting_approval:
             self.raise_()
 
+    def show_restored(self, values: Mapping[str, Any], awaiting_approval: bool = False) -> None:
+        """Show the plan of a thread read back from the checkpoint, states from its results."""
+        self.progress.restore(values, awaiting_approval)
+        self._rebuild()
+        self.approval_bar.hide()
+        self._update_ticker()
+
+    def await_step(self, step: Mapping[str, Any]) -> None:
+        """A reactive step waits for approval before it runs: show it so, keep earlier states."""
+        self.progress.await_step(step)
+        self._rebuild()
+        self.approval_bar.show()
+        self.raise_()
+
     def clear_approval(self) -> None:
         self.approval_bar.hide()
 

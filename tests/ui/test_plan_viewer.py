@@ -119,3 +119,62 @@ def test_step_waiting_for_approval_is_shown_as_such(viewer):
     assert "step 1 waits for your approval" in viewer.caption.text()
     viewer.apply_event(start(0, "beam_channels", "channel_finding"))  # resumed: runs again
     assert viewer.states()[0] == "running"
+
+
+def result(key, cap, index, success=True, **extra):
+    return {
+        "capability": cap,
+        "context_key": key,
+        "step_index": index,
+        "success": success,
+        "duration": 0.5,
+        "error": None if success else "channel not found",
+        "timestamp": 1_700_000_000.0 + index,
+        **extra,
+    }
+
+
+def test_restored_thread_without_approval_shows_results_and_skips_the_rest(qtbot):
+    dock = PlanViewerDock()
+    qtbot.addWidget(dock)
+    values = {
+        "planning_execution_plan": PLAN,
+        "execution_step_results": {
+            "beam_channels": result("beam_channels", "channel_finding", 0, success=False)
+        },
+    }
+    dock.show_restored(values)
+    assert dock.states() == ["failed", "skipped", "skipped"]
+    assert "channel not found" in dock.tree.topLevelItem(0).toolTip(1)
+    assert dock.tree.topLevelItem(0).text(4) == "500 ms"
+    assert not dock.approval_bar.isVisible()
+
+
+def test_restored_reactive_thread_lists_earlier_steps_then_the_waiting_one(qtbot):
+    dock = PlanViewerDock()
+    qtbot.addWidget(dock)
+    values = {
+        "planning_execution_plan": {"steps": [PLAN["steps"][1]]},
+        "planning_current_step_index": 0,
+        "execution_step_results": {
+            "beam_channels": result("beam_channels", "channel_finding", 0),
+            "asked": result(
+                "asked",
+                "time_range_parsing",
+                0,
+                False,
+                needs_clarification=True,
+                question="Which hour?",
+            ),
+        },
+    }
+    dock.show_restored(values, awaiting_approval=True)
+    assert dock.states() == ["done", "needs input", "awaiting approval"]
+    assert [dock.tree.topLevelItem(i).text(2) for i in range(3)] == [
+        "channel_finding",
+        "time_range_parsing",
+        "channel_read",
+    ]
+    dock.await_step(PLAN["steps"][1])  # the reactive approval names the step already shown
+    assert dock.states() == ["done", "needs input", "awaiting approval"]
+    assert dock.approval_bar.isHidden() is False

@@ -112,14 +112,22 @@ def test_typed_no_answers_the_approval_and_closes_the_dialog(windows, qtbot):
 def test_pending_approval_comes_back_after_restart(windows, qtbot):
     window = windows.open()
     with qtbot.waitSignal(window.approvals.dialog_opened):
-        windows.send(window, "set hcm01 to 1.5")
+        windows.send(window, "find and set hcm01 to 1.5")
     thread = window.controller.thread_id
     windows.close(window)
     again = windows.open()
     qtbot.waitUntil(lambda: again.approvals.dialog is not None, timeout=5000)
     assert again.controller.thread_id == thread
     assert "Approval pending: channel write" in again.status.approval_text
-    assert again.chat.transcript.texts("request") == ["set hcm01 to 1.5"]
+    assert again.chat.transcript.texts("request") == ["find and set hcm01 to 1.5"]
+    viewer = again.plan_viewer
+    assert viewer.states() == ["done", "awaiting approval", "pending"]
+    assert [viewer.tree.topLevelItem(i).text(2) for i in range(3)] == [
+        "channel_finding",
+        "channel_write",
+        "respond",
+    ]
+    assert "step 2 waits for your approval" in viewer.caption.text()
     qtbot.mouseClick(again.approvals.dialog.approve_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: "Written" in again.chat.transcript.toPlainText(), timeout=10_000)
 
@@ -255,3 +263,6 @@ def test_switching_threads_shows_that_threads_conversation_and_context(windows, 
     qtbot.waitUntil(lambda: window.chat.transcript.texts("request") == ["read the beam current"])
     assert window.context_model.index_for_path(["CHANNEL_VALUES", "values_1"]).isValid()
     assert not window.context_model.index_for_path(["ARCHIVER_DATA"]).isValid()
+    viewer = window.plan_viewer
+    assert viewer.states() == ["done", "done"]
+    assert [viewer.tree.topLevelItem(i).text(2) for i in range(2)] == ["channel_read", "respond"]

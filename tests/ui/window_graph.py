@@ -9,10 +9,12 @@ graph produces, with timing the tests control:
                      a strip chart command and an https viewer command
 * "set X to V"    -> channel_write asks approval (``channel_write`` payload with operations;
                      V > 5 is a limit violation), writes on approval, then respond
+* "find and set X to V" -> channel_finding first, then as "set"
 * "slowly ..."    -> a step that sleeps 30 s (for Stop and close-while-running tests)
 * "<n> entries"   -> stores n CONTEXT_BULK entries in one step (for the latency bench)
 
-Each step is its own node run, so the state (and the context tree) changes after each step.
+Each step is its own node run, so the state (and the context tree) changes after each step,
+and records its result in ``execution_step_results`` as the real capability nodes do.
 """
 
 from __future__ import annotations
@@ -66,6 +68,12 @@ def plan_for(request: str, turn: int) -> list[dict[str, Any]]:
         return [
             _step(f"history_{turn}", "archiver_retrieval", "get the last hour", "ARCHIVER_DATA"),
             _step("answer", "respond", "summarise", "", [{"ARCHIVER_DATA": f"history_{turn}"}]),
+        ]
+    if text.startswith("find and set"):
+        return [
+            _step(f"find_{turn}", "channel_finding", "find the magnet", "CHANNEL_ADDRESSES"),
+            _step(f"write_{turn}", "channel_write", request, "CHANNEL_WRITE_RESULTS"),
+            _step("answer", "respond", "report the write", ""),
         ]
     if text.startswith("set"):
         return [
@@ -122,6 +130,8 @@ async def run_step(step: dict[str, Any], state: dict[str, Any]) -> dict[str, Any
         decision = interrupt(_write_payload(_request(state)))  # side effects only after this
         approved = bool(decision.get("approved")) if isinstance(decision, dict) else False
         return {"CHANNEL_WRITE_RESULTS": {key: {"written": approved, "channel": "HCM01:SP"}}}
+    if capability == "channel_finding":
+        return {"CHANNEL_ADDRESSES": {key: {"channels": ["HCM01:SP"]}}}
     if capability == "archiver_retrieval":
         return {
             "ARCHIVER_DATA": {
@@ -173,11 +183,12 @@ async def execute_node(state: dict[str, Any]) -> dict[str, Any]:
         update["capability_context_data"] = await run_step(step, state)
         if step["capability"] == "archiver_retrieval":
             update.update(_history_registrations(state, step["context_key"]))
-    emit(
-        CapabilityComplete(
-            **start_fields, success=True, duration=time.monotonic() - started, error=None
-        )
-    )
+    duration = time.monotonic() - started
+    emit(CapabilityComplete(**start_fields, success=True, duration=duration, error=None))
+    record = {**start_fields, "success": True, "duration": duration, "error": None}
+    results = dict(state.get("execution_step_results") or {})
+    results[step["context_key"]] = {**record, "timestamp": time.time()}
+    update["execution_step_results"] = results
     return update
 
 
