@@ -69,10 +69,13 @@ def run(args: argparse.Namespace) -> int:
     os.environ.update(_ioc_environment(args.interface, args.port))
 
     from osprey_desktop.connectors.demo_ioc import announce_ready, serve
-    from osprey_desktop.connectors.factory import get_configured_channel_database
+    from osprey_desktop.connectors.factory import get_configured_channel_database, sim_state_path
     from osprey_desktop.connectors.sim_machine import SimMachine
 
-    machine = SimMachine(get_configured_channel_database(), seed=args.seed)
+    # the same setpoints file as the in-process ring: one simulated machine across processes
+    machine = SimMachine(
+        get_configured_channel_database(), seed=args.seed, state_file=sim_state_path()
+    )
     channels = len(machine.database)
 
     async def main() -> None:

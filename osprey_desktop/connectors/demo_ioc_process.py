@@ -3,7 +3,10 @@
 ``DemoIocProcess`` picks free ports for the CA server, the repeater and beacons, starts
 ``python -m osprey_desktop demo-ioc`` with a loopback-only environment, waits for its ready
 line, and stops it by process id. ``client_environment`` is what a client in the same test
-needs (set it with ``monkeypatch.setenv`` or pass it to ``caproto-get``).
+needs (set it with ``monkeypatch.setenv`` or pass it to ``caproto-get``). The IOC saves its
+setpoints in its data folder (``sim_machine.json``); unless ``extra_env`` names
+``OSPREY_DESKTOP_DATA_DIR``, it gets a temporary one, removed on ``stop``, so a test or a bench
+never writes into the operator's own data folder.
 """
 
 from __future__ import annotations
@@ -11,13 +14,16 @@ from __future__ import annotations
 import contextlib
 import os
 import select
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
+from osprey_desktop.config.paths import DATA_DIR_ENV_VAR
 from osprey_desktop.connectors.demo_ioc import READY_MARKER, loopback_environment
 
 
@@ -50,14 +56,23 @@ class DemoIocProcess:
         self._extra_env = extra_env or {}
         self.process: subprocess.Popen[str] | None = None
         self.output: list[str] = []
+        self._data_dir: str | None = None
 
     @property
     def pid(self) -> int | None:
         return self.process.pid if self.process else None
 
+    @property
+    def data_dir(self) -> Path | None:
+        """The temporary data folder of the running IOC (None when ``extra_env`` names one)."""
+        return Path(self._data_dir) if self._data_dir else None
+
     def start(self, timeout: float = 30.0) -> DemoIocProcess:
         env = {**os.environ, **self.client_environment, **self._extra_env}
         env["PYTHONUNBUFFERED"] = "1"
+        if DATA_DIR_ENV_VAR not in self._extra_env:
+            self._data_dir = tempfile.mkdtemp(prefix="osprey-demo-ioc-")
+            env[DATA_DIR_ENV_VAR] = self._data_dir
         cmd = [
             sys.executable,
             "-m",
@@ -83,9 +98,9 @@ class DemoIocProcess:
             if self.process.poll() is not None:
                 rest = self.process.stdout.read()
                 self.output.append(rest)
-                raise RuntimeError(
-                    f"demo IOC exited with code {self.process.returncode}: {''.join(self.output)}"
-                )
+                code = self.process.returncode
+                self.stop()
+                raise RuntimeError(f"demo IOC exited with code {code}: {''.join(self.output)}")
             ready, _, _ = select.select([self.process.stdout], [], [], 0.2)
             if ready:
                 line = self.process.stdout.readline()
@@ -96,8 +111,17 @@ class DemoIocProcess:
         raise RuntimeError(f"demo IOC not ready after {timeout:g} s: {''.join(self.output)}")
 
     def stop(self) -> None:
-        """Terminate the child by pid, then kill it if it lingers."""
+        """Terminate the child by pid, then kill it if it lingers; remove its temporary data."""
         proc, self.process = self.process, None
+        try:
+            self._end(proc)
+        finally:
+            if self._data_dir is not None:
+                shutil.rmtree(self._data_dir, ignore_errors=True)
+                self._data_dir = None
+
+    @staticmethod
+    def _end(proc: subprocess.Popen[str] | None) -> None:
         if proc is None or proc.poll() is not None:
             return
         with contextlib.suppress(ProcessLookupError):

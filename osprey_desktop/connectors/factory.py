@@ -4,8 +4,10 @@
 backend. Connectors hold loop-bound resources (caproto contexts, httpx clients, subscription
 tasks), so they are cached per running event loop: every coroutine on the GUI's qasync loop gets
 the same connected instance, a test's fresh loop gets a fresh one. The simulated machine is one
-per process (per channel-database file), shared by the simulated connector and archiver, so a
-write shows up in the archived history. Call ``close_connectors()`` before a loop ends.
+per process (per channel-database file and state file), shared by the simulated connector and
+archiver, so a write shows up in the archived history; it keeps its setpoints in
+``<data dir>/sim_machine.json`` so the next process starts where this one left off. Call
+``close_connectors()`` before a loop ends.
 
 Usage::
 
@@ -27,12 +29,13 @@ from osprey_desktop.connectors.archiver_base import ArchiverConnector
 from osprey_desktop.connectors.base import ControlSystemConnector
 from osprey_desktop.connectors.channel_database import ChannelDatabase, get_channel_database
 from osprey_desktop.connectors.sim_machine import SimMachine
+from osprey_desktop.connectors.sim_state import STATE_FILE_NAME
 
 if TYPE_CHECKING:
     from osprey_desktop.config import AppConfig
 
 _lock = threading.Lock()
-_machines: dict[str, SimMachine] = {}
+_machines: dict[tuple[str, str], SimMachine] = {}
 _by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple[Any, ...], Any]] = (
     weakref.WeakKeyDictionary()
 )
@@ -58,14 +61,29 @@ def get_configured_channel_database(config: AppConfig | None = None) -> ChannelD
     return get_channel_database(channel_database_path(config))
 
 
+def sim_state_path(config: AppConfig | None = None) -> Path:
+    """``<data dir>/sim_machine.json``: the simulated ring's setpoints, kept between processes.
+
+    Deleting the file resets the ring to nominal for every process started afterwards.
+    """
+    from osprey_desktop.config import get_data_dir
+
+    return get_data_dir(_config(config)) / STATE_FILE_NAME
+
+
+def _machine_key(config: AppConfig | None) -> tuple[str, str]:
+    cfg = _config(config)
+    return str(channel_database_path(cfg)), str(sim_state_path(cfg))
+
+
 def get_sim_machine(config: AppConfig | None = None) -> SimMachine:
-    """The process-wide simulated ring for the configured channel database."""
-    path = str(channel_database_path(config))
+    """The process-wide simulated ring for the configured channel database and data folder."""
+    key = _machine_key(config)
     with _lock:
-        machine = _machines.get(path)
+        machine = _machines.get(key)
         if machine is None:
-            machine = SimMachine(get_channel_database(path))
-            _machines[path] = machine
+            machine = SimMachine(get_channel_database(key[0]), state_file=key[1])
+            _machines[key] = machine
         return machine
 
 
@@ -75,7 +93,7 @@ def set_sim_machine(machine: SimMachine, config: AppConfig | None = None) -> Non
     Connectors already built on the old machine keep it; call ``close_connectors()`` first.
     """
     with _lock:
-        _machines[str(channel_database_path(config))] = machine
+        _machines[_machine_key(config)] = machine
 
 
 def _loop_cache() -> dict[tuple[Any, ...], Any]:

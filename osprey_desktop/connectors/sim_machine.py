@@ -13,13 +13,18 @@ and the demo IOC all agree. What it models:
 * alarm status/severity from each channel's HIHI/HIGH/LOW/LOLO limits.
 
 Noise is a hash of (seed, channel, 0.1 s bucket), so the same time always gives the same value.
+Given a ``state_file`` (the factory passes ``<data dir>/sim_machine.json``), the ring starts at
+the setpoints saved there, settled, and saves every accepted write, so separate processes
+(``ask``, ``approve``, the window, the demo IOC) see one machine; without one it lives in memory.
 A channel of an unknown family is still served: monitors sit at their nominal value and
 setpoint/readback pairs still lag, so a facility's own channel list works on the simulator.
 """
 
 from __future__ import annotations
 
+import logging
 import math
+import os
 import re
 import threading
 import time
@@ -36,6 +41,10 @@ from osprey_desktop.connectors.sim_lattice import (
     PlaneOptics,
     build_plane,
 )
+from osprey_desktop.connectors.sim_noise import gaussian_noise
+from osprey_desktop.connectors.sim_state import SimStateFile
+
+log = logging.getLogger(__name__)
 
 TOPUP_PERIOD_S = 180.0
 FILL_CURRENT_MA = 500.6
@@ -46,7 +55,6 @@ ENERGY_GEV = 3.0
 _LAG_SECONDS = {"HCM": 0.4, "VCM": 0.4, "QUAD": 0.8, "ID": 2.0, "RF": 0.5}
 _NOISE = {"HCM": 1e-3, "VCM": 1e-3, "QUAD": 5e-3, "ID": 2e-3, "BPM": 5e-4}
 _TUNE_PER_AMP = {"QF": (0.0015, -0.0007), "QD": (-0.0008, 0.0014)}
-_M64 = (1 << 64) - 1
 _DIGITS = re.compile(r"(\d+)")
 
 
@@ -63,22 +71,35 @@ class SimReading:
 
 
 class _Device:
-    """A setpoint and the lagged actual value it drives; the change log is the whole history."""
+    """A setpoint and the lagged actual value it drives.
+
+    ``initial`` is where the device sat, settled, before this process's first write (the
+    nominal value, or the one restored from the state file); ``changes`` is every write since.
+    """
 
     def __init__(self, nominal: float, tau: float) -> None:
         self.nominal = nominal
+        self.initial = nominal
         self.tau = max(tau, 1e-6)
         self.changes: tuple[tuple[float, float], ...] = ()
 
+    @property
+    def moved(self) -> bool:
+        """Whether the device ever left its nominal value (lets the model skip idle devices)."""
+        return bool(self.changes) or self.initial != self.nominal
+
+    def current_setpoint(self) -> float:
+        return self.changes[-1][1] if self.changes else self.initial
+
     def setpoint_at(self, times: np.ndarray) -> np.ndarray:
-        out = np.full(times.shape, self.nominal, dtype=float)
+        out = np.full(times.shape, self.initial, dtype=float)
         for tc, sp in self.changes:
             out[times >= tc] = sp
         return out
 
     def actual_at(self, times: np.ndarray) -> np.ndarray:
-        out = np.full(times.shape, self.nominal, dtype=float)
-        a_prev, sp_prev, t_prev = self.nominal, self.nominal, None
+        out = np.full(times.shape, self.initial, dtype=float)
+        a_prev, sp_prev, t_prev = self.initial, self.initial, None
         for tc, sp in self.changes:
             a_tc = sp_prev if t_prev is None else _lag(a_prev, sp_prev, tc - t_prev, self.tau)
             mask = times >= tc
@@ -87,7 +108,7 @@ class _Device:
         return out
 
     def actual_scalar(self, t: float) -> float:
-        value, sp_prev, t_prev = self.nominal, self.nominal, None
+        value, sp_prev, t_prev = self.initial, self.initial, None
         for tc, sp in self.changes:
             if tc > t:
                 break
@@ -96,49 +117,12 @@ class _Device:
         return value if t_prev is None else _lag(value, sp_prev, t - t_prev, self.tau)
 
 
+def _time_of(change: tuple[float, float]) -> float:
+    return change[0]
+
+
 def _lag(start: float, target: float, dt: float, tau: float) -> float:
     return target + (start - target) * math.exp(-max(dt, 0.0) / tau)
-
-
-def _mix(x: np.ndarray) -> np.ndarray:
-    """splitmix64 finaliser on uint64 arrays (wrapping arithmetic)."""
-    x = x + np.uint64(0x9E3779B97F4A7C15)
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
-
-
-def _mix_int(x: int) -> int:
-    """``_mix`` on one Python int: the same bits, without numpy's per-call overhead."""
-    x = (x + 0x9E3779B97F4A7C15) & _M64
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
-    return x ^ (x >> 31)
-
-
-def _noise_scalar(key: int, t: float) -> float:
-    bucket = int(math.floor(t * 10.0)) & _M64
-    base = _mix_int(key & _M64)
-    h1 = _mix_int(base ^ ((bucket * 2) & _M64))
-    h2 = _mix_int(base ^ ((bucket * 2 + 1) & _M64))
-    u1 = 1.0 - (h1 >> 11) * 2.0**-53
-    u2 = (h2 >> 11) * 2.0**-53
-    return math.sqrt(-2.0 * math.log(u1)) * math.cos(2.0 * math.pi * u2)
-
-
-def gaussian_noise(key: int, times: np.ndarray) -> np.ndarray:
-    """Standard normal noise that depends only on (key, 0.1 s bucket of each time)."""
-    times = np.asarray(times, dtype=float)
-    if times.size == 1:  # live reads: one value, ten times faster in plain Python
-        return np.full(times.shape, _noise_scalar(key, float(times.reshape(-1)[0])))
-    bucket = np.floor(np.asarray(times, dtype=float) * 10.0).astype(np.int64).astype(np.uint64)
-    with np.errstate(over="ignore"):
-        base = _mix(np.array([key & _M64], dtype=np.uint64))[0]
-        h1 = _mix(base ^ (bucket * np.uint64(2)))
-        h2 = _mix(base ^ (bucket * np.uint64(2) + np.uint64(1)))
-    u1 = 1.0 - (h1 >> np.uint64(11)).astype(float) * 2.0**-53
-    u2 = (h2 >> np.uint64(11)).astype(float) * 2.0**-53
-    return np.sqrt(-2.0 * np.log(u1)) * np.cos(2.0 * np.pi * u2)
 
 
 def _index(device: str | None) -> int | None:
@@ -163,7 +147,11 @@ def alarm_state(record: ChannelRecord, value: float) -> tuple[str, str]:
 
 
 class SimMachine:
-    """One simulated ring; share one instance per process (see ``factory.get_sim_machine``)."""
+    """One simulated ring; share one instance per process (see ``factory.get_sim_machine``).
+
+    ``state_file`` (a path or a ``SimStateFile``) makes it persistent: setpoints saved there are
+    restored, settled, and every accepted write (and ``reset``) is saved. ``None``: in memory.
+    """
 
     def __init__(
         self,
@@ -171,8 +159,14 @@ class SimMachine:
         seed: int = 0,
         clock: Callable[[], float] | None = None,
         lag_scale: float = 1.0,
+        state_file: str | os.PathLike[str] | SimStateFile | None = None,
     ) -> None:
         self.database = database
+        self.state_file: SimStateFile | None = (
+            state_file
+            if isinstance(state_file, SimStateFile) or state_file is None
+            else SimStateFile(state_file)
+        )
         self.seed = seed
         self.clock: Callable[[], float] = clock or time.time
         self._lock = threading.Lock()
@@ -213,6 +207,8 @@ class SimMachine:
             r.sector: r.name for r in database if r.role == "setpoint" and r.family == "ID"
         }
         self._keys = {r.name: zlib.crc32(r.name.encode()) ^ (seed * 0x9E3779B1) for r in database}
+        if self.state_file is not None:
+            self._restore(self.state_file)
 
     # ----- writes --------------------------------------------------------------------------
     def set_setpoint(self, name: str, value: float, t: float | None = None) -> float:
@@ -236,7 +232,10 @@ class SimMachine:
         when = self.clock() if t is None else float(t)
         device = self._devices[record.name]
         with self._lock:
-            device.changes = tuple(sorted(device.changes + ((when, number),)))
+            # by time only, stably: of two writes at one instant the later call wins
+            device.changes = tuple(sorted(device.changes + ((when, number),), key=_time_of))
+            setpoint = device.current_setpoint()
+        self._save({record.name: None if setpoint == device.nominal else setpoint})
         return number
 
     def setpoint_changes(self, name: str) -> tuple[tuple[float, float], ...]:
@@ -245,10 +244,48 @@ class SimMachine:
         return device.changes if device else ()
 
     def reset(self) -> None:
-        """Forget every write: all setpoints back to nominal for all time."""
+        """Forget every write: all setpoints back to nominal for all time (and in the file)."""
         with self._lock:
             for device in self._devices.values():
                 device.changes = ()
+                device.initial = device.nominal
+        self._save({}, replace_all=True)
+
+    # ----- persistence ---------------------------------------------------------------------
+    def _restore(self, state: SimStateFile) -> None:
+        """Start settled at the saved setpoints; entries this ring cannot take are skipped."""
+        ignored: list[str] = []
+        for name, value in state.load().items():
+            record = self.database.get(name)
+            device = self._devices.get(record.name) if record is not None else None
+            control = record.limits.control if record is not None else None
+            if device is None or (control is not None and not control[0] <= value <= control[1]):
+                ignored.append(f"{name}={value:g}")
+                continue
+            device.initial = value
+        if ignored:
+            log.warning(
+                "Simulated machine state %s: ignored %d saved setpoint(s) that are not writable "
+                "channels of this channel database or are outside their control range: %s. "
+                "They stay in the file; those channels start at their nominal value.",
+                state.path,
+                len(ignored),
+                ", ".join(ignored[:5]) + (" ..." if len(ignored) > 5 else ""),
+            )
+
+    def _save(self, changes: dict[str, float | None], replace_all: bool = False) -> None:
+        """Persist after an accepted write; a disk problem is logged, the write still stands."""
+        if self.state_file is None:
+            return
+        try:
+            self.state_file.update(changes, replace_all=replace_all)
+        except OSError as exc:
+            log.warning(
+                "Could not save the simulated machine's setpoints to %s: %s. The write took "
+                "effect in this process only; check that the data folder is writable.",
+                self.state_file.path,
+                exc,
+            )
 
     # ----- reads ---------------------------------------------------------------------------
     def read(self, name: str, t: float | None = None) -> SimReading:
@@ -314,7 +351,7 @@ class SimMachine:
 
     def _momentum_deviation(self, times: np.ndarray) -> np.ndarray:
         rf = self._devices.get("SR:RF:Frequency:SP")
-        if rf is None or not rf.changes:
+        if rf is None or not rf.moved:
             return np.zeros(times.shape)
         f = rf.actual_at(times)
         return -(f - RF_NOMINAL_MHZ) / RF_NOMINAL_MHZ / MOMENTUM_COMPACTION
@@ -324,7 +361,7 @@ class SimMachine:
         column = 0 if plane == "X" else 1
         for name, kind in self._quads:
             device = self._devices[name]
-            if device.changes:
+            if device.moved:
                 out += _TUNE_PER_AMP[kind][column] * (device.actual_at(times) - device.nominal)
         return out
 
@@ -336,7 +373,7 @@ class SimMachine:
         out = np.full(times.shape, optics.offsets_mm[row])
         for number, sp_name in self._plane_devices[plane]:
             device = self._devices[sp_name]
-            if not device.changes and device.nominal == 0.0:
+            if not device.changes and device.initial == 0.0:
                 continue
             gain = optics.response_mm_per_amp[row, number - 1]
             out += gain * device.actual_at(times)
