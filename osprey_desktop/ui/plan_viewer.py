@@ -40,7 +40,7 @@ TIME_COLUMN = 4
 STATE_LOOK: dict[str, tuple[str, str]] = {
     PENDING: ("○ pending", "#616161"),
     RUNNING: ("▶ running", "#1565c0"),
-    AWAITING: ("⏸ awaiting approval", "#e65100"),
+    AWAITING: ("‖ awaiting approval", "#e65100"),  # DejaVu Sans has no ⏸ (U+23F8)
     DONE: ("✓ done", "#2e7d32"),
     FAILED: ("✗ failed", "#c62828"),
     SKIPPED: ("– skipped", "#9e9e9e"),
