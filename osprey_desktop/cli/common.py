@@ -51,7 +51,10 @@ def print_json(value: Any) -> None:
 def quiet_logging() -> None:
     """Errors reach the operator as one line each; log records would repeat them as tracebacks."""
     if not logging.getLogger().handlers:
-        logging.basicConfig(level=logging.CRITICAL)
+        logging.basicConfig(level=logging.CRITICAL, format="osprey-desktop: %(message)s")
+        # A damaged saved state of the simulated ring is not an error, but the operator should
+        # know why the ring came back at its nominal setpoints.
+        logging.getLogger("osprey_desktop.connectors.sim_state").setLevel(logging.WARNING)
 
 
 def database_path(db: str | None) -> Path:

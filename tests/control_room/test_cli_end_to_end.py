@@ -2,8 +2,9 @@
 
 Every command is its own ``python -m osprey_desktop`` process on one temporary database and
 data folder, as an operator's shell would run them; approvals are answered by a second
-process. (Each process has its own simulated ring, so the written value is checked through
-the write's own readback and the audit log, not by a later read.)
+process. Each process builds its own simulated ring from the setpoints saved in the data
+folder; here the written value is checked through the write's own readback and the audit log
+(``test_cli_sim_persistence.py`` checks that a later process reads it).
 """
 
 from __future__ import annotations
