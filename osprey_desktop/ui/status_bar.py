@@ -37,6 +37,7 @@ class AppStatusBar(QStatusBar):
         self.addPermanentWidget(self.thread_label)
         self._started: float | None = None
         self._step = ""
+        self._awaiting = False
         self._clock = QTimer(self)
         self._clock.setInterval(500)
         self._clock.timeout.connect(self._refresh_activity)
@@ -67,7 +68,8 @@ class AppStatusBar(QStatusBar):
 
     def _refresh_activity(self) -> None:
         if self._started is None:
-            self.activity_label.setText("Idle")
+            # Not "Idle" next to a pending approval: the agent is waiting on the operator.
+            self.activity_label.setText("Waiting for your approval" if self._awaiting else "Idle")
             return
         elapsed = time.monotonic() - self._started
         step = f" — {self._step}" if self._step else ""
@@ -81,9 +83,13 @@ class AppStatusBar(QStatusBar):
             "The agent waits for your decision. Review it here, or type yes / no in the chat."
         )
         self.approval_button.show()
+        self._awaiting = True
+        self._refresh_activity()
 
     def clear_approval(self) -> None:
         self.approval_button.hide()
+        self._awaiting = False
+        self._refresh_activity()
 
     @property
     def approval_text(self) -> str:

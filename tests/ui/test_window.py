@@ -119,6 +119,7 @@ def test_pending_approval_comes_back_after_restart(windows, qtbot):
     qtbot.waitUntil(lambda: again.approvals.dialog is not None, timeout=5000)
     assert again.controller.thread_id == thread
     assert "Approval pending: channel write" in again.status.approval_text
+    assert again.status.activity_label.text() == "Waiting for your approval"
     assert again.chat.transcript.texts("request") == ["find and set hcm01 to 1.5"]
     viewer = again.plan_viewer
     assert viewer.states() == ["done", "awaiting approval", "pending"]
