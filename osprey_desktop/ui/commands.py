@@ -111,9 +111,15 @@ class CommandActions(QObject):
 
     changed = Signal()
 
-    def __init__(self, trigger: Callable[[LaunchableCommand], None], parent: QObject | None = None):
+    def __init__(
+        self,
+        trigger: Callable[[LaunchableCommand], None],
+        parent: QObject | None = None,
+        unavailable: Callable[[LaunchableCommand], str | None] | None = None,
+    ) -> None:
         super().__init__(parent)
         self._trigger = trigger
+        self._unavailable = unavailable  # why a command cannot run here, or None
         self._actions: dict[tuple[str, str], QAction] = {}
         self._commands: dict[tuple[str, str], LaunchableCommand] = {}
 
@@ -138,6 +144,11 @@ class CommandActions(QObject):
         action.setStatusTip(f"{command.display_name}: {command.launch_uri}")
         action.setData(command.launch_uri)
         action.triggered.connect(lambda _checked=False, c=command: self._trigger(c))
+        reason = self._unavailable(command) if self._unavailable is not None else None
+        if reason:  # a command that cannot run is shown disabled, saying why
+            action.setEnabled(False)
+            action.setToolTip(reason)
+            action.setStatusTip(f"{command.display_name}: {reason}")
         return action
 
     def actions(self) -> list[QAction]:

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from PySide6.QtCore import QObject, QProcess, QStandardPaths, QUrl, Signal
+from PySide6.QtCore import QObject, QProcess, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 
 from osprey_desktop.ui.commands import LaunchableCommand
@@ -60,6 +61,12 @@ def expand_template(args: Iterable[str], params: Mapping[str, Any]) -> list[str]
     return out
 
 
+def find_program(program: str) -> str | None:
+    """The executable ``program`` names (absolute, or looked up on PATH), or None."""
+    found = shutil.which(program)
+    return found if found and os.access(found, os.X_OK) else None
+
+
 class CommandLauncher(QObject):
     """Runs one command at a time on request; reports through signals, never raises."""
 
@@ -81,6 +88,42 @@ class CommandLauncher(QObject):
         self.internal_routes = set(internal_routes)
         self.processes: list[QProcess] = []
         self._partial: dict[QProcess, str] = {}
+
+    def launcher_name(self, command: LaunchableCommand) -> str | None:
+        """The ``launchers`` template a command runs, or None when it runs no program."""
+        uri = command.launch_uri.strip()
+        scheme = urlsplit(uri).scheme.lower()
+        if command.command_type == "desktop_app" and scheme != INTERNAL_SCHEME:
+            return str(command.metadata.get("launcher") or "")
+        if scheme == INTERNAL_SCHEME:
+            route, segments, _params = parse_internal(uri)
+            if route == "launch":
+                return segments[0] if segments else ""
+        return None
+
+    def unavailable_reason(self, command: LaunchableCommand) -> str | None:
+        """Why ``command`` cannot run on this computer (for a disabled action), or None.
+
+        Only what is known before running: the template exists and its program is installed.
+        Links and window features are always offered; their checks happen on trigger.
+        """
+        name = self.launcher_name(command)
+        if name is None:
+            return None
+        template = self.launchers.get(name)
+        if template is None:
+            known = ", ".join(sorted(self.launchers)) or "none"
+            return (
+                f"'{name or '?'}' is not a command template in the config's launchers "
+                f"(configured: {known}); only configured programs run."
+            )
+        program = str(_field(template, "program"))
+        if find_program(program) is None:
+            return (
+                f"{program} is not installed on this computer "
+                f"(launchers.{name}.program in the config)."
+            )
+        return None
 
     def trigger(self, command: LaunchableCommand) -> bool:
         uri = command.launch_uri.strip()
@@ -139,8 +182,8 @@ class CommandLauncher(QObject):
             args = expand_template(_field(template, "args"), params)
         except ValueError as exc:
             return self._refuse(f"Refused '{display}': {exc}.")
-        found = program if os.path.isabs(program) else QStandardPaths.findExecutable(program)
-        if not found or not os.access(found, os.X_OK):
+        found = find_program(program)
+        if found is None:
             return self._refuse(
                 f"Cannot run '{display}': program '{program}' is not installed or not on PATH. "
                 f"Install it, or point launchers.{name}.program in the config at it."

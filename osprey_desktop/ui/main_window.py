@@ -76,7 +76,9 @@ class MainWindow(QMainWindow):
         self.context_model = ContextTreeModel()
         self.describer = ContextDescriber()
         self.launcher = CommandLauncher(config.launchers, INTERNAL_ROUTES, self)
-        self.command_actions = CommandActions(self.launcher.trigger, self)
+        self.command_actions = CommandActions(
+            self.launcher.trigger, self, unavailable=self.launcher.unavailable_reason
+        )
         export_dir = getattr(config.file_paths, "agent_data_dir", None)
         self.context_browser = ContextBrowserDock(
             self.context_model,

@@ -48,6 +48,7 @@ class WindowMenus:
         self.threads_menu.addAction(self.new_thread_action)
 
         self.commands_menu = bar.addMenu("&Commands")
+        self.commands_menu.setToolTipsVisible(True)  # a disabled command says why
         self.palette_action = QAction("Command palette…", window)
         self.palette_action.setShortcut(QKeySequence("Ctrl+K"))
         self.palette_action.triggered.connect(self.open_palette)
@@ -135,6 +136,7 @@ class WindowMenus:
         entries = [
             PaletteEntry(a.text(), "command", a.trigger, a.toolTip())
             for a in window.command_actions.actions()
+            if a.isEnabled()
         ]
         seen: set[str] = {e.title for e in entries}
         for name, help_text in window.controller.slash_commands():

@@ -170,3 +170,83 @@ def test_missing_file_is_refused(qtbot, launcher, tmp_path):
     with qtbot.waitSignal(launcher.refused) as refused:
         launcher.trigger(LaunchableCommand(uri, "Report"))
     assert "does not exist" in refused.args[0]
+
+
+DISPLAY_TOOL = {
+    "display_name": "Open display for {channel}",
+    "program": "pydm",
+    "args": ["-m", "CHANNEL={channel}", "channel_display.ui"],
+}
+
+
+def display_command(channel: str = "SR:DCCT:Current") -> LaunchableCommand:
+    return LaunchableCommand(
+        f"osprey-desktop://launch/display_tool?channel={channel}",
+        f"Open display for {channel}",
+        command_type="desktop_app",
+    )
+
+
+def test_command_whose_program_is_not_installed_is_disabled_saying_why(qapp, tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))  # an empty PATH: pydm is certainly missing
+    launcher = CommandLauncher({"display_tool": DISPLAY_TOOL})
+    actions = CommandActions(launcher.trigger, unavailable=launcher.unavailable_reason)
+    actions.set_commands([display_command()])
+    action = actions.actions()[0]
+    assert not action.isEnabled()
+    assert action.toolTip() == (
+        "pydm is not installed on this computer (launchers.display_tool.program in the config)."
+    )
+
+
+def test_command_whose_program_is_on_path_is_enabled(qapp, tmp_path, monkeypatch):
+    program = tmp_path / "pydm"
+    program.write_text("#!/bin/sh\nexit 0\n")
+    program.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    launcher = CommandLauncher({"display_tool": DISPLAY_TOOL})
+    actions = CommandActions(launcher.trigger, unavailable=launcher.unavailable_reason)
+    actions.set_commands([display_command(), *commands_from_state(STATE)])
+    assert [a.isEnabled() for a in actions.actions()] == [True, True, True]
+    assert actions.actions()[0].toolTip().startswith("osprey-desktop://launch/display_tool")
+
+
+def test_command_naming_an_unknown_template_is_disabled_saying_why(qapp, launcher):
+    actions = CommandActions(launcher.trigger, unavailable=launcher.unavailable_reason)
+    wipe = LaunchableCommand(
+        "rm -rf /", "Wipe", command_type="desktop_app", metadata={"launcher": "shell"}
+    )
+    actions.set_commands([wipe])
+    assert not actions.actions()[0].isEnabled()
+    assert "'shell' is not a command template" in actions.actions()[0].toolTip()
+
+
+def test_window_offers_a_missing_program_disabled_in_menu_and_not_in_palette(
+    qtbot, qasync_loop, configure, tmp_path, monkeypatch
+):
+    from osprey_desktop.ui.controller import SessionController
+    from osprey_desktop.ui.main_window import MainWindow
+
+    monkeypatch.setenv("PATH", str(tmp_path))
+    window = MainWindow(SessionController(), configure())  # shipped launchers: display_tool
+    try:
+        record = {
+            "capability": "channel_read",
+            "launch_uri": display_command().launch_uri,
+            "display_name": "Open display for SR:DCCT:Current",
+            "command_type": "desktop_app",
+        }
+        window.controller.state_changed.emit(
+            {"ui_launchable_commands": [record]}, {"ui_launchable_commands"}
+        )
+        menu_action = next(
+            a for a in window.menus.commands_menu.actions() if a.text() == record["display_name"]
+        )
+        assert not menu_action.isEnabled()
+        assert "pydm is not installed on this computer" in menu_action.toolTip()
+        titles = [e.title for e in window.menus.palette_entries()]
+        assert record["display_name"] not in titles
+    finally:
+        window._quitting = True
+        window.close()
+        window.deleteLater()

@@ -154,6 +154,7 @@ class ContextBrowserDock(QDockWidget):
     def _show_menu(self, pos) -> None:
         index = self.tree.indexAt(pos)
         menu = QMenu(self)
+        menu.setToolTipsVisible(True)  # a disabled command says why
         menu.addAction(self.copy_action)
         path = index.data(PATH_ROLE) if index.isValid() else ()
         if self._actions_for_key is not None and path and len(path) >= 2:
