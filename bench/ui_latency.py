@@ -33,6 +33,31 @@ sys.path.insert(0, str(REPO))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 HEARTBEAT_MS = 5
+# The offscreen plugin warns on every window about what it lacks ("This plugin does not
+# support propagateSizeHints()", "... raise()"); dozens of those bury the figures.
+OFFSCREEN_NOISE = "This plugin does not support "
+_message_handler = None  # kept referenced: Qt holds only a pointer to the handler
+
+
+def quiet_offscreen_warnings() -> None:
+    """Drop the offscreen plugin's "does not support" warnings; pass every other message on."""
+    global _message_handler
+    from PySide6.QtCore import qInstallMessageHandler
+
+    def handler(_mode, _context, message: str) -> None:
+        if not message.startswith(OFFSCREEN_NOISE):
+            print(message, file=sys.stderr, flush=True)
+
+    _message_handler = handler
+    qInstallMessageHandler(handler)
+
+
+def private_window_settings(folder: str) -> None:
+    """Keep the bench's windows from saving their layout over the operator's own."""
+    from PySide6.QtCore import QSettings
+
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, folder)
 
 
 class Heartbeat:
@@ -122,7 +147,7 @@ def first_paint(runs: int) -> list[tuple[float, float]]:
     out = []
     for _ in range(runs):
         with tempfile.TemporaryDirectory() as tmp:
-            env = {**os.environ, "PYTHONPATH": str(REPO)}
+            env = {**os.environ, "PYTHONPATH": str(REPO), "XDG_CONFIG_HOME": tmp}
             started = time.time()
             done = subprocess.run(
                 [sys.executable, __file__, "--first-paint-child", str(Path(tmp) / "t.sqlite")],
@@ -194,6 +219,7 @@ def main() -> int:
     parser.add_argument("--bulk-turns", type=int, default=3, help="10,000 new entries each")
     parser.add_argument("--first-paint-child", metavar="DB")
     args = parser.parse_args()
+    quiet_offscreen_warnings()
     if args.first_paint_child:
         return first_paint_child(args.first_paint_child)
 
@@ -206,6 +232,8 @@ def main() -> int:
     app = QApplication(sys.argv)
     app.setQuitOnLastWindowClosed(False)
     config = get_config()
+    settings_folder = tempfile.TemporaryDirectory()
+    private_window_settings(settings_folder.name)
 
     async def run() -> tuple[list[dict], list[dict]]:
         turns = await measure_turns(config, args.turns)
@@ -213,6 +241,7 @@ def main() -> int:
         return turns, bulk
 
     turns, bulk = qasync.run(run())
+    settings_folder.cleanup()
     print(f"Heartbeat {HEARTBEAT_MS} ms on the qasync loop; target: no stall above 50 ms")
     summarize("Full turn (real graph, 'read the beam current')", turns)
     summarize("Context update of 10,000 entries (tree branch expanded)", bulk)
