@@ -20,6 +20,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+SIZE = (1600, 1000)  # a typical desktop window
 REQUESTS = (
     "What is the beam current?",
     "Show the beam current and lifetime over the last hour",
@@ -67,6 +68,7 @@ async def session(window, out: Path) -> None:
 
 def main() -> int:
     import qasync
+    from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
     from osprey_desktop.config import get_config
@@ -77,9 +79,13 @@ def main() -> int:
     app.setQuitOnLastWindowClosed(False)
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["OSPREY_DESKTOP_DATA_DIR"] = tmp
+        # The shot starts from the default layout and leaves the operator's saved one alone.
+        for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+            QSettings.setPath(fmt, QSettings.Scope.UserScope, tmp)
 
         def ready(window) -> None:
-            window.resize(1600, 1000)
+            window.resize(*SIZE)
+            window.fit_docks()
             asyncio.ensure_future(session(window, out))
 
         return qasync.run(run_window(get_config(), Path(tmp) / "threads.sqlite", None, ready))

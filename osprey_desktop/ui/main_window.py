@@ -112,9 +112,9 @@ class MainWindow(QMainWindow):
         self.approvals = ApprovalFlow(controller, self, self.plan_viewer, self.status)
         self._wire()
         if not restore_layout(self):
-            self._size_docks()
+            self.fit_docks()
 
-    def _size_docks(self) -> None:
+    def fit_docks(self) -> None:
         """First-start dock sizes as shares of the window, so a small screen keeps the chat."""
         width, height = self.width(), self.height()
         self.resizeDocks([self.plan_viewer], [int(width * 0.42)], Qt.Orientation.Horizontal)

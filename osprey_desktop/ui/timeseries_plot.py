@@ -46,6 +46,7 @@ class TimeSeriesPlot(QWidget):
         self.legend = self.plot_item.addLegend(
             offset=(10, 10), brush=pg.mkBrush(255, 255, 255, 210), pen=pg.mkPen("#9e9e9e")
         )
+        self.legend.setColumnCount(2)  # one short row for two channels: less data hidden
         self.curves: dict[str, pg.PlotDataItem] = {}
         self.units: dict[str, str] = {}
         self.axis_units: list[str] = []  # [left unit, right unit]
