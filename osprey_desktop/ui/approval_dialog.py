@@ -32,6 +32,8 @@ from osprey_desktop.ui.values import format_scalar
 TITLES = {
     "plan": "Approve execution plan",
     "reactive_step": "Approve next step",
+    "step": "Approve step",
+    "capability": "Approve capability action",
     "channel_write": "Approve channel write",
 }
 WRITE_COLUMNS = ("Channel", "Current", "New", "Units", "Limits", "Violation")

@@ -103,3 +103,10 @@ def test_violation_disables_approve_and_says_why(qtbot, qasync_loop):
         )
         is False
     )
+
+
+def test_every_approval_type_the_graph_asks_has_a_dialog_title():
+    from osprey_desktop.approval import APPROVAL_TYPES
+    from osprey_desktop.ui.approval_dialog import TITLES
+
+    assert set(APPROVAL_TYPES) <= set(TITLES)
