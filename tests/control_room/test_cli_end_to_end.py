@@ -10,13 +10,14 @@ folder; here the written value is checked through the write's own readback and t
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.support.cli_env import cli_environment
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -26,15 +27,7 @@ pytestmark = pytest.mark.timeout(120)
 @pytest.fixture
 def cli(isolated_config):
     db = str(isolated_config / "threads.sqlite")
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in ("DISPLAY", "WAYLAND_DISPLAY", "OSPREY_DESKTOP_CONFIG")
-    }
-    env.update(
-        XDG_CONFIG_HOME=str(isolated_config / "config"),
-        OSPREY_DESKTOP_DATA_DIR=str(isolated_config / "data"),
-    )
+    env = cli_environment(isolated_config)
 
     def run(*args: str, with_db: bool = True) -> subprocess.CompletedProcess[str]:
         extra = ["--db", db] if with_db else []

@@ -8,13 +8,14 @@ folder, as an operator's shell would run them; the simulated ring keeps its setp
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.support.cli_env import cli_environment
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -24,15 +25,7 @@ pytestmark = pytest.mark.timeout(180)
 @pytest.fixture
 def cli(isolated_config):
     db = str(isolated_config / "threads.sqlite")
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in ("DISPLAY", "WAYLAND_DISPLAY", "OSPREY_DESKTOP_CONFIG")
-    }
-    env.update(
-        XDG_CONFIG_HOME=str(isolated_config / "config"),
-        OSPREY_DESKTOP_DATA_DIR=str(isolated_config / "data"),
-    )
+    env = cli_environment(isolated_config)
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
