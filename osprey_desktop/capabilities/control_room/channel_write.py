@@ -110,7 +110,6 @@ class ChannelWriteCapability(ControlRoomCapability):
         return None
 
     async def execute(self) -> dict[str, Any]:
-        from osprey_desktop.approval import requires_approval
         from osprey_desktop.connectors import get_control_system_connector
         from osprey_desktop.safety import WritePolicy
 
@@ -128,9 +127,7 @@ class ChannelWriteCapability(ControlRoomCapability):
         ]
         if any(op["violation"] for op in operations):
             return await self._refuse_all(operations, connector.kind, approval_id=None)
-        if not requires_approval(self, self._state):
-            return await self._write(operations, connector, policy, approval_id=None)
-
+        # Machine writes always ask (house rule): there is no path to _write without a decision.
         decision = self.request_approval(
             approval_message(operations),
             "channel_write",
