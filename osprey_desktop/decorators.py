@@ -153,21 +153,7 @@ async def _run_capability(cls: type[BaseCapability], state: dict[str, Any]) -> d
         record = _step_record(name, step, index, False, duration, classification.user_message)
         record["severity"] = classification.severity.value
         updates.update(_record_updates(state, context_key, record))
-        if instance._approval_decision is not None:
-            updates.update(instance._approval_decision.state_update(state))
-        emit(
-            CapabilityComplete(
-                capability=name,
-                step_index=index,
-                total_steps=total,
-                context_key=context_key,
-                task_objective=objective,
-                success=False,
-                duration=duration,
-                error=classification.user_message,
-            )
-        )
-        return updates
+        return _complete(instance, updates, index, total, context_key, objective, duration, record)
 
     duration = time.monotonic() - started
     record = _step_record(name, step, index, True, duration, None)
@@ -176,18 +162,33 @@ async def _run_capability(cls: type[BaseCapability], state: dict[str, Any]) -> d
     updates.setdefault("control_current_step_retry_count", 0)
     if from_plan:
         updates["planning_current_step_index"] = index + 1
+    return _complete(instance, updates, index, total, context_key, objective, duration, record)
+
+
+def _complete(
+    instance: BaseCapability,
+    updates: dict[str, Any],
+    index: int,
+    total: int,
+    context_key: str,
+    objective: str,
+    duration: float,
+    record: Mapping[str, Any],
+) -> dict[str, Any]:
+    """Shared tail of a finished step (success or failure): add the operator's approval
+    decision to the state updates and tell the progress stream how the step ended."""
     if instance._approval_decision is not None:
-        updates.update(instance._approval_decision.state_update(state))
+        updates.update(instance._approval_decision.state_update(instance._state))
     emit(
         CapabilityComplete(
-            capability=name,
+            capability=instance.name,
             step_index=index,
             total_steps=total,
             context_key=context_key,
             task_objective=objective,
-            success=True,
+            success=bool(record["success"]),
             duration=duration,
-            error=None,
+            error=record["error"],
         )
     )
     return updates
