@@ -74,6 +74,15 @@ def _apply_record(step: StepProgress, record: Mapping[str, Any]) -> None:
     step.duration = float(duration) if isinstance(duration, int | float) else None
 
 
+def _end_step(step: StepProgress, state: str, event: Mapping[str, Any], error: Any) -> None:
+    """A step stopped running: its state, the event's duration (else measured), its error."""
+    step.state = state
+    step.duration = event.get("duration")
+    if step.duration is None and step.started is not None:
+        step.duration = time.monotonic() - step.started
+    step.error = error or None
+
+
 class PlanProgress:
     """The steps of the plan in view and their states; ``apply`` returns changed rows."""
 
@@ -163,22 +172,13 @@ class PlanProgress:
         if kind == "capability_complete":
             before = len(self.steps)
             i = self._index_for(event)
-            step = self.steps[i]
-            step.state = DONE if event.get("success", True) else FAILED
-            step.duration = event.get("duration")
-            if step.duration is None and step.started is not None:
-                step.duration = time.monotonic() - step.started
-            step.error = event.get("error") or None
+            state = DONE if event.get("success", True) else FAILED
+            _end_step(self.steps[i], state, event, event.get("error"))
             return None if len(self.steps) != before else [i]
         if kind == "clarification":
             before = len(self.steps)
             i = self._index_for(event)
-            step = self.steps[i]
-            step.state = NEEDS_INPUT
-            step.duration = event.get("duration")
-            if step.duration is None and step.started is not None:
-                step.duration = time.monotonic() - step.started
-            step.error = event.get("question") or None
+            _end_step(self.steps[i], NEEDS_INPUT, event, event.get("question"))
             return None if len(self.steps) != before else [i]
         if kind == "approval_required":
             waiting = [i for i, s in enumerate(self.steps) if s.state == RUNNING]
