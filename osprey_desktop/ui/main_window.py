@@ -71,6 +71,7 @@ class MainWindow(QMainWindow):
 
         self.chat = ChatPanel()
         self.setCentralWidget(self.chat)
+        self.chat.input.setFocus()  # the operator types first: no click needed to start
         self.chat.input.set_slash_commands(controller.slash_commands())
         self.plan_viewer = PlanViewerDock()
         self.context_model = ContextTreeModel()
@@ -341,15 +342,15 @@ class MainWindow(QMainWindow):
             self.close_prompt = None
             if box.clickedButton() is not stop:
                 return
-        await self.shutdown()
-        self._quitting = True
-        self.close()
-        self.closed.emit()
+        await self._shutdown_and_close()
 
     async def quit_now(self) -> None:
         """Quit without asking (Ctrl+C or SIGTERM from the terminal): stop the turn, then close."""
         if self._quitting:
             return
+        await self._shutdown_and_close()
+
+    async def _shutdown_and_close(self) -> None:
         await self.shutdown()
         self._quitting = True
         self.close()
