@@ -20,6 +20,11 @@ def test_title_names_version_and_machine(windows):
     assert window.windowTitle() == "Osprey Desktop 0.1.0 — Simulated storage ring"
 
 
+def test_the_chat_input_has_the_focus_when_the_window_opens(windows):
+    window = windows.open()
+    assert window.focusWidget() is window.chat.input
+
+
 def test_request_steps_through_the_plan_and_answers_in_markdown(windows, qtbot):
     window = windows.open()
     seen_states = []
