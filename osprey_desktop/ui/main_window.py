@@ -201,6 +201,7 @@ class MainWindow(QMainWindow):
         self.chat.transcript.clear_entries()
         self.plan_viewer.show_plan(None)
         self._known_commands.clear()
+        self.describer.forget_steps()
         self._history_pending = True
         self._plan_from_state = True
 

@@ -257,6 +257,7 @@ def test_switching_threads_shows_that_threads_conversation_and_context(windows, 
     assert window.controller.thread_id != first
     assert window.chat.transcript.texts("request") == []
     assert window.context_model.rowCount() == 0
+    assert window.describer.step_for("values_1") is None  # no step of the other thread shown
     windows.send(window, "history of the beam current")
     windows.wait_idle(window)
     qtbot.waitUntil(

@@ -35,6 +35,10 @@ class ContextDescriber:
             if isinstance(step, Mapping) and step.get("context_key"):
                 self._steps_by_key[str(step["context_key"])] = step
 
+    def forget_steps(self) -> None:
+        """Another thread is shown: its context keys (e.g. ``channel_read_1``) may repeat ours."""
+        self._steps_by_key.clear()
+
     def step_for(self, context_key: str) -> Mapping[str, Any] | None:
         """The plan step (of this session) that produced ``context_key``, if known."""
         return self._steps_by_key.get(context_key)
