@@ -8,12 +8,15 @@ contexts and a long chat, and a prompt that grows with them would slow every tur
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from osprey_desktop.state.execution_summary import get_execution_steps_summary
+
+logger = logging.getLogger(__name__)
 
 MAX_CHAT_MESSAGES = 20
 MAX_MESSAGE_CHARS = 2000
@@ -102,7 +105,8 @@ def _access_description(state: Mapping[str, Any], shown: list[dict[str, str]]) -
         from osprey_desktop.context.context_manager import ContextManager
 
         return ContextManager(state).get_context_access_description(context_filter=shown)
-    except Exception:
+    except Exception as exc:  # noqa: BLE001 - planning goes on with the key listing only
+        logger.warning("context access details left out of the planning prompt: %s", exc)
         return ""
 
 
