@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from osprey_desktop.base.errors import ClarificationRequired, ErrorClassification, ErrorSeverity
 from osprey_desktop.capabilities.control_room.channel_read import channels_of
@@ -42,6 +42,9 @@ from osprey_desktop.capabilities.control_room.write_parsing import (
     parse_write_request,
 )
 from osprey_desktop.connectors.base import ConnectorError, to_float
+
+if TYPE_CHECKING:
+    from osprey_desktop.safety import AuditLog
 
 
 class ChannelWriteCapability(ControlRoomCapability):
@@ -177,11 +180,11 @@ class ChannelWriteCapability(ControlRoomCapability):
         policy: Any,
         approval_id: str | None,
     ) -> dict[str, Any]:
-        from osprey_desktop.config import get_audit_db_path, get_config
-        from osprey_desktop.safety import AuditLog, perform_guarded_write
+        from osprey_desktop.config import get_config
+        from osprey_desktop.safety import perform_guarded_write
 
         cs = get_config().control_system
-        audit = AuditLog(get_audit_db_path())
+        audit = _audit_log()
         results = []
         for op in operations:
             outcome = await perform_guarded_write(
@@ -215,10 +218,7 @@ class ChannelWriteCapability(ControlRoomCapability):
         self, operations: Sequence[Mapping[str, Any]], connector_kind: str, approval_id: str | None
     ) -> dict[str, Any]:
         """Nothing is written: each operation is audited as refused, with its own reason."""
-        from osprey_desktop.config import get_audit_db_path
-        from osprey_desktop.safety import AuditLog
-
-        audit = AuditLog(get_audit_db_path())
+        audit = _audit_log()
         blocking = next((op["violation"] for op in operations if op.get("violation")), "")
         results = []
         for op in operations:
@@ -241,10 +241,9 @@ class ChannelWriteCapability(ControlRoomCapability):
     async def _reject_all(
         self, operations: Sequence[Mapping[str, Any]], connector_kind: str, approval_id: str | None
     ) -> dict[str, Any]:
-        from osprey_desktop.config import get_audit_db_path
-        from osprey_desktop.safety import AuditLog, record_rejected_write
+        from osprey_desktop.safety import record_rejected_write
 
-        audit = AuditLog(get_audit_db_path())
+        audit = _audit_log()
         results = []
         for op in operations:
             await record_rejected_write(
@@ -290,6 +289,14 @@ def writable_targets(channels: Sequence[str]) -> list[str]:
     database = get_configured_channel_database()
     writable = [c for c in channels if (r := database.get(c)) is not None and r.writable]
     return writable or list(channels)
+
+
+def _audit_log() -> AuditLog:
+    """The configured audit log (cheap: nothing is opened until an entry is recorded)."""
+    from osprey_desktop.config import get_audit_db_path
+    from osprey_desktop.safety import AuditLog
+
+    return AuditLog(get_audit_db_path())
 
 
 def _result(
