@@ -16,6 +16,7 @@ Order of events, each one a safety property:
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
@@ -124,7 +125,10 @@ class ChannelWriteCapability(ControlRoomCapability):
         except WriteRequestError as exc:
             raise _missing_value_question(exc, channels) from exc
         connector = await get_control_system_connector()
-        policy = WritePolicy.from_config(writes_enabled=self.agent_control().get("writes_enabled"))
+        # reads limits.yaml: off the event loop (the UI's loop in the desktop app)
+        policy = await asyncio.to_thread(
+            WritePolicy.from_config, writes_enabled=self.agent_control().get("writes_enabled")
+        )
         operations = [
             await plan_operation(connector, policy, channel, spec) for channel, spec in assignments
         ]
