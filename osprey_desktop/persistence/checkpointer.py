@@ -7,6 +7,7 @@ replaced that way, so the file is inspected read-only first and any doubt is a c
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sqlite3
 from collections.abc import AsyncIterator
@@ -109,8 +110,9 @@ async def open_checkpointer(db_path: str | Path) -> AsyncIterator[AsyncSqliteSav
     loop) and leave the context before that loop ends.
     """
     path = Path(db_path).expanduser().absolute()
-    check_database_file(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    # Sync file and SQLite reads (up to a 5 s busy wait): off the loop, which may be the UI's.
+    await asyncio.to_thread(check_database_file, path)
+    await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
     try:
         conn = await aiosqlite.connect(str(path), timeout=10.0)
     except sqlite3.Error as exc:
