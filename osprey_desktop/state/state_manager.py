@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from datetime import datetime
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
@@ -13,14 +12,11 @@ from osprey_desktop.base.planning import ExecutionPlan, PlannedStep
 from osprey_desktop.context.base import CapabilityContext
 from osprey_desktop.context.context_manager import ContextManager
 from osprey_desktop.state.agent_state import AgentState, StateUpdate
+from osprey_desktop.state.events import _now_iso
 
 logger = logging.getLogger(__name__)
 
 _DEFAULT_MAX_RETRIES = 3
-
-
-def _now_iso() -> str:
-    return datetime.now().astimezone().isoformat()
 
 
 def _message_text(content: Any) -> str:
