@@ -3,36 +3,88 @@
 Data in ``resources/limits.yaml`` (or ``control_system.limits_database``): a mapping from a
 channel name or fnmatch pattern to ``min``, ``max``, ``max_step`` and ``writable``. An exact
 name wins over patterns; otherwise the first matching pattern in file order applies.
-``check_write`` fails closed: a non-numeric request, or a step limit that cannot be checked
-because the current value is unknown, is refused with the reason.
+
+Both halves fail closed. Reading the file, anything that is not exactly right (a NaN or
+infinite limit, a string or boolean where a number belongs, min above max, an unknown or
+misspelt key, a duplicate key, a file that is not UTF-8 YAML or cannot be opened) raises
+``LimitsConfigError`` with one line per problem naming the file and the entry: a NaN limit
+compares false with everything and would silently switch that limit off. ``check_write``
+refuses a non-finite request or current value, and a step limit it cannot check.
 """
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from osprey_desktop.connectors.base import format_value, to_float
+
+#: The keys of one entry; anything else in an entry is a configuration error.
+LIMIT_KEYS: tuple[str, ...] = ("min", "max", "max_step", "writable")
 
 
 class LimitsError(Exception):
     """The limits database is missing or malformed; every write is refused until it is fixed."""
 
 
+@dataclass(frozen=True)
+class LimitsProblem:
+    """One thing wrong with a limits file: where (file, entry) and what."""
+
+    path: str
+    problem: str
+    entry: str | None = None
+
+    def __str__(self) -> str:
+        where = self.path if self.entry is None else f"{self.path}: entry '{self.entry}'"
+        return _one_line(f"{where}: {self.problem}")
+
+
+class LimitsConfigError(LimitsError):
+    """The limits file cannot be used as it is: every write is refused until it is fixed.
+
+    ``str()`` is one line naming the file and, when one entry is at fault, the entry (the
+    first problem, plus how many more there are); ``problems`` holds every problem found.
+    """
+
+    def __init__(self, problems: Sequence[LimitsProblem]) -> None:
+        if not problems:
+            raise ValueError("LimitsConfigError needs at least one problem")
+        self.problems: tuple[LimitsProblem, ...] = tuple(problems)
+        more = len(self.problems) - 1
+        text = str(self.problems[0])
+        if more:
+            text += f" (and {more} more problem{'s' if more > 1 else ''} in the same file)"
+        super().__init__(text)
+
+    @property
+    def path(self) -> str:
+        return self.problems[0].path
+
+    @property
+    def entry(self) -> str | None:
+        return self.problems[0].entry
+
+
+_Limit = float | None
+
+
 class LimitRule(BaseModel):
-    """Limits of one channel or pattern."""
+    """Limits of one channel or pattern (strict: no NaN, no text or booleans as numbers)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
-    min: float | None = None
-    max: float | None = None
-    max_step: float | None = None
+    min: _Limit = Field(default=None, allow_inf_nan=False)
+    max: _Limit = Field(default=None, allow_inf_nan=False)
+    max_step: _Limit = Field(default=None, allow_inf_nan=False)
     writable: bool = True
 
     @model_validator(mode="after")
@@ -46,7 +98,12 @@ class LimitRule(BaseModel):
 
 @dataclass(frozen=True)
 class WriteCheck:
-    """The verdict on one requested write: allowed or not, why, and the limits applied."""
+    """The verdict on one requested write: allowed or not, why, and the limits applied.
+
+    ``config_error`` is set when the write is refused because the write-safety configuration
+    itself is broken (the limits file, see ``LimitsConfigError``): the one-line problem, also
+    contained in ``violation``. Every write is refused then, whatever the channel.
+    """
 
     allowed: bool
     violation: str | None
@@ -55,6 +112,7 @@ class WriteCheck:
     requested_value: Any = None
     current_value: Any = None
     units: str = ""
+    config_error: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         from osprey_desktop.connectors.base import jsonable
@@ -67,6 +125,7 @@ class WriteCheck:
             "requested_value": jsonable(self.requested_value),
             "current_value": jsonable(self.current_value),
             "units": self.units,
+            "config_error": self.config_error,
         }
 
 
@@ -124,6 +183,16 @@ class LimitsDatabase:
             )
         key, rule = found
         limits = {"rule": key, **rule.model_dump()}
+        numbers = {"min": rule.min, "max": rule.max, "max_step": rule.max_step}
+        broken = [
+            f"{k} is {v!r}" for k, v in numbers.items() if v is not None and not math.isfinite(v)
+        ]
+        if broken:  # only a rule built around validation gets here; refuse, never compare
+            return verdict(
+                f"The limits of '{channel}' ({key}) are not finite numbers ({', '.join(broken)}); "
+                "the write is refused.",
+                limits,
+            )
         if not rule.writable:
             return verdict(f"'{channel}' is marked read-only in the write limits database.", limits)
         requested = to_float(requested_value)
@@ -131,6 +200,13 @@ class LimitsDatabase:
             return verdict(
                 f"The requested value {requested_value!r} for '{channel}' is not a finite number; "
                 "nothing will be written.",
+                limits,
+            )
+        if current_value is not None and to_float(current_value) is None:
+            # NaN compares false with everything: never let it through a limit silently
+            return verdict(
+                f"The current value of '{channel}' is {current_value!r}, not a finite number, so "
+                "the limits cannot be checked against it; the write is refused.",
                 limits,
             )
         if rule.min is not None and requested < rule.min:
@@ -177,35 +253,207 @@ def _precision_for(value: float) -> int:
     return min(max(decimals, 1), 6)
 
 
+def _one_line(text: str) -> str:
+    return text.replace("\r", "\\r").replace("\n", "\\n")
+
+
+# -- reading the file ---------------------------------------------------------------------
+
+
 def load_limits_database(path: str | Path, allow_unlisted: bool = False) -> LimitsDatabase:
-    """Read ``limits.yaml``; a missing or malformed file raises ``LimitsError`` naming it."""
+    """Read ``limits.yaml``; anything wrong with it raises ``LimitsConfigError`` naming it."""
     file = Path(path)
-    try:
-        raw = yaml.safe_load(file.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise LimitsError(
-            f"The write limits database {file} does not exist; every write is refused. Restore "
-            "it, or set control_system.limits_database to an existing file."
-        ) from exc
-    except (OSError, yaml.YAMLError) as exc:
-        raise LimitsError(
-            f"The write limits database {file} cannot be read ({exc}); every write is refused."
-        ) from exc
+    where = str(file)
+    raw = _read_yaml(file)
     entries = raw.get("channels") if isinstance(raw, dict) else None
     if not isinstance(entries, dict):
-        raise LimitsError(
-            f"The write limits database {file} has no 'channels:' mapping; every write is "
-            "refused. See resources/limits.yaml for the format."
+        raise LimitsConfigError(
+            [
+                LimitsProblem(
+                    where,
+                    "has no 'channels:' mapping of channel names to limits (see "
+                    "resources/limits.yaml for the format)",
+                )
+            ]
         )
     rules: dict[str, LimitRule] = {}
+    problems: list[LimitsProblem] = []
     for key, body in entries.items():
+        if isinstance(key, bool) or not isinstance(key, str | int):
+            problems.append(
+                LimitsProblem(
+                    where,
+                    f"an entry's key is {_describe(key)}, not a channel name or pattern "
+                    "(put the name in quotes)",
+                )
+            )
+            continue
+        name = str(key)
+        found = _entry_problems(body)
+        if found:
+            problems.extend(LimitsProblem(where, p, name) for p in found)
+            continue
         try:
-            rules[str(key)] = LimitRule.model_validate(body or {})
-        except ValidationError as exc:
+            rules[name] = LimitRule.model_validate(body)
+        except ValidationError as exc:  # a case the checks above missed: still refused
             first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or "entry"
-            raise LimitsError(
-                f"The write limits database {file}, entry '{key}': {where}: {first['msg']}; "
-                "every write is refused until it is fixed."
-            ) from exc
-    return LimitsDatabase(rules, allow_unlisted=allow_unlisted, source=str(file))
+            field_name = ".".join(str(p) for p in first["loc"]) or "entry"
+            problems.append(LimitsProblem(where, f"{field_name}: {first['msg']}", name))
+    if problems:
+        raise LimitsConfigError(problems)
+    return LimitsDatabase(rules, allow_unlisted=allow_unlisted, source=where)
+
+
+def _read_yaml(file: Path) -> Any:
+    where = str(file)
+
+    def fail(problem: str) -> LimitsConfigError:
+        return LimitsConfigError([LimitsProblem(where, problem)])
+
+    try:
+        data = file.read_bytes()
+    except FileNotFoundError as exc:
+        raise fail(
+            "does not exist (restore it, or set control_system.limits_database to an existing file)"
+        ) from exc
+    except IsADirectoryError as exc:
+        raise fail("is a folder, not a limits file") from exc
+    except PermissionError as exc:
+        raise fail("cannot be read (permission denied)") from exc
+    except OSError as exc:
+        raise fail(f"cannot be read ({exc.strerror or exc})") from exc
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise fail(
+            f"is not UTF-8 text (byte 0x{data[exc.start]:02x} on line {line}); save it as UTF-8"
+        ) from exc
+    try:
+        return yaml.load(text, Loader=_LimitsLoader)  # noqa: S506 - a SafeLoader subclass
+    except _DuplicateKey as exc:
+        raise fail(
+            f"key '{exc.key}' appears twice (lines {exc.first_line} and {exc.line}); "
+            "keep one, the second would silently replace the first"
+        ) from exc
+    except yaml.YAMLError as exc:
+        raise fail(f"is not valid YAML ({_yaml_problem(exc)})") from exc
+    except RecursionError as exc:
+        raise fail("is not valid YAML (nested too deeply)") from exc
+
+
+def _yaml_problem(exc: yaml.YAMLError) -> str:
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or getattr(exc, "context", None) or str(exc)
+    text = " ".join(str(problem).split())
+    if mark is None:
+        return text
+    return f"line {mark.line + 1}, column {mark.column + 1}: {text}"
+
+
+class _DuplicateKey(yaml.YAMLError):
+    def __init__(self, key: Any, first_line: int, line: int) -> None:
+        super().__init__(f"duplicate key {key!r}")
+        self.key, self.first_line, self.line = key, first_line, line
+
+
+class _LimitsLoader(yaml.SafeLoader):
+    """SafeLoader that refuses duplicate keys (PyYAML would keep the last one silently)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: dict[Any, int] = {}
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue
+            key = self.construct_object(key_node, deep=deep)
+            line = key_node.start_mark.line + 1
+            try:
+                if key in seen:
+                    raise _DuplicateKey(key, seen[key], line)
+                seen[key] = line
+            except TypeError:  # unhashable key: SafeLoader reports it
+                continue
+        return super().construct_mapping(node, deep=deep)
+
+
+def _entry_problems(body: Any) -> list[str]:
+    """What is wrong with one entry's body, one phrase per problem (empty when it is fine)."""
+    if body is None:  # a half-written entry must not mean "writable without limits"
+        return ["is empty (give its limits, e.g. {min: -5.0, max: 5.0}, or write {} for none)"]
+    if not isinstance(body, Mapping):
+        return [
+            f"must be a mapping of {', '.join(LIMIT_KEYS)} (e.g. {{min: -5.0, max: 5.0}}), "
+            f"not {_describe(body)}"
+        ]
+    problems: list[str] = []
+    for key in body:
+        if key not in LIMIT_KEYS:
+            problems.append(_unknown_key(key))
+    numbers: dict[str, float] = {}
+    for name in ("min", "max", "max_step"):
+        if name not in body:
+            continue
+        value = body[name]
+        number = _finite_number(value)
+        if number is None:
+            hint = "; leave the key out for no limit" if value is None else ""
+            if isinstance(value, str) and _finite_number_text(value):
+                hint = "; write it without quotes, an exponent with a dot and a sign: 1.0e+5"
+            problems.append(f"{name} is {_describe(value)} (must be a finite number{hint})")
+        else:
+            numbers[name] = number
+    if "writable" in body and not isinstance(body["writable"], bool):
+        problems.append(f"writable is {_describe(body['writable'])} (must be true or false)")
+    low, high = numbers.get("min"), numbers.get("max")
+    if low is not None and high is not None and low > high:
+        problems.append(
+            f"min {_describe(body['min'])} is above max {_describe(body['max'])} "
+            "(min must not exceed max)"
+        )
+    step = numbers.get("max_step")
+    if step is not None and step <= 0:
+        problems.append(f"max_step is {_describe(body['max_step'])} (must be a positive number)")
+    return problems
+
+
+def _finite_number(value: Any) -> float | None:
+    """``value`` as a float when it is a real, finite YAML number (not a bool or text)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _unknown_key(key: Any) -> str:
+    allowed = ", ".join(LIMIT_KEYS)
+    close = difflib.get_close_matches(str(key).lower(), LIMIT_KEYS, n=1, cutoff=0.6)
+    if close:
+        return f"unknown key '{key}' (did you mean '{close[0]}'? the keys are {allowed})"
+    return f"unknown key '{key}' (the keys are {allowed})"
+
+
+def _describe(value: Any) -> str:
+    """A YAML value as the operator wrote it, with its kind when that is the problem."""
+    if value is None:
+        return "empty"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return f"the text {value!r}"
+    if isinstance(value, list):
+        return f"a list {value!r}"
+    if isinstance(value, Mapping):
+        return "a mapping"
+    return f"a {type(value).__name__} {value!r}"
+
+
+def _finite_number_text(text: str) -> bool:
+    try:
+        return math.isfinite(float(text))
+    except ValueError:
+        return False

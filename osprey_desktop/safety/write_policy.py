@@ -6,11 +6,16 @@ writing (the machine may have moved while the operator read the dialog). The dec
 refused whenever it cannot be made: writes switched off, limits file missing or corrupt,
 channel unknown or read-only, current value unreadable, value not a number.
 
+A broken limits file never raises here: ``from_config`` keeps the ``LimitsConfigError`` line,
+and every check then comes back ``allowed=False`` with ``config_error`` set to that line (the
+write path's outcome word is ``blocked``), before any channel is read.
+
 Usage::
 
     policy = WritePolicy.from_config(writes_enabled=state_agent_control["writes_enabled"])
     check = await policy.evaluate(connector, "SR01C:HCM01:Current:SP", 1.5)
-    if not check.allowed: ...   # check.violation says why, check.limits what applied
+    if not check.allowed: ...   # check.violation says why, check.limits what applied,
+                                # check.config_error the broken limits file (else None)
 """
 
 from __future__ import annotations
@@ -56,7 +61,7 @@ class WritePolicy:
         connector_type: str | None = None,
     ) -> None:
         if limits is None and limits_error is None:
-            limits_error = "No write limits database is loaded; every write is refused."
+            limits_error = "No write limits database is loaded"
         self.writes_enabled = writes_enabled
         self.limits = limits
         self.limits_error = limits_error
@@ -77,7 +82,15 @@ class WritePolicy:
             limits = load_limits_database(path, allow_unlisted=cs.allow_unlisted_writes)
         except LimitsError as exc:
             return cls(enabled, None, str(exc), connector_type=cs.type)
+        except Exception as exc:  # a loader that crashes must refuse, never raise or allow
+            error = " ".join(f"{path}: cannot be used ({type(exc).__name__}: {exc})".split())
+            return cls(enabled, None, error, connector_type=cs.type)
         return cls(enabled, limits, connector_type=cs.type)
+
+    @property
+    def config_error(self) -> str | None:
+        """The one-line limits-file problem that blocks every write, or None."""
+        return self.limits_error if self.limits is None else None
 
     def check(
         self, channel: str, current_value: Any, requested_value: Any, units: str = ""
@@ -92,9 +105,7 @@ class WritePolicy:
                 units,
             )
         if self.limits is None:
-            return self._refuse(
-                channel, self.limits_error or "No limits.", current_value, requested_value, units
-            )
+            return self._refuse_by_configuration(channel, current_value, requested_value, units)
         try:
             return self.limits.check_write(channel, current_value, requested_value, units)
         except Exception as exc:  # a check that crashes must refuse, never allow
@@ -112,6 +123,8 @@ class WritePolicy:
         """Read the channel's current value and metadata, then decide; refuses on any doubt."""
         if not self.writes_enabled:
             return self.check(channel, None, requested_value)
+        if self.limits is None:  # nothing to decide with: no need to touch the machine
+            return self._refuse_by_configuration(channel, None, requested_value)
         try:
             reading = await connector.read_channel(channel)
         except ConnectorError as exc:
@@ -165,6 +178,20 @@ class WritePolicy:
                     {**check.limits, "control": [low, high]},
                 )
         return check
+
+    def _refuse_by_configuration(
+        self, channel: str, current_value: Any, requested_value: Any, units: str = ""
+    ) -> WriteCheck:
+        error = self.limits_error or "No write limits database is loaded"
+        return WriteCheck(
+            allowed=False,
+            violation=f"{error}; every write is refused until the write limits file is fixed.",
+            channel=channel,
+            requested_value=requested_value,
+            current_value=current_value,
+            units=units,
+            config_error=error,
+        )
 
     @staticmethod
     def _refuse(
