@@ -46,6 +46,33 @@ def check_verification(verification: str) -> None:
         raise ValueError(f"verification must be none, callback or readback, not {verification}")
 
 
+#: What became of one write, in words an operator and an auditor share (the answer, the audit
+#: log and ``--json`` all use these). The first three mean the machine was not touched:
+#: ``blocked`` (the write policy said no), ``rejected`` (the operator said no), ``not_sent``
+#: (nothing was sent: refused by the device or the connector before the put, a value that moved
+#: since the operator saw it, an expired approval, an audit log that could not record the
+#: intent). The others mean a put was sent: ``sent_unverified`` (sent, nothing checked, as
+#: configured), ``verified`` (the server confirmed it and the readback, when asked for, matched),
+#: ``verified_with_alarm`` (verified, but the channel is in alarm), ``readback_failed`` (sent and
+#: confirmed, but the readback could not be read), ``verification_failed`` (the readback was read
+#: and does not match) and ``in_doubt`` (sent, and neither a confirmation nor a readback tells
+#: whether the machine took it).
+WRITE_OUTCOMES: tuple[str, ...] = (
+    "blocked",
+    "rejected",
+    "not_sent",
+    "sent_unverified",
+    "verified",
+    "verified_with_alarm",
+    "readback_failed",
+    "verification_failed",
+    "in_doubt",
+)
+#: Outcomes after which the machine may have changed (a put left this process).
+SENT_OUTCOMES: frozenset[str] = frozenset(WRITE_OUTCOMES[3:])
+#: Outcomes where the value is known to be on the machine.
+CONFIRMED_OUTCOMES: frozenset[str] = frozenset({"verified", "verified_with_alarm"})
+
 #: EPICS alarm severities, in rising order, as every connector reports them.
 ALARM_SEVERITIES: tuple[str, ...] = ("NO_ALARM", "MINOR", "MAJOR", "INVALID")
 
@@ -149,10 +176,15 @@ class ChannelValue:
 
 @dataclass(frozen=True)
 class ChannelWriteResult:
-    """What a write did: accepted or not, what the readback showed, whether it matched."""
+    """What a write did (``outcome``, one of ``WRITE_OUTCOMES``) and what the readback showed.
+
+    ``success`` is True when a put was sent and nothing says it went wrong (``sent_unverified``,
+    ``verified``, ``verified_with_alarm``); ``sent`` is True whenever the machine may have
+    changed, which is what an auditor and the exactly-once bookkeeping need.
+    """
 
     channel: str
-    success: bool
+    outcome: str
     value_written: Any
     readback: Any = None
     readback_channel: str | None = None
@@ -162,14 +194,28 @@ class ChannelWriteResult:
     message: str = ""
     timestamp: float = 0.0
 
+    def __post_init__(self) -> None:
+        if self.outcome not in WRITE_OUTCOMES:
+            raise ValueError(
+                f"write outcome must be one of {', '.join(WRITE_OUTCOMES)}, not {self.outcome!r}"
+            )
+
+    @property
+    def sent(self) -> bool:
+        return self.outcome in SENT_OUTCOMES
+
+    @property
+    def success(self) -> bool:
+        return self.outcome in ("sent_unverified", "verified", "verified_with_alarm")
+
     @classmethod
     def refused(
         cls, channel: str, value: Any, verification: str, message: str, timestamp: float
     ) -> ChannelWriteResult:
-        """A write that did not happen (read-only, out of range, refused by the device)."""
+        """A write that was not sent (read-only, out of range, refused before the put)."""
         return cls(
             channel=channel,
-            success=False,
+            outcome="not_sent",
             value_written=value,
             verification=verification,
             message=message,
@@ -179,6 +225,8 @@ class ChannelWriteResult:
     def to_dict(self) -> dict[str, Any]:
         return {
             "channel": self.channel,
+            "outcome": self.outcome,
+            "sent": self.sent,
             "success": self.success,
             "value_written": jsonable(self.value_written),
             "readback": jsonable(self.readback),
@@ -288,17 +336,28 @@ class ControlSystemConnector(ABC):
         Returns the last readback value and whether it matched. Shared by every connector so
         "verified" means the same thing on the simulated machine and on EPICS.
         """
+        reading, ok = await self._poll_readback(
+            readback_channel, target, tolerance, timeout, poll_interval
+        )
+        return reading.value, ok
+
+    async def _poll_readback(
+        self,
+        readback_channel: str,
+        target: float,
+        tolerance: float,
+        timeout: float,
+        poll_interval: float,
+    ) -> tuple[ChannelValue, bool]:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + max(0.0, timeout)
-        last: Any = None
         while True:
             reading = await self.read_channel(readback_channel)
-            last = reading.value
-            number = to_float(last)
+            number = to_float(reading.value)
             if number is not None and abs(number - target) <= tolerance:
-                return last, True
+                return reading, True
             if loop.time() >= deadline:
-                return last, False
+                return reading, False
             await asyncio.sleep(poll_interval)
 
     def clock(self) -> float:
@@ -312,7 +371,7 @@ class ControlSystemConnector(ABC):
         done = "not confirmed" if verification == "none" else "put completed"
         return ChannelWriteResult(
             channel=channel,
-            success=True,
+            outcome="verified" if verification == "callback" else "sent_unverified",
             value_written=value,
             verified=verification == "callback",
             verification=verification,
@@ -331,21 +390,46 @@ class ControlSystemConnector(ABC):
         show: Callable[[Any], str],
         poll_interval: float = 0.05,
     ) -> ChannelWriteResult:
-        """Wait for the readback to reach ``target`` and report it in the same words everywhere."""
-        readback, ok = await self.wait_for_readback(
-            readback_channel, target, tolerance, settle, poll_interval
-        )
+        """Wait for the readback to reach ``target`` and report it in the same words everywhere.
+
+        Called after the put was sent, so it never raises for the readback: an unreadable
+        readback is ``readback_failed``, a wrong one ``verification_failed``, a right one in
+        alarm ``verified_with_alarm``.
+        """
         written = f"Wrote {show(value)} to {channel}"
+        try:
+            reading, ok = await self._poll_readback(
+                readback_channel, target, tolerance, settle, poll_interval
+            )
+        except (ConnectorError, TimeoutError, ConnectionError, OSError) as exc:
+            return ChannelWriteResult(
+                channel=channel,
+                outcome="readback_failed",
+                value_written=value,
+                readback_channel=readback_channel,
+                verification="readback",
+                tolerance=tolerance,
+                message=f"{written}, but its readback {readback_channel} could not be read "
+                f"({exc}); read the channel to check.",
+                timestamp=self.clock(),
+            )
+        readback = reading.value
         reads = f"{readback_channel} reads {show(readback)}"
-        message = (
-            f"{written}; {reads}."
-            if ok
-            else f"{written}, but {reads} after {settle:g} s (tolerance {tolerance:g}); "
-            "check the device."
-        )
+        severity = reading.metadata.alarm_severity
+        if not ok:
+            outcome = "verification_failed"
+            message = (
+                f"{written}, but {reads} after {settle:g} s (tolerance {tolerance:g}); "
+                "check the device."
+            )
+        elif severity not in ("NO_ALARM", "", None):
+            outcome = "verified_with_alarm"
+            message = f"{written}; {reads}, in {severity} alarm ({reading.metadata.alarm_status})."
+        else:
+            outcome, message = "verified", f"{written}; {reads}."
         return ChannelWriteResult(
             channel=channel,
-            success=True,
+            outcome=outcome,
             value_written=value,
             readback=readback,
             readback_channel=readback_channel,

@@ -11,6 +11,7 @@ never writes into the operator's own data folder.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import os
 import select
@@ -54,8 +55,10 @@ class DemoIocProcess:
             "127.0.0.1", self.server_port, self.repeater_port, self.beacon_port
         )
         self._extra_env = extra_env or {}
-        self.process: subprocess.Popen[str] | None = None
+        self.process: subprocess.Popen[bytes] | None = None
         self.output: list[str] = []
+        self._pending = ""  # output read from the pipe, not yet a whole line
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._data_dir: str | None = None
 
     @property
@@ -67,13 +70,9 @@ class DemoIocProcess:
         """The temporary data folder of the running IOC (None when ``extra_env`` names one)."""
         return Path(self._data_dir) if self._data_dir else None
 
-    def start(self, timeout: float = 30.0) -> DemoIocProcess:
-        env = {**os.environ, **self.client_environment, **self._extra_env}
-        env["PYTHONUNBUFFERED"] = "1"
-        if DATA_DIR_ENV_VAR not in self._extra_env:
-            self._data_dir = tempfile.mkdtemp(prefix="osprey-demo-ioc-")
-            env[DATA_DIR_ENV_VAR] = self._data_dir
-        cmd = [
+    def command(self) -> list[str]:
+        """The child's command line; a test IOC overrides it (and prints ``READY_MARKER``)."""
+        return [
             sys.executable,
             "-m",
             "osprey_desktop",
@@ -83,32 +82,64 @@ class DemoIocProcess:
             "--rate",
             str(self.rate),
         ]
+
+    def start(self, timeout: float = 30.0) -> DemoIocProcess:
+        env = {**os.environ, **self.client_environment, **self._extra_env}
+        env["PYTHONUNBUFFERED"] = "1"
+        if DATA_DIR_ENV_VAR not in self._extra_env:
+            self._data_dir = tempfile.mkdtemp(prefix="osprey-demo-ioc-")
+            env[DATA_DIR_ENV_VAR] = self._data_dir
         root = Path(__file__).resolve().parents[2]
         self.process = subprocess.Popen(
-            cmd,
+            self.command(),
             env=env,
             cwd=root,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
-            text=True,
         )
+        try:
+            self.wait_for_output(READY_MARKER, timeout)
+        except (RuntimeError, TimeoutError):
+            self.stop()
+            raise
+        return self
+
+    def wait_for_output(self, text: str, timeout: float) -> str:
+        """Read the child's output until a line containing ``text`` and return that line.
+
+        Raises ``RuntimeError`` when the child exits first, ``TimeoutError`` after ``timeout``
+        seconds; both messages carry the output so far. Reads the pipe's file descriptor
+        directly: a buffered ``readline`` can hold lines that ``select`` no longer sees.
+        """
+        proc = self.process
+        assert proc is not None and proc.stdout is not None, "start the IOC first"
+        fd = proc.stdout.fileno()
         deadline = time.monotonic() + timeout
-        assert self.process.stdout is not None
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                rest = self.process.stdout.read()
-                self.output.append(rest)
-                code = self.process.returncode
-                self.stop()
-                raise RuntimeError(f"demo IOC exited with code {code}: {''.join(self.output)}")
-            ready, _, _ = select.select([self.process.stdout], [], [], 0.2)
-            if ready:
-                line = self.process.stdout.readline()
-                self.output.append(line)
-                if READY_MARKER in line:
-                    return self
-        self.stop()
-        raise RuntimeError(f"demo IOC not ready after {timeout:g} s: {''.join(self.output)}")
+        while True:
+            while "\n" in self._pending:
+                line, self._pending = self._pending.split("\n", 1)
+                self.output.append(line + "\n")
+                if text in line:
+                    return line
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(
+                    f"demo IOC did not print {text!r} within {timeout:g} s: {''.join(self.output)}"
+                )
+            ready, _, _ = select.select([fd], [], [], min(0.2, remaining))
+            if not ready:
+                continue
+            chunk = os.read(fd, 65536)
+            if chunk:
+                self._pending += self._decoder.decode(chunk)
+                continue
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=5)
+            self.output.append(self._pending)
+            self._pending = ""
+            raise RuntimeError(
+                f"demo IOC exited with code {proc.returncode}: {''.join(self.output)}"
+            )
 
     def stop(self) -> None:
         """Terminate the child by pid, then kill it if it lingers; remove its temporary data."""
@@ -121,8 +152,12 @@ class DemoIocProcess:
                 self._data_dir = None
 
     @staticmethod
-    def _end(proc: subprocess.Popen[str] | None) -> None:
-        if proc is None or proc.poll() is not None:
+    def _end(proc: subprocess.Popen[bytes] | None) -> None:
+        if proc is None:
+            return
+        if proc.poll() is not None:  # exited, or killed by a test: only the pipe is left
+            if proc.stdout is not None:
+                proc.stdout.close()
             return
         with contextlib.suppress(ProcessLookupError):
             os.kill(proc.pid, signal.SIGTERM)

@@ -6,22 +6,40 @@ Pure Python (no libca). The network comes from the usual environment, passed thr
 DBR_CTRL read (units, precision, display/control/alarm limits, enum strings); writes use
 put-with-callback (``WriteNotify``) unless ``verification="none"``; subscriptions are monitors.
 
+Write outcomes (``base.WRITE_OUTCOMES``): a write refused before the put (no write access, out of
+the control range, a payload caproto cannot encode) or refused by the server in its completion
+is ``not_sent``. Once the put has left this process it is never ``not_sent``: a completion that
+does not come in time, or a circuit that drops during the put, gets one short read of the
+channel, ``verified`` when it shows the value (the completion was only late), ``in_doubt``
+otherwise. After a completed put, an unreadable readback is ``readback_failed``.
+
 Traps handled here: caproto keeps subscription callbacks as weak references, so each monitor
 holds its callback in a ``_Monitor`` object stored on the connector; caproto runs plain-function
 callbacks in a thread pool, so the monitor callback is a coroutine (run on the loop). caproto's
-client ignores a server's put error, which then looks like a timeout, so control limits are
-checked here before the put and a timeout says the server may have refused the value.
+client ignores a server's put error (``ErrorResponse``), which then looks like a late
+completion, so control limits are checked here before the put. When the circuit dies during a
+put, caproto's ``PV.write`` raises ``KeyError('response')``, or returns None after its
+reconnection attempts: both mean "sent, not confirmed", never "not sent".
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from caproto import AccessRights, AlarmSeverity, AlarmStatus, CaprotoTimeoutError, ChannelType
+from caproto import (
+    AccessRights,
+    AlarmSeverity,
+    AlarmStatus,
+    CaprotoError,
+    CaprotoTimeoutError,
+    ChannelType,
+)
 from caproto.asyncio.client import PV, Context
 
 from osprey_desktop.connectors.base import (
@@ -30,6 +48,7 @@ from osprey_desktop.connectors.base import (
     ChannelNotFoundError,
     ChannelValue,
     ChannelWriteResult,
+    ConnectorError,
     ControlSystemConnector,
     ValueCallback,
     Verification,
@@ -106,12 +125,15 @@ class EpicsControlSystemConnector(ControlSystemConnector):
         default_tolerance: float = 0.05,
         settle_timeout: float = 5.0,
         poll_interval: float = 0.1,
+        confirm_timeout: float = 1.0,
     ) -> None:
         self.timeout = timeout
         self.database = database
         self.default_tolerance = default_tolerance
         self.settle_timeout = settle_timeout
         self.poll_interval = poll_interval
+        # the one read that decides between verified and in_doubt after an unconfirmed put
+        self.confirm_timeout = confirm_timeout
         self._context: Context | None = None
         self._open = False
         self._static: dict[str, _Static] = {}
@@ -172,6 +194,10 @@ class EpicsControlSystemConnector(ControlSystemConnector):
             raise ChannelAccessError(
                 pv.name, f"'{pv.name}' did not answer a metadata read in time; try again."
             ) from exc
+        except (CaprotoError, OSError) as exc:
+            raise _connection_lost(pv.name, "metadata read") from exc
+        if response is None:  # caproto gave up after the circuit died during the read
+            raise _connection_lost(pv.name, "metadata read")
         md = response.metadata
         static = _Static(
             units=_text(getattr(md, "units", b"")),
@@ -231,7 +257,14 @@ class EpicsControlSystemConnector(ControlSystemConnector):
             raise ChannelAccessError(
                 name, f"'{name}' did not answer a read within {timeout or self.timeout:g} s."
             ) from exc
+        except (CaprotoError, OSError) as exc:
+            raise _connection_lost(pv.name, "read") from exc
+        if response is None:  # caproto gave up after the circuit died during the read
+            raise _connection_lost(pv.name, "read")
         return self._to_value(pv, response)
+
+    def _readback_name(self, name: str) -> str:
+        return (self.database.readback_for(name) if self.database else None) or name
 
     # ----- writes --------------------------------------------------------------------------
     async def write_channel(
@@ -247,7 +280,7 @@ class EpicsControlSystemConnector(ControlSystemConnector):
         static = await self._static_of(pv, timeout)
         tol = self.default_tolerance if tolerance is None else float(tolerance)
 
-        def failed(message: str) -> ChannelWriteResult:
+        def not_sent(message: str) -> ChannelWriteResult:
             return ChannelWriteResult.refused(pv.name, value, verification, message, self.clock())
 
         def show(shown: Any) -> str:
@@ -255,36 +288,124 @@ class EpicsControlSystemConnector(ControlSystemConnector):
 
         rights = pv.access_rights
         if rights is None or AccessRights.WRITE not in rights:
-            return failed(f"'{pv.name}' does not grant write access to this client.")
+            return not_sent(f"'{pv.name}' does not grant write access to this client.")
         number = to_float(value)
         if static.control and number is not None:
             low, high = static.control
             if low != high and not low <= number <= high:
-                return failed(
+                return not_sent(
                     f"{number:g} is outside the control range of '{pv.name}' "
                     f"({low:g} to {high:g} {static.units}); nothing was written."
                 )
         payload = value if isinstance(value, list | tuple) else [value]
         wait = verification != "none"
         put_timeout = timeout or self.timeout
+        channel = pv.channel
+        if channel is None:
+            return not_sent(f"'{pv.name}' disconnected before the put; nothing was sent.")
+        try:
+            # Encode the request the put will send, so a payload caproto cannot encode is
+            # refused here, where it is certain that nothing left this process.
+            channel.write(payload, ioid=0, notify=wait)
+        except Exception as exc:  # caproto raises plain ValueError/TypeError for bad payloads
+            return not_sent(
+                f"{value!r} cannot be written to '{pv.name}' ({exc}); nothing was sent."
+            )
+        trouble = ""
         try:
             response = await pv.write(payload, wait=wait, timeout=put_timeout)
         except (CaprotoTimeoutError, TimeoutError):
-            return failed(
-                f"The server did not confirm the write of {value!r} to '{pv.name}' within "
-                f"{put_timeout:g} s; it may have refused the value. Read the channel to check."
+            trouble = f"the IOC did not confirm the put within {put_timeout:g} s"
+        except Exception:  # KeyError('response'), network errors: the circuit died mid-put
+            trouble = "the connection to the IOC dropped during the put"
+        else:
+            if wait and response is None:  # caproto gave up reconnecting during the put
+                trouble = "the connection to the IOC kept dropping during the put"
+        if trouble:
+            return await self._check_unconfirmed_put(
+                pv, value, number, verification, tol, show, trouble
             )
-        except Exception as exc:  # caproto raises plain ValueError/TypeError for bad payloads
-            return failed(f"Writing {value!r} to '{pv.name}' failed: {exc}")
         if response is not None and not getattr(response.status, "success", 1):
-            return failed(
+            # an explicit refusal in the put completion: the server did not apply the value
+            return not_sent(
                 f"The server refused the write to '{pv.name}': {response.status.description}"
             )
         if verification != "readback" or number is None:
             return self.sent_result(pv.name, value, verification, show(value))
-        rb_name = (self.database.readback_for(pv.name) if self.database else None) or pv.name
         return await self.readback_result(
-            pv.name, value, number, rb_name, tol, self.settle_timeout, show, self.poll_interval
+            pv.name,
+            value,
+            number,
+            self._readback_name(pv.name),
+            tol,
+            self.settle_timeout,
+            show,
+            self.poll_interval,
+        )
+
+    async def _check_unconfirmed_put(
+        self,
+        pv: PV,
+        value: Any,
+        number: float | None,
+        verification: str,
+        tolerance: float,
+        show: Callable[[Any], str],
+        trouble: str,
+    ) -> ChannelWriteResult:
+        """Decide between ``verified`` and ``in_doubt`` with one short read of the channel.
+
+        The put may have reached the IOC, so this never answers ``not_sent``: reporting a
+        write the IOC applied as "nothing written" invites the operator to write it again.
+        """
+        try:
+            reading: ChannelValue | None = await self.read_channel(
+                pv.name, timeout=self.confirm_timeout
+            )
+        except (ConnectorError, CaprotoError, TimeoutError, OSError) as exc:
+            reading, seen = None, f"'{pv.name}' could not be read back ({exc})"
+        else:
+            seen = f"'{pv.name}' reads {show(reading.value)}"
+        if reading is None or not _same_value(reading.value, value, number, tolerance):
+            return ChannelWriteResult(
+                channel=pv.name,
+                outcome="in_doubt",
+                value_written=value,
+                readback=reading.value if reading is not None else None,
+                readback_channel=pv.name,
+                verification=verification,
+                tolerance=tolerance if number is not None else None,
+                message=f"Sent {show(value)} to {pv.name}, but {trouble}, and {seen}: the value "
+                f"may or may not have been applied. Read {pv.name} before writing it again.",
+                timestamp=self.clock(),
+            )
+        late = f"the put was applied although {trouble} (its completion was late)"
+        if verification == "readback" and number is not None:
+            result = await self.readback_result(
+                pv.name,
+                value,
+                number,
+                self._readback_name(pv.name),
+                tolerance,
+                self.settle_timeout,
+                show,
+                self.poll_interval,
+            )
+            return dataclasses.replace(result, message=f"{result.message} Note: {seen}, so {late}.")
+        severity = reading.metadata.alarm_severity
+        in_alarm = severity not in ("NO_ALARM", "", None)
+        alarm = f", in {severity} alarm ({reading.metadata.alarm_status})" if in_alarm else ""
+        return ChannelWriteResult(
+            channel=pv.name,
+            outcome="verified_with_alarm" if in_alarm else "verified",
+            value_written=value,
+            readback=reading.value,
+            readback_channel=pv.name,
+            verified=True,
+            verification=verification,
+            tolerance=tolerance if number is not None else None,
+            message=f"Wrote {show(value)} to {pv.name}; {seen}{alarm}, so {late}.",
+            timestamp=self.clock(),
         )
 
     # ----- monitors ------------------------------------------------------------------------
@@ -305,6 +426,24 @@ class EpicsControlSystemConnector(ControlSystemConnector):
         # the circuit may already be gone, leaving nothing to cancel
         with contextlib.suppress(Exception):
             await monitor.subscription.remove_callback(monitor.token)
+
+
+def _connection_lost(name: str, action: str) -> ChannelAccessError:
+    return ChannelAccessError(
+        name,
+        f"The connection to the IOC serving '{name}' dropped during the {action}; check that "
+        "the IOC is running and try again.",
+    )
+
+
+def _same_value(read: Any, written: Any, number: float | None, tolerance: float) -> bool:
+    """Whether a reading shows the written value (within ``tolerance`` for numbers)."""
+    if number is not None:
+        got = to_float(read)
+        return got is not None and abs(got - number) <= tolerance
+    if isinstance(written, list | tuple):
+        return isinstance(read, list | tuple) and list(read) == list(written)
+    return read == written
 
 
 def _pair(md: Any, low: str, high: str) -> tuple[float, float] | None:

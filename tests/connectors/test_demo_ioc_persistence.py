@@ -37,7 +37,7 @@ async def test_a_setpoint_written_to_the_ioc_is_served_again_after_a_restart(
         await connector.connect()
         result = await connector.write_channel(VCM09, -0.75, verification="callback")
         await connector.disconnect()
-        assert result.success, result.message
+        assert result.outcome == "verified", result.message
     assert json.loads((data / "sim_machine.json").read_text())["setpoints"] == {VCM09: -0.75}
 
     with DemoIocProcess(extra_env={"OSPREY_DESKTOP_DATA_DIR": str(data)}) as again:

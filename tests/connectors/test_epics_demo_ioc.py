@@ -42,7 +42,7 @@ async def test_read_brings_value_and_ctrl_metadata(epics) -> None:
 
 async def test_write_is_what_caproto_get_reads_back(caproto_get, epics) -> None:
     result = await epics.write_channel("SR02C:HCM04:Current:SP", 1.25, tolerance=0.02)
-    assert result.success and result.verified, result.message
+    assert result.outcome == "verified" and result.verified, result.message
     assert result.readback_channel == "SR02C:HCM04:Current:RB"
     out = await asyncio.to_thread(caproto_get, "SR02C:HCM04:Current:SP")
     assert out.split() == ["SR02C:HCM04:Current:SP", "[1.25]"]
@@ -50,20 +50,20 @@ async def test_write_is_what_caproto_get_reads_back(caproto_get, epics) -> None:
 
 async def test_write_with_callback_waits_for_put_completion(epics) -> None:
     result = await epics.write_channel("SR02C:VCM04:Current:SP", -0.5, verification="callback")
-    assert result.success and result.verified and result.readback is None
+    assert result.outcome == "verified" and result.readback is None, result.message
     assert (await epics.read_channel("SR02C:VCM04:Current:SP")).value == -0.5
 
 
 async def test_write_beyond_control_limits_writes_nothing(caproto_get, epics) -> None:
     result = await epics.write_channel("SR02C:HCM05:Current:SP", 50.0)
-    assert not result.success and "control range" in result.message
+    assert result.outcome == "not_sent" and "control range" in result.message
     out = await asyncio.to_thread(caproto_get, "SR02C:HCM05:Current:SP")
     assert float(out.split()[-1].strip("[]")) == 0.0
 
 
 async def test_read_only_pv_refuses_the_write(epics) -> None:
     result = await epics.write_channel("SR:DCCT:Current", 10.0)
-    assert not result.success and "write access" in result.message
+    assert result.outcome == "not_sent" and "write access" in result.message
 
 
 async def test_unknown_pv_is_reported_with_the_address_list(epics) -> None:
@@ -87,12 +87,12 @@ async def test_large_kick_trips_the_orbit_alarm_over_channel_access(epics) -> No
     before = await epics.read_channel("SR03C:BPM13:X")
     assert before.alarm_severity == "NO_ALARM"
     result = await epics.write_channel("SR03C:HCM07:Current:SP", 6.0, verification="callback")
-    assert result.success
+    assert result.outcome == "verified", result.message
     await asyncio.sleep(1.2)  # the corrector settles (0.4 s lag), the IOC republishes at 5 Hz
     after = await epics.read_channel("SR03C:BPM13:X")
     assert (after.alarm_status, after.alarm_severity) == ("HIHI", "MAJOR")
     restored = await epics.write_channel("SR03C:HCM07:Current:SP", 0.0, verification="callback")
-    assert restored.success
+    assert restored.outcome == "verified", restored.message
 
 
 async def test_disconnected_connector_refuses_access(database) -> None:

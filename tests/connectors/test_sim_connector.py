@@ -59,7 +59,7 @@ async def test_read_multiple_is_one_snapshot_at_one_instant(connector) -> None:
 
 async def test_write_with_readback_waits_until_the_readback_settles(connector) -> None:
     result = await connector.write_channel(HCM01, 1.5, verification="readback", tolerance=0.01)
-    assert result.success and result.verified
+    assert result.outcome == "verified" and result.success and result.verified
     assert result.readback_channel == HCM01_RB
     assert abs(result.readback - 1.5) <= 0.01
     assert (await connector.read_channel(HCM01)).value == 1.5
@@ -68,30 +68,32 @@ async def test_write_with_readback_waits_until_the_readback_settles(connector) -
 
 async def test_write_with_verification_none_does_not_read_back(connector) -> None:
     result = await connector.write_channel(HCM01, -0.5, verification="none")
-    assert result.success and not result.verified and result.readback is None
+    assert result.outcome == "sent_unverified" and result.success
+    assert not result.verified and result.readback is None
     assert (await connector.read_channel(HCM01)).value == -0.5
 
 
-async def test_readback_that_does_not_settle_is_reported_unverified(database) -> None:
+async def test_readback_that_does_not_settle_is_a_failed_verification(database) -> None:
     slow = SimMachine(database, lag_scale=100.0)  # 40 s time constant
     conn = SimulatedControlSystemConnector(slow, settle_timeout=0.2)
     await conn.connect()
     result = await conn.write_channel(HCM01, 2.0)
     await conn.disconnect()
-    assert result.success and not result.verified
+    assert result.outcome == "verification_failed", result.message
+    assert result.sent and not result.success and not result.verified
     assert "check the device" in result.message
 
 
 async def test_device_refusal_leaves_the_channel_unchanged(connector) -> None:
     result = await connector.write_channel(HCM01, 25.0)
-    assert not result.success
+    assert result.outcome == "not_sent" and not result.sent
     assert "control range" in result.message
     assert (await connector.read_channel(HCM01)).value == 0.0
 
 
 async def test_write_to_a_read_only_channel_is_refused(connector) -> None:
     result = await connector.write_channel("SR:DCCT:Current", 100.0)
-    assert not result.success and "read-only" in result.message
+    assert result.outcome == "not_sent" and "read-only" in result.message
 
 
 async def test_subscription_delivers_current_value_then_changes(connector) -> None:
