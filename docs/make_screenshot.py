@@ -44,7 +44,8 @@ async def session(window, out: Path) -> None:
         await idle(window)
         dialog = window.approvals.dialog
         if dialog is not None:
-            await asyncio.sleep(0.5)
+            while not dialog.is_armed():  # the buttons ignore clicks for a moment
+                await asyncio.sleep(0.05)
             dialog.approve_button.click()
             await idle(window)
     browser = window.context_browser

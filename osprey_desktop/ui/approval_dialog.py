@@ -1,17 +1,36 @@
 """The approval dialog shown when the graph interrupts for a plan, a step or a channel write.
 
-Operator conventions: Reject is the default and sits on the left (Enter and Esc reject),
-Approve on the right; every channel write reads "write NEW UNITS to CHANNEL (now CURRENT)";
-a limit violation disables Approve and its tooltip says why (fail closed).
+Operator conventions: Reject on the left, Approve on the right; every channel write reads
+"write NEW UNITS to CHANNEL (now CURRENT)"; a limit violation disables Approve and its tooltip
+says why (fail closed). When the payload says when the values were read (``asked_at``) and
+until when the approval holds (``expires_at``), the dialog shows the age of the values and,
+once expired, that approving re-reads the channels and asks again.
+
+Keyboard: there is no default button. Reject has the initial focus, one Tab reaches Approve,
+and the focused button acts on Enter or Space; Esc rejects. Enter never acts on a button that
+does not show the focus.
+
+Typing while the dialog appears: the dialog opens without waiting for the operator, often
+while they are typing in the chat, and a window manager hands it the keyboard. So for a grace
+period (``GRACE_MS``) after it appears, and again after every keystroke that arrives in that
+period, both buttons are disabled and the dialog says "Keys ignored for a moment"; no key or
+click answers it, Esc and shortcuts included. What was typed is not lost: printable text (and
+Backspace) is handed back through ``typed_while_arming`` to the field the operator was typing
+in (``ApprovalFlow`` puts it into the chat input); Enter, Tab and every other key are dropped,
+so half a sentence is never sent as a request or read as a yes / no. Once the keyboard has been
+quiet for the grace period, the buttons arm and Reject takes the focus.
 """
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QBrush, QColor, QDesktopServices, QFont, QKeyEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -38,6 +57,19 @@ TITLES = {
 }
 WRITE_COLUMNS = ("Channel", "Current", "New", "Units", "Limits", "Violation")
 VIOLATION_BG = QColor("#ffcdd2")
+GRACE_MS = 1000  # like browsers' install / permission prompts: long enough to stop typing
+GRACE_NOTE = "⌨ Keys ignored for a moment — what you type goes back to the chat."
+KEYS_NOTE = "Tab moves between Reject and Approve; Enter or Space presses the focused one."
+EXPIRED_NOTE = (
+    "This approval has expired: approving re-reads the channels and asks again with fresh values."
+)
+_KEY_EVENTS = (QEvent.Type.KeyPress, QEvent.Type.KeyRelease, QEvent.Type.ShortcutOverride)
+_COMMAND_MODIFIERS = (
+    Qt.KeyboardModifier.ControlModifier
+    | Qt.KeyboardModifier.AltModifier
+    | Qt.KeyboardModifier.MetaModifier
+)
+FRESHNESS_TICK_MS = 15_000
 
 
 def format_limits(limits: Mapping[str, Any] | None) -> str:
@@ -61,22 +93,75 @@ def describe_write(op: Mapping[str, Any]) -> str:
     return f"write {format_scalar(op.get('new_value'))}{units} to {op.get('channel')}{now_text}"
 
 
+def epoch_seconds(value: Any) -> float | None:
+    """A payload timestamp as epoch seconds, or None when absent or not a plausible time."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        return None
+    return seconds if math.isfinite(seconds) and 0 < seconds < 1e11 else None
+
+
+def describe_freshness(asked_at: float, now: float) -> str:
+    """'Values read at 14:03:12 (5 min ago)', in the local time of the control room."""
+    age = max(0.0, now - asked_at)
+    ago = "under 1 min ago" if age < 60 else f"{int(age // 60)} min ago"
+    return f"Values read at {datetime.fromtimestamp(asked_at).strftime('%H:%M:%S')} ({ago})"
+
+
+class DialogButton(QPushButton):
+    """A button that acts on Enter, as on Space, when it has the focus, and only then.
+
+    Never a dialog default: ``QDialog`` clicks its default button on Enter wherever the focus
+    is, which made Enter reject while Approve showed the focus.
+    """
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(text, parent)
+        self.setAutoDefault(False)
+        self.setDefault(False)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        plain = not (event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier)
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and plain:
+            if not event.isAutoRepeat():
+                self.click()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+
 class ApprovalDialog(QDialog):
     """Shows one interrupt payload; ``ask()`` resolves to True only on Approve."""
 
-    def __init__(self, payload: Mapping[str, Any], parent: QWidget | None = None) -> None:
+    typed_while_arming = Signal(str)  # text typed during the grace period ("\b" = Backspace)
+    armed = Signal()  # the grace period is over: the buttons answer keys and clicks
+
+    def __init__(
+        self,
+        payload: Mapping[str, Any],
+        parent: QWidget | None = None,
+        grace_ms: int = GRACE_MS,
+    ) -> None:
         super().__init__(parent)
         self.payload = payload
         resume = payload.get("resume_payload") or {}
         self.approval_type = str(resume.get("approval_type", "approval"))
         self.operations: Sequence[Mapping[str, Any]] = resume.get("operations") or []
+        self.asked_at = epoch_seconds(resume.get("asked_at"))
+        self.expires_at = epoch_seconds(resume.get("expires_at"))
         self.setWindowTitle(TITLES.get(self.approval_type, "Approval required"))
         self.setObjectName("approval_dialog")
         self.setMinimumWidth(640)
 
         self.message = QTextBrowser()
         self.message.setMarkdown(str(payload.get("user_message") or "Approve this action?"))
-        self.message.setOpenExternalLinks(True)
+        # Web links open in the browser; any other link is ignored rather than followed
+        # inside the browser, which would replace the request being approved.
+        self.message.setOpenLinks(False)
+        self.message.anchorClicked.connect(_open_web_link)
 
         layout = QVBoxLayout(self)
         layout.addWidget(self.message, 2)
@@ -94,15 +179,30 @@ class ApprovalDialog(QDialog):
             summary.setFont(bold)
             layout.addWidget(summary)
 
-        self.reject_button = QPushButton("Reject")
-        self.approve_button = QPushButton("Approve")
-        self.reject_button.setDefault(True)
-        self.reject_button.setAutoDefault(True)
-        self.approve_button.setAutoDefault(False)
+        self.freshness = QLabel()
+        self.freshness.setObjectName("freshness")
+        self.expired_note = QLabel(EXPIRED_NOTE)
+        self.expired_note.setObjectName("expired_note")
+        self.expired_note.setWordWrap(True)
+        self.expired_note.setStyleSheet("color: #e65100; font-weight: bold;")
+        self.expired_note.hide()
+        layout.addWidget(self.freshness)
+        layout.addWidget(self.expired_note)
+        self._freshness_timer = QTimer(self)
+        self._freshness_timer.setInterval(FRESHNESS_TICK_MS)
+        self._freshness_timer.timeout.connect(self.refresh_freshness)
+        self._expiry_timer = QTimer(self)
+        self._expiry_timer.setSingleShot(True)
+        self._expiry_timer.timeout.connect(self.refresh_freshness)
+        self.freshness.setVisible(self.asked_at is not None)
+        self.refresh_freshness()
+
+        self.reject_button = DialogButton("Reject")
+        self.approve_button = DialogButton("Approve")
         self.reject_button.clicked.connect(self.reject)
         self.approve_button.clicked.connect(self.accept)
+        self.status: QLabel | None = None
         if self.violations:
-            self.approve_button.setEnabled(False)
             reasons = "; ".join(f"{op.get('channel')}: {op['violation']}" for op in self.violations)
             self.approve_button.setToolTip(
                 f"Cannot approve: {reasons}. Reject, then ask for a value within limits."
@@ -113,19 +213,83 @@ class ApprovalDialog(QDialog):
             layout.addWidget(self.status)
         else:
             self.approve_button.setToolTip(self._approve_tooltip())
+        self.keys_note = QLabel(GRACE_NOTE)
+        self.keys_note.setObjectName("keys_note")
+        layout.addWidget(self.keys_note)
         buttons = QHBoxLayout()
         buttons.addWidget(self.reject_button)
         buttons.addStretch(1)
         buttons.addWidget(self.approve_button)
         layout.addLayout(buttons)
-        self.reject_button.setFocus()
+        QWidget.setTabOrder(self.reject_button, self.approve_button)
+
+        # Grace period: the buttons are off and every key aimed at the dialog is caught.
+        self._armed = False
+        self._grace = QTimer(self)
+        self._grace.setSingleShot(True)
+        self._grace.setInterval(max(0, grace_ms))
+        self._grace.timeout.connect(self._arm)
+        self.reject_button.setEnabled(False)
+        self.approve_button.setEnabled(False)
+        for widget in (self, *self.findChildren(QWidget)):
+            widget.installEventFilter(self)
+
+    # ------------------------------------------------------------ grace period
+    def is_armed(self) -> bool:
+        """True once the buttons answer keys and clicks."""
+        return self._armed
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._armed and not self._grace.isActive():
+            self._grace.start()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if self._armed or event.type() not in _KEY_EVENTS:
+            return super().eventFilter(watched, event)
+        if event.type() == QEvent.Type.ShortcutOverride:
+            event.accept()  # claim the key so no shortcut fires; the KeyPress is dropped below
+        elif event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
+            self._grace.start()  # still typing: wait until the keyboard is quiet
+            text = _forwardable_text(event)
+            if text:
+                self.typed_while_arming.emit(text)
+        return True
+
+    def _arm(self) -> None:
+        self._armed = True
+        self.reject_button.setEnabled(True)
+        self.approve_button.setEnabled(not self.violations)
+        self.keys_note.setText(KEYS_NOTE)
+        self.reject_button.setFocus(Qt.FocusReason.OtherFocusReason)
+        self.armed.emit()
 
     def accept(self) -> None:
-        """Fail closed: a write with a violation can never be accepted, whatever the caller."""
-        if self.violations:
+        """Fail closed: a write with a violation, or a dialog not yet armed, is never accepted."""
+        if self.violations or not self._armed:
             return
         super().accept()
 
+    # --------------------------------------------------------------- freshness
+    def refresh_freshness(self) -> None:
+        """Update the age of the values shown and, past ``expires_at``, the expiry line."""
+        now = time.time()
+        if self.asked_at is not None:
+            self.freshness.setText(describe_freshness(self.asked_at, now))
+            if not self._freshness_timer.isActive():
+                self._freshness_timer.start()
+        if self.expires_at is None:
+            return
+        expired = now > self.expires_at
+        self.expired_note.setVisible(expired)
+        if not expired and not self._expiry_timer.isActive():
+            # QTimer takes a signed 32-bit interval: re-check at most every ~24 days.
+            wait_ms = min(int((self.expires_at - now) * 1000) + 50, 2**31 - 1)
+            self._expiry_timer.start(wait_ms)
+        if expired:
+            self._expiry_timer.stop()
+
+    # ----------------------------------------------------------------- content
     def _approve_tooltip(self) -> str:
         if self.operations:
             return "Approve: " + "; ".join(describe_write(op) for op in self.operations)
@@ -165,3 +329,19 @@ class ApprovalDialog(QDialog):
         yes / no in the chat; closing the dialog is a rejection.
         """
         return await await_dialog(self, modal=modal) == QDialog.DialogCode.Accepted
+
+
+def _forwardable_text(event: QKeyEvent) -> str:
+    """The text a key would have typed in the chat: printable characters and Backspace."""
+    if event.modifiers() & _COMMAND_MODIFIERS:
+        return ""
+    if event.key() == Qt.Key.Key_Backspace:
+        return "\b"
+    text = event.text()
+    return text if text and text.isprintable() else ""
+
+
+def _open_web_link(url: QUrl) -> None:
+    """Links in a request open only as web pages: never a file or a program from here."""
+    if url.scheme().lower() in ("http", "https"):
+        QDesktopServices.openUrl(url)

@@ -3,6 +3,11 @@
 The dialog (non-modal, so 'yes' / 'no' typed in the chat still works), the status bar
 indicator and, for plans, the plan viewer's Approve / Reject bar all answer the same pending
 approval through the controller; whichever answers first closes the others.
+
+The dialog often appears while the operator is typing in the chat. During its grace period
+it answers no key and hands back what was typed (see ``approval_dialog``); this flow puts
+that text into the field that had the keyboard in the window when the dialog opened (the
+chat input, usually), so the sentence goes on where it was being written and is not sent.
 """
 
 from __future__ import annotations
@@ -12,14 +17,39 @@ import contextlib
 from collections.abc import Mapping
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QLineEdit, QPlainTextEdit, QTextEdit, QWidget
 
 from osprey_desktop.ui.approval_dialog import ApprovalDialog
 from osprey_desktop.ui.async_dialogs import show_dialog
 from osprey_desktop.ui.controller import SessionController
 from osprey_desktop.ui.plan_viewer import PlanViewerDock
 from osprey_desktop.ui.status_bar import AppStatusBar
+
+TextField = QLineEdit | QPlainTextEdit | QTextEdit
+
+
+def editable_text_field(widget: QWidget | None) -> TextField | None:
+    """``widget`` when the operator can type into it, else None."""
+    if isinstance(widget, (QLineEdit, QPlainTextEdit, QTextEdit)) and not widget.isReadOnly():
+        return widget
+    return None
+
+
+def type_into(field: TextField, text: str) -> None:
+    """Insert text typed elsewhere at the field's cursor; "\\b" deletes as Backspace does."""
+    if not shiboken6.isValid(field):
+        return
+    if isinstance(field, QLineEdit):
+        if text == "\b":
+            field.backspace()
+        else:
+            field.insert(text)
+    elif text == "\b":
+        field.textCursor().deletePreviousChar()
+    else:
+        field.insertPlainText(text)
 
 
 class ApprovalFlow(QObject):
@@ -57,7 +87,10 @@ class ApprovalFlow(QObject):
 
     def open_dialog(self, payload: Mapping[str, Any]) -> None:
         self._close_dialog()
+        typing_field = editable_text_field(self.window.focusWidget())
         dialog = ApprovalDialog(payload, self.window)
+        if typing_field is not None:
+            dialog.typed_while_arming.connect(lambda text: type_into(typing_field, text))
         self.dialog = dialog
         # Not modal: the operator can still read the window and type yes / no in the chat.
         shown = show_dialog(dialog, modal=False)

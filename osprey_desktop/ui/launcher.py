@@ -1,10 +1,12 @@
 """Decides what a launchable command may do, and does it.
 
 Commands come from capabilities, and through them possibly from an LLM, so nothing in a
-command is trusted: http, https and file URIs open with ``QDesktopServices``;
-``osprey-desktop://`` URIs are routed inside the app; desktop programs run only from the
-``launchers`` templates in the config, with ``QProcess`` and an argument list (never a
-shell). Everything else is refused with an explanation.
+command is trusted: http and https URIs open with ``QDesktopServices``, and so do file URIs,
+but only to documents: the desktop's default handler *runs* an executable, a ``.desktop``
+entry or a script, so a file link to one is refused (its action is disabled, saying why)
+and never handed over. ``osprey-desktop://`` URIs are routed inside the app; desktop programs
+run only from the ``launchers`` templates in the config, with ``QProcess`` and an argument
+list (never a shell). Everything else is refused with an explanation.
 
 Desktop commands are written ``osprey-desktop://launch/<launcher>?channel=NAME`` (or
 ``channels=A,B``), or as ``command_type: desktop_app`` with ``metadata.launcher`` naming the
@@ -20,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from PySide6.QtCore import QObject, QProcess, QUrl, Signal
+from PySide6.QtCore import QMimeDatabase, QObject, QProcess, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 
 from osprey_desktop.ui.commands import LaunchableCommand
@@ -29,6 +31,30 @@ INTERNAL_SCHEME = "osprey-desktop"
 OPENABLE_SCHEMES = ("http", "https", "file")
 # A channel value becomes one argv entry: no leading '-' (no option injection), no spaces.
 _SAFE_VALUE = re.compile(r"^[A-Za-z0-9_$][A-Za-z0-9_:.\-\[\]<>{}/$#]{0,199}$")
+# Names a desktop's default handler may run rather than show (checked with the MIME type too).
+PROGRAM_SUFFIXES = frozenset(
+    {
+        ".desktop", ".appimage", ".run", ".sh", ".bash", ".zsh", ".csh", ".ksh", ".command",
+        ".py", ".pyw", ".pl", ".rb", ".jar", ".jnlp", ".exe", ".msi", ".bat", ".cmd", ".com",
+        ".ps1", ".vbs",
+    }
+)  # fmt: skip
+PROGRAM_MIME_TYPES = (
+    "application/x-executable",  # also the parent of shell, Python, Perl... scripts
+    "application/x-sharedlib",
+    "application/x-desktop",
+    "application/x-shellscript",
+    "application/x-ms-dos-executable",
+    "application/x-msdownload",
+    "application/x-msi",
+    "application/java-archive",
+    "application/x-java-jnlp-file",
+    "application/vnd.appimage",
+)
+DOCUMENTS_ONLY = (
+    "file links open documents only, never programs or scripts; "
+    "programs run only from the config's launchers"
+)
 
 
 def parse_internal(uri: str) -> tuple[str, list[str], dict[str, Any]]:
@@ -59,6 +85,49 @@ def expand_template(args: Iterable[str], params: Mapping[str, Any]) -> list[str]
         arg = arg.replace("{channels}", ",".join(map(str, channels)))
         out.append(arg.replace("{channel}", str(channel) if channel is not None else ""))
     return out
+
+
+def not_a_document(path: str) -> str | None:
+    """Why the local file ``path`` must not go to the desktop's default handler, or None.
+
+    The default handler runs programs, ``.desktop`` entries and scripts instead of showing
+    them, so a file link is for documents only: an executable regular file, a desktop entry,
+    a script (``#!``) or anything whose name or MIME type says program is refused, as is
+    anything that is neither a regular file nor a folder. A missing file is left to the
+    caller (it may appear later). Symbolic links are judged by their name and their target.
+    """
+    if not os.path.isabs(path):
+        return f"'{path}' is not an absolute path; {DOCUMENTS_ONLY}"
+    if not os.path.exists(path):
+        return None
+    real = os.path.realpath(path)
+    if os.path.isdir(real):
+        return None
+    if not os.path.isfile(real):
+        return f"{path} is not a regular file (a device, pipe or socket); {DOCUMENTS_ONLY}"
+    suffixes = {os.path.splitext(p)[1].lower() for p in (path, real)}
+    if ".desktop" in suffixes:
+        return f"{path} is a desktop entry, which starts the program it names; {DOCUMENTS_ONLY}"
+    if os.access(real, os.X_OK):
+        return (
+            f"{path} is marked executable; {DOCUMENTS_ONLY} "
+            "(if it is a document, remove its execute permission: chmod -x)"
+        )
+    try:
+        with open(real, "rb") as file:
+            head = file.read(4)
+    except OSError as exc:
+        return f"{path} cannot be read ({exc.strerror}), so nothing shows it is a document"
+    if head.startswith(b"#!"):
+        return f"{path} is a script (it starts with #!); {DOCUMENTS_ONLY}"
+    if head == b"\x7fELF":
+        return f"{path} is a compiled program; {DOCUMENTS_ONLY}"
+    mime = QMimeDatabase().mimeTypeForFile(real)
+    if suffixes & PROGRAM_SUFFIXES or any(
+        mime.name() == kind or mime.inherits(kind) for kind in PROGRAM_MIME_TYPES
+    ):
+        return f"{path} is a program or script ({mime.comment() or mime.name()}); {DOCUMENTS_ONLY}"
+    return None
 
 
 def find_program(program: str) -> str | None:
@@ -104,12 +173,15 @@ class CommandLauncher(QObject):
     def unavailable_reason(self, command: LaunchableCommand) -> str | None:
         """Why ``command`` cannot run on this computer (for a disabled action), or None.
 
-        Only what is known before running: the template exists and its program is installed.
-        Links and window features are always offered; their checks happen on trigger.
+        Only what is known before running: the template exists and its program is installed,
+        a file link names a document. Other links and window features are always offered;
+        their checks (a missing file too) happen on trigger.
         """
         name = self.launcher_name(command)
         if name is None:
-            return None
+            url = QUrl(command.launch_uri.strip())
+            reason = not_a_document(url.toLocalFile()) if url.isLocalFile() else None
+            return f"Cannot open: {reason}." if reason else None
         template = self.launchers.get(name)
         if template is None:
             known = ", ".join(sorted(self.launchers)) or "none"
@@ -157,11 +229,16 @@ class CommandLauncher(QObject):
 
     def _open(self, uri: str, name: str) -> bool:
         url = QUrl(uri)
-        if url.isLocalFile() and not os.path.exists(url.toLocalFile()):
-            return self._refuse(
-                f"Cannot open '{name}': {url.toLocalFile()} does not exist "
-                "(moved or deleted?). Run the request again to recreate it."
-            )
+        if url.isLocalFile():
+            path = url.toLocalFile()
+            reason = not_a_document(path)  # again now: the file may have changed since
+            if reason is not None:
+                return self._refuse(f"Refused '{name}': {reason}.")
+            if not os.path.exists(path):
+                return self._refuse(
+                    f"Cannot open '{name}': {path} does not exist "
+                    "(moved or deleted?). Run the request again to recreate it."
+                )
         if not QDesktopServices.openUrl(url):
             return self._refuse(
                 f"Cannot open '{name}': no application on this desktop handles {uri}."

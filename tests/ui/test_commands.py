@@ -250,3 +250,123 @@ def test_window_offers_a_missing_program_disabled_in_menu_and_not_in_palette(
         window._quitting = True
         window.close()
         window.deleteLater()
+
+
+@pytest.fixture
+def file_catcher(qapp):
+    """Stands in for the desktop's default handler of file:// links."""
+    catcher = UrlCatcher()
+    QDesktopServices.setUrlHandler("file", catcher, "handle")
+    yield catcher
+    QDesktopServices.unsetUrlHandler("file")
+
+
+def file_command(path) -> LaunchableCommand:
+    return LaunchableCommand(QUrl.fromLocalFile(str(path)).toString(), f"Open {path.name}")
+
+
+def executable_file(folder):
+    program = folder / "report"
+    program.write_bytes(b"\x7fELF\x02\x01\x01")
+    program.chmod(0o755)
+    return program
+
+
+def desktop_entry(folder):
+    entry = folder / "viewer.desktop"
+    entry.write_text("[Desktop Entry]\nType=Application\nName=Viewer\nExec=xterm\n")
+    entry.chmod(0o644)  # not executable: the name alone makes it a program for the desktop
+    return entry
+
+
+def shebang_script(folder):
+    script = folder / "notes.txt"  # a document's name, a script's content
+    script.write_text("#!/bin/sh\nrm -rf ~\n")
+    script.chmod(0o644)
+    return script
+
+
+def python_script(folder):
+    script = folder / "analysis.py"  # no #!, not executable: the type alone says script
+    script.write_text("import os\nos.system('reboot')\n")
+    script.chmod(0o644)
+    return script
+
+
+def documents(folder):
+    out = []
+    for name, data in (
+        ("beam.pdf", b"%PDF-1.4\n%%EOF\n"),
+        ("orbit.png", b"\x89PNG\r\n\x1a\n"),
+        ("shift notes.txt", b"Injection at 14:00.\n"),
+    ):
+        path = folder / name
+        path.write_bytes(data)
+        path.chmod(0o644)
+        out.append(path)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("make", "says"),
+    [
+        (executable_file, "is marked executable"),
+        (desktop_entry, "is a desktop entry"),
+        (shebang_script, "is a script (it starts with #!)"),
+        (python_script, "is a program or script"),
+    ],
+)
+def test_file_link_to_a_program_is_refused_and_never_opened(
+    qtbot, launcher, file_catcher, tmp_path, make, says
+):
+    command = file_command(make(tmp_path))
+    with qtbot.waitSignal(launcher.refused) as refused:
+        assert launcher.trigger(command) is False
+    assert says in refused.args[0]
+    assert "file links open documents only" in refused.args[0]
+    assert file_catcher.urls == []
+
+
+@pytest.mark.parametrize("make", [executable_file, desktop_entry, shebang_script, python_script])
+def test_file_link_to_a_program_is_a_disabled_action_saying_why(qapp, launcher, tmp_path, make):
+    actions = CommandActions(launcher.trigger, unavailable=launcher.unavailable_reason)
+    actions.set_commands([file_command(make(tmp_path))])
+    action = actions.actions()[0]
+    assert not action.isEnabled()
+    assert action.toolTip().startswith("Cannot open: ")
+    assert "file links open documents only, never programs or scripts" in action.toolTip()
+
+
+def test_link_named_like_a_document_but_pointing_at_a_program_is_refused(
+    qtbot, launcher, file_catcher, tmp_path
+):
+    disguised = tmp_path / "manual.pdf"
+    disguised.symlink_to(desktop_entry(tmp_path))
+    with qtbot.waitSignal(launcher.refused) as refused:
+        launcher.trigger(file_command(disguised))
+    assert "is a desktop entry" in refused.args[0]
+    assert file_catcher.urls == []
+
+
+def test_file_links_to_documents_are_offered_and_open(qtbot, launcher, file_catcher, tmp_path):
+    commands = [file_command(path) for path in documents(tmp_path)]
+    actions = CommandActions(launcher.trigger, unavailable=launcher.unavailable_reason)
+    actions.set_commands(commands)
+    assert [a.isEnabled() for a in actions.actions()] == [True, True, True]
+    for action in actions.actions():
+        action.trigger()
+    assert file_catcher.urls == [c.launch_uri for c in commands]
+
+
+def test_document_made_executable_after_it_was_offered_is_still_refused(
+    qtbot, launcher, file_catcher, tmp_path
+):
+    document = documents(tmp_path)[0]
+    actions = CommandActions(launcher.trigger, unavailable=launcher.unavailable_reason)
+    actions.set_commands([file_command(document)])
+    assert actions.actions()[0].isEnabled()
+    document.chmod(0o755)
+    with qtbot.waitSignal(launcher.refused) as refused:
+        actions.actions()[0].trigger()
+    assert "chmod -x" in refused.args[0]
+    assert file_catcher.urls == []

@@ -58,7 +58,7 @@ def _open_write_dialog(windows, qtbot, window):
     with qtbot.waitSignal(window.approvals.dialog_opened, timeout=15_000) as opened:
         windows.send(window, WRITE)
     dialog = opened.args[0]
-    qtbot.waitUntil(dialog.isVisible)
+    qtbot.waitUntil(dialog.is_armed)  # the buttons ignore clicks for a moment after opening
     return dialog
 
 
@@ -126,6 +126,7 @@ def test_planning_mode_plan_rejected_runs_nothing(windows, qtbot):
     windows.wait_idle(window)
     with qtbot.waitSignal(window.approvals.dialog_opened, timeout=15_000) as opened:
         windows.send(window, "What is the beam current?")
+    qtbot.waitUntil(opened.args[0].is_armed)
     with qtbot.waitSignal(window.controller.turn_finished, timeout=15_000):
         qtbot.mouseClick(opened.args[0].reject_button, Qt.MouseButton.LeftButton)
     assert "done" not in window.plan_viewer.states()

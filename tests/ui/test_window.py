@@ -74,6 +74,7 @@ def test_write_is_approved_by_clicking_approve(windows, qtbot):
     assert dialog.table.item(0, 0).text() == "HCM01:SP"
     assert "Approval pending: channel write" in window.status.approval_text
     assert dialog.isVisible()
+    qtbot.waitUntil(dialog.is_armed)  # the buttons ignore clicks for a moment after opening
     with qtbot.waitSignal(window.controller.turn_finished, timeout=10_000):
         qtbot.mouseClick(dialog.approve_button, Qt.MouseButton.LeftButton)
     assert "Written: HCM01:SP = 1.5 A" in window.chat.transcript.toPlainText()
@@ -87,6 +88,7 @@ def test_write_is_rejected_by_clicking_reject(windows, qtbot):
     window = windows.open()
     with qtbot.waitSignal(window.approvals.dialog_opened) as opened:
         windows.send(window, "set hcm01 to 1.5")
+    qtbot.waitUntil(opened.args[0].is_armed)
     with qtbot.waitSignal(window.controller.turn_finished, timeout=10_000):
         qtbot.mouseClick(opened.args[0].reject_button, Qt.MouseButton.LeftButton)
     assert "Not written: rejected." in window.chat.transcript.toPlainText()
@@ -134,6 +136,7 @@ def test_pending_approval_comes_back_after_restart(windows, qtbot):
         "respond",
     ]
     assert "step 2 waits for your approval" in viewer.caption.text()
+    qtbot.waitUntil(again.approvals.dialog.is_armed)
     qtbot.mouseClick(again.approvals.dialog.approve_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: "Written" in again.chat.transcript.toPlainText(), timeout=10_000)
 
