@@ -5,10 +5,17 @@ file; every entry is validated (``ChannelRecord``) and errors name the file and 
 ``ChannelDatabase`` looks channels up by name and answers ``search`` / ``top_matches`` /
 ``suggest`` through the ranked search in ``channel_search`` (whose ``ChannelMatch`` and
 ``STOPWORDS`` are re-exported here, where callers import them from).
+
+It also answers whether a *name* an operator typed exists at all (``channels_named``): a
+device such as ``HCM09`` or a piece of a PV name such as ``SR03C:HCM09``. The ranked search
+tolerates typos on purpose; a name that is not in the list must not be tolerated into a
+neighbour, so channel finding checks names here before it trusts the search.
 """
 
 from __future__ import annotations
 
+import difflib
+import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -17,9 +24,15 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from osprey_desktop.connectors.base import ChannelMetadata, ChannelNotFoundError, ConnectorError
-from osprey_desktop.connectors.channel_search import STOPWORDS, ChannelMatch, ChannelSearchIndex
+from osprey_desktop.connectors.channel_search import (
+    STOPWORDS,
+    ChannelMatch,
+    ChannelSearchIndex,
+    is_sector_reference,
+)
 
 __all__ = [
+    "DEVICE_NAME",
     "STOPWORDS",
     "AlarmLimits",
     "ChannelDatabase",
@@ -30,9 +43,19 @@ __all__ = [
     "Role",
     "get_channel_database",
     "load_channel_database",
+    "name_key",
 ]
 
 Role = Literal["setpoint", "readback", "monitor"]
+
+#: A device-like name piece: letters, then digits, perhaps one letter (HCM09, ID2, SR03C).
+DEVICE_NAME = re.compile(r"([a-z]+)(\d+)([a-z]?)", re.IGNORECASE)
+_NAME_WORD = re.compile(r"[a-z0-9]+", re.IGNORECASE)
+
+
+def name_key(piece: str) -> str:
+    """How name pieces compare: case-free, digit groups without leading zeros (HCM9 == HCM09)."""
+    return re.sub(r"\d+", lambda m: str(int(m.group())), piece.strip().lower())
 
 
 class ChannelDatabaseError(ConnectorError):
@@ -120,6 +143,23 @@ class ChannelDatabase:
             self._records[record.name] = record
             self._by_lower[record.name.lower()] = record
         self._index = ChannelSearchIndex(records)
+        self._segments = {r.name: [name_key(p) for p in r.name.split(":")] for r in records}
+        # name key -> channels it names: a segment of the PV name, the device, or a word of
+        # the description or a synonym (a facility may call a device only there).
+        self._named: dict[str, dict[str, None]] = {}
+        # letters of a device-like name -> {key: spelling}: the "HCM" devices HCM01 … HCM36.
+        self._devices: dict[str, dict[str, str]] = {}
+        for record in records:
+            pieces = [*record.name.split(":"), record.device or ""]
+            words = _NAME_WORD.findall(" ".join([record.description, *record.synonyms]))
+            for piece in [*pieces, *words]:
+                if piece:
+                    self._named.setdefault(name_key(piece), {})[record.name] = None
+            for piece in pieces:
+                match = DEVICE_NAME.fullmatch(piece)
+                if match:
+                    family = self._devices.setdefault(match.group(1).lower(), {})
+                    family.setdefault(name_key(piece), piece)
 
     # ----- lookup ------------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -155,6 +195,71 @@ class ChannelDatabase:
         record = self.get(name)
         return record.readback if record else None
 
+    def channels_named(self, name: str) -> list[str]:
+        """Channels a typed name refers to, or [] when the list has no such name.
+
+        ``name`` is one piece ("HCM09", "hcm9": a PV-name segment, a device, or a word of a
+        description or synonym) or several joined by ":" ("SR03C:HCM09", "HCM09:SP"), which
+        must appear in that order in one PV name.
+        """
+        pieces = [name_key(p) for p in name.split(":") if p.strip()]
+        if not pieces:
+            return []
+        named = list(self._named.get(pieces[0], {}))
+        if len(pieces) == 1:
+            return named
+        return [n for n in self._records if _in_order(pieces, self._segments[n])]
+
+    def device_prefixes(self) -> frozenset[str]:
+        """The letters device names start with ("hcm", "id", "sr"), lower case."""
+        return frozenset(self._devices)
+
+    def devices_like(self, name: str) -> list[str]:
+        """The existing devices named with the same letters as ``name``, by number.
+
+        ``devices_like("HCM99")`` is HCM01 … HCM36 on the shipped ring; [] when no device
+        name starts with those letters.
+        """
+        match = DEVICE_NAME.fullmatch(name.strip())
+        family = self._devices.get(match.group(1).lower(), {}) if match else {}
+        return sorted(family.values(), key=lambda d: (_number(d), d))
+
+    def nearest_devices(self, name: str, limit: int = 3) -> list[str]:
+        """Existing device names closest to ``name``: by spelling first, then by number.
+
+        For "HCM99": HCM09 (one digit apart) and HCM36 (the highest number). Devices with
+        other letters are offered only when no device has the same letters.
+        """
+        family = self.devices_like(name)
+        if not family:
+            everything = {d for f in self._devices.values() for d in f.values()}
+            keys = {name_key(d): d for d in everything}
+            hits = difflib.get_close_matches(name_key(name), list(keys), n=limit, cutoff=0.5)
+            return [keys[h] for h in hits]
+        key, number = name_key(name), _number(name)
+        by_spelling = sorted(
+            family,
+            key=lambda d: (
+                -difflib.SequenceMatcher(None, key, name_key(d)).ratio(),
+                abs(_number(d) - number),
+            ),
+        )
+        by_number = sorted(family, key=lambda d: abs(_number(d) - number))
+        picked: dict[str, None] = {}
+        for pair in zip(by_spelling, by_number, strict=True):
+            for device in pair:
+                picked.setdefault(device, None)
+        return list(picked)[:limit]
+
+    def device_numbers(self, name: str) -> frozenset[int]:
+        """The numbers of the devices in a channel's name, sectors aside (HCM09 -> {9})."""
+        record = self.get(name)
+        if record is None:
+            return frozenset()
+        pieces = [*record.name.split(":"), record.device or ""]
+        found = (DEVICE_NAME.fullmatch(p) for p in pieces if not is_sector_reference(p))
+        return frozenset(int(m.group(2)) for m in found if m)
+
     def family(self, family: str, sector: int | None = None) -> list[ChannelRecord]:
         fam = family.upper()
         return [
@@ -183,6 +288,17 @@ class ChannelDatabase:
     def suggest(self, query: str, limit: int = 5) -> list[str]:
         """Nearest channel names for a "did you mean" clarification."""
         return self._index.suggest(query, limit=limit)
+
+
+def _in_order(pieces: Sequence[str], segments: Sequence[str]) -> bool:
+    """True when every piece is one of ``segments``, in the same order (gaps allowed)."""
+    remaining = iter(segments)
+    return all(any(piece == segment for segment in remaining) for piece in pieces)
+
+
+def _number(name: str) -> int:
+    match = DEVICE_NAME.fullmatch(name.strip())
+    return int(match.group(2)) if match else 0
 
 
 def load_channel_database(path: str | Path) -> ChannelDatabase:

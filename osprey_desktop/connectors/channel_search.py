@@ -279,6 +279,16 @@ def _close_word(word: str, vocabulary: tuple[str, ...]) -> str | None:
     return hits[0] if hits else None
 
 
+def is_sector_reference(word: str) -> bool:
+    """True for a word the search reads as a sector ("sector3", "sr3", "SR03C")."""
+    return _SECTOR_RE.fullmatch(word.strip()) is not None
+
+
+def without_sector(text: str) -> str:
+    """``text`` without its sector reference ("sector 3", "SR03C"): the search filters on it."""
+    return _extract_sector(text)[1]
+
+
 def _extract_sector(text: str) -> tuple[int | None, str]:
     match = _SECTOR_RE.search(text)
     if not match:

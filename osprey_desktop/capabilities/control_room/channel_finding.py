@@ -4,6 +4,13 @@ The channel database ranks channels by name, description and synonyms; this capa
 decides which words of the request to give it (not the time range, not the value to write,
 not the small talk) and what to do with the answer: nothing found or a write target that is
 too broad leads to a clarification with the nearest names, never to a guess.
+
+Names are exact. The ranked search forgives typos, which suits descriptions but not names: a
+request that names a device (letters then digits: HCM99, ID13, BPM4, or a piece of a PV name:
+SR03C:HCM99) that the channel list does not have is asked about, with the nearest existing
+names, for reads and writes alike; so is one whose answer misses a named device, and one
+whose answer holds devices numbered otherwise than the request said ("insertion device 13
+gap" is not every gap). A write must also stay on the devices named.
 """
 
 from __future__ import annotations
@@ -22,7 +29,8 @@ from osprey_desktop.capabilities.control_room.write_parsing import (
     lookup_unit,
     parse_write_request,
 )
-from osprey_desktop.connectors.channel_database import STOPWORDS, ChannelDatabase
+from osprey_desktop.connectors.channel_database import DEVICE_NAME, STOPWORDS, ChannelDatabase
+from osprey_desktop.connectors.channel_search import is_sector_reference, without_sector
 
 # Words operators add around a channel's description that describe no channel. Unknown words
 # are kept on purpose: "cryoplant pressure" must not quietly become "pressure".
@@ -114,6 +122,10 @@ def find_channels(
             "Which channel do you mean? Name it (e.g. SR:DCCT:Current) or describe it "
             "(e.g. 'beam current', 'horizontal orbit in sector 3')."
         )
+    typed, numbers = named_devices(phrase, database)
+    missing = [name for name in typed if not database.channels_named(name)]
+    if missing:
+        raise _no_such_name(database, text, missing, writable=writable)
     matches = _search(database, phrase, True if writable else None)
     if writable and not matches:
         readonly = database.top_matches(phrase)
@@ -132,6 +144,7 @@ def find_channels(
             near,
         )
     names = [m.name for m in matches]
+    _check_names_kept(database, text, phrase, names, typed, numbers, writable=writable)
     if writable:
         best = database.search(phrase, limit=1)
         if best and not best[0].channel.writable and best[0].score > matches[0].score + 0.1:
@@ -148,6 +161,154 @@ def find_channels(
             names[:5],
         )
     return names, phrase
+
+
+def named_devices(phrase: str, database: ChannelDatabase) -> tuple[list[str], list[str]]:
+    """(device or PV names, other numbers) in a channel phrase, lower case.
+
+    A name is letters then digits ("hcm99", "sr03c" excepted: sectors are the search's), or
+    words joined by ":" ("sr03c:hcm09"); "hcm 99" is one name when the channel list has
+    devices starting with "hcm". The numbers are the bare ones left ("corrector 9").
+    """
+    words = [w.strip(",'-") for w in phrase.split()]
+    prefixes = database.device_prefixes()
+    names: list[str] = []
+    rest: list[str] = []
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word in prefixes and index + 1 < len(words) and words[index + 1].isdigit():
+            index += 1
+            word += words[index]
+        index += 1
+        pv_name = len([p for p in word.split(":") if p]) > 1 and re.search(r"[a-z]", word)
+        device = DEVICE_NAME.fullmatch(word) and not is_sector_reference(word)
+        if pv_name or device:
+            names.append(word)
+        else:
+            rest.append(word)
+    numbers = [w for w in without_sector(" ".join(rest)).split() if w.isdigit()]
+    return list(dict.fromkeys(names)), list(dict.fromkeys(numbers))
+
+
+def _typed(text: str, name: str) -> str:
+    """``name`` as the operator spelled it in ``text`` ("HCM 99" for "hcm99")."""
+    pattern = r"\s*".join(re.escape(c) for c in name)
+    found = re.search(rf"(?<![\w:]){pattern}(?![\w:])", text, re.IGNORECASE)
+    return found.group(0) if found else name.upper()
+
+
+def _ours(database: ChannelDatabase, names: list[str], writable: bool) -> list[str]:
+    """The setpoints among ``names`` for a write (all of them for a read)."""
+    return [n for n in names if not writable or (r := database.get(n)) is not None and r.writable]
+
+
+def _no_such_name(
+    database: ChannelDatabase, text: str, missing: list[str], *, writable: bool
+) -> ClarificationRequired:
+    """The question for names the channel list does not have, with the nearest ones."""
+    shown = " or ".join(_typed(text, name) for name in missing)
+    name = missing[0]
+    pieces = [p for p in name.split(":") if p]
+    absent = [p for p in pieces if not database.channels_named(p)]
+    devices = database.nearest_devices(absent[0]) if absent else []
+    if devices:
+        family = database.devices_like(absent[0])
+        if family:
+            shown += f" in the channel list ({_range_of(family)} exist)"
+        else:
+            shown += " in the channel list"
+        nearest = [
+            c for d in devices for c in _ours(database, database.channels_named(d), writable)
+        ]
+    else:  # the pieces exist, not together ("SR05C:HCM09"): the rarest piece's channels
+        shown += " in the channel list"
+        present = [p for p in pieces if database.channels_named(p)]
+        rarest = min(present, key=lambda p: len(database.channels_named(p)), default=name)
+        nearest = _ours(database, database.channels_named(rarest), writable)
+    nearest = nearest[:5] or database.suggest(name, limit=5)
+    if len(pieces) == 1 and devices:  # "set HCM09 to 1 A": the request with a real name in it
+        suggestions = [_reworded(text, name, d) for d in devices]
+    else:
+        suggestions = [_reworded(text, name, n) for n in nearest]
+    listed = ", ".join(nearest)
+    if not nearest:
+        question = f"There is no {shown}. Which channel do you mean?"
+    elif writable:
+        question = (
+            f"There is no {shown}; a write never goes to a similar name instead. "
+            f"Did you mean one of: {listed}?"
+        )
+    else:
+        question = (
+            f"There is no {shown}, so nothing was read. The nearest existing channels "
+            f"(a suggestion, not {_typed(text, name)}): {listed}. Which one do you mean?"
+        )
+    return ClarificationRequired(question, suggestions)
+
+
+def _check_names_kept(
+    database: ChannelDatabase,
+    text: str,
+    phrase: str,
+    found: list[str],
+    typed: list[str],
+    numbers: list[str],
+    *,
+    writable: bool,
+) -> None:
+    """Ask when the search answered beside the names or numbers the request gave."""
+    named: dict[str, None] = {}
+    for name in typed:
+        own = database.channels_named(name)
+        if not set(own) & set(found):
+            mine = _ours(database, own, writable)[:5]
+            raise ClarificationRequired(
+                f"'{phrase}' names {_typed(text, name)}, but {_typed(text, name)} is not among "
+                f"the channels that fit the rest of it ({_first(found)}). "
+                f"{_typed(text, name)} is {', '.join(mine)}. Which do you mean?",
+                [_reworded(text, name, n) for n in mine],
+            )
+        named.update(dict.fromkeys(own))
+    extra = [n for n in found if n not in named]
+    if writable and typed and extra:
+        shown = " and ".join(_typed(text, name) for name in typed)
+        raise ClarificationRequired(
+            f"'{phrase}' also matches {', '.join(extra[:3])}, which "
+            f"{'is' if len(extra) == 1 else 'are'} not {shown}; a write goes only to the "
+            "channels named. Which do you mean?",
+            _ours(database, [n for n in found if n in named], writable)[:5],
+        )
+    for number in numbers:
+        strays = [
+            n for n in found if (own := database.device_numbers(n)) and int(number) not in own
+        ]
+        if strays:
+            raise ClarificationRequired(
+                f"'{phrase}' says {number}, but the devices that fit the rest of it "
+                f"({_first(strays)}) are not numbered {number}, and none is picked in its "
+                "place. Which channel do you mean?",
+                found[:5],
+            )
+
+
+def _first(names: list[str], count: int = 3) -> str:
+    return ", ".join(names[:count]) + (", …" if len(names) > count else "")
+
+
+def _range_of(devices: list[str]) -> str:
+    """A run of numbers as "HCM01–HCM36"; the names themselves when few; else a count."""
+    numbers = [int(DEVICE_NAME.fullmatch(d).group(2)) for d in devices]  # type: ignore[union-attr]
+    if len(devices) > 2 and numbers == list(range(numbers[0], numbers[0] + len(numbers))):
+        return f"{devices[0]}–{devices[-1]}"
+    if len(devices) <= 8:
+        return ", ".join(devices)
+    return f"{len(devices)} names from {devices[0]} to {devices[-1]}"
+
+
+def _reworded(text: str, name: str, replacement: str) -> str:
+    """``text`` with the operator's spelling of ``name`` replaced: a request they could send."""
+    return text.replace(_typed(text, name), replacement, 1).strip()
 
 
 def _search(database: ChannelDatabase, phrase: str, writable: bool | None) -> list[Any]:
@@ -221,7 +382,15 @@ class ChannelFindingCapability(ControlRoomCapability):
         )
 
     def _for_write(self) -> bool:
-        """True when asked to, or when a later channel_write step reads this step's result."""
+        """Whether this step finds the target of a write (then: setpoints only, and a write
+        stays on the devices named).
+
+        The evidence, strongest first: the step's ``writable`` parameter; the plan's steps
+        that read this step's result (a consumer whose capability has ``writes = True``);
+        when no step reads it yet (react mode plans one step at a time), the request itself
+        asking for a change. Names the channel list lacks are asked about either way, so a
+        wrong answer here can never turn a missing name into a guessed write target.
+        """
         flag = self.get_parameters().get("writable")
         if isinstance(flag, bool):
             return flag
@@ -229,13 +398,35 @@ class ChannelFindingCapability(ControlRoomCapability):
             return flag.strip().lower() in ("true", "yes", "1")
         key = self._step.get("context_key")
         plan = self._state.get("planning_execution_plan") or {}
-        for step in plan.get("steps") or []:
-            if step.get("capability") != "channel_write":
-                continue
-            inputs = step.get("inputs") or []
-            if any(key in item.values() for item in inputs if isinstance(item, dict)):
-                return True
-        return False
+        consumers = [
+            str(step.get("capability"))
+            for step in plan.get("steps") or []
+            if any(
+                key in item.values() for item in step.get("inputs") or [] if isinstance(item, dict)
+            )
+        ]
+        if consumers:
+            return any(_writes(name) for name in consumers)
+        from osprey_desktop.planners.builtin import asks_for_change
+
+        return any(asks_for_change(text) for text in self.candidate_texts()[:2])
 
 
-__all__ = ["ChannelFindingCapability", "channel_phrase", "channel_vocabulary", "find_channels"]
+def _writes(capability: str) -> bool:
+    """True when ``capability`` changes the machine (or cannot be looked up: fail closed)."""
+    try:
+        from osprey_desktop.registry import get_registry
+
+        found = get_registry().get_capability(capability)
+    except Exception:  # noqa: BLE001 - an unreadable registry must not make a write a read
+        return True
+    return bool(getattr(found, "writes", capability == "channel_write"))
+
+
+__all__ = [
+    "ChannelFindingCapability",
+    "channel_phrase",
+    "channel_vocabulary",
+    "find_channels",
+    "named_devices",
+]
