@@ -16,7 +16,7 @@ from uuid import UUID
 
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-from osprey_desktop.persistence.checkpointer import CheckpointDatabaseError
+from osprey_desktop.persistence.checkpointer import describe_sqlite_error
 
 REQUEST_METADATA_KEY = "osprey_request"
 """Checkpoint metadata key holding the request that started a run (the thread title source)."""
@@ -109,13 +109,15 @@ async def _fetchall(saver: AsyncSqliteSaver, sql: str, params: tuple = ()) -> li
         async with saver.conn.execute(sql, params) as cursor:
             return list(await cursor.fetchall())
     except sqlite3.Error as exc:
-        raise CheckpointDatabaseError(
-            _db_path(saver), f"cannot read the threads ({exc}); the file may be corrupt"
-        ) from exc
+        raise describe_sqlite_error(_db_path(saver), exc) from exc
 
 
 def _db_path(saver: AsyncSqliteSaver) -> str:
-    path = getattr(saver.conn, "_database", None) or getattr(saver.conn, "database", None)
+    path = (
+        getattr(saver, "db_path", None)
+        or getattr(saver.conn, "_database", None)
+        or getattr(saver.conn, "database", None)
+    )
     return str(path or "?")
 
 
@@ -176,9 +178,7 @@ async def delete_thread(saver: AsyncSqliteSaver, thread_id: str) -> bool:
     try:
         await saver.adelete_thread(thread_id)
     except sqlite3.Error as exc:
-        raise CheckpointDatabaseError(
-            _db_path(saver), f"cannot delete thread {thread_id} ({exc})"
-        ) from exc
+        raise describe_sqlite_error(_db_path(saver), exc) from exc
     return True
 
 

@@ -5,6 +5,10 @@ Structured decisions (task, capabilities, plan, next step) use langchain's
 questions are plain text. Model output is validated; an invalid reply is retried with a note
 saying what was wrong, and after ``max_retries`` retries a ``PlannerError`` names the endpoint
 and the reason. ``langchain_openai`` (1.35 s to import) is imported on first use only.
+
+``timeout_seconds`` bounds every call as a whole: the HTTP client's timeout only bounds the
+wait for each piece of the reply, so a server that trickles its answer (one byte every
+half second) would otherwise hold the turn for as long as it likes.
 """
 
 from __future__ import annotations
@@ -264,7 +268,7 @@ class ChatModelPlanner:
         invalid = False
         for number in range(1, attempts + 1):
             try:
-                return await attempt(conversation)
+                return await self._within_time_limit(what, attempt, conversation)
             except _InvalidReply as exc:
                 last_reason, invalid = str(exc), True
                 conversation = [*messages, prompts.correction_message(last_reason)]
@@ -291,6 +295,21 @@ class ChatModelPlanner:
             f"the language model at {self.base_url} failed {attempts} times while asked for a "
             f"{what}: {last_reason}. Check the server's log, or set models.planner to builtin."
         )
+
+    async def _within_time_limit(self, what: str, attempt: Any, conversation: list[Any]) -> Any:
+        """One model call, cut off when the whole call (streamed reply included) is too long."""
+        limit = self.settings.timeout_seconds
+        try:
+            async with asyncio.timeout(limit) as deadline:
+                return await attempt(conversation)
+        except TimeoutError as exc:
+            if not deadline.expired():
+                raise  # not ours: let the caller see it as it is
+            raise PlannerError(
+                f"the language model at {self.base_url} did not answer within {limit:g} s "
+                f"(models.chat_model.timeout_seconds, the limit on each whole call, a "
+                f"streamed reply included) while asked for a {what}"
+            ) from exc
 
     def _classify_api_error(self, exc: Exception, what: str) -> Exception:
         """A ``PlannerError`` to raise at once, or a ``_TransientFailure`` worth a retry."""

@@ -50,7 +50,7 @@ async def test_existing_database_reopens_with_its_threads(tmp_path):
     [
         (b"this is my shopping list, not a database\n" * 10, "not a SQLite database"),
         (os.urandom(4096), "not a SQLite database"),
-        (b"SQLite format 3\x00" + b"\xff" * 2000, "corrupt"),
+        (b"SQLite format 3\x00" + b"\xff" * 2000, "damaged"),
     ],
 )
 async def test_corrupt_file_is_refused_and_left_untouched(tmp_path, content, message):
