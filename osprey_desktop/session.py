@@ -75,6 +75,7 @@ class TurnResult:
     message: str | None = None
     slash_commands_processed: list[str] = field(default_factory=list)
     approved: bool | None = None
+    already_answered: dict[str, Any] | None = None
 
     @property
     def plan(self) -> dict[str, Any] | None:
@@ -103,6 +104,7 @@ class TurnResult:
             "error": self.error,
             "message": self.message,
             "slash_commands": self.slash_commands_processed,
+            "already_answered": self.already_answered,
         }
 
 
@@ -220,9 +222,17 @@ class AgentSession:
     ) -> TurnResult:
         """Send what the operator typed to a thread (a new one when ``thread_id`` is None)."""
         thread_id = thread_id or new_thread_id()
+        deleted = await self._deleted_error(thread_id)
+        if deleted is not None:
+            return deleted
+        settled = await self.settle(thread_id, on_event)
         config = self.run_config(thread_id)
         gateway_result = await self._guard(self.gateway.process_message(text, self.graph, config))
-        return await self._execute(gateway_result, thread_id, on_event)
+        result = await self._execute(gateway_result, thread_id, on_event)
+        if settled is not None and settled.response:
+            # the earlier approval's outcome, brought up to date, comes first
+            result.response = f"{settled.response}\n\n{result.response or ''}".rstrip()
+        return result
 
     async def resume(
         self,
@@ -230,18 +240,137 @@ class AgentSession:
         decision: bool | ApprovalDecision,
         on_event: EventCallback | None = None,
     ) -> TurnResult:
-        """Answer the pending approval of ``thread_id`` (True/False or a structured decision)."""
+        """Answer the pending approval of ``thread_id`` (True/False or a structured decision).
+
+        An approval answered already (by another console, or before a crash) is not answered
+        again: the result carries ``already_answered`` and the thread is brought up to date.
+        """
+        deleted = await self._deleted_error(thread_id)
+        if deleted is not None:
+            return deleted
         config = self.run_config(thread_id)
         gateway_result = await self._guard(
             self.gateway.process_decision(decision, self.graph, config)
         )
-        return await self._execute(gateway_result, thread_id, on_event)
+        result = await self._execute(gateway_result, thread_id, on_event)
+        if result.already_answered is not None:
+            settled = await self.settle(thread_id, on_event)
+            if settled is not None:
+                result.state, result.response = settled.state, settled.response
+                result.pending_approval = settled.pending_approval
+        return result
+
+    # -- approvals answered elsewhere, writes in doubt, deleted threads ----------------------
+
+    @property
+    def ledger(self) -> Any:
+        """The approval ledger stored with this session's threads (None without one)."""
+        from osprey_desktop.persistence.approvals import approval_ledger_for
+
+        return approval_ledger_for(self.checkpointer)
+
+    async def settle(
+        self, thread_id: str, on_event: EventCallback | None = None
+    ) -> TurnResult | None:
+        """Bring a thread whose approval was answered, but whose graph still waits, up to date.
+
+        That happens when the console that answered stopped (crash, kill, Stop) before the
+        step's checkpoint was written. What the ledger says decides, and nothing is ever sent
+        again: an answer given but not acted on (``approved``/``executing``) is withdrawn and
+        the approval is pending again; a rejection, a finished write, or a write in doubt is
+        replayed into the thread, whose step then reports it. Returns the replayed turn (or
+        None: nothing to do, or the approval is pending again). A console still working on the
+        approval is left alone.
+        """
+        from langgraph.types import Command
+
+        from osprey_desktop.infrastructure.gateway import approval_id_of
+
+        ledger = self.ledger
+        if ledger is None:
+            return None
+        snapshot = await self._guard(self.graph.aget_state(self.run_config(thread_id)))
+        waiting = [
+            (task, interrupt)
+            for task in getattr(snapshot, "tasks", ()) or ()
+            for interrupt in getattr(task, "interrupts", ()) or ()
+        ]
+        if not waiting:
+            return None
+        task, interrupt = waiting[0]
+        record = await self._guard(ledger.get(approval_id_of(interrupt)))
+        if record is None or record.status == "pending":
+            return None
+        if record.status in ("approved", "executing", "sending") and record.owner_alive():
+            return None
+        if record.status in ("approved", "executing"):
+            await self._guard(ledger.reopen_abandoned(record))
+            return None
+        if getattr(task, "error", None) is not None:
+            # the answered run was stopped (Stop, a crash of the node): run the step again with
+            # the answer it already has; the ledger makes it report, never send again
+            return await self._execute(GatewayResult(), thread_id, on_event, rerun=True)
+        resume = {"approved": bool(record.answer), "interrupt_id": interrupt.id}
+        settling = GatewayResult(
+            resume_command=Command(resume=resume),
+            approval_detected=True,
+            is_interrupt_resume=True,
+            approved=bool(record.answer),
+        )
+        return await self._execute(settling, thread_id, on_event)
+
+    async def writes_in_doubt(self, thread_id: str | None = None) -> list[Any]:
+        """Approved writes that may have reached the machine with no recorded outcome."""
+        ledger = self.ledger
+        return [] if ledger is None else list(await self._guard(ledger.in_doubt(thread_id)))
+
+    async def verify_writes(self, thread_id: str) -> list[Any]:
+        """Read back every write in doubt on ``thread_id`` and record what was found.
+
+        Sends nothing. Returns the ``WriteOperationResult`` of every channel read back.
+        """
+        from osprey_desktop.capabilities.control_room.channel_write import _audit_log
+        from osprey_desktop.capabilities.control_room.write_execution import resolve_in_doubt
+        from osprey_desktop.connectors import get_control_system_connector
+
+        await self.settle(thread_id)
+        connector = await get_control_system_connector()
+        results: list[Any] = []
+        for record in await self.writes_in_doubt(thread_id):
+            results += await resolve_in_doubt(self.ledger, record, connector, _audit_log())
+        return results
+
+    async def _verify_answer(self, thread_id: str) -> str:
+        """``/verify``: the findings of reading back this thread's writes in doubt."""
+        from osprey_desktop.capabilities.control_room.contexts import ChannelWriteResultsContext
+
+        results = await self.verify_writes(thread_id)
+        if not results:
+            return "No write is in doubt on this thread; nothing to verify (nothing was sent)."
+        facts = ChannelWriteResultsContext(results=results).get_summary()["facts"]
+        return "Read back (nothing was sent):\n" + "\n".join(facts)
+
+    async def _deleted_error(self, thread_id: str) -> TurnResult | None:
+        ledger = self.ledger
+        if ledger is not None and await self._guard(ledger.thread_deleted(thread_id)):
+            return TurnResult(
+                thread_id=thread_id,
+                error=f"thread {thread_id} was deleted; start a new thread instead",
+            )
+        return None
 
     async def _execute(
-        self, gateway_result: GatewayResult, thread_id: str, on_event: EventCallback | None
+        self,
+        gateway_result: GatewayResult,
+        thread_id: str,
+        on_event: EventCallback | None,
+        *,
+        rerun: bool = False,
     ) -> TurnResult:
+        """Run what the Gateway prepared (``rerun``: the thread's interrupted step again)."""
         result = TurnResult(
             thread_id=thread_id,
+            already_answered=gateway_result.already_answered,
             error=gateway_result.error,
             exit_requested=gateway_result.exit_requested,
             is_state_only_update=gateway_result.is_state_only_update,
@@ -249,9 +378,11 @@ class AgentSession:
             slash_commands_processed=list(gateway_result.slash_commands_processed),
             approved=gateway_result.approved,
         )
-        if not gateway_result.runs_graph:
+        if not gateway_result.runs_graph and not rerun:
             if gateway_result.error and gateway_result.interrupt is not None:
                 result.pending_approval = gateway_result.interrupt
+            if gateway_result.verify_requested and not gateway_result.error:
+                result.response = await self._verify_answer(thread_id)
             return result
         graph_input = gateway_result.resume_command
         if graph_input is None:
@@ -265,7 +396,7 @@ class AgentSession:
                 stream_mode=[*STREAM_MODES, "values"],
                 durability=(
                     self.resume_durability
-                    if gateway_result.is_interrupt_resume
+                    if gateway_result.is_interrupt_resume or rerun
                     else self.durability
                 ),
             ):
@@ -301,12 +432,18 @@ class AgentSession:
             result.pending_approval = interrupt_payload(interrupts[0])
         else:
             result.response = response_of_turn(values)
+        ledger = self.ledger
+        if ledger is not None and await self._guard(ledger.thread_deleted(thread_id)):
+            # deleted while this run was going: what the run just stored goes too
+            await delete_thread(self.checkpointer, thread_id)
+            result.error = result.error or f"thread {thread_id} was deleted during this turn"
         return result
 
     # -- thread queries -------------------------------------------------------------------------
 
     async def pending_approval(self, thread_id: str) -> dict[str, Any] | None:
         """The payload of the approval ``thread_id`` waits for (with ``interrupt_id``), or None."""
+        await self.settle(thread_id)
         snapshot = await self._guard(self.graph.aget_state(self.run_config(thread_id)))
         pending = pending_interrupts(snapshot)
         return interrupt_payload(pending[0]) if pending else None
@@ -316,13 +453,28 @@ class AgentSession:
         return dict(snapshot.values or {})
 
     async def list_threads(self) -> list[ThreadInfo]:
-        return await list_threads(self.checkpointer)
+        threads = await list_threads(self.checkpointer)
+        ledger = self.ledger
+        if ledger is None:
+            return threads
+        deleted = await self._guard(ledger.deleted_threads())
+        return [t for t in threads if t.thread_id not in deleted]
 
     async def thread_exists(self, thread_id: str) -> bool:
+        ledger = self.ledger
+        if ledger is not None and await self._guard(ledger.thread_deleted(thread_id)):
+            return False
         return await thread_exists(self.checkpointer, thread_id)
 
     async def delete_thread(self, thread_id: str) -> bool:
-        return await delete_thread(self.checkpointer, thread_id)
+        """Delete a thread for good: a turn or an approval still running on it cannot bring it
+        back (the ledger remembers the deletion; the audit log keeps its writes)."""
+        ledger = self.ledger
+        existed = await thread_exists(self.checkpointer, thread_id)
+        if ledger is not None:
+            await self._guard(ledger.mark_thread_deleted(thread_id))
+        await delete_thread(self.checkpointer, thread_id)
+        return existed
 
     # -- helpers ----------------------------------------------------------------------------------
 
@@ -334,9 +486,10 @@ class AgentSession:
             raise self._database_error(exc) from exc
 
     def _database_error(self, exc: sqlite3.Error) -> CheckpointDatabaseError:
-        return CheckpointDatabaseError(
-            self.db_path or "?", f"SQLite failed ({exc}); the file may be corrupt or locked"
-        )
+        """Locked, full, damaged or unwritable: each says what the operator can do."""
+        from osprey_desktop.persistence.checkpointer import describe_sqlite_error
+
+        return describe_sqlite_error(self.db_path or "?", exc)
 
 
 async def _deliver(on_event: EventCallback | None, mode: str, payload: Any) -> None:

@@ -70,7 +70,7 @@ def test_corrupt_database_gets_a_message_and_is_never_overwritten(tmp_path):
 
     done = _cli("ask", "--db", str(db), "hello")
 
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert "not a SQLite database" in done.stderr and str(db) in done.stderr
     assert "Traceback" not in done.stderr
     assert db.read_bytes() == garbage
@@ -137,9 +137,9 @@ def test_bare_setting_is_kept_for_the_thread(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("argv", "code", "message"),
     [
-        (["approve", "--thread", "nope", "yes"], 4, "no thread 'nope'"),
-        (["ask", "--thread", "nope", "hello"], 4, "no thread 'nope'"),
-        (["threads", "--delete", "nope"], 4, "no thread 'nope'"),
+        (["approve", "--thread", "nope", "yes"], 2, "no thread 'nope'"),
+        (["ask", "--thread", "nope", "hello"], 2, "no thread 'nope'"),
+        (["threads", "--delete", "nope"], 2, "no thread 'nope'"),
         (["approve", "--thread", "x", "perhaps"], 2, "answer yes or no, not 'perhaps'"),
         (["ask", "/frobnicate"], 1, "unknown command '/frobnicate'"),
     ],

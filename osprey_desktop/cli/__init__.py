@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from osprey_desktop import __version__
-from osprey_desktop.cli.common import EXIT_USAGE, PROG, fail
+from osprey_desktop.cli.common import EXIT_CODES_HELP, EXIT_USAGE, PROG, HelpFormatter, fail
 
 DEFAULT_COMMAND = "run"
 
@@ -32,6 +32,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("run", "osprey_desktop.cli.run", "open the Osprey Desktop window (the default)"),
     Command("ask", "osprey_desktop.cli.ask", "send one request to the agent and print the answer"),
     Command("approve", "osprey_desktop.cli.approve", "answer the pending approval of a thread"),
+    Command("verify", "osprey_desktop.cli.verify", "read back the writes in doubt on a thread"),
     Command("threads", "osprey_desktop.cli.threads", "list or delete conversation threads"),
     Command("audit", "osprey_desktop.cli.audit", "show the audit log of channel writes"),
     Command(
@@ -85,6 +86,8 @@ def build_parser(chosen: Command | None = None, module: ModuleType | None = None
         prog=PROG,
         description="Osprey Desktop: an agent assistant for accelerator control rooms. "
         f"Without a command, '{DEFAULT_COMMAND}' opens the window.",
+        epilog=EXIT_CODES_HELP,
+        formatter_class=HelpFormatter,
     )
     _global_options(parser, suppress_default=False)
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")

@@ -7,11 +7,16 @@ paused step executes exactly the payload that was shown when it asked.
 from __future__ import annotations
 
 import argparse
+import sqlite3
 from typing import Any
 
 from osprey_desktop.cli.common import (
+    EXIT_ALREADY_ANSWERED,
+    EXIT_CODES_HELP,
     EXIT_FAILED,
     EXIT_USAGE,
+    PROG,
+    HelpFormatter,
     add_db_option,
     database_path,
     fail,
@@ -27,7 +32,10 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "approve",
         help="answer the pending approval of a thread",
         description="Approve (yes) or reject (no) what a thread is waiting for, then let the "
-        "turn finish and print its answer. Exit code 3 when the turn asks for another approval.",
+        "turn finish and print its answer. Exit code 3 when the turn asks for another approval, "
+        "4 when the approval was already answered (nothing is run then).",
+        epilog=EXIT_CODES_HELP,
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--thread", metavar="ID", required=True, help="the waiting thread")
     parser.add_argument("answer", help="yes or no (also: y, ok, approve / n, cancel, reject...)")
@@ -49,13 +57,60 @@ def run(args: argparse.Namespace) -> int:
     async def body(session: Any) -> int:
         if (code := await missing_thread(session, "approve", args.thread)) is not None:
             return code
+        # an approval answered before a crash or a Stop is brought up to date first (its
+        # outcome, or its write in doubt, is reported; nothing is sent again)
+        settled = await session.settle(args.thread)
         if await session.pending_approval(args.thread) is None:
-            return fail(
-                "approve",
-                f"thread '{args.thread}' has no pending approval; nothing was run",
-                EXIT_FAILED,
-            )
+            if settled is not None and settled.response and not args.json:
+                print(settled.response)
+            return await _nothing_pending(session, args.thread)
         result = await session.resume(args.thread, approved)
         return report_turn(result, "approve", args.json)
 
     return run_session("approve", args.db, body)
+
+
+async def _nothing_pending(session: Any, thread_id: str) -> int:
+    """No approval waits: ``EXIT_ALREADY_ANSWERED`` when the thread's last approval was
+    answered (by another process, the window, or an earlier ``approve``), else ``EXIT_FAILED``.
+
+    The approval ledger says who answered and when; without one, the thread's state says
+    whether its last turn's approval was answered.
+    """
+    refused = await _answered_in_ledger(session, thread_id)
+    if refused is None:
+        answered = (await session.get_state_values(thread_id)).get("approval_approved")
+        if isinstance(answered, bool):
+            verdict = "approved" if answered else "rejected"
+            refused = f"the approval on thread '{thread_id}' was already answered ({verdict})"
+    if refused is not None:
+        return fail(
+            "approve",
+            f"{refused}; this answer was not applied and nothing was run",
+            EXIT_ALREADY_ANSWERED,
+        )
+    return fail(
+        "approve", f"thread '{thread_id}' has no pending approval; nothing was run", EXIT_FAILED
+    )
+
+
+async def _answered_in_ledger(session: Any, thread_id: str) -> str | None:
+    ledger = getattr(session, "ledger", None)
+    if ledger is None:
+        return None
+    from osprey_desktop.persistence.checkpointer import describe_sqlite_error
+
+    try:
+        records = await ledger.for_thread(thread_id)
+    except sqlite3.Error as exc:
+        raise describe_sqlite_error(session.db_path or "?", exc) from exc
+    last = records[-1] if records else None
+    if last is None or last.status == "pending":
+        return None
+    text = f"the approval on thread '{thread_id}' was already {last.describe_answer()}"
+    if getattr(last, "in_doubt", False):
+        text += (
+            "; its write is in doubt (sent, outcome never recorded): read it back with "
+            f"'{PROG} verify --thread {thread_id}'"
+        )
+    return text

@@ -1,7 +1,8 @@
 """``osprey-desktop ask "request"``: one turn of the agent, headless.
 
-Exit codes are those of ``cli.common``: 0 done, 1 failed, 2 bad usage, 3 an approval is pending
-(answer it with ``osprey-desktop approve``), 4 no such thread.
+Exit codes are those of ``cli.common`` (``EXIT_CODES_HELP``): 0 answered, 1 the turn failed,
+2 bad usage, configuration, no such thread or an unusable database, 3 an approval is pending
+(answer it with ``osprey-desktop approve``).
 """
 
 from __future__ import annotations
@@ -10,7 +11,9 @@ import argparse
 from typing import Any
 
 from osprey_desktop.cli.common import (
+    EXIT_CODES_HELP,
     EXIT_USAGE,
+    HelpFormatter,
     add_db_option,
     fail,
     missing_thread,
@@ -27,6 +30,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "approval, print what is to be approved and the thread id, and exit with code 3; "
         "answer with 'osprey-desktop approve --thread ID yes|no'. Slash commands work as in "
         "the window ('/planning:on move HCM01 to 1.5 A').",
+        epilog=EXIT_CODES_HELP,
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("request", nargs="+", help="the request (words are joined by spaces)")
     parser.add_argument("--thread", metavar="ID", help="continue this thread (default: a new one)")

@@ -1,9 +1,8 @@
 """What the headless commands share: exit codes, the database option, one-line errors, the
 session runner and how a turn is reported.
 
-Exit codes (``ask``, ``approve``, ``threads``, ``audit``): 0 done, 1 the turn or the database
-failed, 2 bad usage or configuration, 3 an approval is pending (answer it with
-``osprey-desktop approve``), 4 no such thread.
+The exit codes are defined here and only here (``EXIT_CODES_HELP`` is their --help text);
+``turn_exit_code`` maps a turn's result to one of them.
 
 Only the standard library is imported at module level: ``--help`` and usage errors stay fast.
 """
@@ -24,7 +23,29 @@ EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_PENDING = 3
-EXIT_NO_THREAD = 4
+EXIT_ALREADY_ANSWERED = 4
+# Not codes of their own: a thread id that names nothing is a usage error, and a database that
+# cannot be used (locked, disk full, damaged, permissions) is one of configuration.
+EXIT_NO_THREAD = EXIT_USAGE
+EXIT_STORAGE = EXIT_USAGE
+
+EXIT_CODES_HELP = f"""exit codes:
+  {EXIT_OK}  done: the turn answered (a rejected approval is an answer too)
+  {EXIT_FAILED}  the turn failed: one line on stderr says why ("error" in --json)
+  {EXIT_USAGE}  bad usage or configuration, no such thread, or the conversation
+     database cannot be used (locked, disk full, damaged, permissions)
+  {EXIT_PENDING}  an approval is pending: answer it with
+     '{PROG} approve --thread ID yes|no'
+  {EXIT_ALREADY_ANSWERED}  the approval was already answered: this answer was not applied"""
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Wraps descriptions as usual but keeps a text laid out in lines (the exit-code table)."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if "\n" not in text:
+            return super()._fill_text(text, width, indent)
+        return "\n".join(indent + line for line in text.splitlines())
 
 
 def add_db_option(parser: argparse.ArgumentParser) -> None:
@@ -64,7 +85,11 @@ def database_path(db: str | None) -> Path:
 
 
 def run_session(command: str, db: str | None, body: Callable[[Any], Awaitable[int]]) -> int:
-    """Open the session on the database and run ``body(session)``; database errors -> exit 1."""
+    """Open the session on the database and run ``body(session)``.
+
+    A database that cannot be used, found at any point (opening it, reading a checkpoint,
+    writing one), is one line on stderr and ``EXIT_STORAGE``, never a traceback.
+    """
     from osprey_desktop.persistence import CheckpointDatabaseError
     from osprey_desktop.session import AgentSession
 
@@ -78,7 +103,7 @@ def run_session(command: str, db: str | None, body: Callable[[Any], Awaitable[in
     try:
         return asyncio.run(main())
     except CheckpointDatabaseError as exc:
-        return fail(command, str(exc))
+        return fail(command, str(exc), EXIT_STORAGE)
 
 
 async def missing_thread(session: Any, command: str, thread_id: str, hint: str = "") -> int | None:
@@ -116,30 +141,81 @@ def print_pending(result: Any) -> None:
 EXIT_ONLY_MESSAGE = "nothing to run: /exit ends an interactive session"
 
 
+def turn_failure(result: Any) -> str | None:
+    """Why the turn failed, or None when it did not.
+
+    A turn fails in two ways: before or around the graph (``result.error``: a refused request,
+    a crashed node, the step limit), or inside it, when the error node wrote the turn's answer
+    (the state still has ``control_has_error``; ``control_error_info`` says what failed). A
+    turn that ends waiting for an approval has not failed.
+    """
+    if result.error is not None:
+        return str(result.error)
+    state = result.state or {}
+    if result.pending_approval is not None or not state.get("control_has_error"):
+        return None
+    info = state.get("control_error_info") or state.get("control_last_error") or {}
+    return str(info.get("user_message") or "the request could not be completed")
+
+
+def already_answered_message(result: Any) -> str | None:
+    """Why an answer to an approval was refused because another came first, or None.
+
+    The session's own message (who answered, when) is preferred when it gave one.
+    """
+    answered = getattr(result, "already_answered", None)  # absent from older TurnResults
+    if answered is None:
+        return None
+    if result.error:
+        return str(result.error)
+    answer = answered.get("answer") if isinstance(answered, dict) else None
+    detail = f" ({answer})" if answer else ""
+    return (
+        f"the approval on thread {result.thread_id} was already answered{detail}; "
+        "this answer was not applied"
+    )
+
+
+def turn_exit_code(result: Any) -> int:
+    """The exit code of a TurnResult: 4 already answered, 3 pending, 1 failed, else 0."""
+    if getattr(result, "already_answered", None) is not None:
+        return EXIT_ALREADY_ANSWERED
+    if result.pending_approval is not None:
+        return EXIT_PENDING
+    if turn_failure(result) is not None:
+        return EXIT_FAILED
+    return EXIT_OK
+
+
 def report_turn(result: Any, command: str, as_json: bool, thread_known: bool = True) -> int:
     """Print a TurnResult for a person or a script; returns the exit code.
 
     ``thread_known=False`` when the turn stopped before its thread was created (a bad slash
     command on a new thread): no thread id is named, since there is nothing to continue.
     """
-    code = EXIT_OK
-    if result.pending_approval is not None:
-        code = EXIT_PENDING
-    elif result.error is not None:
-        code = EXIT_FAILED
+    code = turn_exit_code(result)
+    failure = turn_failure(result)
+    refused = already_answered_message(result)
     if as_json:
         data = result.to_dict()
         if not thread_known:
             data["thread_id"] = None
+        if refused is not None:
+            data["already_answered"] = result.already_answered
+            data["error"] = data.get("error") or refused
+        elif failure is not None:
+            data["error"] = failure  # never null when the turn failed
         print_json(data)
         return code
+    if refused is not None:
+        return fail(command, refused, code)
     if result.error is not None and result.pending_approval is not None:
         fail(command, str(result.error))
         print_pending(result)
         return code
     if result.error is not None:
         where = f" (thread {result.thread_id})" if thread_known else ""
-        return fail(command, f"{result.error}{where}")
+        return fail(command, f"{result.error}{where}", code)
     if result.message:
         print(result.message)
     if result.exit_requested:
@@ -149,6 +225,9 @@ def report_turn(result: Any, command: str, as_json: bool, thread_known: bool = T
         return code
     if result.response:
         print(result.response)
+    if failure is not None:
+        sys.stdout.flush()  # the error node's report first, then the one-line reason
+        return fail(command, f"the turn failed: {failure} (thread {result.thread_id})", code)
     if result.response or result.is_state_only_update:
         sys.stdout.flush()  # the answer first, then the thread id, also when both go to a terminal
         print(f"thread: {result.thread_id}", file=sys.stderr)

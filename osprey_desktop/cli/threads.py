@@ -7,8 +7,10 @@ from datetime import datetime
 from typing import Any
 
 from osprey_desktop.cli.common import (
+    EXIT_CODES_HELP,
     EXIT_NO_THREAD,
     EXIT_OK,
+    HelpFormatter,
     add_db_option,
     database_path,
     fail,
@@ -24,6 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help="list or delete conversation threads",
         description="List the conversation threads, newest first: id, last activity, "
         "whether an approval is pending, and the first request.",
+        epilog=EXIT_CODES_HELP,
+        formatter_class=HelpFormatter,
     )
     add_db_option(parser)
     parser.add_argument("--json", action="store_true", help="print the list as JSON")

@@ -80,6 +80,9 @@ class CapabilityApprovalConfig(_Section):
 class ApprovalConfig(_Section):
     global_mode: ApprovalMode
     capabilities: dict[str, CapabilityApprovalConfig]
+    #: A write approval older than this is not carried out: the channels are read again and
+    #: the operator is asked again with the fresh values.
+    expiry_minutes: PositiveFloat = 15.0
 
 
 class ChatModelConfig(_Section):

@@ -68,6 +68,8 @@ class GatewayResult:
     message: str | None = None
     approved: bool | None = None
     interrupt: dict[str, Any] | None = None
+    already_answered: dict[str, Any] | None = None
+    verify_requested: bool = False
 
     @property
     def runs_graph(self) -> bool:
@@ -95,6 +97,22 @@ def interrupt_payload(interrupt: Interrupt) -> dict[str, Any]:
     """The interrupt's value plus its id (the window needs the id to answer it)."""
     value = interrupt.value if isinstance(interrupt.value, Mapping) else {"value": interrupt.value}
     return {**value, "interrupt_id": interrupt.id}
+
+
+def approval_id_of(interrupt: Interrupt) -> str:
+    """The id an answer is claimed under: the payload's own ``approval_id`` (write approvals
+    carry one that stays the same when the node runs again), else LangGraph's interrupt id."""
+    value = interrupt.value if isinstance(interrupt.value, Mapping) else {}
+    payload = value.get("resume_payload")
+    own = payload.get("approval_id") if isinstance(payload, Mapping) else None
+    return str(own) if own else str(interrupt.id)
+
+
+def approval_type_of(interrupt: Interrupt) -> str:
+    value = interrupt.value if isinstance(interrupt.value, Mapping) else {}
+    payload = value.get("resume_payload")
+    kind = payload.get("approval_type") if isinstance(payload, Mapping) else None
+    return str(kind or "approval")
 
 
 def resume_value(approved: bool, interrupt: Interrupt) -> dict[str, Any]:
@@ -127,7 +145,7 @@ class Gateway:
         snapshot = await _read_state(compiled_graph, config)
         pending = pending_interrupts(snapshot)
         if pending:
-            return self._handle_interrupt_flow(user_input, pending)
+            return await self._handle_interrupt_flow(user_input, pending, compiled_graph, config)
         return await self._handle_new_message_flow(user_input, compiled_graph, config, snapshot)
 
     async def process_decision(
@@ -157,12 +175,18 @@ class Gateway:
                     error=f"approval {wanted} is no longer pending on thread "
                     f"{_thread_id(config)} (answered or superseded); nothing was run"
                 )
-            return self._resume(approved, match[0], single=len(pending) == 1)
-        return self._resume(approved, pending[0], single=len(pending) == 1)
+            return await self._resume(approved, match[0], len(pending) == 1, compiled_graph, config)
+        return await self._resume(approved, pending[0], len(pending) == 1, compiled_graph, config)
 
     # -- flows --------------------------------------------------------------------------------
 
-    def _handle_interrupt_flow(self, user_input: str, pending: list[Interrupt]) -> GatewayResult:
+    async def _handle_interrupt_flow(
+        self,
+        user_input: str,
+        pending: list[Interrupt],
+        compiled_graph: CompiledGraph,
+        config: dict[str, Any],
+    ) -> GatewayResult:
         stripped = user_input.strip()
         if stripped.startswith("/"):
             result = self._actions_only(stripped)
@@ -173,7 +197,7 @@ class Gateway:
             return GatewayResult(
                 error=PENDING_APPROVAL_ERROR, interrupt=interrupt_payload(pending[0])
             )
-        return self._resume(approved, pending[0], single=len(pending) == 1)
+        return await self._resume(approved, pending[0], len(pending) == 1, compiled_graph, config)
 
     def _actions_only(self, text: str) -> GatewayResult | None:
         """``/help`` and ``/exit`` stay usable while an approval waits; they run nothing."""
@@ -186,7 +210,37 @@ class Gateway:
         result = GatewayResult(slash_commands_processed=[c.typed for c in commands])
         return self._apply_actions(commands, result) or result
 
-    def _resume(self, approved: bool, interrupt: Interrupt, *, single: bool) -> GatewayResult:
+    async def _resume(
+        self,
+        approved: bool,
+        interrupt: Interrupt,
+        single: bool,
+        compiled_graph: Any,
+        config: dict[str, Any],
+    ) -> GatewayResult:
+        """Claim the answer in the approval ledger, then resume; a second answer is refused.
+
+        The claim is one atomic statement in the thread database, so of two consoles (or two
+        ``approve`` processes) answering the same approval only one resumes the graph.
+        """
+        from osprey_desktop.persistence.approvals import approval_ledger_for
+
+        ledger = approval_ledger_for(getattr(compiled_graph, "checkpointer", None))
+        if ledger is not None:
+            thread = _thread_id(config)
+            if await ledger.thread_deleted(thread):
+                return GatewayResult(error=f"thread {thread} was deleted; nothing was run")
+            claim = await ledger.claim_answer(
+                approval_id_of(interrupt), thread, approval_type_of(interrupt), approved
+            )
+            if not claim.won:
+                record = claim.record
+                return GatewayResult(
+                    error=f"this approval was already {record.describe_answer()}; "
+                    "this answer was not used and nothing more was run",
+                    already_answered=record.to_dict(),
+                    interrupt=interrupt_payload(interrupt),
+                )
         value = resume_value(approved, interrupt)
         resume = value if single else {interrupt.id: value}
         return GatewayResult(
@@ -257,6 +311,8 @@ class Gateway:
         for parsed in actions:
             if parsed.name == "exit":
                 result.exit_requested = True
+            elif parsed.name == "verify":
+                result.verify_requested = True
             elif parsed.name == "help":
                 topic = parsed.value if isinstance(parsed.value, str) else None
                 try:
@@ -310,6 +366,8 @@ __all__ = [
     "REJECTION_WORDS",
     "Gateway",
     "GatewayResult",
+    "approval_id_of",
+    "approval_type_of",
     "interrupt_payload",
     "normalize_answer",
     "parse_approval_answer",

@@ -239,6 +239,11 @@ def builtin_commands() -> list[SlashCommand]:
             kind="action",
             aliases=("h",),
         ),
+        SlashCommand(
+            name="verify",
+            help="read back this thread's writes in doubt and record what they did (sends nothing)",
+            kind="action",
+        ),
         SlashCommand(name="exit", help="end the session", kind="action", aliases=("quit", "q")),
     ]
 

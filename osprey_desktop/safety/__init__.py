@@ -13,11 +13,14 @@ from osprey_desktop.safety.audit import OUTCOMES, AuditEntry, AuditError, AuditL
 from osprey_desktop.safety.guarded_write import (
     GuardedWriteOutcome,
     perform_guarded_write,
+    record_intent,
     record_refused_write,
     record_rejected_write,
+    send_and_record,
 )
 from osprey_desktop.safety.limits import (
     LimitRule,
+    LimitsConfigError,
     LimitsDatabase,
     LimitsError,
     WriteCheck,
@@ -33,13 +36,16 @@ __all__ = [
     "GuardedWriteOutcome",
     "LimitRule",
     "LimitsDatabase",
+    "LimitsConfigError",
     "LimitsError",
     "WriteCheck",
     "WritePolicy",
     "current_operator",
     "load_limits_database",
     "perform_guarded_write",
+    "record_intent",
     "record_refused_write",
     "record_rejected_write",
+    "send_and_record",
     "writes_disabled_message",
 ]

@@ -1,10 +1,17 @@
 """The append-only audit log of every write attempt, in SQLite.
 
-Every write Osprey Desktop is asked to make is recorded, whatever happened to it: ``written``
-(sent to the machine), ``rejected`` (the operator said no), ``refused`` (the write policy said
-no) or ``failed`` (the machine said no, or the connection broke). SQLite triggers abort any
-UPDATE or DELETE, so history cannot be rewritten through SQL. Values are stored as JSON text so
-numbers, strings and arrays keep their type.
+Every write Osprey Desktop is asked to make is recorded, whatever happened to it. A write that
+is sent gets two entries: ``intent`` (approval id, operator, channel, value before, value to
+send), stored durably *before* the put, and its outcome after it, in the words of
+``connectors.base.WRITE_OUTCOMES`` (``verified``, ``in_doubt`` ...). A write that is not sent
+gets one entry (``blocked``, ``rejected``, ``not_sent``). ``resolved`` records what an operator
+found when reading back a write that was in doubt. Entries made before this vocabulary keep
+their words (``written``, ``refused``, ``failed``).
+
+SQLite triggers abort any UPDATE or DELETE, so history cannot be rewritten through SQL. Values
+are stored as JSON text so numbers, strings and arrays keep their type. The file carries its
+own application id, and the writer refuses a SQLite file that belongs to another program
+(tables of its own, or another application id) instead of adding a table to it.
 
 Only ``record`` creates the file and its schema. Reading (``entries``, ``osprey-desktop audit``)
 opens the file read-only and refuses a file without an ``audit_log`` table, so pointing the
@@ -31,14 +38,23 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from osprey_desktop.connectors.base import jsonable
+from osprey_desktop.connectors.base import WRITE_OUTCOMES, jsonable
 
-Outcome = Literal["written", "rejected", "refused", "failed"]
-OUTCOMES: tuple[str, ...] = ("written", "rejected", "refused", "failed")
+Outcome = str
+#: Outcomes written from now on: the intent before a put, the write-result vocabulary, and the
+#: resolution of a write in doubt.
+OUTCOMES: tuple[str, ...] = ("intent", *WRITE_OUTCOMES, "resolved")
+#: Outcomes of entries made by earlier versions; kept readable, never written again.
+LEGACY_OUTCOMES: tuple[str, ...] = ("written", "refused", "failed")
 
-_SCHEMA = """
+#: ``PRAGMA application_id`` of an audit log ("OSPA"): marks the file as ours.
+APPLICATION_ID = 0x4F535041
+
+_CHECKED = ", ".join(f"'{o}'" for o in (*OUTCOMES, *LEGACY_OUTCOMES))
+_SCHEMA: tuple[str, ...] = (
+    f"""
 CREATE TABLE IF NOT EXISTS audit_log (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     time REAL NOT NULL,
@@ -48,16 +64,16 @@ CREATE TABLE IF NOT EXISTS audit_log (
     value_before TEXT,
     requested_value TEXT,
     readback_after TEXT,
-    outcome TEXT NOT NULL CHECK (outcome IN ('written', 'rejected', 'refused', 'failed')),
+    outcome TEXT NOT NULL CHECK (outcome IN ({_CHECKED})),
     approval_id TEXT,
     message TEXT,
     connector TEXT
-);
-CREATE TRIGGER IF NOT EXISTS audit_log_no_update BEFORE UPDATE ON audit_log
-BEGIN SELECT RAISE(ABORT, 'the audit log is append-only: entries cannot be changed'); END;
-CREATE TRIGGER IF NOT EXISTS audit_log_no_delete BEFORE DELETE ON audit_log
-BEGIN SELECT RAISE(ABORT, 'the audit log is append-only: entries cannot be deleted'); END;
-"""
+)""",
+    "CREATE TRIGGER IF NOT EXISTS audit_log_no_update BEFORE UPDATE ON audit_log BEGIN"
+    " SELECT RAISE(ABORT, 'the audit log is append-only: entries cannot be changed'); END",
+    "CREATE TRIGGER IF NOT EXISTS audit_log_no_delete BEFORE DELETE ON audit_log BEGIN"
+    " SELECT RAISE(ABORT, 'the audit log is append-only: entries cannot be deleted'); END",
+)
 
 
 class AuditError(Exception):
@@ -115,6 +131,38 @@ def _where_the_log_is() -> str:
     return f"the audit log is file_paths.audit_db, by default {default}"
 
 
+def _accepts_current_outcomes(conn: sqlite3.Connection) -> bool:
+    row = conn.execute(
+        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'audit_log'"
+    ).fetchone()
+    return row is not None and all(f"'{o}'" in row[0] for o in OUTCOMES)
+
+
+def _migrate_outcomes(conn: sqlite3.Connection) -> None:
+    """Move a log of the earlier schema (four outcome words) under the current one.
+
+    The old table is renamed, kept as it was (its triggers still forbid changes), and its
+    entries are copied with their ids into the new table.
+    """
+    stamp = time.strftime("%Y%m%d%H%M%S")
+    old = f"audit_log_before_{stamp}"
+    conn.execute(f"ALTER TABLE audit_log RENAME TO {old}")
+    for trigger in ("audit_log_no_update", "audit_log_no_delete"):
+        conn.execute(f"DROP TRIGGER IF EXISTS {trigger}")
+    conn.execute(_SCHEMA[0])
+    conn.execute(
+        "INSERT INTO audit_log (id, time, thread_id, operator, channel, value_before,"
+        " requested_value, readback_after, outcome, approval_id, message, connector)"
+        f" SELECT id, time, thread_id, operator, channel, value_before, requested_value,"
+        f" readback_after, outcome, approval_id, message, connector FROM {old}"
+    )
+    for suffix, verb in (("update", "UPDATE"), ("delete", "DELETE")):
+        conn.execute(
+            f"CREATE TRIGGER IF NOT EXISTS {old}_no_{suffix} BEFORE {verb} ON {old} "
+            "BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END"
+        )
+
+
 class AuditLog:
     """Append-only write log in one SQLite file (created with its folder on first use)."""
 
@@ -125,29 +173,68 @@ class AuditLog:
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        """A read-write connection; creates the file, its folder and the schema on first use."""
+        """A read-write connection; creates the file, its folder and the schema on first use.
+
+        Every failure is an ``AuditError`` whose message says whether the log is locked,
+        read-only, damaged, full or another program's file: the write it guards is not sent.
+        """
         try:
             if not self._ready:
                 self.db_path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(self.db_path, timeout=10.0)
+            conn = sqlite3.connect(self.db_path, timeout=5.0)
         except (OSError, sqlite3.Error) as exc:
-            raise AuditError(
-                f"Cannot open the audit log {self.db_path}: {exc}. Check file_paths.audit_db "
-                "and the folder's permissions."
-            ) from exc
+            raise AuditError(self._problem(exc, "open")) from exc
         try:
             if not self._ready:
                 try:
-                    conn.executescript(_SCHEMA)
+                    self._prepare(conn)
                 except sqlite3.Error as exc:
-                    raise AuditError(
-                        f"{self.db_path} is not a usable audit log ({exc}). Point "
-                        "file_paths.audit_db at a new file; keep this one for inspection."
-                    ) from exc
+                    raise AuditError(self._problem(exc, "prepare")) from exc
                 self._ready = True
             yield conn
         finally:
             conn.close()
+
+    def _prepare(self, conn: sqlite3.Connection) -> None:
+        """Create the schema in a new file, or check that an existing file is an audit log."""
+        tables = {
+            name
+            for (name,) in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            )
+        }
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        if app_id not in (0, APPLICATION_ID) or (tables and "audit_log" not in tables):
+            listed = ", ".join(sorted(tables)[:5]) or f"application id {app_id:#x}"
+            raise AuditError(
+                f"{self.db_path} belongs to another program ({listed}); the audit log was not "
+                f"added to it and nothing was sent; {_where_the_log_is()}."
+            )
+        with conn:  # one transaction: a migration is all or nothing
+            if "audit_log" in tables and not _accepts_current_outcomes(conn):
+                _migrate_outcomes(conn)
+            for statement in _SCHEMA:
+                conn.execute(statement)
+        if app_id != APPLICATION_ID:
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+
+    def _problem(self, exc: BaseException, doing: str) -> str:
+        """One line that tells locked, read-only, full and damaged apart."""
+        name = getattr(exc, "sqlite_errorname", "") or ""
+        text = str(exc)
+        if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in text:
+            what = "is locked by another program; try again when it is released"
+        elif name.startswith(("SQLITE_READONLY", "SQLITE_PERM", "SQLITE_CANTOPEN")) or (
+            isinstance(exc, PermissionError) or "readonly" in text or "read-only" in text
+        ):
+            what = "cannot be written (read-only file or folder: check its permissions)"
+        elif name.startswith("SQLITE_FULL") or getattr(exc, "errno", None) == 28:
+            what = "cannot grow: the disk is full"
+        elif name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or "malformed" in text:
+            what = "is damaged; keep it for inspection and point file_paths.audit_db elsewhere"
+        else:
+            what = f"cannot be used ({text})"
+        return f"The audit log {self.db_path} {what} [{doing}: {text}]."
 
     @contextmanager
     def _connect_readonly(self) -> Iterator[sqlite3.Connection]:
@@ -218,6 +305,8 @@ class AuditLog:
         """Append one entry; returns its id. Raises ``AuditError`` if it cannot be stored."""
         if outcome not in OUTCOMES:
             raise ValueError(f"audit outcome must be one of {', '.join(OUTCOMES)}, not {outcome!r}")
+        if not isinstance(channel, str) or not channel:
+            raise ValueError("an audit entry needs the channel's name")
         row = (
             time.time() if when is None else when,
             thread_id,
@@ -241,7 +330,7 @@ class AuditLog:
                         row,
                     )
             except sqlite3.Error as exc:
-                raise AuditError(f"Cannot write to the audit log {self.db_path}: {exc}") from exc
+                raise AuditError(self._problem(exc, "write")) from exc
             return int(cursor.lastrowid or 0)
 
     async def arecord(self, **fields: Any) -> int:

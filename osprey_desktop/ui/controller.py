@@ -236,6 +236,15 @@ class SessionController(QObject):
         self.running_changed.emit(False)
         self.turn_cancelled.emit()
         try:
+            # a write stopped mid-way finishes its record; bring the thread up to date with it
+            settled = await asyncio.wait_for(self.session.settle(self.thread_id), REFRESH_TIMEOUT_S)
+        except (asyncio.CancelledError, Exception) as exc:  # shutting down, or unreadable
+            logger.info("no settle after stop on %s: %r", self.thread_id, exc)
+            settled = None
+        if settled is not None:
+            self._report(settled)
+            return
+        try:
             values = await asyncio.wait_for(
                 self.session.get_state_values(self.thread_id), REFRESH_TIMEOUT_S
             )

@@ -3,6 +3,7 @@ simulated ring: approval, rejection, refusals, exactly-what-was-approved, and th
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -45,25 +46,27 @@ async def test_approved_write_is_written_read_back_and_audited(session, machine:
     assert op["channel"] == HCM01 and op["new_value"] == 1.5 and op["units"] == "A"
     assert op["current_value"] == 0.0 and op["violation"] is None
     assert op["limits"]["max"] == 5.0 and op["limits"]["max_step"] == 2.0
-    assert (
-        "write **1.5 A** to `SR01C:HCM01:Current:SP` (now 0.0 A"
-        in (asked.pending_approval["user_message"])
-    )
+    message = asked.pending_approval["user_message"]
+    assert "write **1.5 A** to `SR01C:HCM01:Current:SP` (now 0.000 A" in message
+    assert "You asked: \u201cset HCM01 to 1.5 A\u201d" in message
     assert machine.value(HCM01) == 0.0, "nothing is written while the approval is pending"
     assert audit() == []
 
     done = await session.resume("t1", True)
 
     assert done.pending_approval is None and done.error is None
-    assert "SR01C:HCM01:Current:SP: wrote 1.5 A, readback" in done.response
-    assert "(verified)" in done.response
+    assert "`SR01C:HCM01:Current:SP`: **verified** — wrote 1.5 A (was 0 A), readback" in (
+        done.response
+    )
     assert machine.value(HCM01) == 1.5
     assert abs(machine.value("SR01C:HCM01:Current:RB") - 1.5) < 0.06
-    (entry,) = audit()
-    assert (entry.channel, entry.outcome, entry.requested_value) == (HCM01, "written", 1.5)
-    assert entry.thread_id == "t1"
-    assert entry.approval_id == asked.pending_approval["interrupt_id"]
-    assert abs(entry.readback_after - 1.5) < 0.06
+    intent, outcome = audit()
+    assert (intent.channel, intent.outcome, intent.requested_value) == (HCM01, "intent", 1.5)
+    assert (outcome.channel, outcome.outcome, outcome.requested_value) == (HCM01, "verified", 1.5)
+    assert intent.thread_id == outcome.thread_id == "t1"
+    approval_id = asked.pending_approval["resume_payload"]["approval_id"]
+    assert intent.approval_id == outcome.approval_id == approval_id
+    assert abs(outcome.readback_after - 1.5) < 0.06
 
 
 async def test_rejected_write_leaves_channel_unchanged(session, machine: SimMachine):
@@ -73,21 +76,21 @@ async def test_rejected_write_leaves_channel_unchanged(session, machine: SimMach
     done = await session.resume("t1", False)
 
     assert machine.value(HCM01) == 0.0
-    assert "rejected" in done.response and "nothing was written" in done.response
+    assert "**Nothing was written** (1 rejected by you)" in done.response
     (entry,) = audit()
     assert (entry.outcome, entry.thread_id, entry.channel) == ("rejected", "t1", HCM01)
-    assert entry.approval_id == asked.pending_approval["interrupt_id"]
+    assert entry.approval_id == asked.pending_approval["resume_payload"]["approval_id"]
 
 
 async def test_write_beyond_its_limit_is_refused_with_the_limit_named(session, machine):
     result = await session.submit("set HCM01 to 7 A", "t1")
 
     assert result.pending_approval is None, "a violation blocks the approval itself"
-    assert "refused" in result.response
+    assert "**Nothing was written** (1 blocked by the write policy)" in result.response
     assert "above the maximum of 5.0 A" in result.response and "limit max=5" in result.response
     assert machine.value(HCM01) == 0.0
     (entry,) = audit()
-    assert (entry.outcome, entry.requested_value, entry.approval_id) == ("refused", 7.0, None)
+    assert (entry.outcome, entry.requested_value, entry.approval_id) == ("blocked", 7.0, None)
 
 
 async def test_one_violation_refuses_every_operation_of_the_request(session, machine):
@@ -96,8 +99,8 @@ async def test_one_violation_refuses_every_operation_of_the_request(session, mac
     assert result.pending_approval is None
     assert machine.value(HCM01) == 0.0 and machine.value(HCM02) == 0.0
     outcomes = {(e.channel, e.outcome) for e in audit()}
-    assert outcomes == {(HCM01, "refused"), (HCM02, "refused")}
-    assert "another operation of this request was refused" in result.response
+    assert outcomes == {(HCM01, "not_sent"), (HCM02, "blocked")}
+    assert "another operation of this request was blocked" in result.response
 
 
 async def test_several_values_go_to_their_own_channels(session, machine):
@@ -121,19 +124,44 @@ async def test_a_value_in_a_unit_the_channel_cannot_take_is_refused(session, mac
     assert machine.value(HCM01) == 0.0
 
 
-async def test_approval_executes_the_approved_payload_even_if_the_machine_moved(
+async def test_a_channel_that_moved_since_the_approval_is_asked_again_not_written(
     session, machine: SimMachine
 ):
-    asked = await session.submit("increase HCM01 by 0.2 A", "t1")
+    asked = await session.submit("increase HCM01 by 0.5 A", "t1")
     (op,) = operations(asked.pending_approval)
-    assert op["new_value"] == 0.2
+    assert op["new_value"] == 0.5
     machine.set_setpoint(HCM01, 1.0)  # someone else moves the magnet meanwhile
 
-    await session.resume("t1", True)
+    again = await session.resume("t1", True)
 
-    assert machine.value(HCM01) == 0.2, "the approved 0.2 A, not a re-derived 1.2 A"
-    (entry,) = audit()
-    assert (entry.outcome, entry.value_before, entry.requested_value) == ("written", 1.0, 0.2)
+    assert machine.value(HCM01) == 1.0, "the stale 0.5 A must not take the magnet down"
+    assert again.pending_approval is not None, "asked again with the fresh value"
+    (fresh,) = operations(again.pending_approval)
+    assert (fresh["current_value"], fresh["new_value"]) == (1.0, 1.5)
+    assert "now reads 1.000 A, not 0.000 A as shown" in again.pending_approval["user_message"]
+    assert audit() == [], "nothing was sent, so nothing but the answer was recorded"
+
+    await session.resume("t1", True)
+    assert machine.value(HCM01) == 1.5
+    assert [(e.outcome, e.value_before) for e in audit()] == [
+        ("intent", 1.0),
+        ("verified", 1.0),
+    ]
+
+
+async def test_an_expired_approval_is_asked_again_with_fresh_values(
+    connectors, configure, tmp_path, machine: SimMachine
+):
+    configure({"approval": {"expiry_minutes": 0.001}})  # 60 ms
+    async with AgentSession.open(db_path=tmp_path / "threads.sqlite") as session:
+        asked = await session.submit("set HCM01 to 0.5 A", "t1")
+        first_id = asked.pending_approval["resume_payload"]["approval_id"]
+        await asyncio.sleep(0.1)
+        again = await session.resume("t1", True)
+    assert machine.value(HCM01) == 0.0
+    assert again.pending_approval is not None
+    assert again.pending_approval["resume_payload"]["approval_id"] != first_id
+    assert "expired" in again.pending_approval["user_message"]
 
 
 async def test_in_react_mode_a_named_magnet_is_written_at_its_setpoint(session, machine):
@@ -159,7 +187,7 @@ async def test_switched_off_writes_are_refused_with_how_to_enable_them(
     assert result.pending_approval is None
     assert "writes_enabled: true" in result.response
     assert machine.value(HCM01) == 0.0
-    assert [e.outcome for e in audit()] == ["refused"]
+    assert [e.outcome for e in audit()] == ["blocked"]
 
 
 async def test_with_approvals_disabled_a_write_is_still_approved_and_obeys_the_limits(
@@ -173,10 +201,11 @@ async def test_with_approvals_disabled_a_write_is_still_approved_and_obeys_the_l
     refused = await session.submit("/approval:disabled set HCM01 to 3.5 A", "t1")
     assert refused.pending_approval is None, "a limit violation is refused before asking"
     assert "maximum step" in refused.response and machine.value(HCM01) == 0.5
-    approval_id = asked.pending_approval["interrupt_id"]
+    approval_id = asked.pending_approval["resume_payload"]["approval_id"]
     assert [(e.outcome, e.approval_id) for e in audit()] == [
-        ("written", approval_id),
-        ("refused", None),
+        ("intent", approval_id),
+        ("verified", approval_id),
+        ("blocked", None),
     ]
 
 
@@ -196,16 +225,16 @@ async def _pending(graph: Any, text: str) -> tuple[dict[str, Any], dict[str, Any
 
 
 @pytest.mark.parametrize(
-    ("tamper", "fragment"),
+    "tamper",
     [
-        ({"new_value": 9.0}, "above the maximum of 5.0 A"),
-        ({"violation": "made up"}, "contains a violation: made up"),
-        ({"channel": "SR01C:HCM02:Current:SP"}, "which this step did not find"),
-        ({"new_value": "lots"}, "is not a number"),
+        {"new_value": 9.0},
+        {"violation": "made up"},
+        {"channel": "SR01C:HCM02:Current:SP"},
+        {"new_value": "lots"},
     ],
 )
-async def test_an_approved_payload_that_breaks_a_rule_is_refused_anyway(
-    graph, machine, tamper, fragment
+async def test_a_forged_resume_payload_is_ignored_the_stored_operations_are_written(
+    graph, machine, tamper
 ):
     config, payload = await _pending(graph, "set HCM01 to 1.5 A")
     payload["operations"][0].update(tamper)
@@ -216,6 +245,36 @@ async def test_an_approved_payload_that_breaks_a_rule_is_refused_anyway(
 
     results = final["capability_context_data"]["CHANNEL_WRITE_RESULTS"]
     (result,) = next(iter(results.values()))["results"]
-    assert result["outcome"] == "refused" and fragment in result["message"]
-    assert machine.value(HCM01) == 0.0 and machine.value(HCM02) == 0.0
-    assert {e.outcome for e in audit()} == {"refused"}
+    assert (result["channel"], result["requested_value"]) == (HCM01, 1.5)
+    assert result["outcome"] == "verified"
+    assert machine.value(HCM01) == 1.5 and machine.value(HCM02) == 0.0
+    assert [(e.channel, e.outcome, e.requested_value) for e in audit()] == [
+        (HCM01, "intent", 1.5),
+        (HCM01, "verified", 1.5),
+    ]
+
+
+async def test_stop_during_an_approved_write_leaves_a_complete_record(session, machine: SimMachine):
+    asked = await session.submit("set HCM01 to 1.5 A", "t1")
+    assert asked.pending_approval is not None
+    landed = asyncio.Event()
+    original = machine.set_setpoint
+
+    def put(name: str, value: float, t: float | None = None) -> float:
+        written = original(name, value, t)
+        landed.set()
+        return written
+
+    machine.set_setpoint = put  # type: ignore[method-assign]
+    turn = asyncio.ensure_future(session.resume("t1", True))
+    await asyncio.wait_for(landed.wait(), 10)
+    turn.cancel()  # the operator presses Stop while the readback settles
+    with pytest.raises(asyncio.CancelledError):
+        await turn
+
+    assert machine.value(HCM01) == 1.5
+    assert [e.outcome for e in audit()] == ["intent", "verified"], "intent and outcome recorded"
+    later = await session.submit("read HCM01", "t1")
+    assert later.pending_approval is None, "the answered approval is not pending any more"
+    assert "`SR01C:HCM01:Current:SP`: **verified**" in later.response
+    assert [e.outcome for e in audit()] == ["intent", "verified"], "nothing was sent again"

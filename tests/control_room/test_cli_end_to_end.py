@@ -86,21 +86,20 @@ def test_plot_the_beam_current_over_the_last_2_hours(cli):
 def test_set_a_corrector_approved_then_written_and_read_back(cli):
     asked = cli("ask", "set corrector HCM01 to 1.5 A")
     assert asked.returncode == 3, asked.stderr
-    assert "write **1.5 A** to `SR01C:HCM01:Current:SP` (now 0.0 A" in asked.stdout
+    assert "write **1.5 A** to `SR01C:HCM01:Current:SP` (now 0.000 A" in asked.stdout
     thread = thread_of(asked.stdout)
 
     approved = cli("approve", "--thread", thread, "yes")
 
     assert approved.returncode == 0, approved.stderr
-    match = re.search(r"wrote 1\.5 A, readback (\d+\.\d+) A \(verified\)", approved.stdout)
+    match = re.search(
+        r"\*\*verified\*\* — wrote 1\.5 A \(was 0 A\), readback (\d+\.\d+) A", approved.stdout
+    )
     assert match, approved.stdout
     assert abs(float(match.group(1)) - 1.5) <= 0.05
-    (row,) = audit_rows(cli)
-    assert (row["outcome"], row["thread_id"], row["channel"]) == (
-        "written",
-        thread,
-        "SR01C:HCM01:Current:SP",
-    )
+    intent, outcome = audit_rows(cli)
+    assert (intent["outcome"], outcome["outcome"]) == ("intent", "verified")
+    assert (outcome["thread_id"], outcome["channel"]) == (thread, "SR01C:HCM01:Current:SP")
 
 
 def test_set_a_corrector_rejected_leaves_it_unchanged(cli):
@@ -111,7 +110,7 @@ def test_set_a_corrector_rejected_leaves_it_unchanged(cli):
     rejected = cli("approve", "--thread", thread, "no")
 
     assert rejected.returncode == 0, rejected.stderr
-    assert "rejected by the operator; nothing was written" in rejected.stdout
+    assert "**Nothing was written** (1 rejected by you)" in rejected.stdout
     (row,) = audit_rows(cli)
     assert (row["outcome"], row["value_before"], row["readback_after"]) == ("rejected", 0, None)
 
@@ -119,7 +118,7 @@ def test_set_a_corrector_rejected_leaves_it_unchanged(cli):
 def test_a_write_beyond_its_limit_is_refused_with_the_limit_named(cli):
     result = cli("ask", "set HCM01 to 7 A")
     assert result.returncode == 0, result.stderr
-    assert "refused" in result.stdout
+    assert "**Nothing was written** (1 blocked by the write policy)" in result.stdout
     assert "7.0 A is above the maximum of 5.0 A" in result.stdout and "limit max=5" in result.stdout
     (row,) = audit_rows(cli)
-    assert row["outcome"] == "refused"
+    assert row["outcome"] == "blocked"

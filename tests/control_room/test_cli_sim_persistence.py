@@ -50,7 +50,7 @@ def thread_of(text: str) -> str:
 def test_an_approved_write_is_read_back_by_the_next_process(cli, isolated_config):
     asked = cli("ask", "set HCM01 to 1.5 A")
     assert asked.returncode == 3, asked.stderr
-    assert "(now 0.0 A" in asked.stdout
+    assert "(now 0.000 A" in asked.stdout
     approved = cli("approve", "--thread", thread_of(asked.stdout), "yes")
     assert approved.returncode == 0, approved.stderr
     assert "wrote 1.5 A" in approved.stdout
@@ -67,4 +67,4 @@ def test_an_approved_write_is_read_back_by_the_next_process(cli, isolated_config
     # the next write's proposal (and its audit row) start from the persisted value
     again = cli("ask", "set HCM01 to 2 A")
     assert again.returncode == 3, again.stderr
-    assert "to `SR01C:HCM01:Current:SP` (now 1.5 A" in again.stdout, again.stdout
+    assert "to `SR01C:HCM01:Current:SP` (now 1.500 A" in again.stdout, again.stdout

@@ -65,7 +65,7 @@ def test_set_a_corrector_over_epics_is_what_caproto_get_reads_back(cli, caproto_
     approved = cli("approve", "--thread", thread, "yes")
 
     assert approved.returncode == 0, approved.stderr
-    assert "wrote 1.25 A, readback" in approved.stdout and "(verified)" in approved.stdout
+    assert "**verified** — wrote 1.25 A" in approved.stdout and "readback" in approved.stdout
     assert caproto_get("SR02C:HCM05:Current:SP").split() == [
         "SR02C:HCM05:Current:SP",
         "[1.25]",

@@ -22,7 +22,7 @@ def log(tmp_path: Path) -> AuditLog:
 def test_entries_keep_types_and_come_back_oldest_first(log: AuditLog) -> None:
     first = log.record(
         channel="A:SP",
-        outcome="written",
+        outcome="verified",
         requested_value=1.5,
         value_before=1,
         readback_after=1.49,
@@ -31,7 +31,7 @@ def test_entries_keep_types_and_come_back_oldest_first(log: AuditLog) -> None:
         message="ok",
     )
     log.record(channel="B:SP", outcome="rejected", requested_value="on")
-    log.record(channel="C:SP", outcome="refused", requested_value=[1, 2])
+    log.record(channel="C:SP", outcome="blocked", requested_value=[1, 2])
     entries = log.entries()
     assert [e.channel for e in entries] == ["A:SP", "B:SP", "C:SP"]
     assert entries[0].id == first
@@ -42,7 +42,7 @@ def test_entries_keep_types_and_come_back_oldest_first(log: AuditLog) -> None:
 
 
 def test_update_and_delete_are_aborted(log: AuditLog) -> None:
-    log.record(channel="A:SP", outcome="written", requested_value=1.0)
+    log.record(channel="A:SP", outcome="verified", requested_value=1.0)
     conn = sqlite3.connect(log.db_path)
     try:
         with pytest.raises(sqlite3.DatabaseError, match="append-only"):
@@ -51,23 +51,23 @@ def test_update_and_delete_are_aborted(log: AuditLog) -> None:
             conn.execute("DELETE FROM audit_log")
     finally:
         conn.close()
-    assert log.entries()[0].outcome == "written"
+    assert log.entries()[0].outcome == "verified"
 
 
 def test_unknown_outcome_is_refused(log: AuditLog) -> None:
-    with pytest.raises(ValueError, match="written, rejected, refused, failed"):
+    with pytest.raises(ValueError, match="intent, blocked, rejected, not_sent"):
         log.record(channel="A:SP", outcome="maybe")  # type: ignore[arg-type]
 
 
 def test_unusable_file_is_a_clear_error(tmp_path: Path) -> None:
     not_a_db = tmp_path / "audit.sqlite"
     not_a_db.write_text("this is not sqlite" * 100)
-    with pytest.raises(AuditError, match="not a usable audit log"):
-        AuditLog(not_a_db).record(channel="A:SP", outcome="written")
+    with pytest.raises(AuditError, match="is damaged; keep it for inspection"):
+        AuditLog(not_a_db).record(channel="A:SP", outcome="verified")
 
 
 async def test_async_record_is_stored(log: AuditLog) -> None:
-    entry_id = await log.arecord(channel="A:SP", outcome="failed", message="timeout")
+    entry_id = await log.arecord(channel="A:SP", outcome="in_doubt", message="timeout")
     assert log.entries()[-1].id == entry_id
 
 
@@ -78,7 +78,7 @@ def _args(db: Path | None, limit: int = 50, as_json: bool = False) -> argparse.N
 def test_audit_command_prints_a_table(log: AuditLog, capsys) -> None:
     log.record(
         channel="SR01C:HCM01:Current:SP",
-        outcome="written",
+        outcome="verified",
         requested_value=1.5,
         value_before=0.0,
         readback_after=1.4987654,
@@ -107,16 +107,16 @@ def test_audit_command_prints_a_table(log: AuditLog, capsys) -> None:
         "0",
         "1.5",
         "1.49877",
-        "written",
+        "verified",
         "-",
         "Wrote",
     ]
 
 
 def test_audit_json_lists_the_entries_oldest_first_with_their_values(log: AuditLog, capsys) -> None:
-    log.record(channel="A:SP", outcome="written", requested_value=1.5, readback_after=1.49)
+    log.record(channel="A:SP", outcome="verified", requested_value=1.5, readback_after=1.49)
     log.record(channel="B:SP", outcome="rejected", requested_value=[1, 2], thread_id="t-2")
-    log.record(channel="C:SP", outcome="refused", requested_value="on")
+    log.record(channel="C:SP", outcome="blocked", requested_value="on")
     assert audit_cli.run(_args(log.db_path, limit=2, as_json=True)) == 0
     printed = json.loads(capsys.readouterr().out)
     assert [e["channel"] for e in printed] == ["B:SP", "C:SP"]
@@ -135,7 +135,7 @@ def test_audit_command_without_a_log_says_so(tmp_path: Path, capsys) -> None:
 
 
 def test_audit_command_reads_the_configured_file(isolated_config: Path, capsys) -> None:
-    AuditLog(isolated_config / "data" / "audit.sqlite").record(channel="X:SP", outcome="refused")
+    AuditLog(isolated_config / "data" / "audit.sqlite").record(channel="X:SP", outcome="blocked")
     assert cli_main(["audit", "--limit", "5"]) == 0
     assert "X:SP" in capsys.readouterr().out
 
@@ -187,7 +187,7 @@ def test_audit_of_the_thread_database_is_refused_and_leaves_it_byte_identical(
 
 
 def test_reading_an_existing_audit_log_does_not_change_it(log: AuditLog) -> None:
-    log.record(channel="A:SP", outcome="written", requested_value=1.0)
+    log.record(channel="A:SP", outcome="verified", requested_value=1.0)
     before = _snapshot(log.db_path.parent)
     assert [e.channel for e in AuditLog(log.db_path).entries()] == ["A:SP"]
     assert _snapshot(log.db_path.parent) == before
@@ -217,8 +217,8 @@ def test_audit_of_a_corrupt_file_is_a_clear_error(tmp_path: Path, capsys) -> Non
 def test_record_still_creates_the_log_that_reading_then_accepts(tmp_path: Path) -> None:
     path = tmp_path / "new" / "audit.sqlite"
     assert AuditLog(path).entries() == []
-    AuditLog(path).record(channel="A:SP", outcome="refused")
-    assert [e.outcome for e in AuditLog(path).entries()] == ["refused"]
+    AuditLog(path).record(channel="A:SP", outcome="blocked")
+    assert [e.outcome for e in AuditLog(path).entries()] == ["blocked"]
 
 
 def test_audit_of_a_folder_names_the_folder(tmp_path: Path, capsys) -> None:

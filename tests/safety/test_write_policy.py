@@ -67,7 +67,7 @@ def test_corrupt_limits_file_refuses_every_write(configure, tmp_path: Path) -> N
     bad.write_text("channels: [oops")
     policy = WritePolicy.from_config(configure({"control_system": {"limits_database": str(bad)}}))
     check = policy.check(HCM, 0.0, 1.0)
-    assert not check.allowed and "limits.yaml cannot be read" in check.violation
+    assert not check.allowed and f"{bad}: is not valid YAML" in check.violation
 
 
 def test_missing_limits_file_refuses_every_write(configure, tmp_path: Path) -> None:
@@ -118,10 +118,10 @@ async def test_refused_write_leaves_channel_unchanged_and_is_audited(
     outcome = await perform_guarded_write(
         connector, policy, audit, HCM, 9.0, thread_id="t-1", approval_id="a-1"
     )
-    assert outcome.outcome == "refused" and not outcome.success
+    assert outcome.outcome == "blocked" and not outcome.success and not outcome.sent
     assert (await connector.read_channel(HCM)).value == 0.0
     (entry,) = audit.entries()
-    assert (entry.outcome, entry.channel, entry.requested_value) == ("refused", HCM, 9.0)
+    assert (entry.outcome, entry.channel, entry.requested_value) == ("blocked", HCM, 9.0)
     assert entry.thread_id == "t-1" and entry.approval_id == "a-1"
     assert "max=5" in entry.message
 
@@ -129,11 +129,12 @@ async def test_refused_write_leaves_channel_unchanged_and_is_audited(
 async def test_approved_write_is_written_verified_and_audited(configure, connector, audit) -> None:
     policy = WritePolicy.from_config(configure())
     outcome = await perform_guarded_write(connector, policy, audit, HCM, 1.5, thread_id="t-2")
-    assert outcome.success and outcome.result.verified
-    (entry,) = audit.entries()
-    assert entry.outcome == "written" and entry.value_before == 0.0
+    assert outcome.success and outcome.result.verified and outcome.outcome == "verified"
+    intent, entry = audit.entries()
+    assert (intent.outcome, intent.requested_value, intent.value_before) == ("intent", 1.5, 0.0)
+    assert entry.outcome == "verified" and entry.value_before == 0.0
     assert abs(entry.readback_after - 1.5) <= 0.05
-    assert entry.connector == "sim"
+    assert entry.connector == intent.connector == "sim"
 
 
 async def test_switch_turned_off_between_approval_and_write_refuses(configure, connector, audit):
@@ -141,11 +142,13 @@ async def test_switch_turned_off_between_approval_and_write_refuses(configure, c
     assert (await before.evaluate(connector, HCM, 1.0)).allowed
     after = WritePolicy.from_config(configure(), writes_enabled=False)
     outcome = await perform_guarded_write(connector, after, audit, HCM, 1.0)
-    assert outcome.outcome == "refused"
+    assert outcome.outcome == "blocked"
     assert (await connector.read_channel(HCM)).value == 0.0
 
 
-async def test_machine_side_failure_is_audited_as_failed(configure, connector, audit) -> None:
+async def test_a_put_that_fails_after_leaving_is_in_doubt_not_failed(
+    configure, connector, audit
+) -> None:
     class Failing(SimulatedControlSystemConnector):
         async def write_channel(self, name: str, value: Any, **kwargs: Any) -> ChannelWriteResult:
             raise ChannelAccessError(name, f"put to '{name}' timed out")
@@ -155,8 +158,9 @@ async def test_machine_side_failure_is_audited_as_failed(configure, connector, a
     outcome = await perform_guarded_write(
         failing, WritePolicy.from_config(configure()), audit, HCM, 1.0
     )
-    assert outcome.outcome == "failed" and "timed out" in outcome.result.message
-    assert audit.entries()[0].outcome == "failed"
+    assert outcome.outcome == "in_doubt" and "timed out" in outcome.result.message
+    assert outcome.sent, "the machine may have taken it: never reported as not written"
+    assert [e.outcome for e in audit.entries()] == ["intent", "in_doubt"]
 
 
 async def test_rejected_and_refused_before_approval_are_audited(configure, connector, audit):
@@ -165,4 +169,4 @@ async def test_rejected_and_refused_before_approval_are_audited(configure, conne
     await record_refused_write(audit, check, thread_id="t", connector="sim")
     rejected, refused = audit.entries()
     assert rejected.outcome == "rejected" and "nothing was written" in rejected.message
-    assert refused.outcome == "refused" and refused.requested_value == 8.0
+    assert refused.outcome == "blocked" and refused.requested_value == 8.0

@@ -6,19 +6,19 @@ Order of events, each one a safety property:
    to each channel's units; a request without a value asks for one;
 2. the write policy (master switch, limits, fail closed) is checked for every operation
    *before* approval is asked, so a violation is shown to the operator and blocks the whole
-   request: nothing is asked, nothing is written, every operation is audited as refused;
-3. the approval interrupt lists every operation (channel, current value, new value, units,
-   limits, violation);
-4. on approval exactly the operations of the approved payload are written (not re-derived),
-   each re-checked right before the write and verified by readback; a rejection writes
-   nothing; every outcome is in the audit log with the thread id and the approval id.
+   request: nothing is asked, nothing is written, every operation is audited as ``blocked``;
+3. the operations are stored in the approval ledger under a stable approval id, and the
+   approval interrupt lists every one (channel, current value at its precision, new value,
+   units, limits, the operator's own words);
+4. after the answer, ``write_execution.WriteExecution`` carries out exactly the stored
+   operations once (claimed in the ledger, re-read and re-checked right before, intent audited
+   before the put, outcome after), or asks again when a value moved or the approval expired.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
+import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +28,10 @@ from osprey_desktop.capabilities.control_room.common import ControlRoomCapabilit
 from osprey_desktop.capabilities.control_room.contexts import (
     ChannelWriteResultsContext,
     WriteOperationResult,
+)
+from osprey_desktop.capabilities.control_room.write_execution import (
+    Superseded,
+    WriteExecution,
 )
 from osprey_desktop.capabilities.control_room.write_operations import (
     OperationError,
@@ -42,10 +46,16 @@ from osprey_desktop.capabilities.control_room.write_parsing import (
     WriteRequestError,
     parse_write_request,
 )
-from osprey_desktop.connectors.base import ConnectorError, to_float
+from osprey_desktop.connectors.base import ConnectorError
+from osprey_desktop.safety.audit import AuditError
+from osprey_desktop.state import StateManager
 
 if TYPE_CHECKING:
+    from osprey_desktop.persistence.approvals import ApprovalLedger, ApprovalRecord
     from osprey_desktop.safety import AuditLog
+
+#: How many times one write step asks again (values moved, approval expired) before giving up.
+_MAX_ASKS = 5
 
 
 class ChannelWriteCapability(ControlRoomCapability):
@@ -114,50 +124,100 @@ class ChannelWriteCapability(ControlRoomCapability):
         return None
 
     async def execute(self) -> dict[str, Any]:
+        from osprey_desktop.config import get_config
         from osprey_desktop.connectors import get_control_system_connector
+        from osprey_desktop.persistence.approvals import (
+            ledger_of_running_graph,
+            write_approval_id,
+        )
         from osprey_desktop.safety import WritePolicy
 
         (addresses,) = self.get_required_contexts()
         channels = writable_targets(channels_of(addresses))
-        try:
-            specs = self._value_specs()
-            assignments = assign_values(channels, specs)
-        except WriteRequestError as exc:
-            raise _missing_value_question(exc, channels) from exc
+        ledger, namespace = ledger_of_running_graph()
+        if ledger is None:
+            raise OperationError(
+                "writes need a thread database that records approvals (run the graph with a "
+                "SQLite or in-memory checkpointer); nothing was written"
+            )
         connector = await get_control_system_connector()
         # reads limits.yaml: off the event loop (the UI's loop in the desktop app)
         policy = await asyncio.to_thread(
             WritePolicy.from_config, writes_enabled=self.agent_control().get("writes_enabled")
         )
-        operations = [
+        config = get_config()
+        cs = config.control_system
+        thread = self.thread_id()
+        request = StateManager.get_user_query(self._state) or self.request_text()
+        asked_again: str | None = None
+        for slot in range(_MAX_ASKS):
+            approval_id = write_approval_id(thread or "-", namespace, slot)
+            record = await ledger.get(approval_id)
+            if record is None:
+                operations = await self._plan_operations(connector, policy, channels)
+                if any(op["violation"] for op in operations):
+                    return await self._refuse_all(operations, connector.kind, approval_id=None)
+                asked_at = time.time()
+                record = await ledger.ask(
+                    approval_id,
+                    thread or "-",
+                    "channel_write",
+                    {"operations": operations, "request": request, "asked_again": asked_again},
+                    asked_at=asked_at,
+                    expires_at=asked_at + 60.0 * config.approval.expiry_minutes,
+                )
+            payload = record.payload or {}
+            operations = list(payload.get("operations") or [])
+            # Machine writes always ask (house rule): there is no path to a put without an answer.
+            decision = self.request_approval(
+                approval_message(
+                    operations,
+                    request=payload.get("request"),
+                    asked_again=payload.get("asked_again"),
+                ),
+                "channel_write",
+                operations=operations,
+                channels=[op["channel"] for op in operations],
+                thread_id=thread,
+                blocked=False,
+                request=payload.get("request") or "",
+                approval_id=approval_id,
+                asked_at=record.asked_at,
+                expires_at=record.expires_at,
+            )
+            # -- only after the operator answered: from here on, side effects are allowed ---
+            record = await _answered(ledger, record, decision.approved)
+            execution = WriteExecution(
+                ledger,
+                record,
+                connector=connector,
+                policy=policy,
+                audit=_audit_log(),
+                thread_id=thread,
+                verification=cs.write_verification,
+                tolerance=cs.verification_tolerance,
+            )
+            outcome = await execution.run()
+            if isinstance(outcome, Superseded):
+                asked_again = outcome.reason
+                continue
+            return self.store_output_context(ChannelWriteResultsContext(results=outcome))
+        raise OperationError(
+            f"the values kept changing while waiting for approval ({asked_again}); nothing "
+            "was written"
+        )
+
+    async def _plan_operations(
+        self, connector: Any, policy: Any, channels: Sequence[str]
+    ) -> list[dict[str, Any]]:
+        try:
+            specs = self._value_specs()
+            assignments = assign_values(channels, specs)
+        except WriteRequestError as exc:
+            raise _missing_value_question(exc, channels) from exc
+        return [
             await plan_operation(connector, policy, channel, spec) for channel, spec in assignments
         ]
-        if any(op["violation"] for op in operations):
-            return await self._refuse_all(operations, connector.kind, approval_id=None)
-        # Machine writes always ask (house rule): there is no path to _write without a decision.
-        decision = self.request_approval(
-            approval_message(operations),
-            "channel_write",
-            operations=operations,
-            channels=[op["channel"] for op in operations],
-            thread_id=self.thread_id(),
-            blocked=False,
-            request=self.request_text(),
-        )
-        # -- only after the operator answered: from here on, side effects are allowed --------
-        approved_payload = decision.payload or {}
-        approval_id = decision.interrupt_id or _payload_id(approved_payload or operations)
-        if not decision.approved:
-            return await self._reject_all(operations, connector.kind, approval_id)
-        approved = approved_payload.get("operations")
-        problem = _approved_operations_problem(approved, channels, approved_payload)
-        if problem is not None:
-            refused = [
-                {**op, "violation": problem}
-                for op in (approved if _is_operation_list(approved) else operations)
-            ]
-            return await self._refuse_all(refused, connector.kind, approval_id)
-        return await self._write(list(approved), connector, policy, approval_id)
 
     # -- values ---------------------------------------------------------------------------
 
@@ -177,90 +237,33 @@ class ChannelWriteCapability(ControlRoomCapability):
 
     # -- outcomes -------------------------------------------------------------------------
 
-    async def _write(
-        self,
-        operations: Sequence[Mapping[str, Any]],
-        connector: Any,
-        policy: Any,
-        approval_id: str | None,
-    ) -> dict[str, Any]:
-        from osprey_desktop.config import get_config
-        from osprey_desktop.safety import perform_guarded_write
-
-        cs = get_config().control_system
-        audit = _audit_log()
-        results = []
-        for op in operations:
-            outcome = await perform_guarded_write(
-                connector,
-                policy,
-                audit,
-                str(op["channel"]),
-                op["new_value"],
-                thread_id=self.thread_id(),
-                approval_id=approval_id,
-                verification=cs.write_verification,
-                tolerance=cs.verification_tolerance,
-            )
-            result = outcome.result
-            results.append(
-                WriteOperationResult(
-                    channel=str(op["channel"]),
-                    requested_value=op["new_value"],
-                    previous_value=outcome.check.current_value,
-                    readback=result.readback,
-                    units=str(op.get("units") or ""),
-                    outcome=outcome.outcome,  # type: ignore[arg-type]
-                    verified=bool(result.verified),
-                    message=(outcome.check.violation or result.message or ""),
-                    approval_id=approval_id,
-                )
-            )
-        return self.store_output_context(ChannelWriteResultsContext(results=results))
-
     async def _refuse_all(
         self, operations: Sequence[Mapping[str, Any]], connector_kind: str, approval_id: str | None
     ) -> dict[str, Any]:
-        """Nothing is written: each operation is audited as refused, with its own reason."""
+        """Nothing is asked or written: each operation is audited as blocked, with its reason."""
         audit = _audit_log()
         blocking = next((op["violation"] for op in operations if op.get("violation")), "")
         results = []
         for op in operations:
-            reason = op.get("violation") or (
-                f"not written because another operation of this request was refused: {blocking}"
+            own = op.get("violation")
+            reason = own or (
+                f"not written because another operation of this request was blocked: {blocking}"
             )
-            await audit.arecord(
-                channel=str(op.get("channel")),
-                outcome="refused",
-                requested_value=op.get("new_value"),
-                value_before=op.get("current_value"),
-                thread_id=self.thread_id(),
-                approval_id=approval_id,
-                message=reason,
-                connector=connector_kind,
-            )
-            results.append(_result(op, "refused", reason, approval_id))
-        return self.store_output_context(ChannelWriteResultsContext(results=results))
-
-    async def _reject_all(
-        self, operations: Sequence[Mapping[str, Any]], connector_kind: str, approval_id: str | None
-    ) -> dict[str, Any]:
-        from osprey_desktop.safety import record_rejected_write
-
-        audit = _audit_log()
-        results = []
-        for op in operations:
-            await record_rejected_write(
-                audit,
-                str(op["channel"]),
-                op.get("new_value"),
-                value_before=op.get("current_value"),
-                thread_id=self.thread_id(),
-                approval_id=approval_id,
-                connector=connector_kind,
-            )
-            message = "rejected by the operator; nothing was written"
-            results.append(_result(op, "rejected", message, approval_id))
+            outcome = "blocked" if own else "not_sent"
+            try:
+                await audit.arecord(
+                    channel=str(op.get("channel")),
+                    outcome=outcome,
+                    requested_value=op.get("new_value"),
+                    value_before=op.get("current_value"),
+                    thread_id=self.thread_id(),
+                    approval_id=approval_id,
+                    message=reason,
+                    connector=connector_kind,
+                )
+            except AuditError as exc:
+                reason += f" (the audit log could not record this: {exc})"
+            results.append(_result(op, outcome, reason, approval_id))
         return self.store_output_context(ChannelWriteResultsContext(results=results))
 
     @staticmethod
@@ -317,35 +320,28 @@ def _result(
     )
 
 
-def _is_operation_list(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(op, Mapping) for op in value)
+async def _answered(
+    ledger: ApprovalLedger, record: ApprovalRecord, approved: bool
+) -> ApprovalRecord:
+    """The approval's row after the answer; claims it when the graph was resumed directly.
 
+    A console answers through the Gateway, which claims the row before resuming the graph.
+    A client that resumes the graph itself reaches here with the row still pending: its
+    answer is claimed now, under the same rule (first answer wins).
+    """
+    from osprey_desktop.persistence.approvals import operator_label
 
-def _approved_operations_problem(
-    approved: Any, channels: Sequence[str], payload: Mapping[str, Any]
-) -> str | None:
-    """Why the approved payload cannot be executed as it stands, or None."""
-    if not _is_operation_list(approved) or not approved:
-        return "the approval did not carry the list of operations; nothing is written"
-    if payload.get("blocked"):
-        return "the approval request was marked as blocked by a limit violation"
-    for op in approved:
-        if op.get("violation"):
-            return f"the approved request contains a violation: {op['violation']}"
-        if op.get("channel") not in channels:
-            return (
-                f"the approved operation names '{op.get('channel')}', which this step did not "
-                "find; nothing is written"
-            )
-        if to_float(op.get("new_value")) is None:
-            return f"the approved value {op.get('new_value')!r} is not a number"
-    return None
-
-
-def _payload_id(payload: Any) -> str:
-    """A stable id for an approval that came without an interrupt id."""
-    text = json.dumps(payload, sort_keys=True, default=str)
-    return "write-" + hashlib.sha256(text.encode()).hexdigest()[:12]
+    current = await ledger.get(record.approval_id) or record
+    if current.status != "pending":
+        return current
+    claim = await ledger.claim_answer(
+        record.approval_id,
+        record.thread_id,
+        record.kind,
+        approved,
+        answered_by=f"{operator_label()}, graph resumed directly",
+    )
+    return claim.record
 
 
 def _missing_value_question(

@@ -13,10 +13,25 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from osprey_desktop.connectors.base import format_value
+from osprey_desktop.connectors.base import (
+    CONFIRMED_OUTCOMES,
+    SENT_OUTCOMES,
+    format_value,
+)
 from osprey_desktop.context import CapabilityContext
 
-WriteOutcome = Literal["written", "failed", "rejected", "refused"]
+#: ``connectors.base.WRITE_OUTCOMES`` as a type (see there for what each word means).
+WriteOutcome = Literal[
+    "blocked",
+    "rejected",
+    "not_sent",
+    "sent_unverified",
+    "verified",
+    "verified_with_alarm",
+    "readback_failed",
+    "verification_failed",
+    "in_doubt",
+]
 
 
 class TimeRangeContext(CapabilityContext):
@@ -158,6 +173,7 @@ class WriteOperationResult(BaseModel):
     verified: bool = False
     message: str = ""
     approval_id: str | None = None
+    sent_at: float | None = None
 
 
 class ChannelWriteResultsContext(CapabilityContext):
@@ -181,12 +197,12 @@ class ChannelWriteResultsContext(CapabilityContext):
             r.get("outcome") if isinstance(r, dict) else getattr(r, "outcome", None)
             for r in data["results"]
         ]
-        written = outcomes.count("written")
+        confirmed = sum(o in CONFIRMED_OUTCOMES for o in outcomes)
         return {
             **data,
-            "total_writes": written + outcomes.count("failed"),
-            "successful_count": written,
-            "failed_count": len(outcomes) - written,
+            "total_writes": sum(o in SENT_OUTCOMES for o in outcomes),
+            "successful_count": confirmed,
+            "failed_count": len(outcomes) - confirmed,
         }
 
     def get_access_details(self, key: str) -> dict[str, Any]:
@@ -197,21 +213,55 @@ class ChannelWriteResultsContext(CapabilityContext):
         }
 
     def get_summary(self) -> dict[str, Any]:
-        lines = []
-        for r in self.results:
-            value = _plain(r.requested_value, r.units)
-            if r.outcome == "written":
-                readback = _plain(r.readback, r.units, digits=4)
-                check = "verified" if r.verified else "NOT verified"
-                lines.append(f"{r.channel}: wrote {value}, readback {readback} ({check})")
-            else:
-                lines.append(f"{r.channel}: {r.outcome} ({value}) - {r.message}".rstrip(" -"))
+        """The outcome of every write as ``facts``: lines the answer carries word for word
+        (``respond`` puts them first, whichever planner writes the rest)."""
         return {
             "type": "Channel Write Results",
-            "written": self.successful_count,
-            "not_written": self.failed_count,
-            "operations": lines,
+            "facts": [self.headline(), *(_write_line(r) for r in self.results)],
+            "sent": self.total_writes,
+            "confirmed": self.successful_count,
+            "not_confirmed": self.failed_count,
         }
+
+    def headline(self) -> str:
+        """One sentence on the whole step, from the outcomes alone."""
+        outcomes = [r.outcome for r in self.results]
+        counts = {o: outcomes.count(o) for o in dict.fromkeys(outcomes)}
+        if not any(o in SENT_OUTCOMES for o in outcomes):
+            reasons = ", ".join(f"{n} {_OUTCOME_WORDS[o]}" for o, n in counts.items())
+            return f"**Nothing was written** ({reasons})."
+        parts = ", ".join(f"{n} {_OUTCOME_WORDS[o]}" for o, n in counts.items())
+        total = len(outcomes)
+        return f"**{total} write{'s' if total != 1 else ''}**: {parts}."
+
+
+#: How each outcome reads in an answer.
+_OUTCOME_WORDS: dict[str, str] = {
+    "blocked": "blocked by the write policy",
+    "rejected": "rejected by you",
+    "not_sent": "not sent",
+    "sent_unverified": "sent, not verified",
+    "verified": "verified",
+    "verified_with_alarm": "verified, channel in alarm",
+    "readback_failed": "sent, readback failed",
+    "verification_failed": "sent, readback does NOT match",
+    "in_doubt": "in doubt",
+}
+
+
+def _write_line(r: WriteOperationResult) -> str:
+    value = _plain(r.requested_value, r.units)
+    before = "" if r.previous_value is None else f" (was {_plain(r.previous_value, r.units)})"
+    head = f"- `{r.channel}`: **{r.outcome.replace('_', ' ')}**"
+    if r.outcome in ("verified", "verified_with_alarm", "verification_failed"):
+        readback = _plain(r.readback, r.units, digits=4)
+        text = f"{head} — wrote {value}{before}, readback {readback}"
+        if r.outcome != "verified":
+            text += f"; {r.message}"
+        return text
+    if r.outcome in ("sent_unverified", "readback_failed"):
+        return f"{head} — wrote {value}{before}; {r.message}"
+    return f"{head} — {value}{before}: {r.message}"
 
 
 class ArchiverDataContext(CapabilityContext):

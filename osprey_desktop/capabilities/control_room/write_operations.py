@@ -1,7 +1,10 @@
 """Turn parsed values into checked write operations, and describe them for approval.
 
-An operation is a plain dict (it travels in the approval interrupt and the checkpoint):
-``{channel, current_value, new_value, units, limits, violation, requested}``.
+An operation is a plain dict (it travels in the approval interrupt, the approval ledger and
+the checkpoint): ``{channel, current_value, new_value, units, precision, limits, violation,
+requested, value_source}``. ``value_source`` is ``request`` when the value was read from the
+operator's words and ``planner`` when a planner (a chat model, say) supplied it; the approval
+shows the difference, and quotes the operator's own words.
 """
 
 from __future__ import annotations
@@ -16,6 +19,9 @@ from osprey_desktop.capabilities.control_room.write_parsing import (
     convert_units,
 )
 from osprey_desktop.connectors.base import ConnectorError, format_value, jsonable, to_float
+
+#: ``ValueSpec.text`` of a value a planner supplied as a step parameter (not the operator's).
+PLANNER_VALUE = "<planner parameter>"
 
 
 class OperationError(ValueError):
@@ -32,7 +38,7 @@ def specs_from_parameters(parameters: Mapping[str, Any]) -> list[ValueSpec]:
         amount = to_float(parameters[key])
         if amount is None:
             raise WriteRequestError(f"the step parameter {key}={parameters[key]!r} is not a number")
-        return [ValueSpec("", mode, amount, unit, f"{key}={parameters[key]}")]  # type: ignore[arg-type]
+        return [ValueSpec("", mode, amount, unit, PLANNER_VALUE)]  # type: ignore[arg-type]
     return []
 
 
@@ -85,9 +91,11 @@ async def plan_operation(
         "current_value": None,
         "new_value": None,
         "units": "",
+        "precision": None,
         "limits": {},
         "violation": None,
         "requested": spec.describe(),
+        "value_source": "planner" if spec.text == PLANNER_VALUE else "request",
     }
     try:
         reading = await connector.read_channel(channel)
@@ -98,7 +106,9 @@ async def plan_operation(
         return operation
     units = reading.metadata.units
     current = to_float(reading.value)
-    operation.update(current_value=jsonable(reading.value), units=units)
+    operation.update(
+        current_value=jsonable(reading.value), units=units, precision=reading.metadata.precision
+    )
     try:
         new_value = _new_value(spec, current, units)
     except (UnitMismatch, OperationError) as exc:
@@ -158,30 +168,69 @@ def describe_limits(limits: Mapping[str, Any], units: str) -> str:
     return ", ".join(parts) or "no numeric limits"
 
 
-def approval_message(operations: Sequence[Mapping[str, Any]]) -> str:
+def show_reading(value: Any, units: str, precision: int | None) -> str:
+    """A channel's value at the channel's own display precision (as its panel shows it)."""
+    number = to_float(value)
+    if number is None or precision is None:
+        return _show(value, units)
+    return format_value(number, precision, units)
+
+
+def moved_beyond_precision(shown: Any, now: Any, precision: int | None) -> bool:
+    """Whether a channel now reads differently from what the operator was shown.
+
+    Numbers count as moved when they differ by more than half a unit of the last digit the
+    channel displays (3 decimals when it states none); anything else when it is not equal.
+    """
+    a, b = to_float(shown), to_float(now)
+    if a is None or b is None:
+        return jsonable(shown) != jsonable(now)
+    digits = 3 if precision is None else max(0, int(precision))
+    return abs(a - b) > 0.5 * 10.0 ** (-digits) + 1e-12 * max(abs(a), abs(b))
+
+
+def approval_message(
+    operations: Sequence[Mapping[str, Any]],
+    *,
+    request: str | None = None,
+    asked_again: str | None = None,
+) -> str:
     """What the operator approves: every write, what it replaces and the limits applied."""
     count = len(operations)
     lines = [f"**Approve {count} write{'s' if count != 1 else ''} to the machine?**", ""]
+    if asked_again:
+        lines += [f"Asked again: {asked_again}", ""]
+    if request:
+        lines += [f"You asked: \u201c{request.strip()}\u201d", ""]
     for op in operations:
         units = str(op.get("units") or "")
+        now = show_reading(op["current_value"], units, op.get("precision"))
+        if op.get("value_source") == "planner":
+            source = "value proposed by the planner, not in your words"
+        else:
+            source = f"from your request: {op.get('requested', '')}"
         lines.append(
             f"- write **{_show(op['new_value'], units)}** to `{op['channel']}` "
-            f"(now {_show(op['current_value'], units)}; asked: {op.get('requested', '')}; "
+            f"(now {now}; {source}; "
             f"limits: {describe_limits(op.get('limits') or {}, units)})"
         )
     lines += [
         "",
-        "Answer **yes** to write exactly these values (each is checked again and verified by "
-        "readback) or **no** to leave the machine unchanged.",
+        "Answer **yes** to write exactly these values (each channel is read again first: if "
+        "one moved, or the approval expired, nothing is sent and you are asked again) or "
+        "**no** to leave the machine unchanged.",
     ]
     return "\n".join(lines)
 
 
 __all__ = [
+    "PLANNER_VALUE",
     "OperationError",
     "approval_message",
     "assign_values",
     "describe_limits",
+    "moved_beyond_precision",
+    "show_reading",
     "show_value",
     "plan_operation",
     "specs_from_parameters",
