@@ -32,7 +32,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import numpy as np
 
@@ -57,7 +57,7 @@ def check_verification(verification: str) -> None:
 #: confirmed, but the readback could not be read), ``verification_failed`` (the readback was read
 #: and does not match) and ``in_doubt`` (sent, and neither a confirmation nor a readback tells
 #: whether the machine took it).
-WRITE_OUTCOMES: tuple[str, ...] = (
+WriteOutcome = Literal[
     "blocked",
     "rejected",
     "not_sent",
@@ -67,7 +67,8 @@ WRITE_OUTCOMES: tuple[str, ...] = (
     "readback_failed",
     "verification_failed",
     "in_doubt",
-)
+]
+WRITE_OUTCOMES: tuple[str, ...] = get_args(WriteOutcome)
 #: Outcomes after which the machine may have changed (a put left this process).
 SENT_OUTCOMES: frozenset[str] = frozenset(WRITE_OUTCOMES[3:])
 #: Outcomes where the value is known to be on the machine.

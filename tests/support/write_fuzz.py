@@ -140,9 +140,10 @@ async def run_write_fuzz(requests: int, seed: int, machine: SimMachine) -> FuzzR
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
         async with AgentSession.open(db_path=Path(folder) / "fuzz.sqlite") as session:
-            threads = [f"fz{i}" for i in range(4)]
-            for _ in range(requests):
-                thread = rng.choice(threads)
+            for index in range(requests):
+                # four threads at a time, renewed every 50 requests as operators start new
+                # ones (a thread that grew forever would measure checkpoint size, not safety)
+                thread = f"fz{index // 50}-{rng.randrange(4)}"
                 result = await session.submit(generate_request(rng), thread)
                 report.requests += 1
                 if result.error:

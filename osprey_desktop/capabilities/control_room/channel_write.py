@@ -27,11 +27,11 @@ from osprey_desktop.capabilities.control_room.channel_read import channels_of
 from osprey_desktop.capabilities.control_room.common import ControlRoomCapability
 from osprey_desktop.capabilities.control_room.contexts import (
     ChannelWriteResultsContext,
-    WriteOperationResult,
 )
 from osprey_desktop.capabilities.control_room.write_execution import (
     Superseded,
     WriteExecution,
+    operation_result,
 )
 from osprey_desktop.capabilities.control_room.write_operations import (
     OperationError,
@@ -263,7 +263,7 @@ class ChannelWriteCapability(ControlRoomCapability):
                 )
             except AuditError as exc:
                 reason += f" (the audit log could not record this: {exc})"
-            results.append(_result(op, outcome, reason, approval_id))
+            results.append(operation_result(op, outcome, reason, approval_id))
         return self.store_output_context(ChannelWriteResultsContext(results=results))
 
     @staticmethod
@@ -304,20 +304,6 @@ def _audit_log() -> AuditLog:
     from osprey_desktop.safety import AuditLog
 
     return AuditLog(get_audit_db_path())
-
-
-def _result(
-    op: Mapping[str, Any], outcome: str, message: str, approval_id: str | None
-) -> WriteOperationResult:
-    return WriteOperationResult(
-        channel=str(op.get("channel")),
-        requested_value=op.get("new_value"),
-        previous_value=op.get("current_value"),
-        units=str(op.get("units") or ""),
-        outcome=outcome,  # type: ignore[arg-type]
-        message=message,
-        approval_id=approval_id,
-    )
 
 
 async def _answered(

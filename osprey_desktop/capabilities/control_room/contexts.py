@@ -9,29 +9,17 @@ from __future__ import annotations
 
 import math
 from datetime import datetime
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from osprey_desktop.connectors.base import (
     CONFIRMED_OUTCOMES,
     SENT_OUTCOMES,
+    WriteOutcome,
     format_value,
 )
 from osprey_desktop.context import CapabilityContext
-
-#: ``connectors.base.WRITE_OUTCOMES`` as a type (see there for what each word means).
-WriteOutcome = Literal[
-    "blocked",
-    "rejected",
-    "not_sent",
-    "sent_unverified",
-    "verified",
-    "verified_with_alarm",
-    "readback_failed",
-    "verification_failed",
-    "in_doubt",
-]
 
 
 class TimeRangeContext(CapabilityContext):

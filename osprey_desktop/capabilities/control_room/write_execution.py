@@ -48,13 +48,14 @@ class Superseded:
     reason: str
 
 
-def _result(
+def operation_result(
     op: Mapping[str, Any],
     outcome: str,
     message: str,
     approval_id: str | None,
     **fields: Any,
 ) -> WriteOperationResult:
+    """The result of one stored operation (``fields``: readback, sent_at ...)."""
     return WriteOperationResult(
         channel=str(op.get("channel")),
         requested_value=op.get("new_value"),
@@ -200,7 +201,10 @@ class WriteExecution:
                 )
         except (AuditError, OSError) as exc:
             message = f"nothing was sent: the write could not be recorded first. {exc}"
-            results = [_result(op, "not_sent", message, self.approval_id) for op in self.operations]
+            results = [
+                operation_result(op, "not_sent", message, self.approval_id)
+                for op in self.operations
+            ]
             await self._finish("executing", "done", results)
             return results
         sent_at = time.time()
@@ -275,7 +279,7 @@ class WriteExecution:
                 message=reason,
                 connector=self.connector.kind,
             )
-            results.append(_result(op, outcome, reason, self.approval_id))
+            results.append(operation_result(op, outcome, reason, self.approval_id))
         await self._finish("executing", "done", results)
         return results
 
@@ -283,7 +287,9 @@ class WriteExecution:
 
     async def _rejected(self) -> list[WriteOperationResult]:
         message = "rejected by the operator; nothing was written"
-        results = [_result(op, "rejected", message, self.approval_id) for op in self.operations]
+        results = [
+            operation_result(op, "rejected", message, self.approval_id) for op in self.operations
+        ]
         if await self.ledger.transition(
             self.approval_id,
             ["rejected"],
@@ -316,7 +322,9 @@ class WriteExecution:
             f"this approval was {self.record.describe_answer()} and is being carried out by "
             "another console; this console sent nothing. Read the channel for the result."
         )
-        return [_result(op, "in_doubt", message, self.approval_id) for op in self.operations]
+        return [
+            operation_result(op, "in_doubt", message, self.approval_id) for op in self.operations
+        ]
 
     async def _in_doubt(self) -> list[WriteOperationResult]:
         """A put may have reached the machine; report what each channel reads now."""
@@ -337,7 +345,7 @@ class WriteExecution:
                 f"{shown}; it was not sent again. Verify it (read back) to record the resolution."
             )
             results.append(
-                _result(
+                operation_result(
                     op,
                     "in_doubt",
                     message,
@@ -407,7 +415,7 @@ async def resolve_in_doubt(
             connector=getattr(connector, "kind", None),
         )
         results.append(
-            _result(
+            operation_result(
                 op, outcome, finding, record.approval_id, readback=readback, sent_at=record.sent_at
             )
         )
@@ -422,4 +430,4 @@ async def resolve_in_doubt(
     return results
 
 
-__all__ = ["Superseded", "WriteExecution", "resolve_in_doubt"]
+__all__ = ["Superseded", "WriteExecution", "operation_result", "resolve_in_doubt"]
