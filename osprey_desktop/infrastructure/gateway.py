@@ -165,13 +165,15 @@ class Gateway:
         wanted = None if isinstance(decision, bool) else getattr(decision, "interrupt_id", None)
         pending = pending_interrupts(await _read_state(compiled_graph, config))
         if not pending:
-            return GatewayResult(
+            answered = await _last_answer(compiled_graph, config)
+            return answered or GatewayResult(
                 error=f"no approval is pending on thread {_thread_id(config)}; nothing was run"
             )
         if wanted is not None:
             match = [item for item in pending if item.id == wanted]
             if not match:
-                return GatewayResult(
+                answered = await _last_answer(compiled_graph, config)
+                return answered or GatewayResult(
                     error=f"approval {wanted} is no longer pending on thread "
                     f"{_thread_id(config)} (answered or superseded); nothing was run"
                 )
@@ -354,6 +356,25 @@ async def _update_session_state(
         await graph.aupdate_state(config, {"session_state": update})
     except InvalidUpdateError:
         await graph.aupdate_state(config, {"session_state": update}, as_node="__start__")
+
+
+async def _last_answer(graph: Any, config: dict[str, Any]) -> GatewayResult | None:
+    """The "already answered" result when the thread's latest approval was answered (by
+    another console that has finished with it); None when the ledger knows of no answer."""
+    from osprey_desktop.persistence.approvals import approval_ledger_for
+
+    ledger = approval_ledger_for(getattr(graph, "checkpointer", None))
+    if ledger is None:
+        return None
+    answered = [r for r in await ledger.for_thread(_thread_id(config)) if r.answered_at]
+    if not answered:
+        return None
+    record = max(answered, key=lambda r: r.answered_at or 0.0)
+    return GatewayResult(
+        error=f"this approval was already {record.describe_answer()}; this answer was not used "
+        "and nothing more was run",
+        already_answered=record.to_dict(),
+    )
 
 
 def _thread_id(config: Mapping[str, Any]) -> str:

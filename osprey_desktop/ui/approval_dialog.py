@@ -85,11 +85,18 @@ def format_limits(limits: Mapping[str, Any] | None) -> str:
     return ", ".join(parts) or "none known"
 
 
+def _reading(op: Mapping[str, Any]) -> str:
+    """The current value at the channel's own precision, as its panel would show it."""
+    from osprey_desktop.capabilities.control_room.write_operations import show_reading
+
+    return show_reading(op.get("current_value"), "", op.get("precision"))
+
+
 def describe_write(op: Mapping[str, Any]) -> str:
     """'write 1.5 A to HCM01:SP (now 1.2 A)': what will be written where."""
     units = f" {op['units']}" if op.get("units") else ""
     now = op.get("current_value")
-    now_text = f" (now {format_scalar(now)}{units})" if now is not None else " (now unknown)"
+    now_text = f" (now {_reading(op)}{units})" if now is not None else " (now unknown)"
     return f"write {format_scalar(op.get('new_value'))}{units} to {op.get('channel')}{now_text}"
 
 
@@ -307,7 +314,7 @@ class ApprovalDialog(QDialog):
         for row, op in enumerate(operations):
             cells = (
                 str(op.get("channel", "?")),
-                format_scalar(op.get("current_value")),
+                _reading(op),
                 format_scalar(op.get("new_value")),
                 str(op.get("units") or ""),
                 format_limits(op.get("limits")),

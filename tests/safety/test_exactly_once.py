@@ -242,3 +242,18 @@ def test_a_thread_deleted_during_an_approve_stays_deleted(cli):
     again = cli("ask", "--thread", thread, "read HCM01")
     assert again.returncode == 2 and f"no thread '{thread}'" in again.stderr
     assert [r["outcome"] for r in audit_rows(cli)] == ["intent", "verified"], "audit keeps it"
+
+
+async def test_the_window_answering_after_the_command_line_is_told_already_answered(cli):
+    """The window's session (here in this process) and a shell's ``approve`` share the claim."""
+    from osprey_desktop.session import AgentSession
+
+    thread = ask_write(cli)
+    assert cli("approve", "--thread", thread, "yes").returncode == 0
+
+    async with AgentSession.open(db_path=cli.data.parent / "threads.sqlite") as session:
+        result = await session.resume(thread, True)
+
+    assert result.already_answered is not None and result.already_answered["answer"] == "yes"
+    assert "already answered yes at" in (result.error or "")
+    assert [r["outcome"] for r in audit_rows(cli)] == ["intent", "verified"]
