@@ -149,6 +149,12 @@ class RegistryConfig(_Section):
     modules: list[str] = Field(default_factory=list)
 
 
+class ChannelFindingConfig(_Section):
+    #: A facility's words for its channels, added to resources/channel_vocabulary.yaml:
+    #: ``{abbreviations: {term: [phrase, ...]}, synonyms: {word: [word, ...]}}``.
+    vocabulary: dict[str, dict[str, list[str]]] = Field(default_factory=dict)
+
+
 class AppConfig(_Section):
     """The whole validated configuration of one Osprey Desktop process."""
 
@@ -161,3 +167,4 @@ class AppConfig(_Section):
     launchers: dict[str, LauncherConfig]
     file_paths: FilePathsConfig
     registry: RegistryConfig = Field(default_factory=lambda: RegistryConfig(modules=[]))
+    channel_finding: ChannelFindingConfig = Field(default_factory=ChannelFindingConfig)

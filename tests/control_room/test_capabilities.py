@@ -91,23 +91,32 @@ async def test_channel_finding_for_a_write_resolves_the_setpoint_only():
     assert stored(update, "CHANNEL_ADDRESSES", "cf")["channels"] == ["SR01C:HCM01:Current:SP"]
 
 
-async def test_unknown_channel_asks_with_the_nearest_names_instead_of_guessing():
-    text = "what is the cryoplant pressure?"
+async def test_a_request_naming_nothing_in_the_list_asks_instead_of_guessing():
+    text = "what is the cryoplant frobnicator?"
     steps = [step("channel_finding", text, "cf"), step("respond", text, "respond")]
     asked = await ask(ChannelFindingCapability, text, steps)
-    assert "no channel matching 'cryoplant pressure'" in asked.question
-    assert "nearest names" in asked.question
-    assert asked.suggestions and all("Pressure" in name for name in asked.suggestions)
+    assert "no channel matching 'cryoplant frobnicator'" in asked.question
+
+
+async def test_an_unfamiliar_word_does_not_block_a_match_but_is_named_in_the_answer():
+    text = "what is the cryoplant pressure?"
+    steps = [step("channel_finding", text, "cf"), step("respond", text, "respond")]
+    update = await run(ChannelFindingCapability, text, steps)
+    found = stored(update, "CHANNEL_ADDRESSES", "cf")
+    assert found["channels"] and all("Pressure" in name for name in found["channels"])
+    assert found["note"] == (
+        "The channel list has no 'cryoplant'; these channels match the other words."
+    )
 
 
 async def test_the_channel_question_replaces_the_rest_of_the_plan_with_clarify():
-    text = "what is the cryoplant pressure?"
+    text = "what is the cryoplant frobnicator?"
     steps = [step("channel_finding", text, "cf"), step("respond", text, "respond")]
     update = await ChannelFindingCapability.langgraph_node(state_for(text, steps))
     plan = update["planning_execution_plan"]["steps"]
     assert [s["capability"] for s in plan] == ["channel_finding", "clarify"]
     assert update["planning_current_step_index"] == 1
-    assert "no channel matching 'cryoplant pressure'" in plan[1]["parameters"]["question"]
+    assert "no channel matching 'cryoplant frobnicator'" in plan[1]["parameters"]["question"]
     assert "capability_context_data" not in update, "nothing is stored when asking"
     assert update["execution_step_results"]["cf"]["needs_clarification"] is True
 

@@ -37,7 +37,7 @@ def test_unknown_top_level_key_lists_the_known_keys(tmp_path):
     user = write(tmp_path / "c.yaml", "flux_capacitor: 1\n")
     message = str(load_error(user))
     assert "'flux_capacitor': unknown key" in message
-    assert "known keys here: approval, archiver, control_system" in message
+    assert "known keys here: approval, archiver, channel_finding, control_system" in message
 
 
 def test_wrong_type_names_the_key_and_the_value(tmp_path):

@@ -116,6 +116,16 @@ def find_channels(
     database: ChannelDatabase, text: str, *, writable: bool, max_write_channels: int
 ) -> tuple[list[str], str]:
     """(channel names, phrase searched) for ``text``; raises ``ClarificationRequired``."""
+    names, phrase, _ = find_channels_noted(
+        database, text, writable=writable, max_write_channels=max_write_channels
+    )
+    return names, phrase
+
+
+def find_channels_noted(
+    database: ChannelDatabase, text: str, *, writable: bool, max_write_channels: int
+) -> tuple[list[str], str, str]:
+    """``find_channels`` plus a note for the operator ("" or which words the list lacks)."""
     phrase = channel_phrase(text)
     if not phrase:
         raise ClarificationRequired(
@@ -126,7 +136,7 @@ def find_channels(
     missing = [name for name in typed if not database.channels_named(name)]
     if missing:
         raise _no_such_name(database, text, missing, writable=writable)
-    matches = _search(database, phrase, True if writable else None)
+    matches = _find(database, text, phrase, writable)
     if writable and not matches:
         readonly = database.top_matches(phrase)
         if readonly:
@@ -160,7 +170,13 @@ def find_channels(
             "first five are below.",
             names[:5],
         )
-    return names, phrase
+    unknown = sorted({m.reason.split(": ", 1)[1] for m in matches if ": " in m.reason})
+    note = (
+        f"The channel list has no '{unknown[0]}'; these channels match the other words."
+        if unknown
+        else ""
+    )
+    return names, phrase, note
 
 
 def named_devices(phrase: str, database: ChannelDatabase) -> tuple[list[str], list[str]]:
@@ -311,6 +327,69 @@ def _reworded(text: str, name: str, replacement: str) -> str:
     return text.replace(_typed(text, name), replacement, 1).strip()
 
 
+def finder_of(database: ChannelDatabase) -> Any:
+    """The database's ``ChannelFinder`` with the configured vocabulary (built once)."""
+    from osprey_desktop.config import get_config_value
+
+    extra = get_config_value("channel_finding.vocabulary", {}) or {}
+    key = (id(database), repr(sorted(extra.items())) if isinstance(extra, dict) else "")
+    found = _FINDERS.get(key)
+    if found is None or found[0] is not database:
+        from osprey_desktop.connectors.channel_finder import ChannelFinder, load_vocabulary
+
+        finder = ChannelFinder(list(database), load_vocabulary(extra))
+        _FINDERS.clear()  # one list at a time: the configured one
+        _FINDERS[key] = (database, finder)
+        return finder
+    return found[1]
+
+
+_FINDERS: dict[Any, tuple[Any, Any]] = {}
+
+
+def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> list[Any]:
+    """The channels ``text`` names (see ``connectors.channel_finder``), as search matches.
+
+    The finder reads the request itself (ordinals, ranges, setpoint/readback words), with its
+    time expressions and write values taken out; the ranked search of the phrase answers
+    when the finder finds nothing.
+    """
+    from osprey_desktop.connectors.channel_search import ChannelMatch
+
+    found = finder_of(database).find(_without_values(text), writable=True if writable else None)
+    if not found.names:
+        return _search(database, phrase, True if writable else None)
+    unknown = [
+        w
+        for w in found.ignored_words
+        if not w.isdigit() and len(w) > 2 and w not in _FILLER and w not in STOPWORDS
+    ]
+    if writable and not any(database.require(n).writable for n in found.names):
+        raise ClarificationRequired(
+            f"'{phrase}' matches only read-only channels ({_first(found.names, 5)}); nothing "
+            "there can be written. Which setpoint do you mean?"
+        )
+    if writable and unknown:
+        raise ClarificationRequired(
+            f"The channel list has no '{' '.join(unknown)}', and a write never goes to what "
+            f"the other words match instead ({_first(found.names)}). Which channel do you mean?",
+            found.names[:5],
+        )
+    reason = f"finder; not in the list: {' '.join(unknown)}" if unknown else "finder"
+    return [ChannelMatch(database.require(n), 1.0, reason) for n in found.names]
+
+
+def _without_values(text: str) -> str:
+    """``text`` without its time expressions and the values of a write."""
+    cleaned = strip_time_expressions(text)
+    try:
+        for spec in parse_write_request(cleaned):
+            cleaned = cleaned.replace(spec.text.lower(), " ")
+    except WriteRequestError:
+        pass
+    return cleaned
+
+
 def _search(database: ChannelDatabase, phrase: str, writable: bool | None) -> list[Any]:
     """The top group for ``phrase``; "A and B" is searched as A, B and their union.
 
@@ -369,7 +448,7 @@ class ChannelFindingCapability(ControlRoomCapability):
         from osprey_desktop.connectors import get_configured_channel_database
 
         text = self.request_text()
-        names, phrase = find_channels(  # raises ClarificationRequired instead of guessing
+        names, _, note = find_channels_noted(  # raises ClarificationRequired, never guesses
             get_configured_channel_database(),
             text,
             writable=self._for_write(),
@@ -378,7 +457,9 @@ class ChannelFindingCapability(ControlRoomCapability):
         database = get_configured_channel_database()
         descriptions = {n: r.description for n in names if (r := database.get(n)) is not None}
         return self.store_output_context(
-            ChannelAddressesContext(channels=names, original_query=text, descriptions=descriptions)
+            ChannelAddressesContext(
+                channels=names, original_query=text, descriptions=descriptions, note=note
+            )
         )
 
     def _for_write(self) -> bool:

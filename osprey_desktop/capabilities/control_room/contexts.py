@@ -73,6 +73,8 @@ class ChannelAddressesContext(CapabilityContext):
     channels: list[str] = Field(min_length=1)
     original_query: str
     descriptions: dict[str, str] = Field(default_factory=dict)
+    #: What the operator should know about how they were found (words the list lacks).
+    note: str = ""
 
     def get_access_details(self, key: str) -> dict[str, Any]:
         return {
@@ -83,7 +85,7 @@ class ChannelAddressesContext(CapabilityContext):
         }
 
     def get_summary(self) -> dict[str, Any]:
-        return {
+        summary: dict[str, Any] = {
             "type": "Channel Addresses",
             "query": self.original_query,
             "total_channels": len(self.channels),
@@ -92,6 +94,9 @@ class ChannelAddressesContext(CapabilityContext):
                 for c in self.channels
             ],
         }
+        if self.note:  # said first in the answer, whatever else it says
+            summary["facts"] = [f"*{self.note}*"]
+        return summary
 
 
 class ChannelReading(BaseModel):

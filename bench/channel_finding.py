@@ -1,0 +1,169 @@
+"""Channel-finding accuracy of a query set against a channel list, through the path `ask` uses.
+
+    .venv/bin/python bench/channel_finding.py --channels LIST --queries SET.json [SET2.json ...]
+        [--show-misses] [--planner builtin|chat_model]
+
+A query set is a JSON list of ``{"user_query", "targeted_pv", "details"?, "category"?}``. Each
+query is one turn of a real ``AgentSession`` (Gateway, graph, planner, channel_finding) on a
+temporary database with ``control_system.channel_database`` set to LIST, as
+``osprey-desktop ask --json`` runs it. The channels found are the turn's CHANNEL_ADDRESSES
+(a turn that asks back found none). Scoring as the query sets' authors do: per query,
+precision / recall / F1 of the found set against ``targeted_pv``, case-insensitive, a found
+channel counting under its PV address or its list's own name; both empty count as 1. Prints
+mean precision, recall, F1 and the perfect-match rate (F1 = 1), overall and per category
+(the ``category`` field, else the query file), plus how many found channels are not in the
+list at all (must be 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+@dataclass
+class Scored:
+    query: str
+    category: str
+    target: list[str]
+    found: list[str]
+    precision: float
+    recall: float
+    f1: float
+    seconds: float
+
+
+def score_names(found: list[set[str]], target: set[str]) -> tuple[float, float, float]:
+    """Precision, recall, F1 of found channels (each a set of its names) against targets."""
+    if not found and not target:
+        return 1.0, 1.0, 1.0
+    right = sum(1 for names in found if names & target)
+    covered = len({t for names in found for t in names & target})
+    precision = right / len(found) if found else 0.0
+    recall = covered / len(target) if target else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return precision, recall, f1
+
+
+async def run(channels: Path, query_files: list[Path], planner: str) -> list[Scored]:
+    from osprey_desktop.config import build_config, set_config
+    from osprey_desktop.connectors import close_connectors, get_configured_channel_database
+    from osprey_desktop.session import AgentSession
+
+    set_config(
+        build_config(
+            {
+                "control_system": {"channel_database": str(channels)},
+                "models": {"planner": planner},
+            }
+        )
+    )
+    database = get_configured_channel_database()
+    aliases = {r.name.lower(): _names(r) for r in database}
+    scored: list[Scored] = []
+    with tempfile.TemporaryDirectory() as folder:
+        async with AgentSession.open(db_path=Path(folder) / "bench.sqlite") as session:
+            for file in query_files:
+                for item in json.loads(file.read_text()):
+                    started = time.perf_counter()
+                    result = await session.submit(item["user_query"])
+                    elapsed = time.perf_counter() - started
+                    found = _found_channels(result.state)
+                    target = {t.lower() for t in item["targeted_pv"]}
+                    precision, recall, f1 = score_names(
+                        [aliases.get(n.lower(), {n.lower()}) for n in found], target
+                    )
+                    scored.append(
+                        Scored(
+                            item["user_query"],
+                            item.get("category") or file.stem,
+                            item["targeted_pv"],
+                            found,
+                            precision,
+                            recall,
+                            f1,
+                            elapsed,
+                        )
+                    )
+    await close_connectors()
+    return scored
+
+
+def _names(record: object) -> set[str]:
+    """A channel's PV address and the list's own names for it, lower case."""
+    own = getattr(record, "aliases", ()) or ()
+    return {str(getattr(record, "name", "")).lower(), *(str(a).lower() for a in own)}
+
+
+def _found_channels(state: dict) -> list[str]:
+    data = (state.get("capability_context_data") or {}).get("CHANNEL_ADDRESSES") or {}
+    found: dict[str, None] = {}
+    for entry in data.values():
+        for name in (entry or {}).get("channels") or []:
+            found.setdefault(name, None)
+    return list(found)
+
+
+def report(scored: list[Scored], database_names: set[str], show_misses: bool) -> None:
+    def line(label: str, items: list[Scored]) -> str:
+        mean = statistics.fmean
+        perfect = sum(s.f1 == 1.0 for s in items)
+        return (
+            f"{label:<28} n={len(items):>3}  P={mean(s.precision for s in items):.3f}  "
+            f"R={mean(s.recall for s in items):.3f}  F1={mean(s.f1 for s in items):.3f}  "
+            f"perfect={perfect / len(items):.1%} ({perfect}/{len(items)})"
+        )
+
+    by_category: dict[str, list[Scored]] = defaultdict(list)
+    for s in scored:
+        by_category[s.category].append(s)
+    print(line("overall", scored))
+    for category, items in sorted(by_category.items()):
+        print(line(f"  {category}", items))
+    outside = sum(1 for s in scored for n in s.found if n.lower() not in database_names)
+    print(f"found channels not in the list: {outside}")
+    times = sorted(s.seconds for s in scored)
+    print(
+        f"turn time: median {1000 * times[len(times) // 2]:.0f} ms, max {1000 * times[-1]:.0f} ms"
+    )
+    if show_misses:
+        for s in scored:
+            if s.f1 < 1.0:
+                print(f"\nF1={s.f1:.2f}  {s.query!r}\n  want {s.target[:8]}\n  got  {s.found[:8]}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--channels", type=Path, required=True)
+    parser.add_argument("--queries", type=Path, nargs="+", required=True)
+    parser.add_argument("--planner", default="builtin", choices=("builtin", "chat_model"))
+    parser.add_argument("--show-misses", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as home:
+        os.environ["OSPREY_DESKTOP_DATA_DIR"] = str(Path(home) / "data")
+        os.environ["XDG_CONFIG_HOME"] = str(Path(home) / "config")
+        os.environ.pop("OSPREY_DESKTOP_CONFIG", None)
+        scored = asyncio.run(run(args.channels, args.queries, args.planner))
+        from osprey_desktop.connectors import get_configured_channel_database
+
+        names: set[str] = set()
+        for r in get_configured_channel_database():
+            names |= _names(r)
+        report(scored, names, args.show_misses)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,549 @@
+"""Find the channels a request names, on any facility's list: the group it means, not a top 50.
+
+Every channel is described by the words of its PV name (segments, camelCase parts, device
+letters and numbers), the list's own name for it, its description and synonyms, and the
+vocabulary (``resources/channel_vocabulary.yaml`` plus the facility's
+``channel_finding.vocabulary``): "HCM" brings "horizontal corrector", a description saying
+"beam position monitor" brings "BPM", "steering" finds "corrector".
+
+A request (``channel_query.parse_channel_query``) is answered in four moves:
+
+1. **constraints** keep the channels that can be meant: the instance numbers said ("dipole 5",
+   "monitors 1 and 3", "15 through 17"), the sectors ("sectors 4 to 6"), writability for a
+   write;
+2. **coverage**: each describing word weighs by how rare it is in the list (a word no channel
+   has weighs nothing, so an unfamiliar word never blocks a match); the channels covering the
+   heaviest set of words are the answer, all of them;
+3. **ordinals** pick instances in each family ("the first three", "the last two", "the
+   seventh"): channels that differ only by their instance number are one family;
+4. **access**: "setpoint" keeps setpoints, "readback", "right now" or "actual" readbacks; a
+   question that names neither, about a device that has both, is answered with the readback
+   (what the device does), unless it asks for "all"/"values".
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from osprey_desktop.connectors.channel_query import ChannelQuery, parse_channel_query
+
+if TYPE_CHECKING:
+    from osprey_desktop.connectors.channel_database import ChannelRecord
+
+_SPLIT = re.compile(r"[^A-Za-z0-9]+")
+_CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+_ALNUM = re.compile(r"[a-z]+|\d+")
+_UNIT_AFTER_NUMBER = re.compile(r"^(\d+)(min|hr|s|ms|hz|khz|mhz|mm|kv)$")
+_SECTOR_SEGMENT = re.compile(r"^[a-z]{1,3}(\d{1,2})[a-z]?$")
+_SETPOINT_TOKENS = frozenset({"sp", "set", "setpoint", "setcurrent", "setvalue", "demand"})
+#: Name words of stored reference values (what a setpoint should be) and of commands.
+_REFERENCE_TOKENS = frozenset({"golden", "reference", "ref", "saved", "design"})
+_COMMAND_TOKENS = frozenset({"control", "cmd", "command"})
+#: Kinds of channel a readback request rules out, and a question about a device skips.
+_WRITTEN_KINDS = frozenset({"setpoint", "reference", "command"})
+_READBACK_TOKENS = frozenset({"rb", "rbv", "readback", "monitor", "mon", "reading", "actual"})
+
+
+@lru_cache(maxsize=1 << 16)
+def normalize(word: str) -> str:
+    """Lower case, digit groups without leading zeros, plurals singular ("gauges" -> "gauge")."""
+    word = word.lower()
+    if word.isdigit():
+        return str(int(word))
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+_ACCESS_PAIRS = {("set", "point"): "setpoint", ("read", "back"): "readback"}
+
+
+def name_words(text: str) -> tuple[list[str], list[str]]:
+    """(words, composites) of a PV or list name.
+
+    ``SR:MAG:HCM[H07]:CURRENT:SP`` -> words ``sr mag hcm h 7 current sp``, composites ``h7``;
+    ``DipoleMagnet05SetPoint`` -> words ``dipole magnet 5 setpoint`` (camelCase, "Set Point"
+    read as one word), composite ``dipolemagnet5setpoint``. Both are searchable; the words
+    are what a name says.
+    """
+    words: list[str] = []
+    composites: list[str] = []
+    for segment in _SPLIT.split(text):
+        if segment:
+            own, composite = _segment_words(segment)
+            words.extend(own)
+            if composite:
+                composites.append(composite)
+    return words, composites
+
+
+@lru_cache(maxsize=1 << 16)
+def _segment_words(segment: str) -> tuple[tuple[str, ...], str | None]:
+    """(words, composite or None) of one name segment; segments repeat across a list."""
+    lowered = segment.lower()
+    composite = normalize(re.sub(r"\d+", lambda m: str(int(m.group())), lowered))
+    pieces = [normalize(c) for c in _CAMEL.findall(segment)]
+    if len(pieces) <= 1:
+        return (composite,), None
+    merged: list[str] = []
+    for piece in pieces:
+        joined = _ACCESS_PAIRS.get((merged[-1], piece)) if merged else None
+        if joined:
+            merged[-1] = joined
+        else:
+            merged.append(piece)
+    return tuple(merged), composite
+
+
+def text_words(text: str) -> list[str]:
+    return list(_text_words(text))
+
+
+@lru_cache(maxsize=1 << 14)
+def _text_words(text: str) -> tuple[str, ...]:
+    return tuple(normalize(w) for w in re.findall(r"[a-z0-9]+", text.lower()))
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """term -> phrases it stands for (each a tuple of words); synonyms go both ways."""
+
+    phrases: Mapping[str, tuple[tuple[str, ...], ...]]
+
+    @classmethod
+    def from_mappings(cls, *mappings: Mapping[str, Any]) -> Vocabulary:
+        table: dict[str, list[tuple[str, ...]]] = defaultdict(list)
+        for mapping in mappings:
+            abbreviations = mapping.get("abbreviations", mapping)
+            for term, phrases in (abbreviations or {}).items():
+                if term in ("abbreviations", "synonyms"):
+                    continue
+                for phrase in _phrases(phrases):
+                    table[normalize(str(term))].append(phrase)
+            for term, phrases in (mapping.get("synonyms") or {}).items():
+                key = normalize(str(term))
+                for phrase in _phrases(phrases):
+                    table[key].append(phrase)
+                    if len(phrase) == 1:
+                        table[phrase[0]].append((key,))
+        return cls({k: tuple(dict.fromkeys(v)) for k, v in table.items()})
+
+
+def _phrases(value: Any) -> list[tuple[str, ...]]:
+    items = value if isinstance(value, list | tuple) else [value]
+    return [tuple(text_words(str(item))) for item in items if text_words(str(item))]
+
+
+def load_vocabulary(extra: Mapping[str, Any] | None = None) -> Vocabulary:
+    """The shipped vocabulary plus a facility's additions (config ``channel_finding``)."""
+    return Vocabulary.from_mappings(_shipped_vocabulary(), extra or {})
+
+
+@lru_cache(maxsize=1)
+def _shipped_vocabulary() -> dict[str, Any]:
+    from osprey_desktop.config.paths import resources_dir
+
+    path = Path(resources_dir()) / "channel_vocabulary.yaml"
+    return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+
+
+@dataclass(frozen=True)
+class FoundChannels:
+    """The answer: channel names, and what was read from the request."""
+
+    names: list[str]
+    query: ChannelQuery
+    ignored_words: list[str]
+
+
+#: How much a word counts, by where a channel has it: its names (and what they abbreviate),
+#: its own description, or the description of the groups it belongs to (a hierarchy's upper
+#: levels describe whole systems and mention every family in them).
+STRONG, OWN, CONTEXT = 1.0, 0.6, 0.15
+EXPANDED = 0.5
+_TITLE_WORDS = 5
+_LEVELS = " | "
+
+
+class ChannelFinder:
+    """An inverted index of channel words over one list (build once per channel database)."""
+
+    def __init__(self, records: Sequence[ChannelRecord], vocabulary: Vocabulary) -> None:
+        self.records = list(records)
+        self.vocabulary = vocabulary
+        # multi-word phrases by their first word, so a channel's words find the terms they
+        # spell without a pass over the whole vocabulary
+        self._phrases_from: dict[str, list[tuple[str, tuple[str, ...]]]] = defaultdict(list)
+        for term, phrases in vocabulary.phrases.items():
+            for phrase in phrases:
+                if len(phrase) > 1:
+                    self._phrases_from[phrase[0]].append((term, phrase))
+        self._postings: dict[str, dict[int, float]] = defaultdict(dict)
+        self.instance: list[int | None] = []
+        self.family_key: list[str] = []
+        self.access: list[str] = []
+        self.sector: list[int | None] = []
+        self.device_key: list[str] = []
+        self.kind_words: list[frozenset[str]] = []
+        self.field_words: list[frozenset[str]] = []
+        for index, record in enumerate(self.records):
+            for word, strength in self._describe(record).items():
+                self._postings[word][index] = strength
+            self.device_key.append(_device_key(record.name))
+            self.kind_words.append(_kind_words(record))
+            self.field_words.append(_field_words(record))
+            self.instance.append(_instance_number(record))
+            self.family_key.append(_family_key(record.name))
+            self.access.append(_access(record))
+            self.sector.append(record.sector if record.sector is not None else _sector(record))
+        self._known = sorted(self._postings)
+        self._cache: dict[str, dict[int, float]] = {}
+        # what a channel's own description says (is a quantity asked about it at all?)
+        self.said = [frozenset(text_words(_own_description(r))) for r in self.records]
+
+    def _describe(self, record: ChannelRecord) -> dict[str, float]:
+        """Every word of a channel with how strongly the channel has it."""
+        whole, parts = name_words(record.name)
+        for alias in _list_names(record):
+            more_whole, more_parts = name_words(alias)
+            whole += more_whole
+            parts += more_parts
+        named = whole + [
+            w for t in (*record.synonyms, record.family, record.device or "") for w in text_words(t)
+        ]
+        levels = [p for p in record.description.split(_LEVELS) if p.strip()]
+        own_text = levels[-1] if levels else ""
+        # a level's title ("Beam Position Monitors: ...") or a level that is only a title
+        # ("Focusing Quadrupoles") names the group the channel is in
+        titles = [
+            p.split(":", 1)[0] if ":" in p else p
+            for p in levels[:-1]
+            if ":" in p or len(p.split()) <= _TITLE_WORDS
+        ]
+        context_text = " ".join(levels[:-1])
+        out: dict[str, float] = {}
+
+        def add(words: Iterable[str], strength: float) -> None:
+            words = list(words)
+            for word in words:
+                if out.get(word, 0.0) < strength:
+                    out[word] = strength
+            for word in words:  # "1hr" also as a quantity word
+                match = _UNIT_AFTER_NUMBER.match(word)
+                if match:
+                    key = f"{int(match.group(1))}{match.group(2)}"
+                    out[key] = max(out.get(key, 0.0), strength)
+            # what a word abbreviates counts half: "RF" is about frequency, but a channel
+            # named FREQUENCY is more so
+            implied = strength * EXPANDED
+            present = set(words)
+            for word in present:
+                for phrase in self.vocabulary.phrases.get(word, ()):
+                    for w in phrase:
+                        if out.get(w, 0.0) < implied:
+                            out[w] = implied
+            for word in present:
+                for term, phrase in self._phrases_from.get(word, ()):
+                    if out.get(term, 0.0) < strength and all(w in present for w in phrase):
+                        out[term] = strength
+
+        add(text_words(context_text), CONTEXT)
+        add([w for t in titles for w in text_words(t)], OWN)
+        add(text_words(own_text), OWN)
+        add(parts, STRONG)
+        add(named, STRONG)
+        return out
+
+    # -- matching ------------------------------------------------------------------------
+
+    def matches(self, word: str) -> dict[int, float]:
+        """Channels a request word finds, with strength: the word itself, or every word of
+        one of its phrases (for "steering": "corrector"); a misspelt word its nearest."""
+        cached = self._cache.get(word)
+        if cached is not None:
+            return cached
+        found = dict(self._postings.get(word, {}))
+        for phrase in self.vocabulary.phrases.get(word, ()):
+            lists = [self._postings.get(w) for w in phrase]
+            if all(lists):
+                common = set.intersection(*(set(p) for p in lists))  # type: ignore[union-attr]
+                for index in common:
+                    strength = min(p[index] for p in lists)  # type: ignore[index]
+                    if found.get(index, 0.0) < strength:
+                        found[index] = strength
+        if not found and not word.isdigit():
+            # another form of a known word ("focusing" for FOCUS), else a near spelling
+            stems = [word[: -len(end)] for end in ("ing", "ed", "er", "al") if word.endswith(end)]
+            known = [stem for stem in stems if len(stem) >= 3 and stem in self._postings]
+            if known:
+                found = dict(self._postings[known[0]])
+            elif len(word) >= 5:
+                near = difflib.get_close_matches(word, self._known, n=1, cutoff=0.85)
+                if near:
+                    found = dict(self._postings[near[0]])
+        self._cache[word] = found
+        return found
+
+    def find(self, text: str, *, writable: bool | None = None) -> FoundChannels:
+        query = parse_channel_query(text)
+        pool = set(range(len(self.records)))
+        if query.sectors:
+            pool = {i for i in pool if self.sector[i] in query.sectors}
+        if query.numbers:
+            pool = {i for i in pool if self.instance[i] in query.numbers}
+        if query.role and not writable:
+            # "readbacks" rules out setpoints (and "setpoints" readbacks), not other channels
+            ruled_out = _WRITTEN_KINDS if query.role == "readback" else {"readback"}
+            pool = {i for i in pool if self.access[i] not in ruled_out} or pool
+        words = self._with_terms(list(dict.fromkeys(normalize(w) for w in query.words)))
+        postings = {w: self.matches(w) for w in words}
+        ignored = [w for w in words if not postings[w]]
+        total = len(self.records) or 1
+        weights = {}
+        for word, found in postings.items():
+            if not found:
+                continue
+            sure = sum(1 for s in found.values() if s >= OWN) or len(found)
+            weights[word] = math.log((total + 1) / (sure + 1)) + 0.05
+        scores: dict[int, float] = defaultdict(float)
+        for word, weight in weights.items():
+            for index, strength in postings[word].items():
+                if index in pool:
+                    scores[index] += weight * strength
+        if not scores:
+            if weights or not (query.numbers or query.sectors) or not pool:
+                return FoundChannels([], query, ignored)
+            chosen = pool
+        else:
+            best = max(scores.values())
+            chosen = {i for i, s in scores.items() if s >= best - 1e-9}
+            chosen = self._most_specific(chosen, words)
+        if writable:
+            # a write goes to setpoints; a group with none is returned as it is, so the
+            # caller can say it is read-only instead of writing to something else
+            chosen = {i for i in chosen if self.records[i].writable} or chosen
+        chosen = self._select_access(chosen, query, writable, words)
+        if not query.everything:
+            chosen = self._plainest_fields(chosen, words)
+        chosen = self._select_ordinal(chosen, query)
+        names = [self.records[i].name for i in sorted(chosen)]
+        return FoundChannels(names, query, ignored)
+
+    def _with_terms(self, words: list[str]) -> list[str]:
+        """``words`` plus the terms its word sequences spell ("vacuum level" -> pressure)."""
+        found = list(words)
+        for size in (3, 2):
+            for start in range(len(words) - size + 1):
+                piece = tuple(words[start : start + size])
+                for term, phrases in self.vocabulary.phrases.items():
+                    if piece in phrases and term not in found:
+                        found.append(term)
+        return found
+
+    def _select_access(
+        self, chosen: set[int], query: ChannelQuery, writable: bool | None, words: list[str]
+    ) -> set[int]:
+        if writable or query.both_roles:
+            return chosen
+        if query.role:
+            kept = {i for i in chosen if self.access[i] == query.role}
+            return kept or chosen
+        if query.everything:
+            return chosen
+        asked = self._asked(words)
+        quantities = {w for w in asked if not any(c.isdigit() for c in w)}
+        if not any(
+            (self.field_words[i] | self.said[i]) & (quantities - self.kind_words[i]) for i in chosen
+        ):
+            return chosen  # "read HCM01": the device, every way it is read and set
+        # a quantity asked, neither setpoint nor readback said: where a device has both,
+        # what it reads says what it does
+        kinds = defaultdict(set)
+        for i in chosen:
+            kinds[self.device_key[i]].add(self.access[i])
+        return {
+            i
+            for i in chosen
+            if self.access[i] not in _WRITTEN_KINDS or kinds[self.device_key[i]] <= _WRITTEN_KINDS
+        }
+
+    def _most_specific(self, chosen: set[int], words: list[str]) -> set[int]:
+        """Of kinds of device that fit equally, those whose names say least that was not
+        asked: "focusing quad 10" is QF10, not the achromat QFA10 that also focuses. Only the
+        device part of a name counts (``SR:MAG:QFA``), never its fields: "all PVs of dipole 1"
+        keeps every field."""
+        asked = self._asked(words)
+        extra = {i: self._unasked(self.kind_words[i], asked) for i in chosen}
+        fewest = min(extra.values())
+        return {i for i in chosen if extra[i] == fewest}
+
+    def _plainest_fields(self, chosen: set[int], words: list[str]) -> set[int]:
+        """Per device, the channels whose own fields add least that was not asked: "BPM 1
+        positions" is X and Y, not also the X:Error beside them."""
+        asked = self._asked(words)
+        by_device: dict[str, list[int]] = defaultdict(list)
+        for i in chosen:
+            by_device[self.device_key[i]].append(i)
+        kept: set[int] = set()
+        for members in by_device.values():
+            extra = {i: self._unasked(self.field_words[i], asked) for i in members}
+            fewest = min(extra.values())
+            kept |= {i for i in members if extra[i] == fewest}
+        return kept
+
+    def _asked(self, words: list[str]) -> set[str]:
+        asked = set(words)
+        for word in words:
+            for phrase in self.vocabulary.phrases.get(word, ()):
+                asked.update(phrase)
+        return asked
+
+    def _unasked(self, own: frozenset[str], asked: set[str]) -> int:
+        return sum(
+            1
+            for w in own - asked
+            if not w.isdigit()
+            and not any(set(p) & asked for p in self.vocabulary.phrases.get(w, ()))
+        )
+
+    def _select_ordinal(self, chosen: set[int], query: ChannelQuery) -> set[int]:
+        if query.ordinal is None:
+            return chosen
+        kind, count = query.ordinal
+        families: dict[str, list[int]] = defaultdict(list)
+        for i in chosen:
+            if self.instance[i] is not None:
+                families[self.family_key[i]].append(i)
+        if not families:
+            return chosen
+        kept: set[int] = set()
+        for members in families.values():
+            numbers = sorted({self.instance[i] for i in members})  # type: ignore[type-var]
+            if kind == "first":
+                wanted = set(numbers[:count])
+            elif kind == "last":
+                wanted = set(numbers[-count:])
+            else:
+                wanted = {numbers[count - 1]} if 0 < count <= len(numbers) else set()
+            kept |= {i for i in members if self.instance[i] in wanted}
+        return kept
+
+
+def _instance_number(record: ChannelRecord) -> int | None:
+    """The number that tells this device from its siblings (HCM09 -> 9, BPM[BPM05] -> 5).
+
+    The last number of the name that is neither the sector segment nor part of a quantity
+    ("AVG_1MIN").
+    """
+    segments = [s for s in _SPLIT.split(record.name) if s]
+    numbers: list[int] = []
+    for position, segment in enumerate(segments):
+        lowered = segment.lower()
+        if _UNIT_AFTER_NUMBER.match(lowered):
+            continue
+        if position == 0 and _SECTOR_SEGMENT.match(lowered) and len(segments) > 2:
+            continue
+        numbers += [int(n) for n in re.findall(r"\d+", lowered)]
+    if not numbers and record.device:
+        numbers = [int(n) for n in re.findall(r"\d+", record.device)]
+    return numbers[-1] if numbers else None
+
+
+def _list_names(record: ChannelRecord) -> list[str]:
+    """The list's own names for a channel: its aliases, and synonyms written as one name
+    (``StorageRing_QuadFocusAchromat_01_Current_Setpoint``)."""
+    aliases = list(getattr(record, "aliases", ()) or ())
+    return aliases + [s for s in record.synonyms if s and not any(c.isspace() for c in s)]
+
+
+def _own_description(record: ChannelRecord) -> str:
+    """The last level of a description (a hierarchy's own words for this channel)."""
+    levels = [p for p in record.description.split(_LEVELS) if p.strip()]
+    return levels[-1] if levels else ""
+
+
+def _kind_words(record: ChannelRecord) -> frozenset[str]:
+    """The words naming a channel's kind of device: its names (the PV name and the list's
+    own) up to the instance number, sector segments left out."""
+    words: list[str] = []
+    for text in (record.name, *_list_names(record)):
+        whole, _ = name_words(_device_key(text))
+        words += whole
+    return frozenset(w for w in words if not w.isdigit() and not _SECTOR_SEGMENT.match(w))
+
+
+def _field_words(record: ChannelRecord) -> frozenset[str]:
+    """The words of a channel's name after its device (``X:Error`` of ``SR01C:BPM1:X:Error``),
+    access words left out."""
+    tail = record.name[len(_device_key(record.name)) :]
+    words, _ = name_words(tail)
+    ignored = _SETPOINT_TOKENS | _READBACK_TOKENS
+    return frozenset(w for w in words if w not in ignored)
+
+
+def _device_key(name: str) -> str:
+    """The name up to its instance number: one device's channels share it (``SR:MAG:HCM:12``)."""
+    last = None
+    for found in re.finditer(r"\d+", name):
+        piece = re.split(r"[^A-Za-z0-9]", name[found.start() :], maxsplit=1)[0].lower()
+        if not _UNIT_AFTER_NUMBER.match(piece):
+            last = found
+    return name[: last.end()] if last is not None else name
+
+
+def _sector(record: ChannelRecord) -> int | None:
+    first = next((s for s in _SPLIT.split(record.name) if s), "").lower()
+    match = _SECTOR_SEGMENT.match(first)
+    return int(match.group(1)) if match and ":" in record.name else None
+
+
+def _family_key(name: str) -> str:
+    """The name with its instance number blanked: siblings share it (``SR01C:BPM#:X``)."""
+    segments = re.split(r"([^A-Za-z0-9]+)", name)
+    last = None
+    for position, segment in enumerate(segments):
+        if re.search(r"\d", segment) and not _UNIT_AFTER_NUMBER.match(segment.lower()):
+            last = position
+    if last is None:
+        return name
+    segments[last] = re.sub(r"\d+(?!.*\d)", "#", segments[last])
+    return "".join(segments)
+
+
+def _access(record: ChannelRecord) -> str:
+    """setpoint, readback, reference (golden), command or monitor: from the list's role,
+    else from the words of the name."""
+    own, _ = name_words(record.name)
+    if set(own) & _REFERENCE_TOKENS:
+        return "reference"
+    if set(own) & _COMMAND_TOKENS:
+        return "command"
+    if record.role in ("setpoint", "readback"):
+        return record.role
+    if set(own) & _SETPOINT_TOKENS:
+        return "setpoint"
+    if set(own) & _READBACK_TOKENS:
+        return "readback"
+    return "monitor"
+
+
+__all__ = [
+    "ChannelFinder",
+    "FoundChannels",
+    "Vocabulary",
+    "load_vocabulary",
+    "name_words",
+    "normalize",
+]

@@ -1,0 +1,228 @@
+"""What a channel request asks for, read from an operator's words: the describing words, and
+the constraints on instance numbers, sectors, ordinals and setpoint/readback.
+
+``parse_channel_query("the first three dipole current setpoints")`` gives the words
+``dipole current`` with ``ordinal=("first", 3)`` and ``role="setpoint"``; "monitors 1 and 3"
+gives ``numbers={1, 3}``; "sectors 4 through 6" ``sectors={4, 5, 6}``; "right now" and
+"actual" ask for readbacks. Numbers that belong to a quantity ("one-minute average", "1 hour")
+stay words (``1min``), so they describe a channel instead of picking a device.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from osprey_desktop.text_numbers import NUMBER_WORDS
+
+ORDINALS: dict[str, int] = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+    "eleventh": 11,
+    "twelfth": 12,
+}
+_ORDINAL_SUFFIX = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
+#: Words that turn a following count into a selection of instances ("first three").
+_SELECTORS = {"first": "first", "last": "last", "final": "last", "initial": "first"}
+
+_SETPOINT_TEXT = "setpoint setpoints set setting settings sp demand demanded commanded setvalue"
+SETPOINT_WORDS = frozenset(_SETPOINT_TEXT.split())
+_READBACK_TEXT = "readback readbacks rb rbv reading readings measured actual actually monitored"
+READBACK_WORDS = frozenset(_READBACK_TEXT.split())
+#: Phrases meaning "what it is now" (a readback), matched on the lower-cased text.
+_NOW_PHRASES = re.compile(r"\b(right now|at the moment|currently|current value|actual value)\b")
+_EVERYTHING_TEXT = "all every each any values pvs channels signals everything"
+EVERYTHING_WORDS = frozenset(_EVERYTHING_TEXT.split())
+
+#: Units that make a number part of a quantity, not an instance ("1 min", "10 hz").
+_QUANTITY_UNITS = {
+    "min": "min",
+    "mins": "min",
+    "minute": "min",
+    "minutes": "min",
+    "hr": "hr",
+    "hrs": "hr",
+    "hour": "hr",
+    "hours": "hr",
+    "sec": "s",
+    "second": "s",
+    "seconds": "s",
+    "s": "s",
+    "ms": "ms",
+    "hz": "hz",
+    "khz": "khz",
+    "mhz": "mhz",
+    "gev": "gev",
+    "mev": "mev",
+    "kv": "kv",
+    "mm": "mm",
+}
+_SECTOR_WORDS = {"sector", "sectors", "sect", "sec", "cell", "cells"}
+_INSTANCE_WORDS = {"number", "numbers", "no", "nr", "num", "#", "device", "devices", "unit"}
+_RANGE_WORDS = {"to", "through", "thru", "till", "until", "-", "–", "..."}
+_LIST_WORDS = {"and", ",", "&", "or"}
+_TOKEN = re.compile(r"\d+(?:st|nd|rd|th)?|[a-z][a-z0-9_]*|[#,&–-]|\.\.\.")
+
+#: Words that say nothing about which channel (questions, politeness, verbs of reading).
+FILLER = frozenset(
+    """
+    a an the of in at for to from by with me my us our show display give get read tell what
+    whats what's is are was be please pls now this that these those there here about which i you
+    can could would see check look up let lets let's do does it its them they how much many
+    value current_value just only also again both hey hi ok okay thanks thank cheers kindly
+    want need like know find list report fetch return quick quickly there's where who
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+
+
+@dataclass
+class ChannelQuery:
+    """The parts of a channel request (see the module docstring)."""
+
+    words: list[str] = field(default_factory=list)
+    numbers: set[int] = field(default_factory=set)
+    sectors: set[int] = field(default_factory=set)
+    ordinal: tuple[str, int] | None = None
+    role: str | None = None  # "setpoint" | "readback" | None
+    everything: bool = False
+    both_roles: bool = False
+
+    @property
+    def empty(self) -> bool:
+        return not self.words and not self.numbers and not self.sectors
+
+
+def _number(token: str) -> int | None:
+    if token.isdigit():
+        return int(token)
+    if token in NUMBER_WORDS:
+        return NUMBER_WORDS[token]
+    return None
+
+
+def _tokens(text: str) -> list[str]:
+    text = text.lower().replace("\u2019", "'")
+    text = re.sub(r"'(s|re|ll|ve|d|m)\b", " ", text)  # "what's" -> "what"
+    text = re.sub(r"(\d)-(?=[a-z])", r"\1 ", text)  # "1-hour" -> "1 hour"
+    text = re.sub(r"\b([a-z]+)-([a-z]+)\b", r"\1 \2", text)  # "one-minute" -> "one minute"
+    text = re.sub(r"(\d)\s*-\s*(\d)", r"\1 - \2", text)  # "1-4" -> "1 - 4"
+    return _TOKEN.findall(text)
+
+
+def _read_numbers(tokens: list[str], start: int) -> tuple[set[int], int]:
+    """A number, a list ("1, 3 and 5") or a range ("4 through 6") from ``start``; next index."""
+    found: set[int] = set()
+    index = start
+    first = _number(tokens[index]) if index < len(tokens) else None
+    if first is None:
+        return found, start
+    found.add(first)
+    index += 1
+    while index < len(tokens):
+        word = tokens[index]
+        nxt = _number(tokens[index + 1]) if index + 1 < len(tokens) else None
+        if word in _RANGE_WORDS and nxt is not None:
+            last = max(found)
+            if nxt >= last and nxt - last <= 500:
+                found.update(range(last, nxt + 1))
+            else:
+                found.add(nxt)
+            index += 2
+        elif word in _LIST_WORDS and nxt is not None:
+            found.add(nxt)
+            index += 2
+        else:
+            break
+    return found, index
+
+
+def parse_channel_query(text: str) -> ChannelQuery:
+    """Read ``text`` (time expressions and write values already removed) into its parts."""
+    query = ChannelQuery()
+    lowered = text.lower()
+    if _NOW_PHRASES.search(lowered):
+        query.role = "readback"
+        lowered = _NOW_PHRASES.sub(" ", lowered)
+    tokens = _tokens(lowered)
+    roles: set[str] = set()
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        following = tokens[index + 1] if index + 1 < len(tokens) else ""
+        if token in _SECTOR_WORDS:
+            found, index = _read_numbers(tokens, index + 1)
+            if found:
+                query.sectors |= found
+            else:
+                index += 1
+            continue
+        if token in _SELECTORS:
+            count = _number(following)
+            kind = _SELECTORS[token]
+            if count is not None:
+                query.ordinal = (kind, count)
+                index += 2
+            else:
+                query.ordinal = (kind, 1)
+                index += 1
+            continue
+        ordinal = ORDINALS.get(token)
+        suffixed = _ORDINAL_SUFFIX.match(token)
+        if ordinal is not None or suffixed:
+            query.ordinal = ("nth", ordinal if ordinal is not None else int(suffixed.group(1)))
+            index += 1
+            continue
+        if _number(token) is not None:
+            unit = _QUANTITY_UNITS.get(following)
+            if unit is not None:  # "1 min average": a word of the channel, not an instance
+                query.words.append(f"{_number(token)}{unit}")
+                index += 2
+                continue
+            found, index = _read_numbers(tokens, index)
+            query.numbers |= found
+            continue
+        index += 1
+        if token in _INSTANCE_WORDS or token in _LIST_WORDS or token in _RANGE_WORDS:
+            continue
+        if token in SETPOINT_WORDS:
+            roles.add("setpoint")
+            continue
+        if token in READBACK_WORDS:
+            roles.add("readback")
+            continue
+        if token in EVERYTHING_WORDS:
+            query.everything = True
+            continue
+        if token in FILLER or token == "current" and _asks_now(tokens, index - 1):
+            continue
+        query.words.append(token)
+    if len(roles) == 1:
+        query.role = roles.pop()
+    elif len(roles) > 1:
+        query.both_roles = True
+        query.role = None
+    return query
+
+
+def _asks_now(tokens: list[str], index: int) -> bool:
+    """Whether "current" means "present" ("the current value"), not an electric current."""
+    return index + 1 < len(tokens) and tokens[index + 1] in ("value", "values", "state", "status")
+
+
+__all__ = [
+    "EVERYTHING_WORDS",
+    "FILLER",
+    "ORDINALS",
+    "READBACK_WORDS",
+    "SETPOINT_WORDS",
+    "ChannelQuery",
+    "parse_channel_query",
+]

@@ -1,0 +1,174 @@
+"""The channel finder on small made-up lists: the group a request names, by general rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from osprey_desktop.connectors.channel_database import ChannelRecord
+from osprey_desktop.connectors.channel_finder import ChannelFinder, load_vocabulary
+from osprey_desktop.connectors.channel_query import parse_channel_query
+
+
+def record(name: str, description: str = "", **fields) -> ChannelRecord:
+    role = fields.pop("role", "monitor")
+    return ChannelRecord(
+        name=name,
+        description=description,
+        role=role,
+        writable=role == "setpoint",
+        **fields,
+    )
+
+
+def magnets() -> list[ChannelRecord]:
+    """A machine with dipoles, two kinds of focusing quadrupole, correctors, BPMs, RF."""
+    out = []
+    for n in range(1, 9):
+        for suffix, role, words in (("SP", "setpoint", "setpoint"), ("RB", "readback", "readback")):
+            out.append(record(f"M:DIP{n:02d}:I:{suffix}", f"dipole {n} current {words}", role=role))
+            out.append(
+                record(
+                    f"M:QF{n:02d}:I:{suffix}",
+                    f"focusing quad {n} current {words}",
+                    role=role,
+                    synonyms=(f"QuadFocus_{n:02d}_Current",),
+                )
+            )
+            out.append(
+                record(
+                    f"M:QFA{n:02d}:I:{suffix}",
+                    f"achromat focusing quad {n} current {words}",
+                    role=role,
+                    synonyms=(f"QuadFocusAchromat_{n:02d}_Current",),
+                )
+            )
+        out.append(record(f"M:DIP{n:02d}:I:GOLDEN", f"dipole {n} golden current"))
+        out.append(record(f"M:DIP{n:02d}:STATUS:READY", f"dipole {n} ready"))
+    for sector in (1, 2, 3):
+        for n in (1, 2, 3):
+            for plane, word in (("X", "horizontal"), ("Y", "vertical")):
+                out.append(record(f"S{sector:02d}C:BPM{n}:{plane}", f"beam position {word}"))
+    out.append(record("RF:CAV1:PFWD", "cavity 1 forward power"))
+    out.append(record("RF:CAV1:PREV", "cavity 1 reflected power"))
+    out.append(record("RF:CAV2:PFWD", "cavity 2 forward power"))
+    out.append(record("RF:CAV2:PREV", "cavity 2 reflected power"))
+    out.append(record("DIAG:DCCT:I", "stored beam current"))
+    return out
+
+
+@pytest.fixture(scope="module")
+def finder() -> ChannelFinder:
+    return ChannelFinder(magnets(), load_vocabulary())
+
+
+def found(finder: ChannelFinder, text: str, **kwargs) -> list[str]:
+    return finder.find(text, **kwargs).names
+
+
+def test_ordinals_pick_instances_of_the_family(finder):
+    assert found(finder, "the first three dipole current setpoints") == [
+        "M:DIP01:I:SP",
+        "M:DIP02:I:SP",
+        "M:DIP03:I:SP",
+    ]
+    assert found(finder, "last two dipole readbacks") == ["M:DIP07:I:RB", "M:DIP08:I:RB"]
+    assert found(finder, "the seventh dipole setpoint") == ["M:DIP07:I:SP"]
+
+
+def test_ranges_and_lists_of_instances(finder):
+    assert found(finder, "focusing quad 2 through 4 readbacks") == [
+        "M:QF02:I:RB",
+        "M:QF03:I:RB",
+        "M:QF04:I:RB",
+    ]
+    assert found(finder, "dipoles 1 and 5 setpoint") == ["M:DIP01:I:SP", "M:DIP05:I:SP"]
+
+
+def test_sectors_and_devices_per_sector(finder):
+    assert found(finder, "horizontal beam positions in sectors 2 to 3, first two devices") == [
+        "S02C:BPM1:X",
+        "S02C:BPM2:X",
+        "S03C:BPM1:X",
+        "S03C:BPM2:X",
+    ]
+
+
+def test_a_quantity_asked_without_setpoint_or_readback_is_read_back(finder):
+    assert found(finder, "what is the dipole 4 current right now") == ["M:DIP04:I:RB"]
+    assert found(finder, "dipole 4 current") == ["M:DIP04:I:RB"]
+    assert found(finder, "dipole 4 current setting") == ["M:DIP04:I:SP"]
+    assert found(finder, "dipole 4 current setpoint and readback") == [
+        "M:DIP04:I:RB",
+        "M:DIP04:I:SP",
+    ] or set(found(finder, "dipole 4 current setpoint and readback")) == {
+        "M:DIP04:I:RB",
+        "M:DIP04:I:SP",
+    }
+
+
+def test_all_values_of_a_device_are_every_channel(finder):
+    assert set(found(finder, "all values of dipole 2")) == {
+        "M:DIP02:I:SP",
+        "M:DIP02:I:RB",
+        "M:DIP02:I:GOLDEN",
+        "M:DIP02:STATUS:READY",
+    }
+
+
+def test_the_plainer_kind_wins_a_tie(finder):
+    """ "focusing quad 3" is QF03; the achromat quad also focuses but says more."""
+    assert found(finder, "focusing quad 3 current readback") == ["M:QF03:I:RB"]
+    assert found(finder, "achromat focusing quad 3 current readback") == ["M:QFA03:I:RB"]
+
+
+def test_vocabulary_reads_everyday_words(finder):
+    assert found(finder, "reflected power in both cavities") == ["RF:CAV1:PREV", "RF:CAV2:PREV"]
+    assert found(finder, "the beam current") == ["DIAG:DCCT:I"]
+
+
+def test_an_unfamiliar_word_does_not_block_a_match(finder):
+    result = finder.find("the stored beam current, nicely")
+    assert result.names == ["DIAG:DCCT:I"] and result.ignored_words == ["nicely"]
+
+
+def test_a_write_keeps_setpoints(finder):
+    assert found(finder, "dipole 3 current", writable=True) == ["M:DIP03:I:SP"]
+
+
+def test_a_facility_extends_the_vocabulary():
+    records = [record("KLY:1:PWR", "klystron one power"), record("MOD:1:HV", "modulator voltage")]
+    plain = ChannelFinder(records, load_vocabulary())
+    assert plain.find("thyratron unit voltage").names == ["MOD:1:HV"]
+    extended = ChannelFinder(records, load_vocabulary({"synonyms": {"thyratron": ["modulator"]}}))
+    assert extended.find("thyratron power").names == ["MOD:1:HV", "KLY:1:PWR"] or set(
+        extended.find("thyratron").names
+    ) == {"MOD:1:HV"}
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers", "sectors", "ordinal", "role"),
+    [
+        ("monitors 1 and 3", {1, 3}, set(), None, None),
+        ("quads 15 through 17", {15, 16, 17}, set(), None, None),
+        ("devices 1-2 in sector 4", {1, 2}, {4}, None, None),
+        ("sectors four to six", set(), {4, 5, 6}, None, None),
+        ("the first four BPMs", set(), set(), ("first", 4), None),
+        ("the last BPM", set(), set(), ("last", 1), None),
+        ("the 3rd corrector setpoint", set(), set(), ("nth", 3), "setpoint"),
+        ("what does it read right now", set(), set(), None, "readback"),
+        ("one-minute average dose rate at monitor 2", {2}, set(), None, None),
+    ],
+)
+def test_the_query_parts_are_read(text, numbers, sectors, ordinal, role):
+    query = parse_channel_query(text)
+    assert (query.numbers, query.sectors, query.ordinal, query.role) == (
+        numbers,
+        sectors,
+        ordinal,
+        role,
+    )
+
+
+def test_a_quantity_number_stays_a_word():
+    assert "1min" in parse_channel_query("one-minute average dose rate").words
+    assert parse_channel_query("one-minute average dose rate").numbers == set()
