@@ -168,6 +168,16 @@ class BaseCapability:
         """Do the work and return state updates (usually ``self.store_output_context(...)``)."""
         raise NotImplementedError(f"capability {self.name!r} does not implement execute()")
 
+    @classmethod
+    def mentioned_in(cls, text: str) -> bool | None:
+        """Whether ``text`` asks for this capability, when its keywords cannot tell.
+
+        The built-in planner matches ``keywords`` first; a capability whose words are also
+        everyday words ("second" is a time unit and an ordinal) answers here with its own
+        parser. None (the default): the keywords decide.
+        """
+        return None
+
     def missing_information(self, request: str, state: Mapping[str, Any]) -> str | None:
         """What ``request`` lacks for this capability to act, asked before any step runs.
 

@@ -156,6 +156,9 @@ def match_capabilities(
             continue
         if getattr(capability, "writes", False) and not change:
             continue
+        decides = getattr(capability, "mentioned_in", None)
+        if callable(decides) and decides(text) is False:
+            continue
         match = score_capability(capability, text)
         if match.score >= MIN_SCORE:
             matches.append(match)

@@ -68,6 +68,8 @@ REQUESTS: tuple[OperatorRequest, ...] = (
     _r("vacuum pressures in sector 5", READ, "read", "multi", "odd"),
     _r("what are the vertical orbit readings in sector 12?", READ, "read", "multi"),
     _r("read BPM13 X and BPM14 X", READ, "read", "multi"),
+    _r("the second horizontal corrector readback in sector 4", READ, "read", "held_out"),
+    _r("first three quadrupole focusing magnet currents", READ, "read", "multi", "held_out"),
     _r("display the quadrupole currents in sector 2", READ, "read", "multi"),
     _r("list the readbacks of the horizontal correctors in sector 1", READ, "read", "multi"),
     # -- histories

@@ -91,7 +91,10 @@ def channel_vocabulary(database: ChannelDatabase) -> list[str]:
 
 @lru_cache(maxsize=8)
 def _vocabulary(database: ChannelDatabase) -> tuple[str, ...]:
+    """Names, families, synonyms, and the description words that tell channels apart (in
+    fewer than half of them: "quadrupole", "dose"; not "ring" on a one-ring list)."""
     found: dict[str, None] = {}
+    described: dict[str, int] = {}
     for record in database:
         texts = [record.family, record.device or "", *record.synonyms]
         texts += [part for part in record.name.split(":") if part]
@@ -99,6 +102,12 @@ def _vocabulary(database: ChannelDatabase) -> tuple[str, ...]:
             for word in re.findall(r"[a-z][a-z0-9]+", text.lower()):
                 if word not in _GENERIC and word not in STOPWORDS and len(word) > 1:
                     found.setdefault(word, None)
+        for word in set(re.findall(r"[a-z]{4,}", record.description.lower())):
+            described[word] = described.get(word, 0) + 1
+    half = max(1, len(database) // 2)
+    for word, count in described.items():
+        if count < half and word not in _GENERIC and word not in STOPWORDS:
+            found.setdefault(word, None)
     return tuple(found)
 
 

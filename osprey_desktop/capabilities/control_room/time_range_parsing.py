@@ -71,6 +71,13 @@ class TimeRangeParsingCapability(ControlRoomCapability):
     ]
     parameters = {"query": "the words naming the range (default: the step objective)"}
 
+    @classmethod
+    def mentioned_in(cls, text: str) -> bool | None:
+        """Only when the time parser finds an expression: "the second dipole" is no range."""
+        from osprey_desktop.capabilities.control_room.time_parsing import strip_time_expressions
+
+        return " ".join(text.lower().split()) != " ".join(strip_time_expressions(text).split())
+
     async def execute(self) -> dict[str, Any]:
         try:
             parsed = self._parse()
