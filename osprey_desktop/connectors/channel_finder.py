@@ -45,6 +45,7 @@ _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _ALNUM = re.compile(r"[a-z]+|\d+")
 _UNIT_AFTER_NUMBER = re.compile(r"^(\d+)(min|hr|s|ms|hz|khz|mhz|mm|kv)$")
 _SECTOR_SEGMENT = re.compile(r"^[a-z]{1,3}(\d{1,2})[a-z]?$")
+_SECTOR_PREFIX = re.compile(r"^([A-Za-z]{1,3})\d{1,2}(?=[A-Za-z]?[^A-Za-z0-9])")
 _SETPOINT_TOKENS = frozenset({"sp", "set", "setpoint", "setcurrent", "setvalue", "demand"})
 #: Name words of stored reference values (what a setpoint should be) and of commands.
 _REFERENCE_TOKENS = frozenset({"golden", "reference", "ref", "saved", "design"})
@@ -425,7 +426,10 @@ class ChannelFinder:
         families: dict[str, list[int]] = defaultdict(list)
         for i in chosen:
             if self.instance[i] is not None:
-                families[self.family_key[i]].append(i)
+                key = self.family_key[i]
+                if not query.sectors:  # "the first three" of the machine, not of each sector
+                    key = _SECTOR_PREFIX.sub(lambda m: m.group(1) + "#", key, count=1)
+                families[key].append(i)
         if not families:
             return chosen
         kept: set[int] = set()
