@@ -187,6 +187,30 @@ def turn_exit_code(result: Any) -> int:
     return EXIT_OK
 
 
+def found_channels(result: Any) -> list[dict[str, Any]]:
+    """The channels this turn found, each with its PV name and the list's own names for it
+    (an ``in_context`` list's ``channel`` field, say), for scripts that score a finder."""
+    state = getattr(result, "state", None) or {}
+    steps = state.get("execution_step_results") or {}
+    keys = {r.get("context_key") for r in steps.values() if isinstance(r, dict)}
+    data = (state.get("capability_context_data") or {}).get("CHANNEL_ADDRESSES") or {}
+    names = [n for key, entry in data.items() if key in keys for n in entry.get("channels") or []]
+    if not names:
+        return []
+    try:
+        from osprey_desktop.connectors import get_configured_channel_database
+
+        database = get_configured_channel_database()
+    except Exception:  # noqa: BLE001 - the names alone are still the answer
+        database = None
+    out = []
+    for name in dict.fromkeys(names):
+        record = database.get(name) if database is not None else None
+        own = [s for s in (record.synonyms if record else ()) if s and " " not in s]
+        out.append({"name": name, "list_names": own})
+    return out
+
+
 def report_turn(result: Any, command: str, as_json: bool, thread_known: bool = True) -> int:
     """Print a TurnResult for a person or a script; returns the exit code.
 
@@ -198,6 +222,7 @@ def report_turn(result: Any, command: str, as_json: bool, thread_known: bool = T
     refused = already_answered_message(result)
     if as_json:
         data = result.to_dict()
+        data["channels"] = found_channels(result)
         if not thread_known:
             data["thread_id"] = None
         if refused is not None:

@@ -122,3 +122,10 @@ def test_a_write_beyond_its_limit_is_refused_with_the_limit_named(cli):
     assert "7.0 A is above the maximum of 5.0 A" in result.stdout and "limit max=5" in result.stdout
     (row,) = audit_rows(cli)
     assert row["outcome"] == "blocked"
+
+
+def test_json_names_the_channels_the_turn_found(cli):
+    result = cli("ask", "show the horizontal orbit in sector 3", "--json")
+    assert result.returncode == 0, result.stderr
+    found = json.loads(result.stdout)["channels"]
+    assert [c["name"] for c in found] == [f"SR03C:BPM{n}:X" for n in range(13, 19)]
