@@ -35,6 +35,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("verify", "osprey_desktop.cli.verify", "read back the writes in doubt on a thread"),
     Command("threads", "osprey_desktop.cli.threads", "list or delete conversation threads"),
     Command("audit", "osprey_desktop.cli.audit", "show the audit log of channel writes"),
+    Command("channels", "osprey_desktop.cli.channels", "check a channel list before using it"),
     Command(
         "demo-ioc",
         "osprey_desktop.cli.demo_ioc",

@@ -1,7 +1,9 @@
-"""The channel database: what channels exist and what they mean, loaded and validated from YAML.
+"""The channel database: what channels exist and what they mean, loaded and validated.
 
 Loaded from ``resources/channels.yaml`` unless ``control_system.channel_database`` names another
-file; every entry is validated (``ChannelRecord``) and errors name the file and the bad entry.
+file, in this app's YAML or in a format a facility keeps its list in (Osprey in_context,
+hierarchical and middle_layer JSON, CSV, EPICS .db: see ``channel_formats``); every channel is
+validated (``ChannelRecord``) and errors name the file and the bad entry.
 ``ChannelDatabase`` looks channels up by name and answers ``search`` / ``top_matches`` /
 ``suggest`` through the ranked search in ``channel_search`` (whose ``ChannelMatch`` and
 ``STOPWORDS`` are re-exported here, where callers import them from).
@@ -15,13 +17,14 @@ neighbour, so channel finding checks names here before it trusts the search.
 from __future__ import annotations
 
 import difflib
+import logging
 import re
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from osprey_desktop.connectors.base import ChannelMetadata, ChannelNotFoundError, ConnectorError
 from osprey_desktop.connectors.channel_search import (
@@ -47,12 +50,14 @@ __all__ = [
 ]
 
 Role = Literal["setpoint", "readback", "monitor"]
+log = logging.getLogger(__name__)
 
 #: A device-like name piece: letters, then digits, perhaps one letter (HCM09, ID2, SR03C).
 DEVICE_NAME = re.compile(r"([a-z]+)(\d+)([a-z]?)", re.IGNORECASE)
 _NAME_WORD = re.compile(r"[a-z0-9]+", re.IGNORECASE)
 
 
+@lru_cache(maxsize=1 << 18)  # a 100k-channel list repeats its pieces: 2 s less to index
 def name_key(piece: str) -> str:
     """How name pieces compare: case-free, digit groups without leading zeros (HCM9 == HCM09)."""
     return re.sub(r"\d+", lambda m: str(int(m.group())), piece.strip().lower())
@@ -302,38 +307,28 @@ def _number(name: str) -> int:
 
 
 def load_channel_database(path: str | Path) -> ChannelDatabase:
-    """Read a channel database YAML file; errors name the file and the bad entry."""
-    file = Path(path)
-    try:
-        raw = yaml.load(file.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
-    except FileNotFoundError as exc:
-        raise ChannelDatabaseError(
-            f"Channel database {file} does not exist. Set control_system.channel_database "
-            "to an existing file, or null for the shipped one."
-        ) from exc
-    except (OSError, yaml.YAMLError) as exc:
-        raise ChannelDatabaseError(f"Channel database {file} cannot be read: {exc}") from exc
-    entries = raw.get("channels") if isinstance(raw, dict) else None
-    if not isinstance(entries, list) or not entries:
-        raise ChannelDatabaseError(
-            f"Channel database {file} has no 'channels:' list; see resources/channels.yaml."
+    """Read a channel list in any format ``channel_formats`` knows; errors name the file.
+
+    Problems with single channels of a facility's list (a row without a name, a limit that is
+    not a number) are logged and those channels left out or kept read-only; the rest loads.
+    ``osprey-desktop channels check FILE`` lists them all.
+    """
+    from osprey_desktop.connectors.channel_formats import read_channel_list
+
+    listing = read_channel_list(path)
+    if listing.problems:
+        log.warning(
+            "Channel database %s (%s): %d problem(s), e.g. %s. Run 'osprey-desktop channels "
+            "check %s' for the full list.",
+            listing.source,
+            listing.format,
+            len(listing.problems),
+            listing.problems[0],
+            listing.source,
         )
-    records: list[ChannelRecord] = []
-    for index, item in enumerate(entries):
-        try:
-            records.append(ChannelRecord.model_validate(item))
-        except ValidationError as exc:
-            label = item.get("name") if isinstance(item, dict) else None
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
-            raise ChannelDatabaseError(
-                f"Channel database {file}, entry {index} ({label or 'no name'}): "
-                f"{where}: {first['msg']}."
-            ) from exc
-    return ChannelDatabase(records, source=str(file))
+    return listing.to_database()
 
 
-_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: 9x faster on 6k lines
 _cache: dict[tuple[str, float], ChannelDatabase] = {}
 
 
