@@ -163,7 +163,12 @@ def find_channels_noted(
             near,
         )
     names = [m.name for m in matches]
-    _check_names_kept(database, text, phrase, names, typed, numbers, writable=writable)
+    # the finder kept only the instances the request numbered ("10 through 12"); the ranked
+    # search did not, so its answer is checked against every number given
+    by_finder = all(m.reason.startswith("finder") for m in matches)
+    _check_names_kept(
+        database, text, phrase, names, typed, [] if by_finder else numbers, writable=writable
+    )
     if writable:
         best = database.search(phrase, limit=1)
         if best and not best[0].channel.writable and best[0].score > matches[0].score + 0.1:
@@ -365,7 +370,8 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
     """
     from osprey_desktop.connectors.channel_search import ChannelMatch
 
-    found = finder_of(database).find(_without_values(text), writable=True if writable else None)
+    words = _without_values(text) if writable else strip_time_expressions(text)
+    found = finder_of(database).find(words, writable=True if writable else None)
     if not found.names:
         return _search(database, phrase, True if writable else None)
     unknown = [
