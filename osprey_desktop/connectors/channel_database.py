@@ -147,7 +147,8 @@ class ChannelDatabase:
                 )
             self._records[record.name] = record
             self._by_lower[record.name.lower()] = record
-        self._index = ChannelSearchIndex(records)
+        self._records_for_index = records
+        self._search_index: ChannelSearchIndex | None = None
         self._segments = {r.name: [name_key(p) for p in r.name.split(":")] for r in records}
         # name key -> channels it names: a segment of the PV name, the device, or a word of
         # the description or a synonym (a facility may call a device only there).
@@ -274,6 +275,14 @@ class ChannelDatabase:
         ]
 
     # ----- search (ranked by channel_search) ------------------------------------------------------
+    @property
+    def _index(self) -> ChannelSearchIndex:
+        """The ranked search, built on first use: finding channels does not need it (the
+        finder answers), suggestions and the fallback search do."""
+        if self._search_index is None:
+            self._search_index = ChannelSearchIndex(self._records_for_index)
+        return self._search_index
+
     def search(
         self,
         query: str,
