@@ -199,20 +199,51 @@ class ChannelFinder:
         self.device_key: list[str] = []
         self.kind_words: list[frozenset[str]] = []
         self.field_words: list[frozenset[str]] = []
+        shapes: dict[tuple[Any, ...], _Shape] = {}
         for index, record in enumerate(self.records):
-            for word, strength in self._describe(record).items():
+            # channels that differ only by their numbers (BPM01 … BPM99) share one shape
+            key = _shape_key(record)
+            shape = shapes.get(key)
+            if shape is None:
+                shape = shapes[key] = self._shape(record)
+            for word, strength in shape.words.items():
                 self._postings[word][index] = strength
-            self.device_key.append(_device_key(record.name))
-            self.kind_words.append(_kind_words(record))
-            self.field_words.append(_field_words(record))
-            self.instance.append(_instance_number(record))
-            self.family_key.append(_family_key(record.name))
-            self.access.append(_access(record))
+            for word, strength in _digit_words(record).items():
+                if self._postings[word].get(index, 0.0) < strength:
+                    self._postings[word][index] = strength
+            numbers = list(_DIGITS.finditer(record.name))
+            instance, device, family = shape.numbering
+            if instance is not None:
+                self.instance.append(int(numbers[instance].group()))
+            else:
+                self.instance.append(_instance_number(record))
+            end = numbers[device].end() if device is not None else len(record.name)
+            self.device_key.append(record.name[:end])
+            if family is not None:
+                found = numbers[family]
+                self.family_key.append(
+                    record.name[: found.start()] + "#" + record.name[found.end() :]
+                )
+            else:
+                self.family_key.append(record.name)
+            self.kind_words.append(shape.kind_words)
+            self.field_words.append(shape.field_words)
+            self.access.append(shape.access)
             self.sector.append(record.sector if record.sector is not None else _sector(record))
         self._known = sorted(self._postings)
         self._cache: dict[str, dict[int, float]] = {}
         # what a channel's own description says (is a quantity asked about it at all?)
         self.said = [frozenset(text_words(_own_description(r))) for r in self.records]
+
+    def _shape(self, record: ChannelRecord) -> _Shape:
+        """What ``record`` shares with every channel named like it but for its numbers."""
+        return _Shape(
+            words={w: v for w, v in self._describe(record).items() if not _has_digit(w)},
+            kind_words=_kind_words(record),
+            field_words=frozenset(w for w in _field_words(record) if not _has_digit(w)),
+            access=_access(record),
+            numbering=_numbering(record.name),
+        )
 
     def _describe(self, record: ChannelRecord) -> dict[str, float]:
         """Every word of a channel with how strongly the channel has it."""
@@ -443,6 +474,96 @@ class ChannelFinder:
                 wanted = {numbers[count - 1]} if 0 < count <= len(numbers) else set()
             kept |= {i for i in members if self.instance[i] in wanted}
         return kept
+
+
+_DIGITS = re.compile(r"\d+")
+_ALNUM_RUN = re.compile(r"[A-Za-z0-9]+")
+
+
+def _has_digit(word: str) -> bool:
+    """For the index's words (letters and digits only): whether a digit is among them."""
+    return not word.isalpha()
+
+
+@dataclass(frozen=True)
+class _Shape:
+    words: dict[str, float]
+    kind_words: frozenset[str]
+    field_words: frozenset[str]
+    access: str
+    numbering: tuple[int | None, int | None, int | None]
+
+
+def _shape_key(record: ChannelRecord) -> tuple[Any, ...]:
+    """Everything the index reads from a channel, numbers blanked."""
+    return (
+        _DIGITS.sub("#", record.name),
+        _DIGITS.sub("#", record.description),
+        tuple(_DIGITS.sub("#", s) for s in record.synonyms),
+        tuple(_DIGITS.sub("#", a) for a in getattr(record, "aliases", ()) or ()),
+        record.family,
+        _DIGITS.sub("#", record.device or ""),
+        record.role,
+    )
+
+
+def _numbering(name: str) -> tuple[int | None, int | None, int | None]:
+    """Which of the name's digit groups is the instance number, which ends the device part,
+    and which the family key blanks (see ``_instance_number``, ``_device_key``,
+    ``_family_key``); the same for every channel of one shape."""
+    segments = [(m.start(), m.end()) for m in _ALNUM_RUN.finditer(name)]
+    instance = device = family = None
+    for index, found in enumerate(_DIGITS.finditer(name)):
+        start, end = next(seg for seg in segments if seg[0] <= found.start() < seg[1])
+        segment = name[start:end].lower()
+        if not _UNIT_AFTER_NUMBER.match(name[found.start() : end].lower()):
+            device = index
+        if _UNIT_AFTER_NUMBER.match(segment):
+            continue
+        family = index
+        sector = (start, end) == segments[0] and _SECTOR_SEGMENT.match(segment)
+        if not (sector and len(segments) > 2):
+            instance = index
+    return instance, device, family
+
+
+def _digit_words(record: ChannelRecord) -> dict[str, float]:
+    """The words of a channel that hold numbers ("bpm5", "5", "1hr"), with their strength:
+    what its shape does not share with its siblings."""
+    out: dict[str, float] = {}
+
+    def put(words: Iterable[str], strength: float) -> None:
+        for word in words:
+            if not _has_digit(word):
+                continue
+            if out.get(word, 0.0) < strength:
+                out[word] = strength
+            match = _UNIT_AFTER_NUMBER.match(word)
+            if match:
+                key = f"{int(match.group(1))}{match.group(2)}"
+                out[key] = max(out.get(key, 0.0), strength)
+
+    for text in (record.name, *_list_names(record), record.device or ""):
+        if _DIGITS.search(text):
+            words, composites = name_words(text)
+            put(words + composites, STRONG)
+    for text in (*record.synonyms, record.family, record.device or ""):
+        if _DIGITS.search(text):
+            put(text_words(text), STRONG)
+    if not _DIGITS.search(record.description):
+        return out
+    levels = [p for p in record.description.split(_LEVELS) if p.strip()]
+    if levels:
+        put(text_words(levels[-1]), OWN)
+        for level in levels[:-1]:
+            if not _DIGITS.search(level):
+                continue
+            title = level.split(":", 1)[0] if ":" in level else level
+            titled = ":" in level or len(level.split()) <= _TITLE_WORDS
+            put(text_words(level), CONTEXT)
+            if titled:
+                put(text_words(title), OWN)
+    return out
 
 
 def _instance_number(record: ChannelRecord) -> int | None:
