@@ -11,7 +11,6 @@ import json
 import re
 import socket
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,21 +26,13 @@ from osprey_desktop.cli.common import (
     turn_failure,
 )
 from osprey_desktop.session import TurnResult
-from tests.support.cli_env import cli_environment
+from tests.support.cli_env import run_cli
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 def _cli(base: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "osprey_desktop", *args],
-        capture_output=True,
-        text=True,
-        timeout=90,
-        cwd=REPO,
-        env=cli_environment(base),
-        check=False,
-    )
+    return run_cli(base, *args)
 
 
 def _thread_id(text: str) -> str:

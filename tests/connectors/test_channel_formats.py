@@ -18,7 +18,7 @@ import pytest
 from osprey_desktop.connectors.channel_database import ChannelDatabaseError, load_channel_database
 from osprey_desktop.connectors.channel_formats import read_channel_list
 from osprey_desktop.connectors.sim_machine import SimMachine
-from tests.support.cli_env import cli_environment
+from tests.support.cli_env import cli_environment, run_cli
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = Path("/work/shared/facility-channels")
@@ -453,14 +453,6 @@ def test_ask_answers_from_a_foreign_list_on_the_simulated_ring(
         f"control_system:\n  type: sim\n  channel_database: {SHARED / kind}.json\n",
     )
     args = ["--config", str(config), "ask", request_text, "--db", str(tmp_path / "t.sqlite")]
-    result = subprocess.run(
-        [sys.executable, "-m", "osprey_desktop", *args],
-        capture_output=True,
-        text=True,
-        timeout=150,
-        cwd=REPO,
-        env=cli_environment(tmp_path),
-        check=False,
-    )
+    result = run_cli(tmp_path, *args, timeout=150)
     assert result.returncode == 0, result.stderr
     assert f"{answer}: " in result.stdout, result.stdout

@@ -22,7 +22,7 @@ from langgraph.checkpoint.base import empty_checkpoint
 
 from osprey_desktop.persistence import CheckpointDatabaseError, open_checkpointer
 from osprey_desktop.persistence.checkpointer import describe_sqlite_error
-from tests.support.cli_env import cli_environment
+from tests.support.cli_env import cli_environment, run_cli
 
 REPO = Path(__file__).resolve().parents[2]
 PAGE_SIZE = 4096
@@ -36,15 +36,7 @@ LOCKER = (
 
 
 def _cli(base: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "osprey_desktop", *args],
-        capture_output=True,
-        text=True,
-        timeout=90,
-        cwd=REPO,
-        env=cli_environment(base),
-        check=False,
-    )
+    return run_cli(base, *args)
 
 
 @pytest.fixture(scope="module")

@@ -8,8 +8,6 @@ reply held a turn for a minute under a 10 s limit. The server here is a real HTT
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -22,7 +20,7 @@ import pytest
 from osprey_desktop.config import build_config
 from osprey_desktop.planners.base import PlannerError
 from osprey_desktop.planners.chat_model import ChatModelPlanner
-from tests.support.cli_env import cli_environment
+from tests.support.cli_env import run_cli
 
 REPO = Path(__file__).resolve().parents[2]
 LIMIT = 2.0
@@ -176,15 +174,11 @@ def test_ask_fails_with_exit_code_1_naming_the_limit(trickling, tmp_path):
     )
     started = time.monotonic()
 
-    done = subprocess.run(
-        [sys.executable, "-m", "osprey_desktop", "--config", str(config), "ask", "--json"]
-        + ["--db", str(tmp_path / "threads.sqlite"), "what is the beam current?"],
-        capture_output=True,
-        text=True,
+    done = run_cli(
+        tmp_path,
+        *["--config", str(config), "ask", "--json", "--db", str(tmp_path / "threads.sqlite")],
+        "what is the beam current?",
         timeout=60,
-        cwd=REPO,
-        env=cli_environment(tmp_path),
-        check=False,
     )
 
     assert done.returncode == 1, done.stderr

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def cli_environment(base: Path) -> dict[str, str]:
@@ -19,3 +23,16 @@ def cli_environment(base: Path) -> dict[str, str]:
         OSPREY_DESKTOP_DATA_DIR=str(base / "data"),
     )
     return env
+
+
+def run_cli(base: Path, *args: str, timeout: float = 90) -> subprocess.CompletedProcess[str]:
+    """``python -m osprey_desktop ARGS`` in the environment of ``cli_environment(base)``."""
+    return subprocess.run(
+        [sys.executable, "-m", "osprey_desktop", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=REPO,
+        env=cli_environment(base),
+        check=False,
+    )
