@@ -218,6 +218,12 @@ class ChatModelPlanner:
             )
         return self._structured[schema]
 
+    async def ask_structured(self, what: str, schema: type[BaseModel], messages: list[Any]) -> Any:
+        """One structured question to the model for another part of the product (channel
+        finding asks which channels a request means), with the planner's retries, time limit
+        and error messages."""
+        return await self._ask_structured(what, schema, messages)
+
     async def _ask_structured(
         self,
         what: str,

@@ -368,10 +368,13 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
     time expressions and write values taken out; the ranked search of the phrase answers
     when the finder finds nothing.
     """
+    from osprey_desktop.capabilities.control_room.model_channel_finding import chosen_instead
     from osprey_desktop.connectors.channel_search import ChannelMatch
 
     words = _without_values(text) if writable else strip_time_expressions(text)
     found = finder_of(database).find(words, writable=True if writable else None)
+    # model-assisted finding (models.planner: chat_model): the model's checked choice, if any
+    found = chosen_instead(database, text, writable, found)
     if not found.names:
         return _search(database, phrase, True if writable else None)
     unknown = [
@@ -460,16 +463,18 @@ class ChannelFindingCapability(ControlRoomCapability):
         self.keywords = [*type(self).keywords, *_configured_vocabulary()]  # type: ignore[misc]
 
     async def execute(self) -> dict[str, Any]:
+        from osprey_desktop.capabilities.control_room.model_channel_finding import consulted
         from osprey_desktop.connectors import get_configured_channel_database
 
         text = self.request_text()
-        names, _, note = find_channels_noted(  # raises ClarificationRequired, never guesses
-            get_configured_channel_database(),
-            text,
-            writable=self._for_write(),
-            max_write_channels=self.MAX_WRITE_CHANNELS,
-        )
         database = get_configured_channel_database()
+        writable = self._for_write()
+        # model-assisted finding (models.planner: chat_model): asked here, on the running loop
+        # (a sync call would block the window); _find takes its checked choice
+        async with consulted(database, text, writable=writable):
+            names, _, note = find_channels_noted(  # raises ClarificationRequired, never guesses
+                database, text, writable=writable, max_write_channels=self.MAX_WRITE_CHANNELS
+            )
         descriptions = {n: r.description for n in names if (r := database.get(n)) is not None}
         return self.store_output_context(
             ChannelAddressesContext(
