@@ -145,10 +145,19 @@ def default_error_classification(exc: BaseException, what: str) -> ErrorClassifi
     )
 
 
+class MissingAfterLookups(str):
+    """A ``missing_information`` answer saying the lookups come first: the request names its
+    target but lacks something else (a value to write), so the plan finds (and may read) the
+    target, then asks; it never reaches the step that changes anything."""
+
+    after_lookups = True
+
+
 __all__ = [
     "ClarificationRequired",
     "ErrorClassification",
     "ErrorSeverity",
+    "MissingAfterLookups",
     "RetryPolicy",
     "default_error_classification",
     "is_transient_error",

@@ -193,7 +193,7 @@ def _missing_information(goals: Sequence[Any], text: str, state: Mapping[str, An
             logger.warning("%s.missing_information failed: %s", goal.name, exc)
             continue
         if reason:
-            return str(reason)
+            return reason if isinstance(reason, str) else str(reason)
     return None
 
 
@@ -295,12 +295,32 @@ class BuiltinPlanner:
         text, goals = self._goals(task, capabilities)
         missing = _missing_information(goals, text, state)
         if missing:
-            return {"steps": [closing_step("clarify", text, PlanDraft(), missing)]}
+            lookups = []
+            if getattr(missing, "after_lookups", False):
+                lookups = self._lookups_before_asking(task, capabilities, state)
+            return {"steps": [*lookups, closing_step("clarify", text, PlanDraft(), missing)]}
         text, draft, _ = self._draft(task, capabilities, state, react=False)
         if draft.missing:
             reason = "; ".join(dict.fromkeys(draft.missing))
             return {"steps": [closing_step("clarify", text, draft, reason)]}
         return {"steps": [*draft.steps, closing_step("respond", text, draft)]}
+
+    def _lookups_before_asking(
+        self, task: str, capabilities: Sequence[Any], state: Mapping[str, Any]
+    ) -> list[dict[str, Any]]:
+        """The steps that make a question concrete, run before it is asked: the plan's steps
+        before its first change, none of which changes anything ("set HCM01" finds HCM01,
+        then asks for the value). Never a write."""
+        writes = {c.name for c in capabilities if getattr(c, "writes", False)}
+        _, draft, _ = self._draft(task, capabilities, state, react=False)
+        if draft.missing:
+            return []
+        lookups = []
+        for step in draft.steps:
+            if step.get("capability") in writes:
+                break
+            lookups.append(step)
+        return lookups
 
     async def choose_next_step(
         self, task: str, capabilities: Sequence[Any], state: Mapping[str, Any]

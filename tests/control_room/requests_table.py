@@ -5,7 +5,8 @@ capabilities that answers it best. ``bench/planner_accuracy.py`` and
 ``test_planner_table.py`` run the planner over every entry. Kinds:
 
 - ``read`` / ``history`` / ``write`` / ``read_then_write``: the plain cases;
-- ``write_missing``: a change without its value or its target: ask, do not guess;
+- ``write_missing``: a change without its value or its target: ask, do not guess (a named
+  target is looked up first, so the question can name it);
 - ``conversation``: nothing to read or change: answer directly;
 - ``unknown_channel``: a channel the machine does not have: plan normally, channel finding
   then asks with the nearest names;
@@ -25,6 +26,8 @@ WRITE = ("channel_finding", "channel_write", "respond")
 READ_THEN_WRITE = ("channel_finding", "channel_read", "channel_write", "respond")
 WRITE_THEN_READ = ("channel_finding", "channel_write", "channel_read", "respond")
 CLARIFY = ("clarify",)
+#: A write naming its target but not its value: find the target, then ask (never write).
+FIND_THEN_ASK = ("channel_finding", "clarify")
 RESPOND = ("respond",)
 
 #: Kinds whose requests ask the machine to change; every other kind must never plan a write.
@@ -101,11 +104,11 @@ REQUESTS: tuple[OperatorRequest, ...] = (
     _r("write 0.1 to SR02C:VCM04:Current:SP", WRITE, "write"),
     _r("HCM01 -> 1.2 A", WRITE, "write", "odd"),
     # -- writes missing a value or a target
-    _r("set HCM01", CLARIFY, "write_missing"),
-    _r("change the RF frequency", CLARIFY, "write_missing"),
-    _r("increase the ID04 gap", CLARIFY, "write_missing"),
+    _r("set HCM01", FIND_THEN_ASK, "write_missing"),
+    _r("change the RF frequency", FIND_THEN_ASK, "write_missing"),
+    _r("increase the ID04 gap", FIND_THEN_ASK, "write_missing"),
     _r("set it to 1.5 A", CLARIFY, "write_missing"),
-    _r("please adjust the corrector", CLARIFY, "write_missing", "odd"),
+    _r("please adjust the corrector", FIND_THEN_ASK, "write_missing", "odd"),
     _r("put 2 A on it", CLARIFY, "write_missing", "odd"),
     # -- read, then write
     _r("read HCM01 and then set it to 1.0 A", READ_THEN_WRITE, "read_then_write"),
@@ -152,7 +155,7 @@ REQUESTS: tuple[OperatorRequest, ...] = (
     _r("could you lower HCM20 by 250 mA?", WRITE, "write", "held_out", "units", "odd"),
     _r("change the ID07 gap setpoint to 18.5 mm", WRITE, "write", "held_out"),
     _r("I want to set QF05 to 120 A", WRITE, "write", "held_out", "odd"),
-    _r("lower the ID02 gap", CLARIFY, "write_missing", "held_out"),
+    _r("lower the ID02 gap", FIND_THEN_ASK, "write_missing", "held_out"),
     _r("change it", CLARIFY, "write_missing", "held_out", "odd"),
     _r("read VCM05 then set it to 0.2 A", READ_THEN_WRITE, "read_then_write", "held_out"),
     _r("ok thanks, that's all", RESPOND, "conversation", "held_out"),

@@ -22,7 +22,12 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from osprey_desktop.base.errors import ClarificationRequired, ErrorClassification, ErrorSeverity
+from osprey_desktop.base.errors import (
+    ClarificationRequired,
+    ErrorClassification,
+    ErrorSeverity,
+    MissingAfterLookups,
+)
 from osprey_desktop.capabilities.control_room.channel_read import channels_of
 from osprey_desktop.capabilities.control_room.common import ControlRoomCapability
 from osprey_desktop.capabilities.control_room.contexts import (
@@ -111,9 +116,9 @@ class ChannelWriteCapability(ControlRoomCapability):
         try:
             parse_write_request(request)
         except MissingWriteValue as exc:
-            return f"What value should I write? {exc}."
+            return MissingAfterLookups(f"What value should I write? {exc}.")
         except WriteRequestError as exc:
-            return f"I cannot read the value to write: {exc}."
+            return MissingAfterLookups(f"I cannot read the value to write: {exc}.")
         named = [w for w in channel_phrase(request).replace(",", " ").split() if w not in STOPWORDS]
         stored = (state.get("capability_context_data") or {}).get("CHANNEL_ADDRESSES")
         if not named and not stored:
