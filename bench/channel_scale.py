@@ -124,24 +124,28 @@ def main() -> int:
         "vacuum pressure at {ring} ion pump {n}",
         "horizontal positions of {ring} BPMs {n} and {m}",
     ]
-    times = []
+    cold, warm = [], []
     for _ in range(args.queries):
         n = rng.randint(1, max(1, args.channels // 100))
         text = rng.choice(templates).format(
             ring=rng.choice(RINGS)[1], kind=rng.choice(KINDS)[1], n=n, m=n + 2
         )
-        finder._cache.clear()
-        started = time.perf_counter()
-        finder.find(text)
-        times.append(time.perf_counter() - started)
+        for forget, times in ((True, cold), (False, warm)):
+            if forget:  # as if no request had used these words before
+                finder._cache.clear()
+                finder._array_cache.clear()
+            started = time.perf_counter()
+            finder.find(text)
+            times.append(time.perf_counter() - started)
     print(f"channels: {len(database)}")
     print(f"load (read, validate, search index): {loaded:.2f} s")
     print(f"finder index: {indexed:.2f} s")
     print(f"load + finder: {loaded + indexed:.2f} s (target <= 2 s)")
-    print(
-        f"query: median {1000 * statistics.median(times):.1f} ms, "
-        f"worst {1000 * max(times):.1f} ms (target <= 50 ms)"
-    )
+    for label, times in (("first use of its words", cold), ("words used before", warm)):
+        print(
+            f"query, {label}: median {1000 * statistics.median(times):.1f} ms, "
+            f"worst {1000 * max(times):.1f} ms (target <= 50 ms)"
+        )
     return 0
 
 

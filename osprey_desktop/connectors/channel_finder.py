@@ -33,6 +33,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import yaml
 
 from osprey_desktop.connectors.channel_query import ChannelQuery, parse_channel_query
@@ -232,6 +233,10 @@ class ChannelFinder:
             self.sector.append(record.sector if record.sector is not None else _sector(record))
         self._known = sorted(self._postings)
         self._cache: dict[str, dict[int, float]] = {}
+        self._array_cache: dict[str, tuple[np.ndarray, np.ndarray, int]] = {}
+        self._instance_array = np.array([-1 if n is None else n for n in self.instance])
+        self._sector_array = np.array([-1 if n is None else n for n in self.sector])
+        self._access_array = np.array(self.access, dtype=object)
         # what a channel's own description says (is a quantity asked about it at all?)
         self.said = [frozenset(text_words(_own_description(r))) for r in self.records]
 
@@ -330,37 +335,27 @@ class ChannelFinder:
 
     def find(self, text: str, *, writable: bool | None = None) -> FoundChannels:
         query = parse_channel_query(text)
-        pool = set(range(len(self.records)))
-        if query.sectors:
-            pool = {i for i in pool if self.sector[i] in query.sectors}
-        if query.numbers:
-            pool = {i for i in pool if self.instance[i] in query.numbers}
-        if query.role and not writable:
-            # "readbacks" rules out setpoints (and "setpoints" readbacks), not other channels
-            ruled_out = _WRITTEN_KINDS if query.role == "readback" else {"readback"}
-            pool = {i for i in pool if self.access[i] not in ruled_out} or pool
+        mask = self._pool(query, writable)
         words = self._with_terms(list(dict.fromkeys(normalize(w) for w in query.words)))
-        postings = {w: self.matches(w) for w in words}
-        ignored = [w for w in words if not postings[w]]
+        arrays = {w: self._arrays(w) for w in words}
+        ignored = [w for w in words if not len(arrays[w][0])]
         total = len(self.records) or 1
-        weights = {}
-        for word, found in postings.items():
-            if not found:
+        scores = np.zeros(len(self.records))
+        weighted = False
+        for indices, strengths, sure in arrays.values():
+            if not len(indices):
                 continue
-            sure = sum(1 for s in found.values() if s >= OWN) or len(found)
-            weights[word] = math.log((total + 1) / (sure + 1)) + 0.05
-        scores: dict[int, float] = defaultdict(float)
-        for word, weight in weights.items():
-            for index, strength in postings[word].items():
-                if index in pool:
-                    scores[index] += weight * strength
-        if not scores:
-            if weights or not (query.numbers or query.sectors) or not pool:
+            weight = math.log((total + 1) / ((sure or len(indices)) + 1)) + 0.05
+            scores[indices] += weight * strengths
+            weighted = True
+        scores[~mask] = 0.0
+        best = float(scores.max()) if len(scores) else 0.0
+        if best <= 0.0:
+            if weighted or not (query.numbers or query.sectors) or not mask.any():
                 return FoundChannels([], query, ignored)
-            chosen = pool
+            chosen = set(np.flatnonzero(mask).tolist())
         else:
-            best = max(scores.values())
-            chosen = {i for i, s in scores.items() if s >= best - 1e-9}
+            chosen = set(np.flatnonzero(scores >= best - 1e-9).tolist())
             chosen = self._most_specific(chosen, words)
         if writable:
             # a write goes to setpoints; a group with none is returned as it is, so the
@@ -372,6 +367,32 @@ class ChannelFinder:
         chosen = self._select_ordinal(chosen, query)
         names = [self.records[i].name for i in sorted(chosen)]
         return FoundChannels(names, query, ignored)
+
+    def _pool(self, query: ChannelQuery, writable: bool | None) -> np.ndarray:
+        """The channels the request's constraints leave: its sectors and instance numbers,
+        and for "readbacks" no setpoints (for "setpoints" no readbacks)."""
+        mask = np.ones(len(self.records), dtype=bool)
+        if query.sectors:
+            mask &= np.isin(self._sector_array, sorted(query.sectors))
+        if query.numbers:
+            mask &= np.isin(self._instance_array, sorted(query.numbers))
+        if query.role and not writable:
+            ruled_out = _WRITTEN_KINDS if query.role == "readback" else {"readback"}
+            kept = mask & ~np.isin(self._access_array, sorted(ruled_out))
+            if kept.any():
+                mask = kept
+        return mask
+
+    def _arrays(self, word: str) -> tuple[np.ndarray, np.ndarray, int]:
+        """A word's matches as arrays (indices, strengths) and how many are sure (own words)."""
+        cached = self._array_cache.get(word)
+        if cached is None:
+            found = self.matches(word)
+            indices = np.fromiter(found.keys(), dtype=np.int64, count=len(found))
+            strengths = np.fromiter(found.values(), dtype=float, count=len(found))
+            cached = (indices, strengths, int(np.count_nonzero(strengths >= OWN)))
+            self._array_cache[word] = cached
+        return cached
 
     def _with_terms(self, words: list[str]) -> list[str]:
         """``words`` plus the terms its word sequences spell ("vacuum level" -> pressure)."""
