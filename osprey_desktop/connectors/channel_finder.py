@@ -201,6 +201,7 @@ class ChannelFinder:
         self.kind_words: list[frozenset[str]] = []
         self.field_words: list[frozenset[str]] = []
         shapes: dict[tuple[Any, ...], _Shape] = {}
+        shape_said: list[frozenset[str]] = []
         for index, record in enumerate(self.records):
             # channels that differ only by their numbers (BPM01 … BPM99) share one shape
             key = _shape_key(record)
@@ -227,6 +228,7 @@ class ChannelFinder:
                 )
             else:
                 self.family_key.append(record.name)
+            shape_said.append(shape.said)
             self.kind_words.append(shape.kind_words)
             self.field_words.append(shape.field_words)
             self.access.append(shape.access)
@@ -238,7 +240,10 @@ class ChannelFinder:
         self._sector_array = np.array([-1 if n is None else n for n in self.sector])
         self._access_array = np.array(self.access, dtype=object)
         # what a channel's own description says (is a quantity asked about it at all?)
-        self.said = [frozenset(text_words(_own_description(r))) for r in self.records]
+        self.said = [
+            shape_said[i] | frozenset(_digit_tokens(_own_description(r)))
+            for i, r in enumerate(self.records)
+        ]
 
     def _shape(self, record: ChannelRecord) -> _Shape:
         """What ``record`` shares with every channel named like it but for its numbers."""
@@ -246,6 +251,7 @@ class ChannelFinder:
             words={w: v for w, v in self._describe(record).items() if not _has_digit(w)},
             kind_words=_kind_words(record),
             field_words=frozenset(w for w in _field_words(record) if not _has_digit(w)),
+            said=frozenset(w for w in text_words(_own_description(record)) if not _has_digit(w)),
             access=_access(record),
             numbering=_numbering(record.name),
         )
@@ -511,6 +517,7 @@ class _Shape:
     words: dict[str, float]
     kind_words: frozenset[str]
     field_words: frozenset[str]
+    said: frozenset[str]
     access: str
     numbering: tuple[int | None, int | None, int | None]
 
@@ -548,6 +555,14 @@ def _numbering(name: str) -> tuple[int | None, int | None, int | None]:
     return instance, device, family
 
 
+_DIGIT_TOKEN = re.compile(r"[a-z0-9]*\d[a-z0-9]*")
+
+
+def _digit_tokens(text: str) -> list[str]:
+    """The words of ``text`` that hold a digit, as ``text_words`` reads them."""
+    return [normalize(t) for t in _DIGIT_TOKEN.findall(text.lower())]
+
+
 def _digit_words(record: ChannelRecord) -> dict[str, float]:
     """The words of a channel that hold numbers ("bpm5", "5", "1hr"), with their strength:
     what its shape does not share with its siblings."""
@@ -570,20 +585,20 @@ def _digit_words(record: ChannelRecord) -> dict[str, float]:
             put(words + composites, STRONG)
     for text in (*record.synonyms, record.family, record.device or ""):
         if _DIGITS.search(text):
-            put(text_words(text), STRONG)
+            put(_digit_tokens(text), STRONG)
     if not _DIGITS.search(record.description):
         return out
     levels = [p for p in record.description.split(_LEVELS) if p.strip()]
     if levels:
-        put(text_words(levels[-1]), OWN)
+        put(_digit_tokens(levels[-1]), OWN)
         for level in levels[:-1]:
             if not _DIGITS.search(level):
                 continue
             title = level.split(":", 1)[0] if ":" in level else level
             titled = ":" in level or len(level.split()) <= _TITLE_WORDS
-            put(text_words(level), CONTEXT)
+            put(_digit_tokens(level), CONTEXT)
             if titled:
-                put(text_words(title), OWN)
+                put(_digit_tokens(title), OWN)
     return out
 
 
