@@ -2,7 +2,9 @@
 
 The time-range parser (``capabilities.control_room.time_points``) and the channel finder
 (``connectors.channel_database``) both read numbers spelled out; one table keeps them reading
-the same words the same way.
+the same words the same way. Amounts spelled out ("two point five", "minus three hundred", "half
+an") are read by one grammar too (``SPELLED_NUMBER_PATTERN``, ``read_number``), which the write
+parser uses for the values of a write.
 """
 
 from __future__ import annotations
@@ -42,3 +44,145 @@ def words_pattern(words: dict[str, object]) -> str:
 
 #: Regex alternation of NUMBER_WORDS (no group, no anchors).
 NUMBER_WORD_PATTERN = words_pattern(NUMBER_WORDS)
+
+
+# -- amounts spelled out ("two point five", "minus three hundred", "one and a half") -------
+# One grammar read two ways: SPELLED_NUMBER_PATTERN finds an amount in a sentence, and
+# spelled_number() computes it. Digits are read too (read_number), so a parser that accepts
+# values asks one function for both.
+
+_DIGIT_VALUES = {
+    "zero": 0,
+    "oh": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+}
+_TEEN_VALUES = {
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+}
+_TENS_VALUES = {
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+_FRACTIONS = {"half": 0.5, "halves": 0.5, "quarter": 0.25, "quarters": 0.25}
+_NEGATIVE = frozenset({"minus", "negative"})
+
+
+def _any(words: dict[str, object]) -> str:
+    return rf"(?:{words_pattern(words)})\b"
+
+
+_COUNT_WORDS = {k: v for k, v in _DIGIT_VALUES.items() if k != "oh"}
+_BELOW_100 = (
+    rf"(?:{_any(_TENS_VALUES)}(?:[\s-]+{_any(_COUNT_WORDS)})?|{_any(_TEEN_VALUES)}"
+    rf"|{_any(_COUNT_WORDS)})"
+)
+_BELOW_1000 = rf"(?:(?:an?|{_BELOW_100})\s+hundred\b(?:\s+(?:and\s+)?{_BELOW_100})?|{_BELOW_100})"
+_CARDINAL = (
+    rf"(?:(?:an?|{_BELOW_1000})\s+(?:thousand|million)\b(?:\s+(?:and\s+)?{_BELOW_1000})?"
+    rf"|{_BELOW_1000})"
+)
+_DECIMALS = rf"point(?:\s+{_any(_DIGIT_VALUES)})+"
+# "a quarter of an amp", "half a millimetre": the article before the unit belongs to the amount.
+# Tried first, so "three quarters" is not read as "three" followed by a unit.
+_FRACTION = r"(?:(?:a|one|two|three)\s+)?(?:half|halves|quarters?)\b(?:\s+of)?(?:\s+an?\b)?"
+_AND_FRACTION = r"and\s+(?:a|one|three)\s+(?:half|quarters?)\b"
+
+#: Regex of an amount in words, optionally negative (no group, no anchors; case-insensitive).
+SPELLED_NUMBER_PATTERN = (
+    rf"\b(?:(?:minus|negative|plus)\s+)?"
+    rf"(?:{_FRACTION}|{_CARDINAL}(?:\s+{_DECIMALS}|\s+{_AND_FRACTION})?|{_DECIMALS})"
+)
+_SPELLED = re.compile(rf"{SPELLED_NUMBER_PATTERN}$", re.I)
+_DIGITS = re.compile(r"[-+−]?\s*(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def spelled_number(phrase: str) -> float | None:
+    """The amount ``phrase`` spells out, or None when it is not exactly one amount.
+
+    Compound cardinals ("three hundred and twenty", "two thousand"), "point" decimals read
+    digit by digit ("zero point two five"), halves and quarters ("one and a half", "half an",
+    "three quarters of a") and a leading "minus"/"negative".
+    """
+    text = " ".join(phrase.lower().replace("-", " ").split())
+    if not _SPELLED.match(text):
+        return None
+    tokens = text.split()
+    sign = 1.0
+    if tokens[0] in _NEGATIVE or tokens[0] == "plus":
+        sign = -1.0 if tokens[0] in _NEGATIVE else 1.0
+        tokens = tokens[1:]
+    while tokens and tokens[-1] in ("a", "an", "of"):
+        tokens = tokens[:-1]  # "half an (amp)", "a quarter of (an amp)"
+    fraction = 0.0
+    if tokens and tokens[-1] in _FRACTIONS:
+        count = tokens[-2] if len(tokens) > 1 else "a"
+        parts = 1.0 if count in ("a", "an") else float(_DIGIT_VALUES.get(count, 1))
+        fraction = parts * _FRACTIONS[tokens[-1]]
+        tokens = tokens[: -2 if len(tokens) > 1 and count in ("a", "an", *_DIGIT_VALUES) else -1]
+        if tokens and tokens[-1] == "and":
+            tokens = tokens[:-1]
+    whole = _cardinal(tokens)
+    return None if whole is None else sign * (whole + fraction)
+
+
+def _cardinal(tokens: list[str]) -> float | None:
+    """Words of a whole number with decimals ("three hundred and twenty point five" ->
+    320.5); no words -> 0, for a fraction on its own ("a half")."""
+    if "point" in tokens:
+        at = tokens.index("point")
+        digits = tokens[at + 1 :]
+        if not digits or any(d not in _DIGIT_VALUES for d in digits):
+            return None
+        whole = _cardinal(tokens[:at])
+        decimals = "".join(str(_DIGIT_VALUES[d]) for d in digits)
+        return None if whole is None else whole + float(f"0.{decimals}")
+    total = current = 0
+    for token in tokens:
+        if token in ("a", "an", "and"):
+            current = current or (1 if token != "and" else 0)
+        elif token in _DIGIT_VALUES or token in _TEEN_VALUES or token in _TENS_VALUES:
+            current += {**_DIGIT_VALUES, **_TEEN_VALUES, **_TENS_VALUES}[token]
+        elif token == "hundred":
+            current = (current or 1) * 100
+        elif token in _SCALES:
+            total += (current or 1) * _SCALES[token]
+            current = 0
+        else:
+            return None
+    return float(total + current)
+
+
+def read_number(text: str) -> float | None:
+    """An amount typed as digits ("-0.3", "1e-3", "minus 0.4") or words ("two point five")."""
+    raw = " ".join(text.strip().split())
+    sign = 1.0
+    head, _, rest = raw.partition(" ")
+    if head.lower() in _NEGATIVE and _DIGITS.fullmatch(rest):
+        sign, raw = -1.0, rest
+    if _DIGITS.fullmatch(raw):
+        return sign * float(raw.replace("−", "-").replace(" ", ""))
+    return spelled_number(raw)

@@ -3,7 +3,9 @@
 * task: the latest request; when it points back ("those", "again") the previous request is
   noted as ``<request> (follow-up to: "<previous request>")`` and earlier results may be reused;
 * capabilities: scored by their ``keywords`` and ``examples`` (``planners.matching``); a
-  capability with ``writes = True`` only on an explicit change verb; greetings match nothing;
+  capability with ``writes = True`` only on a command (``asks_for_change``): a change verb,
+  an assignment, or a statement giving a name a value its writer can act on; greetings match
+  nothing;
 * plan: backward chaining over ``requires``/``provides`` (``planners.plan_builder``), respond
   last, clarify instead when an input cannot be produced;
 * response: the context summaries of this turn rendered as Markdown.
@@ -23,6 +25,7 @@ from osprey_desktop.planners.base import ExtractedTask
 from osprey_desktop.planners.matching import (
     CHANGE_VERBS,
     Match,
+    has_change_verb,
     is_greeting,
     match_capabilities,
     references_earlier_results,
@@ -32,6 +35,7 @@ from osprey_desktop.planners.matching import (
 )
 from osprey_desktop.planners.plan_builder import PlanDraft, build_steps, closing_step
 from osprey_desktop.planners.response_writer import render_capability_help, render_summaries
+from osprey_desktop.text_numbers import SPELLED_NUMBER_PATTERN
 
 logger = logging.getLogger(__name__)
 
@@ -120,8 +124,11 @@ def _all_capabilities() -> list[Any]:
 # -- request intent: which goals a request really asks for ---------------------------------
 # A change verb counts only as a command: first word of a clause, after politeness ("please",
 # "can you", "I want to"), never negated or in a question ("is HCM01 set to zero?", "don't
-# change anything", "how do I set ..."). "X -> 5" / "X = 5" is a command too.
-_CLAUSES = re.compile(r"[.;?!,]|\band\b|\bthen\b|\bbut\b")
+# change anything", "how do I set ..."). "X -> 5" / "X = 5" is a command too, and so is a
+# statement without any verb that gives a name a value a writer can act on ("QF07 to 119 A",
+# "HCM01 1.5 A"): see _without_verb_or_question and _a_writer_can_act.
+_CLAUSES = re.compile(r"[;?!,]|\.(?!\d)|\band\b|\bthen\b|\bbut\b", re.I)
+_SENTENCES = re.compile(r"(?<=[;?!])|(?<=\.)(?!\d)")
 _POLITE_LEAD = re.compile(
     r"^(?:please|kindly|now|also|just|so|ok|okay|go ahead and|(?:can|could|would|will) you"
     r"(?: please)?|i(?:'d| would)? (?:want|like|need) to|we (?:want|need) to|let'?s)\s+"
@@ -130,14 +137,33 @@ _ASSIGNMENT = re.compile(r"^[\w:.\-]+\s*(?:->|→|:=|=)\s*[-+]?\.?\d")
 _CHANGE_STEMS = frozenset(stem(v) for v in CHANGE_VERBS)
 # Verbs that change a device only when a target value follows ("open the gap to 20 mm",
 # not "open the strip chart"); a clock time ("to 12:00") is not a target value.
-_VALUE_VERBS = frozenset({"open", "close", "bring", "drive", "take"})
+_VALUE_VERBS = frozenset({"open", "close", "bring", "drive", "take", "make", "return"})
 _TARGET_VALUE = re.compile(r"\b(?:to|by|at)\s*[-+]?\.?\d+(?:\.\d+)?(?!\s*[:h]\d)\b")
+_A_NUMBER = re.compile(rf"\d|{SPELLED_NUMBER_PATTERN}", re.I)
+_QUESTION_LEAD_WORDS = """what which who whom whose how why when where whether is are was were
+am do does did has have had can could would should will shall may might if"""
+_QUESTION_LEADS = frozenset(_QUESTION_LEAD_WORDS.split())
+_NEGATION_WORDS = "not no never nothing without don doesn didn isn aren wasn weren won shouldn"
+_NEGATIONS = frozenset(_NEGATION_WORDS.split())
 
 
-def asks_for_change(text: str) -> bool:
-    """True when some clause of ``text`` is a command to change something."""
-    for clause in _CLAUSES.split(text.lower()):
-        clause, previous = clause.strip(), None
+def asks_for_change(text: str, capabilities: Sequence[Any] | None = None) -> bool:
+    """True when some clause of ``text`` is a command to change something.
+
+    ``capabilities`` (default: the registry's) are asked whether a sentence without a verb
+    gives a value one of their writers can act on.
+    """
+    writers: list[Any] | None = None
+
+    def can_write(words_: str) -> bool:
+        nonlocal writers
+        if writers is None:
+            pool = _all_capabilities() if capabilities is None else capabilities
+            writers = [c for c in pool if getattr(c, "writes", False)]
+        return _a_writer_can_act(words_, writers)
+
+    for raw in _CLAUSES.split(text):
+        clause, previous = raw.strip().lower(), None
         while clause != previous:
             previous, clause = clause, _POLITE_LEAD.sub("", clause).strip()
         if _ASSIGNMENT.match(clause):
@@ -145,8 +171,59 @@ def asks_for_change(text: str) -> bool:
         first = words(clause)[:1]
         if first and stem(first[0]) in _CHANGE_STEMS:
             return True
-        if first and first[0] in _VALUE_VERBS and _TARGET_VALUE.search(clause):
-            return True
+        if first and first[0] in _VALUE_VERBS:
+            # Read as "set ...", the rest gives a value: "open the gap 2 mm" asks for a
+            # change (to or by? the writer asks), "open the strip chart" does not.
+            as_set = re.sub(rf"^.*?\b{first[0]}\b", "set", raw, count=1, flags=re.I | re.S)
+            if _TARGET_VALUE.search(clause) or can_write(as_set):
+                return True
+    return any(
+        _without_verb_or_question(part, capabilities) and can_write(part)
+        for part in _statements(text)
+    )
+
+
+def _statements(text: str) -> list[str]:
+    """The parts of ``text`` that are not questions, split at sentence ends and "then"."""
+    parts = []
+    for sentence in _SENTENCES.split(text):
+        if sentence.strip().endswith("?"):
+            continue
+        parts += [p.strip(" .;!,") for p in re.split(r"\bthen\b", sentence, flags=re.I)]
+    return [p for p in parts if p]
+
+
+def _without_verb_or_question(part: str, capabilities: Sequence[Any] | None) -> bool:
+    """A statement that can only be a value given: a number, no change verb (the verb rules
+    decide those), no negation, not led by a question word or by another request's keyword
+    ("read ...", "plot ...", "compare ..."), declared by a capability that works on inputs."""
+    ws = words(part)
+    if not ws or not _A_NUMBER.search(part) or has_change_verb(part):
+        return False
+    if ws[0] in _QUESTION_LEADS or any(w in _NEGATIONS for w in ws):
+        return False
+    pool = _all_capabilities() if capabilities is None else capabilities
+    for capability in pool:
+        if getattr(capability, "writes", False) or not getattr(capability, "requires", None):
+            continue
+        for keyword in getattr(capability, "keywords", None) or []:
+            if words(keyword)[:1] == ws[:1]:
+                return False
+    return True
+
+
+def _a_writer_can_act(text: str, writers: Sequence[Any]) -> bool:
+    """True when a writer's ``missing_information`` finds nothing missing in ``text``: it
+    reads a value and a target there. A writer that declares no such check is not asked."""
+    for writer in writers:
+        check = getattr(writer, "missing_information", None)
+        if not callable(check):
+            continue
+        try:
+            if check(text, {}) is None:
+                return True
+        except Exception as exc:  # noqa: BLE001 - a broken check must not stop planning
+            logger.warning("%s.missing_information failed: %s", writer.name, exc)
     return False
 
 
@@ -233,7 +310,7 @@ class BuiltinPlanner:
             matches = match_capabilities(previous, capabilities)
             text = previous
         # Questions and negations that use a change verb ask for no change (asks_for_change).
-        change = asks_for_change(text)
+        change = asks_for_change(text, capabilities)
         matches = [m for m in matches if change or not by_name[m.name].writes]
         goals = drop_subsumed_goals(matches, by_name)
         if change and not any(g.writes for g in goals):

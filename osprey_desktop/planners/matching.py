@@ -30,7 +30,7 @@ STOP_WORDS = _word_set(
 
 CHANGE_VERBS = _word_set(
     """set write change put adjust increase decrease raise lower ramp move apply restore
-    reset modify bump scale tune turn switch enable disable zero"""
+    reset modify bump scale tune turn switch enable disable zero nudge tweak trim"""
 )
 """Explicit change verbs: a capability with ``writes = True`` is selected only if one occurs."""
 

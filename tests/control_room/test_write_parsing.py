@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from osprey_desktop.capabilities.control_room.write_parsing import (
+    AmbiguousWriteValue,
     MissingWriteValue,
     UnitMismatch,
     convert_units,
@@ -50,6 +51,123 @@ def specs(text: str) -> list[tuple[str, str, float, str | None]]:
 )
 def test_values_are_read_as_the_operator_meant_them(text, expected):
     assert specs(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # an assignment sign, with or without spaces
+        ("VCM03 -> 0.25", [("VCM03", "absolute", 0.25, None)]),
+        ("HCM22=-0.1", [("HCM22", "absolute", -0.1, None)]),
+        ("HCM22 = -0.1 A", [("HCM22", "absolute", -0.1, "A")]),
+        ("ID05 gap: 21.5 mm", [("ID05 gap", "absolute", 21.5, "mm")]),
+        ("HCM01: 1.5 A", [("HCM01", "absolute", 1.5, "A")]),
+        ("RF frequency := 499.66 MHz", [("RF frequency", "absolute", 499.66, "MHz")]),
+        # "to" after a name, without a verb
+        ("QF07 to 119 A", [("QF07", "absolute", 119.0, "A")]),
+        ("the ID04 gap to 24 mm please", [("ID04 gap", "absolute", 24.0, "mm")]),
+        ("HCM01 and HCM02 to 0.5 A", [("HCM01 and HCM02", "absolute", 0.5, "A")]),
+        # a value with a unit right after a device named with its number
+        ("HCM01 1.5 A", [("HCM01", "absolute", 1.5, "A")]),
+        ("VCM02 -150 mA", [("VCM02", "absolute", -150.0, "mA")]),
+        ("QF05 setpoint 121 A", [("QF05 setpoint", "absolute", 121.0, "A")]),
+        ("set ID05 gap 21.5mm", [("ID05 gap", "absolute", 21.5, "mm")]),
+        ("could you put QF07 119 A", [("QF07", "absolute", 119.0, "A")]),
+        (
+            "HCM01 1.5 A and HCM02 -0.3 A",
+            [("HCM01", "absolute", 1.5, "A"), ("HCM02", "absolute", -0.3, "A")],
+        ),
+        # a bare number after a device is a value once a change verb asks for one
+        ("set HCM01 1.5", [("HCM01", "absolute", 1.5, None)]),
+        # a direction word without "to" or "by" is a change, as with "by"
+        ("raise HCM03 200 mA", [("HCM03", "delta", 200.0, "mA")]),
+        ("lower the ID02 gap 1 mm", [("ID02 gap", "delta", -1.0, "mm")]),
+        ("HCM02 up 0.1 A", [("HCM02", "delta", 0.1, "A")]),
+    ],
+)
+def test_a_value_needs_no_verb_or_to_when_its_cue_is_clear(text, expected):
+    assert specs(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "HCM01 1.5",  # no unit, no sign, no verb: could be anything
+        "HCM05 at 1.2 A",  # states a value, asks for none
+        "HCM01 was 1.5 A",
+        "HCM01 jumped 0.5 A",
+        "read HCM01 1.5 A",  # led by another verb
+        "horizontal orbit in sectors 2 to 4",  # a range
+        "trend of BPM13 X from 2026-11-20 10:00 to 12:00",
+        "HCM01 2 hours",  # a time unit after a name is a time range
+        "beam lifetime 50%",
+        "HCM01 to 3 decimals",  # not a unit: without a verb, no value
+        "read SR01C:BPM:1:X",  # a number inside a channel name
+        "first three quadrupole focusing magnet currents",
+        "set the correctors in sector 3",
+        "nudge HCM07 a little",
+        "set the quads in sector 3 to their usual values",
+    ],
+)
+def test_numbers_that_give_no_value_are_not_read_as_one(text):
+    with pytest.raises(MissingWriteValue):
+        parse_write_request(text)
+
+
+@pytest.mark.parametrize("text", ["open the ID04 gap 2 mm", "close ID07 gap 3 mm"])
+def test_open_or_close_with_a_bare_amount_asks_whether_to_or_by(text):
+    with pytest.raises(AmbiguousWriteValue, match="could mean to .* or by"):
+        parse_write_request(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "amount", "unit"),
+    [
+        ("set HCM06 to two point five amps", 2.5, "amps"),
+        ("set VCM08 to minus three hundred milliamps", -300.0, "milliamps"),
+        ("open the ID02 gap to twenty millimetres", 20.0, "millimetres"),
+        ("put HCM12 at one and a half amps", 1.5, "amps"),
+        ("HCM15 to half an amp", 0.5, "amp"),
+        ("set HCM18 to zero point two five", 0.25, None),
+        ("VCM10 to negative 0.1 A", -0.1, "A"),
+        ("set QF07 to one hundred and nineteen amperes", 119.0, "amperes"),
+        ("set the RF voltage to three megavolts", 3.0, "megavolts"),
+        ("HCM04 to three quarters of an ampere", 0.75, "ampere"),
+        ("set the ID09 gap to twenty-two point five millimeters", 22.5, "millimeters"),
+        ("set HCM05 to zero", 0.0, None),
+    ],
+)
+def test_numbers_and_units_in_words_are_read_like_digits(text, amount, unit):
+    ((_, mode, read, typed),) = specs(text)
+    assert (mode, read, typed) == ("absolute", pytest.approx(amount), unit)
+
+
+@pytest.mark.parametrize(
+    ("text", "mode", "amount", "unit"),
+    [
+        ("lower VCM06 by a quarter of an amp", "delta", -0.25, "amp"),
+        ("increase HCM01 by two hundred milliamps", "delta", 200.0, "milliamps"),
+        ("increase the RF voltage by five percent", "percent", 5.0, "percent"),
+    ],
+)
+def test_changes_in_words_keep_their_direction(text, mode, amount, unit):
+    ((_, read_mode, read, typed),) = specs(text)
+    assert (read_mode, read, typed) == (mode, pytest.approx(amount), unit)
+
+
+@pytest.mark.parametrize(
+    ("text", "channel_unit", "expected"),
+    [
+        ("set VCM08 to minus three hundred milliamps", "A", -0.3),
+        ("open the ID02 gap to twenty millimetres", "mm", 20.0),
+        ("set the RF frequency to four hundred and ninety nine megahertz", "MHz", 499.0),
+        ("set the RF voltage to fifty kilovolts", "MV", 0.05),
+        ("HCM15 to half an amp", "A", 0.5),
+    ],
+)
+def test_spelled_units_convert_like_their_symbols(text, channel_unit, expected):
+    (spec,) = parse_write_request(text)
+    assert convert_units(spec.amount, spec.unit, channel_unit) == pytest.approx(expected)
 
 
 @pytest.mark.parametrize("text", ["set HCM01", "increase the ID04 gap", "change the RF frequency"])

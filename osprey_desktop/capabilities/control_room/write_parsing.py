@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from osprey_desktop.text_numbers import SPELLED_NUMBER_PATTERN, read_number
+
 Mode = Literal["absolute", "delta", "percent"]
 
 
@@ -55,13 +57,14 @@ def _units(base: str, scale: float, *spellings: str) -> None:
 
 _units("A", 1.0, "a", "amp", "amps", "ampere", "amperes")
 _units("A", 1e-3, "ma", "milliamp", "milliamps", "milliampere", "milliamperes")
-_units("A", 1e-6, "ua", "µa", "microamp", "microamps")
-_units("A", 1e3, "ka", "kiloamp", "kiloamps")
+_units("A", 1e-6, "ua", "µa", "microamp", "microamps", "microampere", "microamperes")
+_units("A", 1e3, "ka", "kiloamp", "kiloamps", "kiloampere", "kiloamperes")
 _units("m", 1.0, "m", "meter", "meters", "metre", "metres")
 _units("m", 1e-3, "mm", "millimeter", "millimeters", "millimetre", "millimetres")
 _units("m", 1e-6, "um", "µm", "micron", "microns", "micrometer", "micrometers")
-_units("m", 1e-9, "nm", "nanometer", "nanometers")
-_units("m", 1e-2, "cm")
+_units("m", 1e-6, "micrometre", "micrometres")
+_units("m", 1e-9, "nm", "nanometer", "nanometers", "nanometre", "nanometres")
+_units("m", 1e-2, "cm", "centimeter", "centimeters", "centimetre", "centimetres")
 _units("Hz", 1.0, "hz", "hertz")
 _units("Hz", 1e3, "khz", "kilohertz")
 _units("Hz", 1e6, "mhz", "megahertz")
@@ -70,19 +73,20 @@ _units("V", 1.0, "v", "volt", "volts")
 _units("V", 1e3, "kv", "kilovolt", "kilovolts")
 _units("V", 1e6, "MV", "megavolt", "megavolts")
 _units("V", 1e-3, "mV", "millivolt", "millivolts")
-_units("eV", 1.0, "ev")
+_units("eV", 1.0, "ev", "electronvolt", "electronvolts")
 _units("eV", 1e3, "kev")
 _units("eV", 1e6, "mev")
 _units("eV", 1e9, "gev")
 _units("s", 1.0, "s", "sec", "secs", "second", "seconds")
-_units("s", 1e-3, "ms")
+_units("s", 1e-3, "ms", "millisecond", "milliseconds")
+_units("s", 60.0, "min", "mins", "minute", "minutes")
 _units("s", 3600.0, "h", "hr", "hrs", "hour", "hours")
 _units("Torr", 1.0, "torr")
-_units("Torr", 0.750062, "mbar")
-_units("Torr", 0.00750062, "pa")
-_units("rad", 1.0, "rad")
-_units("rad", 1e-3, "mrad")
-_units("rad", 1e-6, "urad", "µrad")
+_units("Torr", 0.750062, "mbar", "millibar", "millibars")
+_units("Torr", 0.00750062, "pa", "pascal", "pascals")
+_units("rad", 1.0, "rad", "radian", "radians")
+_units("rad", 1e-3, "mrad", "milliradian", "milliradians")
+_units("rad", 1e-6, "urad", "µrad", "microradian", "microradians")
 _units("%", 1.0, "%", "percent")
 
 
@@ -112,11 +116,15 @@ def convert_units(amount: float, typed_unit: str | None, channel_unit: str) -> f
 
 _UNSIGNED = r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 _NUM = r"(?:[-+−]\s?)?" + _UNSIGNED
-_VALUE = rf"(?P<num>{_NUM}|zero|(?:minus|negative)\s+{_UNSIGNED})"
+_VALUE = rf"(?P<num>{_NUM}|(?:minus|negative)\s+{_UNSIGNED}|{SPELLED_NUMBER_PATTERN})"
 _UNIT = r"(?:\s*(?P<unit>%|[a-zA-Zµ]+\b))?"
 _NOT_CLOCK = r"(?!\d|\.\d|\s*:\d)"  # "at 10:00" is a time, not a value
+_END = r"(?![\w:])"  # "SR01:2A:X" and "XF:23ID1" hold no value
 _UP = r"increase|raise|increment|bump\s+up|bump|up|higher|open"
 _DOWN = r"decrease|lower|reduce|decrement|bump\s+down|down|drop|close"
+_VERBS = r"set|change|put|move|ramp|adjust|write|zero|make|bring|return|drive|take|nudge|tweak|trim"
+# "assign": "X to 1.5 A", "X at 0.3 A", "X -> 1.2", "X = 2", "X := 2", "ID05 gap: 21.5 mm".
+_MARK = r"(?P<mark>\b(?:to|at)\s+|(?:->|→|:=|=)\s*|(?<=[^\W\d_]):\s*|(?<!:):\s+)"
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # "add 0.1 A to HCM01", "subtract 2 mm from the gap": the target follows.
@@ -127,42 +135,69 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # "write 0.1 to X", "put 2 A on it": the target follows.
     ("put", re.compile(rf"\b(?:write|put|apply)\s+{_VALUE}{_UNIT}\s+(?:to|on|into)\b", re.I)),
     # "... by 0.2 A" after a direction verb.
-    ("by", re.compile(rf"\bby\s+{_VALUE}{_NOT_CLOCK}{_UNIT}", re.I)),
-    # "... to 1.5 A", "... at 0.3 A", "X -> 1.2", "X = 2".
-    ("to", re.compile(rf"(?:\b(?:to|at)\s+|(?:->|→|:=|=)\s*){_VALUE}{_NOT_CLOCK}{_UNIT}", re.I)),
+    ("by", re.compile(rf"\bby\s+{_VALUE}{_NOT_CLOCK}{_UNIT}{_END}", re.I)),
+    ("assign", re.compile(rf"{_MARK}{_VALUE}{_NOT_CLOCK}{_UNIT}{_END}", re.I)),
+    # "HCM01 1.5 A", "set ID05 gap 21.5mm": right after a device's name (see _after_name).
+    ("after_name", re.compile(rf"(?<=\w)\s+{_VALUE}{_NOT_CLOCK}{_UNIT}{_END}", re.I)),
     # "zero HCM05", "zero the correctors in sector 2".
     ("zero", re.compile(r"\b(?P<verb>zero)\s+(?=\S)", re.I)),
 ]
 _LEAD_WORDS = re.compile(
-    r"^(?:\s|,|and|then|also|please|now|could you|can you|set|change|put|move|ramp|adjust|"
-    r"bring|write|open|close|make|go|it's|it|the|a|" + _UP + "|" + _DOWN + r")+\b",
-    re.I,
-)
-_AND_VERB = (
-    r"\band\s+(?=(?:then\s+)?(?:set|change|put|move|ramp|adjust|write|zero|"
+    r"^(?:\s|,|and|then|also|please|now|could you|can you|go|it's|it|the|a|"
+    + _VERBS
+    + "|"
     + _UP
     + "|"
     + _DOWN
-    + r")\b)"
+    + r")+\b",
+    re.I,
 )
-_TRAIL_WORDS = re.compile(r"(?:\s|,|and|then|up|down|please)+$", re.I)
+_AND_VERB = r"\band\s+(?=(?:then\s+)?(?:" + _VERBS + "|" + _UP + "|" + _DOWN + r")\b)"
+_TRAIL_WORDS = re.compile(r"(?:\s|,|and|then|up|down|back|please)+$", re.I)
 _NOT_UNIT_WORDS = "and then on for in please at to now from with if or but instead again each"
 _NOT_UNITS = frozenset(_NOT_UNIT_WORDS.split())
-_CHANGE_WORDS = re.compile(
-    rf"\b(?:set|change|put|move|ramp|adjust|write|zero|{_UP}|{_DOWN})\b", re.I
+_CHANGE_WORDS = re.compile(rf"\b(?:{_VERBS}|{_UP}|{_DOWN})\b", re.I)
+_CLAUSE_BREAK = r"[.;?!](?!\d)|\bthen\b"
+# A device named with its number, then at most two words for the field ("ID05 gap").
+_DEVICE_NAME = re.compile(
+    r"^(?:the\s+)?(?=[\w:\-]*[a-z])(?=[\w:\-]*\d)[\w:\-]+(?P<fields>(?:\s+[a-z]+){0,2})$", re.I
 )
+_NOT_FIELD_WORDS_TEXT = """is are was were be been being at to of in on for from than by with
+about over under above below near around since until after before last past next each every all"""
+_NOT_FIELD_WORDS = frozenset(_NOT_FIELD_WORDS_TEXT.split())
+# What may follow a value given right after a name: the end of the clause.
+_CLAUSE_END = re.compile(r"\s*(?:$|[,;!?]|\.(?!\d)|(?:and|then|please|now)\b)", re.I)
+_ENDS_WITH_NUMBER = re.compile(
+    rf"(?:^|\s)(?:[-+]?\d+(?:[.:]\d+)?|{SPELLED_NUMBER_PATTERN})\s*$", re.I
+)
+#: Units of time and percentages are not given right after a name ("HCM01 2 hours" is a
+#: history, "lifetime 50%" no setting); they need "to", "=" or "by".
+_NOT_AFTER_NAME = frozenset({"s", "%"})
+#: "open the gap 2 mm": to 2 mm, or by 2 mm? Asked, never guessed.
+_TO_OR_BY = frozenset({"open", "close"})
+
+
+class AmbiguousWriteValue(MissingWriteValue):
+    """The value could be the new value or the change ("open the gap 2 mm")."""
 
 
 def parse_write_request(text: str) -> list[ValueSpec]:
     """Every value ``text`` asks to write, in order; ``MissingWriteValue`` when there is none.
 
     Each value's ``target`` holds the words naming its channel: the words since the previous
-    value for "X to 1" / "X by 1", the words after it for "add 1 to X" / "write 1 to X".
+    value for "X to 1" / "X by 1" / "X 1 A", the words after it for "add 1 to X".
+
+    Without a change verb before it in its clause, a value needs an unmistakable cue: an
+    assignment sign ("X = 2", "X -> 2", "X: 2"), "to" after a name (not after a number:
+    "sectors 2 to 4" is a range), or a unit of a setting right after a device named with its
+    number ("HCM01 1.5 A"). A bare number after a name ("HCM01 1.5") is a value only after a
+    change verb ("set HCM01 1.5").
     """
     found: list[tuple[int, int, str, re.Match[str]]] = []
     for kind, pattern in _PATTERNS:
         for m in pattern.finditer(text):
-            if not any(m.start() < end and start < m.end() for start, end, _, _ in found):
+            overlaps = any(m.start() < end and start < m.end() for start, end, _, _ in found)
+            if not overlaps and _is_value(kind, m, text):
                 found.append((m.start(), m.end(), kind, m))
     found.sort(key=lambda item: item[0])
     if not found:
@@ -185,15 +220,75 @@ def parse_write_request(text: str) -> list[ValueSpec]:
     return specs
 
 
+def _clause_before(text: str, at: int) -> str:
+    return re.split(_CLAUSE_BREAK, text[:at], flags=re.I)[-1]
+
+
+def _unit_of(m: re.Match[str]) -> str | None:
+    unit = m.groupdict().get("unit")
+    if unit and lookup_unit(unit) is None and unit.lower() in _NOT_UNITS:
+        return None  # the next word ("and", "then") is not a unit
+    return unit
+
+
+def _is_value(kind: str, m: re.Match[str], text: str) -> bool:
+    """Whether a candidate is a value the operator gives (see parse_write_request)."""
+    if kind not in ("assign", "by", "after_name"):
+        return True
+    clause = _clause_before(text, m.start())
+    commanded = bool(_CHANGE_WORDS.search(clause))
+    unit = _unit_of(m)
+    if kind == "after_name":
+        return _after_name(m, text, clause, commanded, unit)
+    if commanded:
+        return True
+    mark = (m.groupdict().get("mark") or "").strip().lower()
+    if mark in ("=", "->", "→", ":="):
+        return True  # an assignment is a command whatever follows
+    if mark == "at":
+        return False  # "HCM01 at 1.5 A" states a value, it does not ask for one
+    if mark == "to" and _ENDS_WITH_NUMBER.search(clause):
+        return False  # "sectors 2 to 4", "from 10:00 to 12:00": a range
+    return unit is None or lookup_unit(unit) is not None
+
+
+def _after_name(
+    m: re.Match[str], text: str, clause: str, commanded: bool, unit: str | None
+) -> bool:
+    rest = text[m.end() if unit else m.end("num") :]
+    if not _CLAUSE_END.match(rest):
+        return False
+    name = _DEVICE_NAME.match(_clean(re.split(r"\band\b|,", clause, flags=re.I)[-1]))
+    if name is None or not all(map(_is_field_word, name.group("fields").split())):
+        return False
+    if unit is None:  # a bare number: only after a change verb, and only in digits
+        return commanded and re.fullmatch(_NUM, m.group("num").strip()) is not None
+    known = lookup_unit(unit)
+    return known is not None and known[0] not in _NOT_AFTER_NAME
+
+
+def _is_field_word(word: str) -> bool:
+    """A word naming a device's field ("gap", "setpoint"), not a verb ("was", "jumped")."""
+    word = word.lower()
+    return word not in _NOT_FIELD_WORDS and not word.endswith(("ed", "ing"))
+
+
 def _spec(kind: str, m: re.Match[str], before: str, target: str) -> ValueSpec:
     fragment = m.group(0).strip()
     if kind == "zero":
         return ValueSpec(target, "absolute", 0.0, None, fragment)
     amount = _number(m.group("num"))
-    unit = m.group("unit")
-    if unit and lookup_unit(unit) is None and unit.lower() in _NOT_UNITS:
-        unit = None  # the next word ("and", "then") is not a unit
+    unit = _unit_of(m)
     # Any other word after the number is kept as its unit: "5 furlongs" must not become 5 A.
+    if kind == "after_name":
+        direction = _last_direction(re.split(_CLAUSE_BREAK, before, flags=re.I)[-1])
+        if direction is not None and direction[0] in _TO_OR_BY:
+            raise AmbiguousWriteValue(
+                f"'{direction[0]} ... {fragment}' could mean to {fragment} or by {fragment}: "
+                f"say '{direction[0]} ... to {fragment}' or '{direction[0]} ... by {fragment}'"
+            )
+        if direction is not None:  # "raise HCM03 200 mA": a change, like "by"
+            kind = "by"
     if kind in ("add", "by"):
         if kind == "add":
             sign = -1.0 if m.group("verb").lower() in ("subtract", "remove") else 1.0
@@ -201,28 +296,26 @@ def _spec(kind: str, m: re.Match[str], before: str, target: str) -> ValueSpec:
         else:
             direction = _last_direction(before)
             if direction is not None:
-                amount = abs(amount) * direction
-        mode: Mode = "percent" if unit == "%" else "delta"
+                amount = abs(amount) * direction[1]
+        percent = unit is not None and (lookup_unit(unit) or ("",))[0] == "%"
+        mode: Mode = "percent" if percent else "delta"
         return ValueSpec(target, mode, amount, unit, fragment)
     return ValueSpec(target, "absolute", amount, unit, fragment)
 
 
 def _number(raw: str) -> float:
-    raw = raw.replace("−", "-").replace(" ", "").lower()
-    if raw == "zero":
-        return 0.0
-    for word in ("minus", "negative"):
-        if raw.startswith(word):
-            return -float(raw[len(word) :])
-    return float(raw)
+    number = read_number(raw)
+    if number is None:  # the patterns only match numbers read_number reads
+        raise WriteRequestError(f"'{raw}' is not a number")
+    return number
 
 
-def _last_direction(before: str) -> float | None:
-    up = [m.end() for m in re.finditer(rf"\b(?:{_UP})\b", before, re.I)]
-    down = [m.end() for m in re.finditer(rf"\b(?:{_DOWN})\b", before, re.I)]
-    if not up and not down:
-        return None
-    return 1.0 if max(up or [-1]) > max(down or [-1]) else -1.0
+def _last_direction(before: str) -> tuple[str, float] | None:
+    """The last direction word of ``before`` ("raise", "lower"...) and its sign."""
+    last = None
+    for m in re.finditer(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b", before, re.I):
+        last = (m.group(0).lower(), 1.0 if m.group("up") else -1.0)
+    return last
 
 
 def _before(segment: str) -> str:
@@ -242,6 +335,7 @@ def _clean(words: str) -> str:
 
 
 __all__ = [
+    "AmbiguousWriteValue",
     "MissingWriteValue",
     "UnitMismatch",
     "ValueSpec",
