@@ -387,7 +387,7 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
             f"'{phrase}' matches only read-only channels ({_first(found.names, 5)}); nothing "
             "there can be written. Which setpoint do you mean?"
         )
-    if writable and unknown:
+    if writable and unknown and _gives_a_value(text):
         raise ClarificationRequired(
             f"The channel list has no '{' '.join(unknown)}', and a write never goes to what "
             f"the other words match instead ({_first(found.names)}). Which channel do you mean?",
@@ -395,6 +395,15 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
         )
     reason = f"finder; not in the list: {' '.join(unknown)}" if unknown else "finder"
     return [ChannelMatch(database.require(n), 1.0, reason) for n in found.names]
+
+
+def _gives_a_value(text: str) -> bool:
+    """Whether a write request is complete (names a value): only then is an unfamiliar word
+    in it a question about the target; without a value the question is the value first."""
+    try:
+        return bool(parse_write_request(text))
+    except WriteRequestError:
+        return False
 
 
 def _without_values(text: str) -> str:
