@@ -278,3 +278,11 @@ async def test_stop_during_an_approved_write_leaves_a_complete_record(session, m
     assert later.pending_approval is None, "the answered approval is not pending any more"
     assert "`SR01C:HCM01:Current:SP`: **verified**" in later.response
     assert [e.outcome for e in audit()] == ["intent", "verified"], "nothing was sent again"
+
+
+async def test_a_value_goes_only_to_the_channel_its_own_words_name(session, machine):
+    asked = await session.submit("read HCM01 and then set HCM02 to 0.3 A", "t1")
+
+    assert [(op["channel"], op["new_value"]) for op in operations(asked.pending_approval)] == [
+        (HCM02, 0.3)
+    ], "HCM01 was only read: it must not be offered the value meant for HCM02"

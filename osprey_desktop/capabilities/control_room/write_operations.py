@@ -53,11 +53,14 @@ def assign_values(
     """
     if not channels:
         raise WriteRequestError("no channel to write to was found")
-    if len(specs) == 1:
-        return [(channel, specs[0]) for channel in channels]
     from osprey_desktop.connectors import get_configured_channel_database
 
     database = get_configured_channel_database()
+    if len(specs) == 1:
+        # "read HCM01, then set HCM02 to 0.3 A": the value goes to the channels its own words
+        # name, not to every channel the request found
+        named = _named_by(database, specs[0].target, channels)
+        return [(channel, specs[0]) for channel in (named or channels)]
     assigned: dict[str, ValueSpec] = {}
     for spec in specs:
         if not spec.target:
@@ -80,6 +83,16 @@ def assign_values(
     if missing:
         raise WriteRequestError(f"no value is given for {', '.join(missing)}")
     return [(channel, assigned[channel]) for channel in channels]
+
+
+def _named_by(database: Any, words: str, channels: Sequence[str]) -> list[str]:
+    """The channels among ``channels`` that ``words`` name by a device or PV name."""
+    if not words:
+        return []
+    named: set[str] = set()
+    for word in words.replace(",", " ").split():
+        named.update(database.channels_named(word))
+    return [c for c in channels if c in named]
 
 
 async def plan_operation(
