@@ -537,8 +537,8 @@ def _shape_key(record: ChannelRecord) -> tuple[Any, ...]:
 
 def _numbering(name: str) -> tuple[int | None, int | None, int | None]:
     """Which of the name's digit groups is the instance number, which ends the device part,
-    and which the family key blanks (see ``_instance_number``, ``_device_key``,
-    ``_family_key``); the same for every channel of one shape."""
+    and which the family key blanks (``SR01C:BPM#:X``: siblings share it); the same for every
+    channel of one shape."""
     segments = [(m.start(), m.end()) for m in _ALNUM_RUN.finditer(name)]
     instance = device = family = None
     for index, found in enumerate(_DIGITS.finditer(name)):
@@ -668,19 +668,6 @@ def _sector(record: ChannelRecord) -> int | None:
     first = next((s for s in _SPLIT.split(record.name) if s), "").lower()
     match = _SECTOR_SEGMENT.match(first)
     return int(match.group(1)) if match and ":" in record.name else None
-
-
-def _family_key(name: str) -> str:
-    """The name with its instance number blanked: siblings share it (``SR01C:BPM#:X``)."""
-    segments = re.split(r"([^A-Za-z0-9]+)", name)
-    last = None
-    for position, segment in enumerate(segments):
-        if re.search(r"\d", segment) and not _UNIT_AFTER_NUMBER.match(segment.lower()):
-            last = position
-    if last is None:
-        return name
-    segments[last] = re.sub(r"\d+(?!.*\d)", "#", segments[last])
-    return "".join(segments)
 
 
 def _access(record: ChannelRecord) -> str:

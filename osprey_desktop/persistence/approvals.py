@@ -50,8 +50,6 @@ STATUSES = (
     "superseded",
     "resolved",
 )
-#: Answered: a second answer is refused.
-ANSWERED = frozenset(STATUSES) - {"pending"}
 
 _SCHEMA = (
     """
@@ -532,7 +530,6 @@ def ledger_of_running_graph() -> tuple[ApprovalLedger | None, str]:
 
 
 __all__ = [
-    "ANSWERED",
     "OWNER_LEASE_SECONDS",
     "STATUSES",
     "ApprovalLedger",

@@ -15,6 +15,7 @@ gap" is not every gap). A write must also stay on the devices named.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from functools import lru_cache
@@ -63,12 +64,7 @@ def channel_phrase(text: str) -> str:
     Drops time expressions, the values (and units) of a write, units asked for ("in amps")
     and conversational filler; keeps channel names, sector references and unknown words.
     """
-    phrase = strip_time_expressions(text)
-    try:
-        for spec in parse_write_request(phrase):
-            phrase = phrase.replace(spec.text.lower(), " ")
-    except WriteRequestError:
-        pass
+    phrase = _without_values(text)
     phrase = _UNIT_AFTER_IN.sub(lambda m: " " if lookup_unit(m.group(1)) else m.group(0), phrase)
     kept = []
     for word in _WORD.findall(phrase):
@@ -477,6 +473,8 @@ class ChannelFindingCapability(ControlRoomCapability):
 
         text = self.request_text()
         database = get_configured_channel_database()
+        # indexing a large list takes seconds the first time: off the (window's) event loop
+        await asyncio.to_thread(finder_of, database)
         writable = self._for_write()
         # model-assisted finding (models.planner: chat_model): asked here, on the running loop
         # (a sync call would block the window); _find takes its checked choice
