@@ -3,7 +3,8 @@
 Scenarios: 30 turns on one thread, 30 fresh threads, and 10 turns on a thread seeded with
 10,000 contexts. The last one runs twice: with ``durability="exit"`` (what AgentSession uses:
 one checkpoint per turn) and with LangGraph's default ``"async"`` (a checkpoint per step), to
-show why the session streams with the former. Each line also gives the database growth per turn.
+show why the session streams with the former. Each line also gives the database growth per turn
+(pages in use; contexts are stored as shared chunks, see ``bench/storage.py`` for 100,000).
 
 The turn is a real request through the Gateway and the real graph:
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -116,6 +118,19 @@ def seed_contexts(count: int) -> dict[str, dict[str, dict[str, Any]]]:
     return {"BENCH_READING": entries}
 
 
+def used_bytes(db: Path) -> int:
+    """Bytes of the file's pages in use: free pages (left by deletions, e.g. the bounded
+    history) do not count, so growth is what a turn really added."""
+    conn = sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True)
+    try:
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+        free = conn.execute("PRAGMA freelist_count").fetchone()[0]
+        size = conn.execute("PRAGMA page_size").fetchone()[0]
+    finally:
+        conn.close()
+    return (pages - free) * size
+
+
 async def _turn(session: AgentSession, request: str, thread: str) -> float:
     start = time.perf_counter()
     result = await session.submit(request, thread)
@@ -173,9 +188,9 @@ async def run_bench(capabilities: str, turns: int, seeded_turns: int) -> None:
                     session.run_config(thread), {"capability_context_data": seed}
                 )
                 await _turn(session, request, thread)
-                size = db.stat().st_size
+                size = used_bytes(db)
                 times = [await _turn(session, request, thread) for _ in range(seeded_turns)]
-                growth = (db.stat().st_size - size) / seeded_turns
+                growth = (used_bytes(db) - size) / seeded_turns
                 label = f"{seeded_turns} turns, 10,000 contexts, durability={durability}"
                 print(_line(label, times, growth))
 

@@ -18,6 +18,7 @@ from osprey_desktop.cli.common import (
     print_json,
     run_session,
 )
+from osprey_desktop.persistence.chunked_saver import ContextChunkingSaver, thread_storage_sizes
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -25,7 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "threads",
         help="list or delete conversation threads",
         description="List the conversation threads, newest first: id, last activity, "
-        "whether an approval is pending, and the first request.",
+        "the space it takes in the database, whether an approval is pending, and the first "
+        "request.",
         epilog=EXIT_CODES_HELP,
         formatter_class=HelpFormatter,
     )
@@ -39,16 +41,32 @@ def _when(value: datetime | None) -> str:
     return value.astimezone().strftime("%Y-%m-%d %H:%M:%S") if value else "-"
 
 
-def format_threads(threads: list[Any]) -> str:
-    """A plain table: id, last activity (local time), pending marker, title."""
+def format_size(size: int | None) -> str:
+    """``812 B``, ``14.2 KiB``, ``5.3 MiB``; ``-`` when the size is not known."""
+    if size is None:
+        return "-"
+    if size < 1024:
+        return f"{size} B"
+    value = size / 1024
+    for unit in ("KiB", "MiB"):
+        if value < 1024:
+            return f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{value:.1f} GiB"
+
+
+def format_threads(threads: list[Any], sizes: dict[str, int] | None = None) -> str:
+    """A plain table: id, last activity (local time), size, pending marker, title."""
     if not threads:
         return "no threads yet"
+    sizes = sizes or {}
     width = max(len(t.thread_id) for t in threads)
-    lines = [f"{'THREAD':<{width}}  {'LAST ACTIVITY':<19}  {'PENDING':<8}  TITLE"]
+    lines = [f"{'THREAD':<{width}}  {'LAST ACTIVITY':<19}  {'SIZE':>10}  {'PENDING':<8}  TITLE"]
     for thread in threads:
         pending = "approval" if thread.pending_approval else ""
+        size = format_size(sizes.get(thread.thread_id))
         lines.append(
-            f"{thread.thread_id:<{width}}  {_when(thread.last_activity):<19}  "
+            f"{thread.thread_id:<{width}}  {_when(thread.last_activity):<19}  {size:>10}  "
             f"{pending:<8}  {thread.title}"
         )
     return "\n".join(lines)
@@ -63,16 +81,21 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
 
     async def body(session: Any) -> int:
+        chunked = getattr(session.graph, "checkpointer", None)
         if args.delete:
             if not await session.delete_thread(args.delete):
                 return fail("threads", f"no thread '{args.delete}' in {path}", EXIT_NO_THREAD)
+            if isinstance(chunked, ContextChunkingSaver):
+                # the thread's share of the context chunks goes now, not at a later turn
+                await chunked.adelete_thread(args.delete)
             print(f"deleted thread {args.delete}")
             return EXIT_OK
         threads = await session.list_threads()
+        sizes = await thread_storage_sizes(chunked) or {}
         if args.json:
-            print_json([t.to_dict() for t in threads])
+            print_json([{**t.to_dict(), "size_bytes": sizes.get(t.thread_id)} for t in threads])
         else:
-            print(format_threads(threads))
+            print(format_threads(threads, sizes))
         return EXIT_OK
 
     return run_session("threads", args.db, body)

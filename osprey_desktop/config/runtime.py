@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 from pydantic import BaseModel
@@ -12,11 +15,30 @@ from osprey_desktop.config.models import AppConfig
 
 _lock = threading.Lock()
 _current: AppConfig | None = None
+# create_graph(config=...): the graph's own configuration while its nodes run (this task only)
+_scoped: contextvars.ContextVar[AppConfig | None] = contextvars.ContextVar(
+    "osprey_desktop_config", default=None
+)
+
+
+@contextlib.contextmanager
+def config_scope(config: AppConfig) -> Iterator[AppConfig]:
+    """Make ``config`` what ``get_config()`` returns inside the block (this task only)."""
+    if not isinstance(config, AppConfig):
+        raise TypeError(f"config_scope needs an AppConfig, got {type(config).__name__}")
+    token = _scoped.set(config)
+    try:
+        yield config
+    finally:
+        _scoped.reset(token)
 
 
 def get_config() -> AppConfig:
-    """The configuration of this process, loaded on first use (defaults + user file)."""
+    """The configuration of the running graph, else of this process (loaded on first use)."""
     global _current
+    scoped = _scoped.get()
+    if scoped is not None:
+        return scoped
     with _lock:
         if _current is None:
             _current = load_config()

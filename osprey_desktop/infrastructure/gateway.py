@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from langgraph.errors import InvalidUpdateError
@@ -59,7 +59,9 @@ class GatewayResult:
 
     agent_state: dict[str, Any] | None = None
     resume_command: Command | None = None
-    slash_commands_processed: list[str] = field(default_factory=list)
+    slash_commands_processed: list[str] | None = None
+    """The slash commands a message carried (``[]`` for a request without any); None when
+    the message was not parsed for commands (an approval answer, an error)."""
     approval_detected: bool = False
     is_interrupt_resume: bool = False
     error: str | None = None
@@ -294,10 +296,9 @@ class Gateway:
         control = merge_control_overrides(fresh.get("agent_control") or {}, session_overrides)
         fresh["agent_control"] = merge_control_overrides(control, overrides)
         fresh["execution_start_time"] = time.time()
-        if values.get("capability_context_data"):
-            # The checkpoint already holds the context and LangGraph keeps every channel the
-            # input leaves out; sending it back would merge and re-store all of it each turn.
-            fresh.pop("capability_context_data", None)
+        # The fresh state carries the thread's contexts, as the spec's does. Sending them back
+        # costs little: the reducer keeps the stored entries it is handed back equal, and the
+        # chunking saver writes only chunks that changed.
         result.agent_state = fresh
         if overrides:
             result.message = f"for this request: {describe_overrides(overrides)}"

@@ -36,6 +36,15 @@ def get_registry() -> RegistryManager:
         return _registry
 
 
+def current_registry() -> RegistryManager | None:
+    """The registry of the running graph, else the process registry if built; never builds.
+
+    For lookups that must stay cheap and import-free (``ContextManager``'s context classes).
+    """
+    scoped = _scoped.get()
+    return scoped if scoped is not None else _registry
+
+
 def set_registry(registry: RegistryManager | None) -> None:
     """Replace the process registry (None: rebuild on next use)."""
     global _registry
@@ -62,6 +71,7 @@ __all__ = [
     "DEFAULT_CAPABILITY_MODULES",
     "ENTRY_POINT_GROUP",
     "RegistryManager",
+    "current_registry",
     "get_registry",
     "registry_scope",
     "reset_registry",

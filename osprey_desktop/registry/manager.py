@@ -49,7 +49,9 @@ def _load_object(path: str) -> Any:
 class RegistryManager:
     """The lookup table every node uses; build one with ``RegistryManager.build()``."""
 
-    def __init__(self) -> None:
+    def __init__(self, config: Any = None) -> None:
+        # the configuration this registry was built from (None: the process-wide one)
+        self.config = config
         self._capabilities: dict[str, BaseCapability] = {}
         self._infrastructure: dict[str, NodeCallable] = {}
         self._context_classes: dict[str, type] = {}
@@ -118,6 +120,7 @@ class RegistryManager:
         return nodes
 
     def get_context_class(self, context_type: str) -> type | None:
+        """This registry's class for ``context_type``, else the one declared by an import."""
         if context_type in self._context_classes:
             return self._context_classes[context_type]
         from osprey_desktop.context.base import get_context_class
@@ -192,12 +195,21 @@ class RegistryManager:
         *,
         include_defaults: bool = True,
         include_entry_points: bool = True,
+        config: Any = None,
     ) -> RegistryManager:
         """The framework nodes plus respond/clarify, then the application registrations.
 
-        ``modules`` defaults to the config's ``registry.modules``.
+        ``modules`` defaults to ``registry.modules`` of ``config`` (an ``AppConfig``; default:
+        the process-wide configuration), which the registry keeps as ``registry.config``.
         """
-        registry = cls()
+        if config is not None:
+            from osprey_desktop.config import AppConfig
+
+            if not isinstance(config, AppConfig):
+                raise TypeError(
+                    f"RegistryManager.build needs an AppConfig, got {type(config).__name__}"
+                )
+        registry = cls(config)
         for path in FRAMEWORK_INFRASTRUCTURE:
             registry.register_infrastructure_node(_load_object(path))
         for path in FRAMEWORK_CAPABILITIES:
@@ -205,7 +217,9 @@ class RegistryManager:
         if include_defaults:
             for module_name in DEFAULT_CAPABILITY_MODULES:
                 registry.load_module(module_name)
-        if modules is None:
+        if modules is None and config is not None:
+            modules = list(config.registry.modules or [])
+        elif modules is None:
             from osprey_desktop.infrastructure.control_settings import config_value
 
             modules = list(config_value("registry.modules", []) or [])

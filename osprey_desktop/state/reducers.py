@@ -6,6 +6,7 @@ value to nodes, to stream consumers and to the checkpointer at the same time.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,10 +19,12 @@ def merge_capability_context_data(
 ) -> ContextData:
     """Merge ``new`` into ``existing``: a ``{type: {key: entry}}`` in ``new`` replaces that entry.
 
-    Cost follows the update, not the whole context: the result is a fresh top-level dict,
-    each context type named in ``new`` gets a fresh key dict, and every other type dict and
-    every entry dict is shared with the inputs (never copied, never deep-copied). Treat the
-    result as immutable, as LangGraph does.
+    The result never shares an object with ``new``: each entry taken from it is deep-copied,
+    so the caller may go on changing what it passed. Cost follows the update, not the whole
+    context: entries of ``existing`` that ``new`` leaves out, or hands back equal, are shared
+    (never copied) and so is each type dict nothing changes in; treat the result as
+    immutable, as LangGraph does. (The spec deep-copies everything; sharing ``existing`` is
+    this implementation's documented departure.)
     """
     if existing is None:
         existing = {}
@@ -33,15 +36,40 @@ def merge_capability_context_data(
     merged = dict(existing)
     for context_type, entries in new.items():
         current = merged.get(context_type)
-        if current is None:
-            merged[context_type] = dict(entries)
-        elif entries is current:
+        if entries is current:
             continue  # the same branch handed back (e.g. from ContextManager.get_raw_data)
-        else:
-            branch = dict(current)
-            branch.update(entries)
+        if current is None:
+            merged[context_type] = {key: _copy_value(entry) for key, entry in entries.items()}
+            continue
+        branch: dict[str, Any] | None = None
+        for key, entry in entries.items():
+            old = current.get(key, _ABSENT)
+            # an equal entry (a state read back from the checkpoint and sent again) keeps
+            # the stored object: nothing to copy, and the type dict stays the same object
+            if old is entry or (old is not _ABSENT and old == entry):
+                continue
+            if branch is None:
+                branch = dict(current)
+            branch[key] = _copy_value(entry)
+        if branch is not None:
             merged[context_type] = branch
     return merged
+
+
+_ABSENT = object()
+_ATOMS = (str, int, float, bool, type(None))
+
+
+def _copy_value(value: Any) -> Any:
+    """A deep copy of JSON-shaped data (the stored form of contexts), fast for that shape."""
+    kind = type(value)
+    if kind in _ATOMS:
+        return value
+    if kind is dict:
+        return {key: _copy_value(item) for key, item in value.items()}
+    if kind is list:
+        return [_copy_value(item) for item in value]
+    return copy.deepcopy(value)
 
 
 def _check_shape(new: Mapping[str, Any]) -> None:

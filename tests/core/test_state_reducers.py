@@ -53,8 +53,8 @@ def test_untouched_branches_are_shared_and_touched_ones_copied():
     assert result is not existing
     assert result["B"] is untouched  # shared, not copied
     assert result["A"] is not existing["A"]  # the changed branch is a new dict
-    assert result["A"]["a1"] is existing["A"]["a1"]  # entries are never copied
-    assert result["A"]["a2"] is new_entry
+    assert result["A"]["a1"] is existing["A"]["a1"]  # entries of existing are never copied
+    assert result["A"]["a2"] == new_entry and result["A"]["a2"] is not new_entry  # new's are
 
 
 def test_none_existing_is_treated_as_empty():
