@@ -22,6 +22,7 @@ def isolated_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch) -> It
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / "share"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))  # the log file
     monkeypatch.setenv("OSPREY_DESKTOP_DATA_DIR", str(home / "data"))
     monkeypatch.delenv("OSPREY_DESKTOP_CONFIG", raising=False)
     reset_config()

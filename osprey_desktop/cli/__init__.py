@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
+import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -41,6 +43,11 @@ COMMANDS: tuple[Command, ...] = (
         "osprey_desktop.cli.demo_ioc",
         "serve the simulated machine over EPICS Channel Access on 127.0.0.1",
     ),
+    Command(
+        "install-desktop-entry",
+        "osprey_desktop.cli.desktop_entry",
+        "add Osprey Desktop to this user's application menu (or remove it)",
+    ),
 )
 
 
@@ -60,6 +67,13 @@ def _global_options(parser: argparse.ArgumentParser, *, suppress_default: bool) 
         default=default,
         help="user configuration file merged over the defaults "
         "(default: $OSPREY_DESKTOP_CONFIG or ~/.config/osprey-desktop/config.yaml)",
+    )
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        default=default if suppress_default else False,
+        help="log DEBUG records of Osprey Desktop to the log file "
+        "($XDG_STATE_HOME/osprey-desktop/osprey-desktop.log) and warnings to stderr",
     )
 
 
@@ -109,6 +123,8 @@ def build_parser(chosen: Command | None = None, module: ModuleType | None = None
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script and ``python -m osprey_desktop``; returns the exit code."""
     from osprey_desktop.config import ConfigError, load_config, set_config
+    from osprey_desktop.config.posture import describe_posture, with_read_only
+    from osprey_desktop.log_file import logging_to_file
 
     argv = list(sys.argv[1:] if argv is None else argv)
     first = _first_word(argv)
@@ -127,9 +143,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(None, "no command given; see --help", EXIT_USAGE)
 
     try:
-        set_config(load_config(args.config))
-        return int(module.run(args) or 0)
+        config = load_config(args.config)
     except ConfigError as exc:
         return fail(None, str(exc), EXIT_USAGE)
-    except KeyboardInterrupt:
-        return fail(None, "interrupted", 130)
+    if getattr(args, "read_only", False):  # --read-only of run, ask and approve
+        config = with_read_only(config)
+    set_config(config)
+    with logging_to_file(verbose=args.verbose):
+        log = logging.getLogger("osprey_desktop.cli")
+        log.info(
+            "%s %s %s (pid %d): %s",
+            PROG,
+            __version__,
+            chosen.name,
+            os.getpid(),
+            describe_posture(config).summary,
+        )
+        log.debug("arguments: %s", vars(args))
+        try:
+            code = int(module.run(args) or 0)
+        except ConfigError as exc:
+            code = fail(None, str(exc), EXIT_USAGE)
+        except KeyboardInterrupt:
+            code = fail(None, "interrupted", 130)
+        log.info("%s %s ended with exit code %d", PROG, chosen.name, code)
+        return code

@@ -20,6 +20,7 @@ from osprey_desktop.cli.common import (
     report_turn,
     run_session,
 )
+from osprey_desktop.cli.read_only import add_read_only_option
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -37,6 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--thread", metavar="ID", help="continue this thread (default: a new one)")
     add_db_option(parser)
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_read_only_option(parser)
     return parser
 
 

@@ -8,6 +8,7 @@ import os
 import sys
 from collections.abc import Mapping
 
+from osprey_desktop.cli.read_only import add_read_only_option
 from osprey_desktop.config import get_config
 
 # Qt platform plugins that draw without a window system (no DISPLAY needed).
@@ -18,12 +19,14 @@ _UI_MODULE = "osprey_desktop.ui.app"
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    return subparsers.add_parser(
+    parser = subparsers.add_parser(
         "run",
         help="open the Osprey Desktop window (the default)",
         description="Open the Osprey Desktop window. Needs a display: a desktop session, "
         "X forwarding, or a virtual one (xvfb-run -a osprey-desktop run).",
     )
+    add_read_only_option(parser)
+    return parser
 
 
 def missing_display_reason(env: Mapping[str, str], platform: str = sys.platform) -> str | None:

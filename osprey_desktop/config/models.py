@@ -17,6 +17,8 @@ from pydantic import (
     NonNegativeFloat,
     NonNegativeInt,
     PositiveFloat,
+    PositiveInt,
+    ValidationInfo,
     field_validator,
 )
 from pydantic_core import PydanticCustomError
@@ -30,7 +32,9 @@ class _Section(BaseModel):
 
 
 class MachineConfig(_Section):
-    name: str
+    #: The facility's name for its machine; null shows only the control system (a default
+    #: name would claim "simulated" while connected to EPICS).
+    name: str | None
     timezone: str | None
 
     @field_validator("timezone")
@@ -83,6 +87,10 @@ class ApprovalConfig(_Section):
     #: A write approval older than this is not carried out: the channels are read again and
     #: the operator is asked again with the fresh values.
     expiry_minutes: PositiveFloat = 15.0
+    #: The most channels one write request may change: all of them are listed in one
+    #: approval. Above it the request is asked to be narrowed (a mass write is a real
+    #: operation, "all vertical correctors to zero", but not an unbounded one).
+    max_channels_per_write: PositiveInt = 48
 
 
 class ChatModelConfig(_Section):
@@ -99,37 +107,95 @@ class ModelsConfig(_Section):
     chat_model: ChatModelConfig
 
 
+class SimConfig(_Section):
+    #: Writes armed on the simulated ring (its own switch: never carried over to EPICS).
+    writes_enabled: bool
+
+
 class EpicsConfig(_Section):
     timeout: PositiveFloat
+    #: The protocol of a channel name without ``ca://`` or ``pva://`` (PyDM's prefixes).
+    default_protocol: Literal["ca", "pva"] = "ca"
+    #: Writes armed on the live control system; off unless the facility's file says so.
+    writes_enabled: bool
 
 
 class ControlSystemConfig(_Section):
     type: Literal["sim", "epics"]
+    #: No write is planned or sent, whatever is armed (also ``--read-only``).
+    read_only: bool = False
+    #: The former single switch: ``false`` disarms every system; ``true`` arms only the
+    #: simulated ring (a live system is armed by its own section's ``writes_enabled``).
     writes_enabled: bool | None
     channel_database: str | None
     limits_database: str | None
     allow_unlisted_writes: bool
     write_verification: Literal["none", "callback", "readback"]
     verification_tolerance: NonNegativeFloat
+    sim: SimConfig
     epics: EpicsConfig
+
+    @field_validator("writes_enabled")
+    @classmethod
+    def _single_switch_never_arms_a_live_system(
+        cls, value: bool | None, info: ValidationInfo
+    ) -> bool | None:
+        """A file once written for the ring must not arm the machine when its type changes."""
+        kind = info.data.get("type")
+        if value is True and kind is not None and kind != "sim":
+            raise PydanticCustomError(
+                "single_write_switch",
+                "writes are armed per control system and 'true' here would arm '{kind}'; "
+                "set control_system.{kind}.writes_enabled: true instead (and remove this key)",
+                {"kind": kind},
+            )
+        return value
 
     @property
     def effective_writes_enabled(self) -> bool:
-        """Writes are on for the simulated machine and off for real EPICS unless set."""
+        """Whether writes are armed on the configured system, by that system's own switch.
+
+        ``read_only`` is separate (it refuses with its own reason, see the write policy).
+        """
         if self.writes_enabled is not None:
             return self.writes_enabled
-        return self.type == "sim"
+        section = getattr(self, self.type, None)
+        return getattr(section, "writes_enabled", False) is True  # unknown system: disarmed
 
 
 class ArchiverApplianceConfig(_Section):
+    #: The retrieval URL (appliances.xml's data_retrieval_url); ``/retrieval`` is optional.
     url: str
-    viewer_url: str
+    #: null: the archViewer.html of the server that ``url`` names.
+    viewer_url: str | None
     timeout: PositiveFloat
+
+    @property
+    def effective_viewer_url(self) -> str:
+        """``viewer_url``, else archViewer.html on the server of ``url`` (the connector's rule,
+        ``connectors.archiver_appliance.viewer_url_for``; a test keeps the two equal)."""
+        if self.viewer_url is not None:
+            return self.viewer_url
+        base = self.url.strip().rstrip("/")
+        base = base.removesuffix("/data/getData.json").removesuffix("/data/getData.raw")
+        base = base if base.endswith("/retrieval") else base + "/retrieval"
+        return base + "/ui/viewer/archViewer.html"
+
+
+ArchiverType = Literal["sim", "archiver_appliance", "none"]
 
 
 class ArchiverConfig(_Section):
-    type: Literal["sim", "archiver_appliance"]
+    #: null: ``sim`` with the simulated ring, ``none`` with EPICS (never simulated history
+    #: for a real machine).
+    type: ArchiverType | None
     archiver_appliance: ArchiverApplianceConfig
+
+    def effective_type(self, control_system_type: str) -> ArchiverType:
+        """The archiver to use with this control system (``type`` null picks by it)."""
+        if self.type is not None:
+            return self.type
+        return "sim" if control_system_type == "sim" else "none"
 
 
 class LauncherConfig(_Section):

@@ -6,25 +6,42 @@ the current directory); ``~`` expands everywhere.
 
 from __future__ import annotations
 
+import importlib.resources
 import os
 import sys
 from pathlib import Path
 
+from osprey_desktop.config.errors import ConfigError
 from osprey_desktop.config.models import AppConfig
 
 APP_DIR_NAME = "osprey-desktop"
 CONFIG_ENV_VAR = "OSPREY_DESKTOP_CONFIG"
 DATA_DIR_ENV_VAR = "OSPREY_DESKTOP_DATA_DIR"
-
-_CHECKOUT_RESOURCES = Path(__file__).resolve().parents[2] / "resources"
-_INSTALLED_RESOURCES = Path(sys.prefix) / "share" / APP_DIR_NAME / "resources"
+RESOURCES_PACKAGE = "osprey_desktop.resources"
 
 
 def resources_dir() -> Path:
-    """The shipped ``resources/`` folder: the checkout's, else the one a wheel installed."""
-    if _CHECKOUT_RESOURCES.is_dir():
-        return _CHECKOUT_RESOURCES
-    return _INSTALLED_RESOURCES
+    """The shipped data files: the package ``osprey_desktop.resources``.
+
+    Found through the import system, never from the interpreter's prefix or a path relative to
+    this file, so ``pip install --user``, pipx, a venv and an editable checkout (where the
+    package is the checkout's top-level ``resources/``, see setup.py) all work, and a stray
+    ``resources`` folder elsewhere on ``sys.path`` cannot shadow it.
+    """
+    try:
+        files = importlib.resources.files(RESOURCES_PACKAGE)
+    except ModuleNotFoundError:
+        raise ConfigError(
+            f"the shipped resources ({RESOURCES_PACKAGE}) are not installed; install Osprey "
+            "Desktop with pip (from a checkout: pip install -e . or ./osprey setup)"
+        ) from None
+    if not isinstance(files, Path) or not files.is_dir():
+        # A zipped install: the YAML files would need extracting, which nothing here does.
+        raise ConfigError(
+            f"the shipped resources ({RESOURCES_PACKAGE}) are not a folder on disk ({files}); "
+            "install Osprey Desktop unzipped (pip, pipx or a venv)"
+        )
+    return files
 
 
 def default_config_path() -> Path:
@@ -56,6 +73,17 @@ def platform_data_dir() -> Path:
         base = Path.home() / "Library" / "Application Support"
     else:
         base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / APP_DIR_NAME
+
+
+def platform_state_dir() -> Path:
+    """The per-user state folder (XDG on Linux): logs, which may be deleted without loss."""
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Logs"
+    else:
+        base = Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state")
     return base / APP_DIR_NAME
 
 

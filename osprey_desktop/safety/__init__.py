@@ -26,10 +26,15 @@ from osprey_desktop.safety.limits import (
     WriteCheck,
     load_limits_database,
 )
-from osprey_desktop.safety.write_policy import WritePolicy, writes_disabled_message
+from osprey_desktop.safety.write_policy import (
+    READ_ONLY_MESSAGE,
+    WritePolicy,
+    writes_disabled_message,
+)
 
 __all__ = [
     "OUTCOMES",
+    "READ_ONLY_MESSAGE",
     "AuditEntry",
     "AuditError",
     "AuditLog",

@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from osprey_desktop.config.posture import read_only_in_effect
 from osprey_desktop.connectors.base import (
     ChannelNotFoundError,
     ChannelWriteResult,
@@ -34,7 +35,7 @@ from osprey_desktop.connectors.base import (
 )
 from osprey_desktop.safety.audit import AuditError, AuditLog
 from osprey_desktop.safety.limits import WriteCheck
-from osprey_desktop.safety.write_policy import WritePolicy
+from osprey_desktop.safety.write_policy import READ_ONLY_MESSAGE, WritePolicy
 
 
 @dataclass(frozen=True)
@@ -216,6 +217,15 @@ async def _put(
     A channel the connector cannot find was never sent to; any other failure may have come
     after the put left, so it is in doubt, not a failure to retry.
     """
+    if read_only_in_effect():
+        # The policy has refused already; this is the last line, right at the put.
+        return ChannelWriteResult.refused(
+            channel,
+            value,
+            verification,
+            f"Nothing was sent: {READ_ONLY_MESSAGE}",
+            connector.clock(),
+        )
     try:
         return await connector.write_channel(
             channel, value, verification=verification, tolerance=tolerance

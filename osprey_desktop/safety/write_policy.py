@@ -38,15 +38,36 @@ if TYPE_CHECKING:
     from osprey_desktop.config import AppConfig
 
 
-def writes_disabled_message(connector_type: str | None = None) -> str:
-    """Why writes are refused when the master switch is off, and how to turn it on."""
+#: The refusal of every write in a read-only process; the same words wherever it is refused.
+READ_ONLY_MESSAGE = "read-only: writes are disabled (--read-only / control_system.read_only)"
+
+
+def writes_disabled_message(
+    connector_type: str | None = None, *, switched_off_everywhere: bool = False
+) -> str:
+    """Why writes are refused when the configured system is not armed, and how to arm it.
+
+    Each system has its own switch (``control_system.<type>.writes_enabled``), so arming the
+    simulated ring never arms EPICS; the former single ``control_system.writes_enabled: false``
+    disarms them all.
+    """
     from osprey_desktop.config import CONFIG_ENV_VAR, user_config_path
 
-    default = " (off by default for EPICS)" if connector_type == "epics" else ""
+    kind = connector_type or "sim"
+    where = (
+        f"in the config file (--config, ${CONFIG_ENV_VAR}, or {user_config_path()}) and "
+        "restart Osprey Desktop."
+    )
+    if switched_off_everywhere:
+        return (
+            "Writes to every control system are switched off by "
+            "`control_system.writes_enabled: false`. To enable them, remove that key and set "
+            f"`control_system.{kind}.writes_enabled: true` {where}"
+        )
+    default = " (off by default for EPICS)" if kind == "epics" else ""
     return (
         f"Writes to the control system are disabled{default}. To enable them, set "
-        "`control_system.writes_enabled: true` in the config file (--config, "
-        f"${CONFIG_ENV_VAR}, or {user_config_path()}) and restart Osprey Desktop."
+        f"`control_system.{kind}.writes_enabled: true` {where}"
     )
 
 
@@ -59,10 +80,15 @@ class WritePolicy:
         limits: LimitsDatabase | None,
         limits_error: str | None = None,
         connector_type: str | None = None,
+        *,
+        read_only: bool = False,
+        switched_off_everywhere: bool = False,
     ) -> None:
         if limits is None and limits_error is None:
             limits_error = "No write limits database is loaded"
-        self.writes_enabled = writes_enabled
+        self.read_only = read_only
+        self.switched_off_everywhere = switched_off_everywhere
+        self.writes_enabled = writes_enabled and not read_only
         self.limits = limits
         self.limits_error = limits_error
         self.connector_type = connector_type
@@ -71,21 +97,32 @@ class WritePolicy:
     def from_config(
         cls, config: AppConfig | None = None, writes_enabled: bool | None = None
     ) -> WritePolicy:
-        """Build from the config; ``writes_enabled`` overrides the switch (per-turn state)."""
+        """Build from the config; ``writes_enabled`` (the thread's copy) may only disarm.
+
+        A thread started while the simulated ring was armed keeps ``writes_enabled: true`` in
+        its state; after a switch to EPICS that copy must not arm the machine, so the config's
+        arming of the configured system always has the last word.
+        """
         from osprey_desktop.config import get_config, resolve_resource_file
+        from osprey_desktop.config.posture import read_only_in_effect
 
         cfg = config if config is not None else get_config()
         cs = cfg.control_system
-        enabled = cs.effective_writes_enabled if writes_enabled is None else bool(writes_enabled)
+        enabled = cs.effective_writes_enabled and (writes_enabled is None or bool(writes_enabled))
+        flags = {
+            "connector_type": cs.type,
+            "read_only": cs.read_only or read_only_in_effect(),
+            "switched_off_everywhere": cs.writes_enabled is False,
+        }
         path = resolve_resource_file(cs.limits_database, "limits.yaml")
         try:
             limits = load_limits_database(path, allow_unlisted=cs.allow_unlisted_writes)
         except LimitsError as exc:
-            return cls(enabled, None, str(exc), connector_type=cs.type)
+            return cls(enabled, None, str(exc), **flags)
         except Exception as exc:  # a loader that crashes must refuse, never raise or allow
             error = " ".join(f"{path}: cannot be used ({type(exc).__name__}: {exc})".split())
-            return cls(enabled, None, error, connector_type=cs.type)
-        return cls(enabled, limits, connector_type=cs.type)
+            return cls(enabled, None, error, **flags)
+        return cls(enabled, limits, **flags)
 
     @property
     def config_error(self) -> str | None:
@@ -95,11 +132,15 @@ class WritePolicy:
     def check(
         self, channel: str, current_value: Any, requested_value: Any, units: str = ""
     ) -> WriteCheck:
-        """The decision for known values (no I/O): switch, then limits."""
+        """The decision for known values (no I/O): read-only, switch, then limits."""
+        if self.read_only:
+            return self._refuse(channel, READ_ONLY_MESSAGE, current_value, requested_value, units)
         if not self.writes_enabled:
             return self._refuse(
                 channel,
-                writes_disabled_message(self.connector_type),
+                writes_disabled_message(
+                    self.connector_type, switched_off_everywhere=self.switched_off_everywhere
+                ),
                 current_value,
                 requested_value,
                 units,

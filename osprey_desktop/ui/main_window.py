@@ -17,15 +17,18 @@ from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QToolBar, QWidget
 
 from osprey_desktop import __version__
+from osprey_desktop.answers import answer_of_message
+from osprey_desktop.config.posture import describe_posture
 from osprey_desktop.ui.approval_flow import ApprovalFlow
 from osprey_desktop.ui.async_dialogs import await_dialog
 from osprey_desktop.ui.chat.panel import ChatPanel
-from osprey_desktop.ui.chat.transcript import message_role_text
+from osprey_desktop.ui.chat.transcript import latest_answer, message_role_text
 from osprey_desktop.ui.commands import CommandActions, LaunchableCommand, commands_from_state
 from osprey_desktop.ui.context_browser.describe import ContextDescriber
 from osprey_desktop.ui.context_browser.model import ContextTreeModel
 from osprey_desktop.ui.context_browser.view import ContextBrowserDock
 from osprey_desktop.ui.controller import SessionController
+from osprey_desktop.ui.focus import FocusReturn
 from osprey_desktop.ui.launcher import CommandLauncher
 from osprey_desktop.ui.plan_viewer import PlanViewerDock
 from osprey_desktop.ui.process_log import ProcessLogDock
@@ -41,7 +44,8 @@ ConnectorFactory = Callable[[], Any]
 
 
 def window_title(config: Any) -> str:
-    return f"Osprey Desktop {__version__} — {config.machine.name}"
+    """Version, what the window is connected to and whether it may write."""
+    return describe_posture(config).window_title(__version__)
 
 
 class MainWindow(QMainWindow):
@@ -90,6 +94,7 @@ class MainWindow(QMainWindow):
         self.process_log = ProcessLogDock()
         self.status = AppStatusBar()
         self.setStatusBar(self.status)
+        self.status.set_posture(describe_posture(config))
         self.status.set_thread(controller.thread_id)
 
         # The right column runs the full height: plan and context keep their rows on a
@@ -111,6 +116,9 @@ class MainWindow(QMainWindow):
         self.addToolBar(self.toolbar)
         self.menus = WindowMenus(self)
         self.approvals = ApprovalFlow(controller, self, self.plan_viewer, self.status)
+        self.focus_return = FocusReturn(self.chat.input, self)
+        for widget in (self.plan_viewer, self.context_browser, self.process_log, self.toolbar):
+            self.focus_return.watch(widget)
         self._wire()
         if not restore_layout(self):
             self.fit_docks()
@@ -139,9 +147,14 @@ class MainWindow(QMainWindow):
         c.state_changed.connect(self._on_state)
         c.error.connect(lambda message: self.chat.transcript.add_error(message))
         c.note.connect(self.chat.transcript.add_note)
+        self.chat.transcript.link_activated.connect(self.open_link)
         c.thread_changed.connect(self._on_thread_changed)
         c.exit_requested.connect(self.close)
         c.ready.connect(self._on_ready)
+        c.other_approvals.connect(self._on_other_approvals)
+        self.status.switch_requested.connect(
+            lambda thread_id: asyncio.ensure_future(c.switch_thread(thread_id))
+        )
         self.command_actions.changed.connect(self.menus.rebuild_commands)
         launcher = self.launcher
         launcher.refused.connect(self._on_refused)
@@ -158,6 +171,15 @@ class MainWindow(QMainWindow):
         self.chat.input.set_slash_commands(self.controller.slash_commands())
         self.menus.refresh_threads()
         self.status.showMessage("Ready", 3000)
+
+    def _on_other_approvals(self, threads: list[Any]) -> None:
+        self.status.show_other_approvals(threads)
+        for info in threads:
+            waiting = f": {info.pending_message}" if info.pending_message else ""
+            self.chat.transcript.add_note(
+                f"⚠ Thread {info.thread_id} (“{info.title}”) waits for your approval{waiting}. "
+                "Open it from the Threads menu or the status bar to answer."
+            )
 
     def _on_turn_started(self, text: str) -> None:
         self._history_pending = False  # the transcript now follows this thread live
@@ -185,7 +207,7 @@ class MainWindow(QMainWindow):
 
     def _on_turn_finished(self, result: TurnResult) -> None:
         if result.response:
-            self.chat.transcript.add_response(result.response)
+            self.chat.transcript.add_response(result.response, latest_answer(result.state))
         if result.pending_approval is None:
             self.plan_viewer.finish_turn()
         self.menus.refresh_threads()
@@ -198,6 +220,7 @@ class MainWindow(QMainWindow):
 
     def _on_thread_changed(self, thread_id: str) -> None:
         self.status.set_thread(thread_id)
+        self.status.show_other_approvals([])  # listed again when the thread list is read
         self.chat.transcript.clear_entries()
         self.plan_viewer.show_plan(None)
         self._known_commands.clear()
@@ -235,18 +258,27 @@ class MainWindow(QMainWindow):
         transcript = self.chat.transcript
         if transcript.entries:
             return
-        for message in values.get("messages") or []:
+        messages = list(values.get("messages") or [])
+        answers = [answer_of_message(m) for m in messages]
+        for i, message in enumerate(messages):
             role, text = message_role_text(message)
             if role in ("human", "user") and text:
-                transcript.add_request(text)
+                # the request's time is when its turn started, stored with the answer
+                following = next((a for a in answers[i + 1 :] if a is not None), None)
+                started = following.started_at if following is not None else None
+                transcript.add_request(text, started, restored=True)
             elif role in ("ai", "assistant") and text:
-                transcript.add_response(text)
+                transcript.add_response(text, answers[i], restored=True)
 
     # ------------------------------------------------------------------ commands
     def _actions_for_key(self, context_type: str, context_key: str) -> list[QAction]:
         step = self.describer.step_for(context_key)
         producer = str(step.get("capability")) if step else None
         return self.command_actions.related_to(context_type, context_key, producer)
+
+    def open_link(self, uri: str) -> None:
+        """A link in an answer goes through the launcher, like any command (it decides)."""
+        self.launcher.trigger(LaunchableCommand(launch_uri=uri, display_name=uri))
 
     def _on_refused(self, message: str) -> None:
         self.process_log.refused(message)
@@ -283,7 +315,9 @@ class MainWindow(QMainWindow):
         if self.plot_dock is None:
             from osprey_desktop.ui.plot_dock import PlotDock
 
-            self.plot_dock = PlotDock()
+            self.plot_dock = PlotDock(self._connector_factory or self._default_connector_factory)
+            self.plot_dock.tab_opened.connect(self.focus_return.watch)
+            self.plot_dock.message.connect(self.chat.transcript.add_note)
             self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.plot_dock)
             self.tabifyDockWidget(self.process_log, self.plot_dock)
             self.resizeDocks([self.plot_dock], [int(self.height() * 0.4)], Qt.Orientation.Vertical)
@@ -293,15 +327,30 @@ class MainWindow(QMainWindow):
         return self.plot_dock
 
     def open_stripchart(self, channels: list[str]) -> Any:
-        from osprey_desktop.ui.stripchart import StripChartDock
+        """A strip chart of ``channels``; the same channels again raise the one already open.
 
+        It opens tabbed with the plots and the log at 40% of the window's height, and never
+        makes the window wider than the screen (its legend stacks the channels)."""
+        from osprey_desktop.ui.stripchart import StripChartDock, stripchart_key
+
+        key = stripchart_key(channels)
+        for existing in self.stripcharts:
+            if existing.key == key:
+                existing.show()
+                existing.raise_()
+                return existing
         factory = self._connector_factory or self._default_connector_factory
+        width = self.width()
         dock = StripChartDock(channels, factory)
         dock.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
-        self.tabifyDockWidget(self.process_log, dock)
+        self.tabifyDockWidget(self.plot_dock or self.process_log, dock)
         dock.show()
         dock.raise_()
+        self.resizeDocks([dock], [max(220, int(self.height() * 0.4))], Qt.Orientation.Vertical)
+        if self.width() > width:  # a dock must never push the window past the screen
+            self.resize(width, self.height())
+        self.focus_return.watch(dock)
         dock.start()
         self.stripcharts.append(dock)
         dock.destroyed.connect(
@@ -364,4 +413,6 @@ class MainWindow(QMainWindow):
         await self.menus.shutdown()
         for dock in list(self.stripcharts):
             await dock.stop()
+        if self.plot_dock is not None:
+            await self.plot_dock.stop()
         self.launcher.stop_all()

@@ -13,6 +13,11 @@ from typing import Any
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QLabel, QPushButton, QStatusBar, QWidget
 
+from osprey_desktop.config.posture import Posture
+
+# A live machine that may be written to is marked; the simulated ring and a disarmed or
+# read-only console stay plain.
+LIVE_ARMED_STYLE = "QLabel { background: #ffe082; color: #000; font-weight: bold; padding: 0 6px; }"
 APPROVAL_STYLE = (
     "QPushButton { background: #ffb300; color: #000; font-weight: bold; padding: 2px 8px; "
     "border: 1px solid #a06f00; border-radius: 3px; }"
@@ -21,6 +26,7 @@ APPROVAL_STYLE = (
 
 class AppStatusBar(QStatusBar):
     review_requested = Signal()
+    switch_requested = Signal(str)  # a thread id: go to the thread whose approval waits
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -32,6 +38,16 @@ class AppStatusBar(QStatusBar):
         self.approval_button.setStyleSheet(APPROVAL_STYLE)
         self.approval_button.clicked.connect(self.review_requested)
         self.approval_button.hide()
+        self.other_approvals_button = QPushButton()
+        self.other_approvals_button.setObjectName("other_approvals_indicator")
+        self.other_approvals_button.setStyleSheet(APPROVAL_STYLE)
+        self.other_approvals_button.hide()
+        self.other_approvals_button.clicked.connect(self._switch_to_waiting)
+        self._waiting_threads: list[str] = []
+        self.addPermanentWidget(self.other_approvals_button)
+        self.posture_label = QLabel()
+        self.posture_label.setObjectName("posture")
+        self.addPermanentWidget(self.posture_label)
         self.addPermanentWidget(self.approval_button)
         self.addPermanentWidget(self.activity_label)
         self.addPermanentWidget(self.thread_label)
@@ -51,6 +67,13 @@ class AppStatusBar(QStatusBar):
             f"Conversation thread {thread_id}; answer from the command line with "
             f"'osprey-desktop approve {thread_id}'"
         )
+
+    def set_posture(self, posture: Posture) -> None:
+        """What the window is connected to and whether it may write (config.posture)."""
+        self.posture_label.setText(posture.summary)
+        self.posture_label.setToolTip(f"{posture.control_system}; {posture.reason}")
+        live_armed = posture.live and posture.writes == "armed"
+        self.posture_label.setStyleSheet(LIVE_ARMED_STYLE if live_armed else "")
 
     def set_running(self, running: bool) -> None:
         if running:
@@ -90,6 +113,30 @@ class AppStatusBar(QStatusBar):
         self.approval_button.hide()
         self._awaiting = False
         self._refresh_activity()
+
+    def show_other_approvals(self, threads: list[Any]) -> None:
+        """Threads other than the current one that wait for an approval (ThreadInfo list)."""
+        self._waiting_threads = [t.thread_id for t in threads]
+        if not threads:
+            self.other_approvals_button.hide()
+            return
+        first = threads[0]
+        more = f" (+{len(threads) - 1} more)" if len(threads) > 1 else ""
+        self.other_approvals_button.setText(
+            f"⚠ Approval waiting on thread {first.thread_id}{more} — Go there"
+        )
+        lines = [
+            f"{t.thread_id}: {t.title}" + (f" — {t.pending_message}" if t.pending_message else "")
+            for t in threads
+        ]
+        self.other_approvals_button.setToolTip(
+            "Another conversation waits for your decision:\n" + "\n".join(lines)
+        )
+        self.other_approvals_button.show()
+
+    def _switch_to_waiting(self) -> None:
+        if self._waiting_threads:
+            self.switch_requested.emit(self._waiting_threads[0])
 
     @property
     def approval_text(self) -> str:

@@ -115,8 +115,10 @@ def test_agent_control_defaults_are_a_fresh_dict_each_time(configure):
     [
         ({"type": "sim"}, True),
         ({"type": "epics"}, False),
-        ({"type": "epics", "writes_enabled": True}, True),
+        ({"type": "epics", "epics": {"writes_enabled": True}}, True),
         ({"type": "sim", "writes_enabled": False}, False),
+        ({"type": "sim", "sim": {"writes_enabled": False}}, False),
+        ({"type": "epics", "sim": {"writes_enabled": True}}, False),
     ],
 )
 def test_writes_are_on_for_sim_and_off_for_epics_unless_set(control_system, expected):

@@ -45,15 +45,15 @@ def test_writes_are_on_for_sim_and_off_for_epics_by_default(configure) -> None:
     assert WritePolicy.from_config(configure()).writes_enabled
     epics = configure({"control_system": {"type": "epics"}})
     assert not WritePolicy.from_config(epics).writes_enabled
-    forced = configure({"control_system": {"type": "epics", "writes_enabled": True}})
-    assert WritePolicy.from_config(forced).writes_enabled
+    armed = configure({"control_system": {"type": "epics", "epics": {"writes_enabled": True}}})
+    assert WritePolicy.from_config(armed).writes_enabled
 
 
 def test_switched_off_writes_are_refused_with_how_to_enable(configure) -> None:
     policy = WritePolicy.from_config(configure({"control_system": {"type": "epics"}}))
     check = policy.check(HCM, 0.0, 1.0)
     assert not check.allowed
-    assert "control_system.writes_enabled: true" in check.violation
+    assert "control_system.epics.writes_enabled: true" in check.violation
     assert "off by default for EPICS" in check.violation
 
 

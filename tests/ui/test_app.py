@@ -33,7 +33,7 @@ def assert_clean_exit(done: subprocess.CompletedProcess) -> None:
 def test_closing_with_a_turn_running_asks_stops_and_exits_cleanly(tmp_path, isolated_config):
     done = drive_app(tmp_path / "threads.sqlite", "close")
     lines = done.stdout.splitlines()
-    assert lines[0] == "ready Osprey Desktop 0.1.0 — Simulated storage ring", done.stderr
+    assert lines[0] == "ready Osprey Desktop 0.1.0 — Simulated ring — writes armed", done.stderr
     assert lines[1:] == ["asked", "exit 0"], done.stderr
     assert_clean_exit(done)
     assert (tmp_path / "threads.sqlite").exists()

@@ -15,9 +15,10 @@ from tests.ui.window_graph import VIEWER
 pytestmark = pytest.mark.gui
 
 
-def test_title_names_version_and_machine(windows):
+def test_title_names_version_control_system_and_write_posture(windows):
     window = windows.open()
-    assert window.windowTitle() == "Osprey Desktop 0.1.0 — Simulated storage ring"
+    assert window.windowTitle() == "Osprey Desktop 0.1.0 — Simulated ring — writes armed"
+    assert window.status.posture_label.text() == "Simulated ring · writes armed"
 
 
 def test_the_chat_input_has_the_focus_when_the_window_opens(windows):
