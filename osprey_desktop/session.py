@@ -147,7 +147,7 @@ class AgentSession:
         checkpointer: Any,
         *,
         gateway: Gateway | None = None,
-        db_path: Path | None = None,
+        db_path: Path | Any = None,
         recursion_limit: int = 100,
         durability: Durability = "exit",
         resume_durability: Durability = "sync",
@@ -171,17 +171,20 @@ class AgentSession:
         graph_factory: GraphFactory | None = None,
         durability: Durability = "exit",
     ) -> AsyncIterator[AgentSession]:
-        """Open the database (``db_path`` or ``file_paths.checkpoint_db``) and compile the graph.
+        """Open the database (``db_path`` or ``file_paths.checkpoint_db``: a SQLite file or a
+        ``postgresql://`` URL) and compile the graph.
 
         A ``config`` given here becomes the process-wide one, because the nodes read theirs
         through ``get_config()``. ``graph_factory(checkpointer)`` replaces ``create_graph``.
         """
-        from osprey_desktop.config import get_checkpoint_db_path, get_config, set_config
+        from osprey_desktop.config import get_config, set_config
+        from osprey_desktop.persistence.postgres import conversation_database
 
         if config is not None:
             set_config(config)
         cfg = get_config()
-        path = Path(db_path).expanduser() if db_path else get_checkpoint_db_path(cfg)
+        # a file, or a postgresql:// URL that consoles share (persistence.postgres)
+        path = conversation_database(db_path, cfg)
         async with open_checkpointer(path) as saver:
             if graph_factory is not None:
                 graph = graph_factory(saver)
@@ -329,15 +332,16 @@ class AgentSession:
 
         Sends nothing. Returns the ``WriteOperationResult`` of every channel read back.
         """
-        from osprey_desktop.capabilities.control_room.channel_write import _audit_log
         from osprey_desktop.capabilities.control_room.write_execution import resolve_in_doubt
         from osprey_desktop.connectors import get_control_system_connector
+        from osprey_desktop.safety.audit import audit_log_for
 
         await self.settle(thread_id)
         connector = await get_control_system_connector()
+        audit = audit_log_for(self.checkpointer)
         results: list[Any] = []
         for record in await self.writes_in_doubt(thread_id):
-            results += await resolve_in_doubt(self.ledger, record, connector, _audit_log())
+            results += await resolve_in_doubt(self.ledger, record, connector, audit)
         return results
 
     async def _verify_answer(self, thread_id: str) -> str:
@@ -375,7 +379,7 @@ class AgentSession:
             exit_requested=gateway_result.exit_requested,
             is_state_only_update=gateway_result.is_state_only_update,
             message=gateway_result.message,
-            slash_commands_processed=list(gateway_result.slash_commands_processed),
+            slash_commands_processed=list(gateway_result.slash_commands_processed or []),
             approved=gateway_result.approved,
         )
         if not gateway_result.runs_graph and not rerun:

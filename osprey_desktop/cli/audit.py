@@ -3,6 +3,10 @@
 Read-only: a missing file is reported as "no entries yet" and not created; a file that is not an
 audit log (such as the thread database, which ``--db`` names for the other commands) is refused
 and left byte-for-byte unchanged.
+
+Consoles that share a PostgreSQL conversation database keep their audit log in it: ``--db`` with
+that ``postgresql://`` URL (or ``file_paths.checkpoint_db`` set to it) reads that log, with
+every console's writes.
 """
 
 from __future__ import annotations
@@ -38,10 +42,11 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--db",
-        metavar="PATH",
+        metavar="PATH|URL",
         help="the audit log file (default: file_paths.audit_db, i.e. <data folder>/audit.sqlite); "
-        "not the conversation database that --db means for ask, approve and threads. "
-        "The file is only read, never created or changed",
+        "not the conversation database that --db means for ask, approve and threads, except a "
+        "shared postgresql:// database, which holds its consoles' audit log (the default when "
+        "file_paths.checkpoint_db is such a URL). Only read, never created or changed",
     )
     parser.add_argument(
         "--limit",
@@ -95,11 +100,26 @@ def format_table(entries: list[Any]) -> str:
     return "\n".join(out)
 
 
+def _shared_database(db: str | None) -> Any:
+    """The PostgreSQL database whose audit log is meant, or None for an audit file."""
+    from osprey_desktop.persistence.postgres import PostgresDatabase, is_postgres_url
+
+    if db:
+        return PostgresDatabase(db.strip()) if is_postgres_url(db) else None
+    from osprey_desktop.config import get_config
+
+    configured = get_config().file_paths.checkpoint_db
+    return PostgresDatabase(configured.strip()) if is_postgres_url(configured) else None
+
+
 def run(args: argparse.Namespace) -> int:
     from osprey_desktop.safety.audit import AuditError, AuditLog
 
     if args.limit is not None and args.limit < 0:
         return fail("audit", "--limit must be 0 or more", EXIT_USAGE)
+    shared = _shared_database(args.db)
+    if shared is not None:
+        return _print_shared(shared, args)
     if args.db:
         path = Path(args.db).expanduser()
     else:
@@ -118,5 +138,28 @@ def run(args: argparse.Namespace) -> int:
         print(f"The audit log {path} is empty.")
     else:
         print(f"Audit log {path} ({len(entries)} entries shown, oldest first)")
+        print(format_table(entries))
+    return EXIT_OK
+
+
+def _print_shared(database: Any, args: argparse.Namespace) -> int:
+    """The audit log that consoles sharing ``database`` (PostgreSQL) write into."""
+    from osprey_desktop.safety.audit import AuditError
+    from osprey_desktop.safety.audit_postgres import PostgresAuditLog
+
+    log = PostgresAuditLog(database)
+    try:
+        entries = log.entries(limit=args.limit or None)
+    except AuditError as exc:
+        return fail("audit", str(exc), EXIT_FAILED)
+    if args.json:
+        print_json([e.to_dict() for e in entries])
+    elif not entries:
+        print(f"No entries in {log.where} yet: no write has been attempted through it.")
+    else:
+        print(
+            f"Audit log in PostgreSQL database {database} ({len(entries)} entries shown, "
+            "oldest first)"
+        )
         print(format_table(entries))
     return EXIT_OK

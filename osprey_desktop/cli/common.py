@@ -51,8 +51,9 @@ class HelpFormatter(argparse.HelpFormatter):
 def add_db_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--db",
-        metavar="PATH",
-        help="conversation database (default: file_paths.checkpoint_db, i.e. "
+        metavar="PATH|URL",
+        help="conversation database: a SQLite file, or a postgresql://USER@HOST:PORT/NAME URL "
+        "that several consoles share (default: file_paths.checkpoint_db, i.e. "
         "<data folder>/threads.sqlite; the data folder follows $OSPREY_DESKTOP_DATA_DIR)",
     )
 
@@ -78,10 +79,16 @@ def quiet_logging() -> None:
         logging.getLogger("osprey_desktop.connectors.sim_state").setLevel(logging.WARNING)
 
 
-def database_path(db: str | None) -> Path:
-    from osprey_desktop.config import get_checkpoint_db_path
+def database_path(db: str | None) -> Any:
+    """The file ``--db`` (or the configuration) names, or a shared PostgreSQL database.
 
-    return Path(db).expanduser().absolute() if db else get_checkpoint_db_path()
+    Both have ``exists()`` (a PostgreSQL database always "exists"; a server that cannot be
+    reached is reported when the session opens) and print as their location, the URL without
+    its password.
+    """
+    from osprey_desktop.persistence.postgres import conversation_database
+
+    return conversation_database(db)
 
 
 def run_session(command: str, db: str | None, body: Callable[[Any], Awaitable[int]]) -> int:

@@ -222,18 +222,29 @@ class ApprovalLedger:
     ``executor(sql, params)`` runs one statement in its own transaction and returns its rows
     and row count. Every state change is one statement, so atomicity is the database's; the
     SQL is plain enough for SQLite and PostgreSQL alike (``?`` placeholders are the
-    executor's to translate).
+    executor's to translate). ``prepare()``, when given, creates the tables instead of the
+    SQLite ``_SCHEMA`` (PostgreSQL's types and locking differ: ``persistence.postgres``).
     """
 
-    def __init__(self, executor: Executor, *, where: str) -> None:
+    def __init__(
+        self,
+        executor: Executor,
+        *,
+        where: str,
+        prepare: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
         self._execute = executor
         self.where = where
+        self._prepare = prepare
         self._ready = False
 
     async def _sql(self, sql: str, params: tuple[Any, ...] = ()) -> StatementResult:
         if not self._ready:
-            for statement in _SCHEMA:
-                await self._execute(statement, ())
+            if self._prepare is not None:  # the store makes its own tables (PostgreSQL)
+                await self._prepare()
+            else:
+                for statement in _SCHEMA:
+                    await self._execute(statement, ())
             self._ready = True
         return await self._execute(sql, params)
 
@@ -454,8 +465,10 @@ def approval_ledger_for(checkpointer: Any) -> ApprovalLedger | None:
     """The ledger stored with ``checkpointer``'s threads; None when there is no durable store.
 
     A SQLite saver gets a table in its own file, reached through its own connection and lock
-    (so the ledger and the checkpoints share one transaction discipline); an in-memory saver
-    gets an in-memory table that lives as long as the saver.
+    (so the ledger and the checkpoints share one transaction discipline); a PostgreSQL saver
+    gets tables in its database, on its connection, so every console sharing that database
+    shares the ledger; an in-memory saver gets an in-memory table that lives as long as the
+    saver.
     """
     if checkpointer is None or checkpointer is False:
         return None
@@ -481,6 +494,10 @@ def _make_ledger(checkpointer: Any) -> ApprovalLedger | None:
         AsyncSqliteSaver = None  # type: ignore[assignment,misc]  # noqa: N806
     if AsyncSqliteSaver is not None and isinstance(checkpointer, AsyncSqliteSaver):
         return _aiosqlite_ledger(checkpointer)
+    from osprey_desktop.persistence.postgres import is_postgres_saver, postgres_ledger
+
+    if is_postgres_saver(checkpointer):
+        return postgres_ledger(checkpointer)
     return None
 
 

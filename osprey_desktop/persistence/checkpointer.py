@@ -43,12 +43,14 @@ _DECODE_ERRORS = (ValueError, TypeError, KeyError, IndexError, EOFError, Overflo
 class CheckpointDatabaseError(Exception):
     """The conversation database cannot be used; ``str()`` says which file and what to do.
 
-    ``kind`` is one of ``locked``, ``full``, ``damaged``, ``permissions``, ``io`` or
-    ``unusable`` (anything else: a folder, another program's database...).
+    ``kind`` is one of ``locked``, ``full``, ``damaged``, ``permissions``, ``io``,
+    ``unreachable`` (a PostgreSQL server) or ``unusable`` (anything else: a folder, another
+    program's database...).
     """
 
     def __init__(self, path: Path | str, problem: str, kind: str = "unusable") -> None:
-        self.path = Path(path)
+        # a PostgreSQL database is named by its URL (without password), which Path would fold
+        self.path: Path | str = path if "://" in str(path) else Path(path)
         self.problem = problem
         self.kind = kind
         super().__init__(f"conversation database {self.path}: {problem}")
@@ -277,12 +279,25 @@ async def _probe_write_lock(conn: aiosqlite.Connection) -> None:
 
 
 @asynccontextmanager
-async def open_checkpointer(db_path: str | Path) -> AsyncIterator[AsyncSqliteSaver]:
+async def open_checkpointer(db_path: str | Path | Any) -> AsyncIterator[Any]:
     """A ``GuardedSqliteSaver`` on ``db_path``, set up and closed with the context.
 
-    Open it inside the coroutine of the loop that will use it (the saver captures the running
-    loop) and leave the context before that loop ends.
+    A ``postgresql://`` URL (or a ``PostgresDatabase``) opens the shared PostgreSQL database
+    instead (``persistence.postgres``). Open it inside the coroutine of the loop that will use
+    it (the saver captures the running loop) and leave the context before that loop ends.
     """
+    from osprey_desktop.persistence.postgres import (
+        PostgresDatabase,
+        is_postgres_url,
+        open_postgres_checkpointer,
+    )
+
+    if is_postgres_url(db_path):
+        db_path = PostgresDatabase(str(db_path).strip())
+    if isinstance(db_path, PostgresDatabase):
+        async with open_postgres_checkpointer(db_path) as saver:
+            yield saver
+        return
     path = Path(db_path).expanduser().absolute()
     # Sync file and SQLite reads (up to a 5 s busy wait, and quick_check): off the loop,
     # which may be the UI's.

@@ -2,7 +2,8 @@
 
 Reads the saver's tables with plain SQL so listing never deserializes a checkpoint: a thread
 holding 10,000 contexts costs the same to list as an empty one. Titles come from the checkpoint
-metadata the session writes on each turn (``REQUEST_METADATA_KEY``).
+metadata the session writes on each turn (``REQUEST_METADATA_KEY``). A SQLite saver and a
+PostgreSQL one (shared consoles) are asked the same questions, each in its own SQL.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from uuid import UUID
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from osprey_desktop.persistence.checkpointer import describe_sqlite_error
+from osprey_desktop.persistence.postgres import fetchall as postgres_fetchall
+from osprey_desktop.persistence.postgres import is_postgres_saver
 
 REQUEST_METADATA_KEY = "osprey_request"
 """Checkpoint metadata key holding the request that started a run (the thread title source)."""
@@ -91,6 +94,35 @@ WHERE w.thread_id = ? AND w.checkpoint_ns = '' AND w.checkpoint_id = ?
 """
 
 
+# The same questions of a PostgreSQL saver's tables (metadata is JSONB there, pending writes
+# are ``checkpoint_writes``); ``%s`` placeholders.
+_PG_LATEST_SQL = """
+SELECT DISTINCT ON (thread_id) thread_id, checkpoint_id, metadata::text
+FROM checkpoints
+WHERE checkpoint_ns = ''
+ORDER BY thread_id, checkpoint_id DESC
+"""
+_PG_FIRST_REQUEST_SQL = f"""
+SELECT thread_id, metadata->>'{REQUEST_METADATA_KEY}' AS request
+FROM checkpoints
+WHERE checkpoint_ns = '' AND metadata->>'{REQUEST_METADATA_KEY}' IS NOT NULL
+ORDER BY checkpoint_id ASC
+"""
+_PG_INTERRUPTS_SQL = """
+SELECT w.task_id, w.type, w.blob FROM checkpoint_writes w
+WHERE w.thread_id = %s AND w.checkpoint_ns = '' AND w.checkpoint_id = %s
+  AND w.channel = '__interrupt__'
+  AND NOT EXISTS (
+      SELECT 1 FROM checkpoint_writes e
+      WHERE e.thread_id = w.thread_id AND e.checkpoint_ns = w.checkpoint_ns
+        AND e.checkpoint_id = w.checkpoint_id AND e.task_id = w.task_id
+        AND e.channel = '__error__'
+  )
+"""
+_PG_EXISTS_SQL = "SELECT 1 FROM checkpoints WHERE thread_id = %s LIMIT 1"
+_SQLITE_EXISTS_SQL = "SELECT 1 FROM checkpoints WHERE thread_id = ? LIMIT 1"
+
+
 def _interrupt_message(saver: AsyncSqliteSaver, type_: str, value: bytes) -> str | None:
     try:
         interrupts = saver.serde.loads_typed((type_, value))
@@ -103,7 +135,13 @@ def _interrupt_message(saver: AsyncSqliteSaver, type_: str, value: bytes) -> str
     return None
 
 
-async def _fetchall(saver: AsyncSqliteSaver, sql: str, params: tuple = ()) -> list[tuple]:
+async def _fetchall(
+    saver: AsyncSqliteSaver, sql: str, params: tuple = (), postgres_sql: str | None = None
+) -> list[tuple]:
+    """Rows of ``sql`` (SQLite) or, on a PostgreSQL saver, of ``postgres_sql``."""
+    if is_postgres_saver(saver):
+        assert postgres_sql is not None, "no PostgreSQL form of this query"
+        return await postgres_fetchall(saver, postgres_sql, params)
     await saver.setup()
     try:
         async with saver.conn.execute(sql, params) as cursor:
@@ -124,18 +162,20 @@ def _db_path(saver: AsyncSqliteSaver) -> str:
 async def _pending(
     saver: AsyncSqliteSaver, thread_id: str, checkpoint_id: str
 ) -> tuple[bool, str | None]:
-    rows = await _fetchall(saver, _INTERRUPTS_SQL, (thread_id, checkpoint_id))
+    rows = await _fetchall(saver, _INTERRUPTS_SQL, (thread_id, checkpoint_id), _PG_INTERRUPTS_SQL)
     if not rows:
         return False, None
-    messages = [_interrupt_message(saver, type_, value) for _, type_, value in rows]
+    messages = [_interrupt_message(saver, type_, bytes(value)) for _, type_, value in rows]
     return True, next((m for m in messages if m), None)
 
 
 async def list_threads(saver: AsyncSqliteSaver) -> list[ThreadInfo]:
     """Every thread, most recent activity first."""
-    latest = await _fetchall(saver, _LATEST_SQL)
+    latest = await _fetchall(saver, _LATEST_SQL, postgres_sql=_PG_LATEST_SQL)
     titles: dict[str, str] = {}
-    for thread_id, request in await _fetchall(saver, _FIRST_REQUEST_SQL):
+    for thread_id, request in await _fetchall(
+        saver, _FIRST_REQUEST_SQL, postgres_sql=_PG_FIRST_REQUEST_SQL
+    ):
         titles.setdefault(thread_id, request)
     threads = []
     for thread_id, checkpoint_id, metadata_text in latest:
@@ -165,9 +205,7 @@ def _metadata_time(metadata_text: str | None) -> datetime | None:
 
 async def thread_exists(saver: AsyncSqliteSaver, thread_id: str) -> bool:
     """True when the database holds at least one checkpoint of ``thread_id``."""
-    rows = await _fetchall(
-        saver, "SELECT 1 FROM checkpoints WHERE thread_id = ? LIMIT 1", (thread_id,)
-    )
+    rows = await _fetchall(saver, _SQLITE_EXISTS_SQL, (thread_id,), _PG_EXISTS_SQL)
     return bool(rows)
 
 

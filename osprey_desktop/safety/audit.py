@@ -1,4 +1,5 @@
-"""The append-only audit log of every write attempt, in SQLite.
+"""The append-only audit log of every write attempt, in SQLite (or, for consoles that share a
+PostgreSQL conversation database, in that database: ``safety.audit_postgres``).
 
 Every write Osprey Desktop is asked to make is recorded, whatever happened to it. A write that
 is sent gets two entries: ``intent`` (approval id, operator, channel, value before, value to
@@ -303,22 +304,18 @@ class AuditLog:
         when: float | None = None,
     ) -> int:
         """Append one entry; returns its id. Raises ``AuditError`` if it cannot be stored."""
-        if outcome not in OUTCOMES:
-            raise ValueError(f"audit outcome must be one of {', '.join(OUTCOMES)}, not {outcome!r}")
-        if not isinstance(channel, str) or not channel:
-            raise ValueError("an audit entry needs the channel's name")
-        row = (
-            time.time() if when is None else when,
-            thread_id,
-            operator or current_operator(),
-            channel,
-            _dump(value_before),
-            _dump(requested_value),
-            _dump(readback_after),
-            outcome,
-            approval_id,
-            message,
-            connector,
+        row = entry_row(
+            channel=channel,
+            outcome=outcome,
+            requested_value=requested_value,
+            value_before=value_before,
+            readback_after=readback_after,
+            thread_id=thread_id,
+            approval_id=approval_id,
+            message=message,
+            connector=connector,
+            operator=operator,
+            when=when,
         )
         with self._lock, self._connect() as conn:
             try:
@@ -358,22 +355,94 @@ class AuditLog:
                 rows = conn.execute(sql, params).fetchall()
             except sqlite3.Error as exc:
                 raise AuditError(f"Cannot read the audit log {self.db_path}: {exc}") from exc
-        out = [
-            AuditEntry(
-                id=r[0],
-                time=r[1],
-                thread_id=r[2],
-                operator=r[3],
-                channel=r[4],
-                value_before=_load(r[5]),
-                requested_value=_load(r[6]),
-                readback_after=_load(r[7]),
-                outcome=r[8],
-                approval_id=r[9],
-                message=r[10],
-                connector=r[11],
-            )
-            for r in rows
-        ]
+        out = [entry_of_row(r) for r in rows]
         out.reverse()
         return out
+
+
+#: The columns of an entry, in the order ``entry_row`` gives them (every store uses them).
+ENTRY_COLUMNS = (
+    "time, thread_id, operator, channel, value_before, requested_value, readback_after,"
+    " outcome, approval_id, message, connector"
+)
+
+
+def entry_row(
+    *,
+    channel: str,
+    outcome: Outcome,
+    requested_value: Any = None,
+    value_before: Any = None,
+    readback_after: Any = None,
+    thread_id: str | None = None,
+    approval_id: str | None = None,
+    message: str | None = None,
+    connector: str | None = None,
+    operator: str | None = None,
+    when: float | None = None,
+) -> tuple[Any, ...]:
+    """The checked values of one entry, in ``ENTRY_COLUMNS`` order (values as JSON text)."""
+    if outcome not in OUTCOMES:
+        raise ValueError(f"audit outcome must be one of {', '.join(OUTCOMES)}, not {outcome!r}")
+    if not isinstance(channel, str) or not channel:
+        raise ValueError("an audit entry needs the channel's name")
+    return (
+        time.time() if when is None else when,
+        thread_id,
+        operator or current_operator(),
+        channel,
+        _dump(value_before),
+        _dump(requested_value),
+        _dump(readback_after),
+        outcome,
+        approval_id,
+        message,
+        connector,
+    )
+
+
+def entry_of_row(r: tuple[Any, ...]) -> AuditEntry:
+    """An entry from ``id, <ENTRY_COLUMNS>``."""
+    return AuditEntry(
+        id=int(r[0]),
+        time=float(r[1]),
+        thread_id=r[2],
+        operator=r[3],
+        channel=r[4],
+        value_before=_load(r[5]),
+        requested_value=_load(r[6]),
+        readback_after=_load(r[7]),
+        outcome=r[8],
+        approval_id=r[9],
+        message=r[10],
+        connector=r[11],
+    )
+
+
+def audit_log_for(checkpointer: Any) -> Any:
+    """Where the writes of a graph on ``checkpointer`` are audited.
+
+    Consoles that share a PostgreSQL conversation database share its audit log too
+    (``PostgresAuditLog``, table ``osprey_audit_log``), so each sees who approved what on the
+    others; otherwise the configured file (``file_paths.audit_db``).
+    """
+    from osprey_desktop.persistence.postgres import database_of, is_postgres_saver
+
+    if checkpointer is not None and is_postgres_saver(checkpointer):
+        from osprey_desktop.safety.audit_postgres import PostgresAuditLog
+
+        return PostgresAuditLog(database_of(checkpointer))
+    from osprey_desktop.config import get_audit_db_path
+
+    return AuditLog(get_audit_db_path())
+
+
+def audit_log_of_running_graph() -> Any:
+    """Inside a graph node: ``audit_log_for`` the run's checkpointer; elsewhere the file."""
+    from langgraph.config import get_config
+
+    try:
+        configurable = get_config().get("configurable") or {}
+    except RuntimeError:  # not inside a run
+        configurable = {}
+    return audit_log_for(configurable.get("__pregel_checkpointer"))
