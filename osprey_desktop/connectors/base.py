@@ -36,6 +36,14 @@ from typing import Any, Literal, get_args
 
 import numpy as np
 
+from osprey_desktop.connectors.values import (
+    EnumState,
+    EnumValueError,
+    resolve_enum,
+    value_kind,
+    waveform_summary,
+)
+
 Verification = Literal["none", "callback", "readback"]
 VERIFICATION_LEVELS: tuple[str, ...] = ("none", "callback", "readback")
 
@@ -121,6 +129,20 @@ class ChannelMetadata:
     alarm_limits: dict[str, float] | None = None
     writable: bool | None = None
     enum_strings: tuple[str, ...] | None = None
+    #: What the server holds: "number", "integer", "enum", "string" or "waveform" (None:
+    #: not told, e.g. the simulated ring's numbers); ``element_count`` for arrays.
+    native_type: str | None = None
+    element_count: int | None = None
+
+    def enum_value(self, value: Any) -> EnumState:
+        """The state a write of ``value`` means on this enum channel (name or index).
+
+        Raises ``EnumValueError`` (a ``ValueError``) naming the states when it is none of
+        them, or when the channel is not an enum.
+        """
+        if not self.enum_strings:
+            raise EnumValueError(f"'{self.name}' is not an enum channel; it has no states.")
+        return resolve_enum(self.name, value, self.enum_strings)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -135,6 +157,8 @@ class ChannelMetadata:
             "alarm_limits": dict(self.alarm_limits) if self.alarm_limits else None,
             "writable": self.writable,
             "enum_strings": list(self.enum_strings) if self.enum_strings else None,
+            "native_type": self.native_type,
+            "element_count": self.element_count,
         }
 
 
@@ -159,12 +183,26 @@ class ChannelValue:
     def alarm_status(self) -> str:
         return self.metadata.alarm_status
 
+    @property
+    def kind(self) -> str:
+        """ "number", "integer", "enum", "string", "waveform" or "other" (see ``values``)."""
+        return value_kind(self.value)
+
+    @property
+    def enum_index(self) -> int | None:
+        """The index of an enum reading (its ``value`` is the state name); None otherwise."""
+        return self.value.enum_index if isinstance(self.value, EnumState) else None
+
+    def summary(self) -> dict[str, Any] | None:
+        """Count, min, max, mean and first values of an array reading; None for scalars."""
+        return waveform_summary(self.value) if self.kind == "waveform" else None
+
     def formatted(self) -> str:
         """The value as an operator reads it: precision applied, units appended."""
         return format_value(self.value, self.metadata.precision, self.metadata.units)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "name": self.name,
             "value": jsonable(self.value),
             "timestamp": self.timestamp,
@@ -172,7 +210,14 @@ class ChannelValue:
             "alarm_status": self.metadata.alarm_status,
             "alarm_severity": self.metadata.alarm_severity,
             "metadata": self.metadata.to_dict(),
+            "kind": self.kind,
         }
+        if self.enum_index is not None:
+            out["enum_index"] = self.enum_index
+        summary = self.summary()
+        if summary is not None:
+            out["summary"] = jsonable(summary)
+        return out
 
 
 @dataclass(frozen=True)
@@ -194,6 +239,11 @@ class ChannelWriteResult:
     tolerance: float | None = None
     message: str = ""
     timestamp: float = 0.0
+    #: What went on the wire when it differs from ``value_written`` (an enum's index).
+    value_sent: Any = None
+    #: The server applied a different value than asked (a record clamps a put to its drive
+    #: limits, DRVL/DRVH): ``readback`` holds what it applied.
+    clamped: bool = False
 
     def __post_init__(self) -> None:
         if self.outcome not in WRITE_OUTCOMES:
@@ -237,6 +287,8 @@ class ChannelWriteResult:
             "tolerance": self.tolerance,
             "message": self.message,
             "timestamp": self.timestamp,
+            "value_sent": jsonable(self.value_sent),
+            "clamped": self.clamped,
         }
 
 
@@ -450,7 +502,14 @@ class ControlSystemConnector(ABC):
 
 
 def jsonable(value: Any) -> Any:
-    """Turn numpy scalars/arrays and non-finite floats into plain JSON-able values."""
+    """Turn numpy scalars/arrays and non-finite floats into plain JSON-able values.
+
+    An enum state becomes its plain name (the index is in ``ChannelValue.to_dict``).
+    """
+    if isinstance(value, EnumState):
+        return str(value)
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, np.ndarray):
         return [jsonable(v) for v in value.tolist()]
     if isinstance(value, np.generic):
@@ -463,7 +522,13 @@ def jsonable(value: Any) -> Any:
 
 
 def format_value(value: Any, precision: int | None, units: str = "") -> str:
-    """Format a reading the way an operator display would (1.23e-09 for tiny values)."""
+    """Format a reading the way an operator display would (1.23e-09 for tiny values).
+
+    An enum shows its state name, an array a summary: "16 values, min 0.100, max 3.200,
+    mean 1.500 mm; first 0.100, 0.200, 0.300, 0.400, 0.500".
+    """
+    if isinstance(value, list | tuple | np.ndarray):
+        return _format_array(value, precision, units)
     if isinstance(value, float | np.floating):
         number = float(value)
         prec = 3 if precision is None else max(0, int(precision))
@@ -474,6 +539,22 @@ def format_value(value: Any, precision: int | None, units: str = "") -> str:
     else:
         text = str(value)
     return f"{text} {units}".strip()
+
+
+def _format_array(values: Any, precision: int | None, units: str) -> str:
+    summary = waveform_summary(values)
+    count = summary["count"]
+    if count == 0:
+        return f"empty array {units}".strip()
+    first = ", ".join(format_value(v, precision) for v in summary["first"])
+    more = ", …" if count > len(summary["first"]) else ""
+    if "min" not in summary:
+        return f"{count} values: {first}{more}"
+    stats = ", ".join(
+        f"{key} {format_value(float(summary[key]), precision)}" for key in ("min", "max", "mean")
+    )
+    unit = f" {units}" if units else ""
+    return f"{count} value{'s' if count != 1 else ''}, {stats}{unit}; first {first}{more}"
 
 
 def to_float(value: Any) -> float | None:

@@ -1,10 +1,13 @@
 """The demo IOC: the simulated ring served over EPICS Channel Access by caproto's asyncio server.
 
-Every channel of the channel database becomes a PV with its units, precision and display,
-control and alarm limits. Setpoints are writable: a put goes through caproto's limit check and
-then into ``SimMachine.set_setpoint``, so readbacks start following it. Every other PV is
-read-only and republished from the model at ``update_rate`` Hz with the model's timestamp and
-alarm status/severity, so monitors see the lag, the noise and the alarms.
+Every channel of the channel database becomes a record (``demo_ioc_records``) with its units,
+precision and display, control and alarm limits, and its fields (``NAME.EGU``, ``.DESC``,
+``.DRVH``, ``.SEVR``...) served like an EPICS IOC's. Setpoints are writable: a put is clamped
+to the drive limits, as an ``ao`` record does, and goes into ``SimMachine.set_setpoint``, so
+readbacks start following it. Every other PV is read-only and republished from the model at
+``update_rate`` Hz with the model's timestamp and the alarm its record computes, so monitors see
+the lag, the noise and the alarms. Without a CA repeater, the missing beacon receiver is logged
+once (``QuietBeacons``), not as a traceback per beacon.
 
 Loopback by default: ``loopback_environment()`` gives the ``EPICS_CAS_*`` settings that keep
 the server's interface and beacons on 127.0.0.1 (caproto beacons to 255.255.255.255 otherwise).
@@ -19,20 +22,13 @@ import sys
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
-from caproto import AccessRights, AlarmSeverity, AlarmStatus, ChannelDouble
-
 from osprey_desktop.connectors.channel_database import ChannelRecord
+from osprey_desktop.connectors.demo_ioc_records import DemoRecord, DemoSetpoint
 from osprey_desktop.connectors.sim_machine import SimMachine
 
 log = logging.getLogger(__name__)
 
 READY_MARKER = "DEMO-IOC READY"
-_SEVERITY = {
-    "NO_ALARM": AlarmSeverity.NO_ALARM,
-    "MINOR": AlarmSeverity.MINOR_ALARM,
-    "MAJOR": AlarmSeverity.MAJOR_ALARM,
-    "INVALID": AlarmSeverity.INVALID_ALARM,
-}
 
 
 def loopback_environment(
@@ -79,35 +75,14 @@ def _limits(record: ChannelRecord) -> dict[str, float]:
     return out
 
 
-class ReadOnlyChannel(ChannelDouble):
-    """A monitor or readback PV: clients may read and monitor it, never write."""
-
-    def check_access(self, hostname: str, username: str) -> AccessRights:
-        return AccessRights.READ
-
-
-class SetpointChannel(ChannelDouble):
-    """A writable PV whose puts drive the simulated device."""
-
-    def __init__(self, *, machine: SimMachine, channel: str, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self._machine = machine
-        self._channel = channel
-
-    async def verify_value(self, data: Any) -> Any:
-        data = await super().verify_value(data)  # control limits, alarm state
-        value = data[0] if isinstance(data, list | tuple) else data
-        self._machine.set_setpoint(self._channel, float(value))
-        return data
-
-
-def build_pvdb(machine: SimMachine) -> dict[str, ChannelDouble]:
-    """One caproto channel per database record, initialised from the model."""
-    pvdb: dict[str, ChannelDouble] = {}
+def build_pvdb(machine: SimMachine) -> dict[str, DemoRecord]:
+    """One record per database channel, initialised from the model (fields made on demand)."""
+    pvdb: dict[str, DemoRecord] = {}
     now = machine.clock()
     for record in machine.database:
         reading = machine.read(record.name, now)
         common: dict[str, Any] = {
+            "record": record,
             "value": reading.value,
             "units": record.units,
             "precision": record.precision,
@@ -115,14 +90,14 @@ def build_pvdb(machine: SimMachine) -> dict[str, ChannelDouble]:
             **_limits(record),
         }
         if record.writable:
-            pvdb[record.name] = SetpointChannel(machine=machine, channel=record.name, **common)
+            pvdb[record.name] = DemoSetpoint(machine=machine, **common)
         else:
-            pvdb[record.name] = ReadOnlyChannel(**common)
+            pvdb[record.name] = DemoRecord(**common)
     return pvdb
 
 
 async def publish_forever(
-    machine: SimMachine, pvdb: dict[str, ChannelDouble], update_rate: float
+    machine: SimMachine, pvdb: dict[str, DemoRecord], update_rate: float
 ) -> None:
     """Republish every read-only PV from the model, ``update_rate`` times a second."""
     names = [r.name for r in machine.database if not r.writable and r.name in pvdb]
@@ -133,17 +108,45 @@ async def publish_forever(
         for index, name in enumerate(names):
             if index % 32 == 31:
                 await asyncio.sleep(0)  # let the server answer clients between batches
-            reading = machine.read(name, now)
-            status = getattr(AlarmStatus, reading.alarm_status, AlarmStatus.UDF)
-            await pvdb[name].write(
-                reading.value,
-                timestamp=now,
-                status=status,
-                severity=_SEVERITY.get(reading.alarm_severity, AlarmSeverity.INVALID_ALARM),
-                verify_value=False,
-            )
+            await pvdb[name].publish_value(machine.value(name, now), now)
         elapsed = asyncio.get_running_loop().time() - started
         await asyncio.sleep(max(0.0, period - elapsed))
+
+
+class QuietBeacons(logging.Filter):
+    """caproto logs a traceback for every beacon nobody receives (no CA repeater is running);
+    say it once, at WARNING and without the traceback, and drop the repeats."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reported = False
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not str(record.msg).startswith("Failed to send beacon"):
+            return True
+        if self.reported:
+            return False
+        self.reported = True
+        where = record.args[0] if isinstance(record.args, tuple) and record.args else "?"
+        record.msg = (
+            "No Channel Access repeater receives this IOC's beacons at %s (none is running): "
+            "harmless, clients still find the PVs by search. Said once."
+        )
+        record.args = (where,)
+        record.exc_info = record.exc_text = None
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+def quiet_caproto_server_logs() -> QuietBeacons:
+    """Install ``QuietBeacons`` on caproto's server log (idempotent)."""
+    logger = logging.getLogger("caproto.ctx")
+    for existing in logger.filters:
+        if isinstance(existing, QuietBeacons):
+            return existing
+    quiet = QuietBeacons()
+    logger.addFilter(quiet)
+    return quiet
 
 
 async def serve(
@@ -155,6 +158,7 @@ async def serve(
     """Serve until cancelled. ``on_ready(tcp_port)`` runs once the server listens."""
     from caproto.asyncio.server import Context as ServerContext
 
+    quiet_caproto_server_logs()
     pvdb = build_pvdb(machine)
     context = ServerContext(pvdb, interfaces=list(interfaces))
 

@@ -6,7 +6,9 @@ line, and stops it by process id. ``client_environment`` is what a client in the
 needs (set it with ``monkeypatch.setenv`` or pass it to ``caproto-get``). The IOC saves its
 setpoints in its data folder (``sim_machine.json``); unless ``extra_env`` names
 ``OSPREY_DESKTOP_DATA_DIR``, it gets a temporary one, removed on ``stop``, so a test or a bench
-never writes into the operator's own data folder.
+never writes into the operator's own data folder (nor its log file: ``XDG_STATE_HOME`` goes
+there too). ``pva_environment`` is the client side of a PV Access server started the same way
+(``PvaServerProcess`` in the tests): its UDP search port and loopback only.
 """
 
 from __future__ import annotations
@@ -41,6 +43,22 @@ def free_port() -> int:
                     continue
         return port
     raise RuntimeError("no free loopback port found for the demo IOC")
+
+
+def pva_environment(server_port: int, broadcast_port: int) -> dict[str, str]:
+    """``EPICS_PVA*`` settings of a PV Access server on 127.0.0.1 and of its clients.
+
+    The client searches the server's UDP port (``broadcast_port``), never the network.
+    """
+    return {
+        "EPICS_PVAS_INTF_ADDR_LIST": "127.0.0.1",
+        "EPICS_PVAS_SERVER_PORT": str(server_port),
+        "EPICS_PVAS_BROADCAST_PORT": str(broadcast_port),
+        "EPICS_PVA_ADDR_LIST": f"127.0.0.1:{broadcast_port}",
+        "EPICS_PVA_AUTO_ADDR_LIST": "NO",
+        "EPICS_PVA_SERVER_PORT": str(server_port),
+        "EPICS_PVA_BROADCAST_PORT": str(broadcast_port),
+    }
 
 
 class DemoIocProcess:
@@ -89,6 +107,8 @@ class DemoIocProcess:
         if DATA_DIR_ENV_VAR not in self._extra_env:
             self._data_dir = tempfile.mkdtemp(prefix="osprey-demo-ioc-")
             env[DATA_DIR_ENV_VAR] = self._data_dir
+            if "XDG_STATE_HOME" not in self._extra_env:
+                env["XDG_STATE_HOME"] = str(Path(self._data_dir) / "state")
         root = Path(__file__).resolve().parents[2]
         self.process = subprocess.Popen(
             self.command(),

@@ -6,12 +6,21 @@ Pure Python (no libca). The network comes from the usual environment, passed thr
 DBR_CTRL read (units, precision, display/control/alarm limits, enum strings); writes use
 put-with-callback (``WriteNotify``) unless ``verification="none"``; subscriptions are monitors.
 
+Every native type: numbers, integers, enums (read as ``EnumState`` names, written by name or
+index: the wire gets the index), strings (a CHAR array is read as text, the EPICS long-string
+convention) and arrays (kept as lists). What the channel database does not say comes from the
+IOC: units, precision and limits from DBR_CTRL, the description from the record's ``.DESC``
+field (asked once, briefly, and only when the channel database has no description). A name may
+carry the ``ca://`` prefix of PyDM's convention.
+
 Write outcomes (``base.WRITE_OUTCOMES``): a write refused before the put (no write access, out of
 the control range, a payload caproto cannot encode) or refused by the server in its completion
 is ``not_sent``. Once the put has left this process it is never ``not_sent``: a completion that
 does not come in time, or a circuit that drops during the put, gets one short read of the
 channel, ``verified`` when it shows the value (the completion was only late), ``in_doubt``
-otherwise. After a completed put, an unreadable readback is ``readback_failed``.
+otherwise. After a completed put, the channel is read once: a record that applied another value
+(it clamps puts to its drive limits) gives ``verification_failed`` with ``clamped=True``; then an
+unreadable readback is ``readback_failed`` (see ``write_support``).
 
 Traps handled here: caproto keeps subscription callbacks as weak references, so each monitor
 holds its callback in a ``_Monitor`` object stored on the connector; caproto runs plain-function
@@ -24,11 +33,10 @@ reconnection attempts: both mean "sent, not confirmed", never "not sent".
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-import dataclasses
 import itertools
 import os
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,16 +56,27 @@ from osprey_desktop.connectors.base import (
     ChannelNotFoundError,
     ChannelValue,
     ChannelWriteResult,
-    ConnectorError,
     ControlSystemConnector,
     ValueCallback,
     Verification,
     call_value_callback,
     check_verification,
     format_value,
-    to_float,
 )
 from osprey_desktop.connectors.channel_database import ChannelDatabase
+from osprey_desktop.connectors.values import enum_state
+from osprey_desktop.connectors.write_support import (
+    WriteRefused,
+    completed_put_result,
+    prepare_write,
+    unconfirmed_put_result,
+)
+
+#: PyDM's protocol prefix for Channel Access names; stripped before the search.
+CA_PREFIX = "ca://"
+_ENUM_TYPES = (ChannelType.ENUM,)
+_TEXT_TYPES = (ChannelType.STRING, ChannelType.CHAR)
+_INTEGER_TYPES = (ChannelType.INT, ChannelType.LONG)
 
 _SEVERITY_NAMES = {
     AlarmSeverity.NO_ALARM: "NO_ALARM",
@@ -85,6 +104,23 @@ def _text(raw: Any) -> str:
     return raw.decode("latin-1") if isinstance(raw, bytes) else str(raw)
 
 
+def _char_text(data: Any) -> str:
+    """A CHAR array as the string it holds (up to the first NUL)."""
+    raw = bytes(int(b) & 0xFF for b in data)
+    return raw.split(b"\0", 1)[0].decode("latin-1")
+
+
+def _kind_of(native: ChannelType, count: int) -> str:
+    """The value kind (``values.ValueKind``) of a channel's native type and element count."""
+    if native in _ENUM_TYPES:
+        return "enum"
+    if native in _TEXT_TYPES:
+        return "string" if native == ChannelType.CHAR or count <= 1 else "waveform"
+    if count > 1:
+        return "waveform"
+    return "integer" if native in _INTEGER_TYPES else "number"
+
+
 @dataclass
 class _Static:
     """The DBR_CTRL part of a channel, read once per connection."""
@@ -96,6 +132,9 @@ class _Static:
     alarm: dict[str, float] | None
     enum_strings: tuple[str, ...] | None
     native_type: ChannelType
+    kind: str
+    count: int
+    description: str = ""
 
 
 class _Monitor:
@@ -137,6 +176,7 @@ class EpicsControlSystemConnector(ControlSystemConnector):
         self._context: Context | None = None
         self._open = False
         self._static: dict[str, _Static] = {}
+        self._descriptions: dict[str, str] = {}
         self._monitors: dict[str, _Monitor] = {}
         self._ids = itertools.count(1)
 
@@ -160,6 +200,7 @@ class EpicsControlSystemConnector(ControlSystemConnector):
         context, self._context = self._context, None
         self._open = False
         self._static.clear()
+        self._descriptions.clear()
         if context is not None:
             await context.disconnect()
 
@@ -172,7 +213,10 @@ class EpicsControlSystemConnector(ControlSystemConnector):
                 name, f"The EPICS connector is disconnected; cannot access '{name}'."
             )
         wait = self.timeout if timeout is None else timeout
-        (pv,) = await self._get_context().get_pvs(name.strip(), timeout=wait)
+        bare = name.strip()
+        if bare.lower().startswith(CA_PREFIX):
+            bare = bare[len(CA_PREFIX) :]
+        (pv,) = await self._get_context().get_pvs(bare, timeout=wait)
         try:
             await pv.wait_for_connection(timeout=wait)
         except (CaprotoTimeoutError, TimeoutError) as exc:
@@ -199,6 +243,8 @@ class EpicsControlSystemConnector(ControlSystemConnector):
         if response is None:  # caproto gave up after the circuit died during the read
             raise _connection_lost(pv.name, "metadata read")
         md = response.metadata
+        native = pv.channel.native_data_type
+        count = int(pv.channel.native_data_count or 1)
         static = _Static(
             units=_text(getattr(md, "units", b"")),
             precision=getattr(md, "precision", None),
@@ -208,10 +254,37 @@ class EpicsControlSystemConnector(ControlSystemConnector):
             enum_strings=(
                 tuple(_text(s) for s in md.enum_strings) if hasattr(md, "enum_strings") else None
             ),
-            native_type=pv.channel.native_data_type,
+            native_type=native,
+            kind=_kind_of(native, count),
+            count=count,
+            description=await self._description_of(pv.name),
         )
         self._static[pv.name] = static
         return static
+
+    async def _description_of(self, name: str) -> str:
+        """The channel database's description, else the record's ``.DESC`` (asked once).
+
+        An IOC that serves no fields (a bare caproto or PVA-gateway name) simply does not
+        answer: after a short wait the channel has no description, without an error.
+        """
+        record = self.database.get(name) if self.database is not None else None
+        if record is not None and record.description:
+            return record.description
+        if "." in name.rsplit(":", 1)[-1]:
+            return ""  # a field has no description of its own
+        if name in self._descriptions:
+            return self._descriptions[name]
+        wait = min(self.timeout, 0.5)
+        text = ""
+        with contextlib.suppress(CaprotoError, TimeoutError, OSError, asyncio.TimeoutError):
+            (desc,) = await self._get_context().get_pvs(f"{name}.DESC", timeout=wait)
+            await desc.wait_for_connection(timeout=wait)
+            response = await desc.read(timeout=wait)
+            if response is not None and len(response.data):
+                text = _text(response.data[0]).strip()
+        self._descriptions[name] = text
+        return text
 
     def _metadata(self, pv: PV, status: str, severity: str) -> ChannelMetadata:
         static = self._static.get(pv.name)
@@ -222,7 +295,7 @@ class EpicsControlSystemConnector(ControlSystemConnector):
             name=pv.name,
             units=static.units if static else (record.units if record else ""),
             precision=static.precision if static else (record.precision if record else None),
-            description=record.description if record else "",
+            description=static.description if static else (record.description if record else ""),
             alarm_status=status,
             alarm_severity=severity,
             display_limits=static.display if static else None,
@@ -230,19 +303,28 @@ class EpicsControlSystemConnector(ControlSystemConnector):
             alarm_limits=static.alarm if static else None,
             writable=writable and (record.writable if record else True),
             enum_strings=static.enum_strings if static else None,
+            native_type=static.kind if static else None,
+            element_count=static.count if static else None,
         )
 
     def _to_value(self, pv: PV, response: Any) -> ChannelValue:
         md = response.metadata
         data = response.data
-        if pv.channel is not None and pv.channel.native_data_type in (
-            ChannelType.STRING,
-            ChannelType.CHAR,
-        ):
-            value: Any = [_text(v) for v in data] if len(data) != 1 else _text(data[0])
+        static = self._static.get(pv.name)
+        kind = static.kind if static is not None else _kind_of(pv.channel.native_data_type, 1)
+        value: Any
+        if kind == "enum":
+            index = int(data[0]) if len(data) else 0
+            value = enum_state(static.enum_strings or () if static else (), index)
+        elif kind == "string":
+            native = static.native_type if static is not None else None
+            value = _char_text(data) if native == ChannelType.CHAR else _text(data[0])
+        elif kind == "waveform":
+            items = data.tolist() if hasattr(data, "tolist") else list(data)
+            value = [_text(v) if isinstance(v, bytes) else v for v in items]
         elif len(data) == 1:
             value = data[0].item() if hasattr(data[0], "item") else data[0]
-        else:
+        else:  # an array channel that has one element today
             value = data.tolist() if hasattr(data, "tolist") else list(data)
         timestamp = float(getattr(md, "timestamp", 0.0) or 0.0)
         metadata = self._metadata(pv, _status(md.status), _severity(md.severity))
@@ -289,15 +371,15 @@ class EpicsControlSystemConnector(ControlSystemConnector):
         rights = pv.access_rights
         if rights is None or AccessRights.WRITE not in rights:
             return not_sent(f"'{pv.name}' does not grant write access to this client.")
-        number = to_float(value)
-        if static.control and number is not None:
-            low, high = static.control
-            if low != high and not low <= number <= high:
-                return not_sent(
-                    f"{number:g} is outside the control range of '{pv.name}' "
-                    f"({low:g} to {high:g} {static.units}); nothing was written."
-                )
-        payload = value if isinstance(value, list | tuple) else [value]
+        try:
+            prepared = prepare_write(
+                pv.name, value, static.kind, static.enum_strings, static.control, static.units
+            )
+        except WriteRefused as exc:
+            return not_sent(str(exc))
+        payload = prepared.payload
+        if not isinstance(payload, list | tuple):
+            payload = [payload]
         wait = verification != "none"
         put_timeout = timeout or self.timeout
         channel = pv.channel
@@ -321,91 +403,38 @@ class EpicsControlSystemConnector(ControlSystemConnector):
         else:
             if wait and response is None:  # caproto gave up reconnecting during the put
                 trouble = "the connection to the IOC kept dropping during the put"
+        readback = self._readback_name(pv.name)
         if trouble:
-            return await self._check_unconfirmed_put(
-                pv, value, number, verification, tol, show, trouble
+            return await unconfirmed_put_result(
+                self,
+                pv.name,
+                prepared,
+                verification,
+                tol,
+                show,
+                trouble,
+                readback,
+                self.settle_timeout,
+                self.poll_interval,
+                self.confirm_timeout,
             )
         if response is not None and not getattr(response.status, "success", 1):
             # an explicit refusal in the put completion: the server did not apply the value
             return not_sent(
                 f"The server refused the write to '{pv.name}': {response.status.description}"
             )
-        if verification != "readback" or number is None:
-            return self.sent_result(pv.name, value, verification, show(value))
-        return await self.readback_result(
+        return await completed_put_result(
+            self,
             pv.name,
-            value,
-            number,
-            self._readback_name(pv.name),
+            prepared,
+            verification,
             tol,
-            self.settle_timeout,
             show,
+            readback,
+            self.settle_timeout,
             self.poll_interval,
-        )
-
-    async def _check_unconfirmed_put(
-        self,
-        pv: PV,
-        value: Any,
-        number: float | None,
-        verification: str,
-        tolerance: float,
-        show: Callable[[Any], str],
-        trouble: str,
-    ) -> ChannelWriteResult:
-        """Decide between ``verified`` and ``in_doubt`` with one short read of the channel.
-
-        The put may have reached the IOC, so this never answers ``not_sent``: reporting a
-        write the IOC applied as "nothing written" invites the operator to write it again.
-        """
-        try:
-            reading: ChannelValue | None = await self.read_channel(
-                pv.name, timeout=self.confirm_timeout
-            )
-        except (ConnectorError, CaprotoError, TimeoutError, OSError) as exc:
-            reading, seen = None, f"'{pv.name}' could not be read back ({exc})"
-        else:
-            seen = f"'{pv.name}' reads {show(reading.value)}"
-        if reading is None or not _same_value(reading.value, value, number, tolerance):
-            return ChannelWriteResult(
-                channel=pv.name,
-                outcome="in_doubt",
-                value_written=value,
-                readback=reading.value if reading is not None else None,
-                readback_channel=pv.name,
-                verification=verification,
-                tolerance=tolerance if number is not None else None,
-                message=f"Sent {show(value)} to {pv.name}, but {trouble}, and {seen}: the value "
-                f"may or may not have been applied. Read {pv.name} before writing it again.",
-                timestamp=self.clock(),
-            )
-        late = f"the put was applied although {trouble} (its completion was late)"
-        if verification == "readback" and number is not None:
-            result = await self.readback_result(
-                pv.name,
-                value,
-                number,
-                self._readback_name(pv.name),
-                tolerance,
-                self.settle_timeout,
-                show,
-                self.poll_interval,
-            )
-            return dataclasses.replace(result, message=f"{result.message} Note: {seen}, so {late}.")
-        severity = reading.metadata.alarm_severity
-        in_alarm = severity not in ("NO_ALARM", "", None)
-        alarm = f", in {severity} alarm ({reading.metadata.alarm_status})" if in_alarm else ""
-        return ChannelWriteResult(
-            channel=pv.name,
-            outcome="verified_with_alarm" if in_alarm else "verified",
-            value_written=value,
-            readback=reading.value,
-            readback_channel=pv.name,
-            verified=True,
-            verification=verification,
-            tolerance=tolerance if number is not None else None,
-            message=f"Wrote {show(value)} to {pv.name}; {seen}{alarm}, so {late}.",
-            timestamp=self.clock(),
+            self.confirm_timeout,
+            static.control,
         )
 
     # ----- monitors ------------------------------------------------------------------------
@@ -434,16 +463,6 @@ def _connection_lost(name: str, action: str) -> ChannelAccessError:
         f"The connection to the IOC serving '{name}' dropped during the {action}; check that "
         "the IOC is running and try again.",
     )
-
-
-def _same_value(read: Any, written: Any, number: float | None, tolerance: float) -> bool:
-    """Whether a reading shows the written value (within ``tolerance`` for numbers)."""
-    if number is not None:
-        got = to_float(read)
-        return got is not None and abs(got - number) <= tolerance
-    if isinstance(written, list | tuple):
-        return isinstance(read, list | tuple) and list(read) == list(written)
-    return read == written
 
 
 def _pair(md: Any, low: str, high: str) -> tuple[float, float] | None:

@@ -1,9 +1,11 @@
 """Choose, build, connect and cache the connectors the configuration asks for.
 
-``control_system.type: sim | epics`` and ``archiver.type: sim | archiver_appliance`` pick the
-backend. Connectors hold loop-bound resources (caproto contexts, httpx clients, subscription
-tasks), so they are cached per running event loop: every coroutine on the GUI's qasync loop gets
-the same connected instance, a test's fresh loop gets a fresh one. The simulated machine is one
+``control_system.type: sim | epics`` and ``archiver.type: sim | archiver_appliance | none`` pick
+the backend (``archiver.type`` unset: ``sim`` with the simulated ring, ``none`` with EPICS; the
+simulated archive is never paired with a real control system). Connectors hold loop-bound
+resources (caproto contexts, httpx clients, subscription tasks), so they are cached per running
+event loop: every coroutine on the GUI's qasync loop gets the same connected instance, a test's
+fresh loop gets a fresh one. The simulated machine is one
 per process (per channel-database file and state file), shared by the simulated connector and
 archiver, so a write shows up in the archived history; it keeps its setpoints in
 ``<data dir>/sim_machine.json`` so the next process starts where this one left off. Call
@@ -22,10 +24,11 @@ from __future__ import annotations
 import asyncio
 import threading
 import weakref
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from osprey_desktop.connectors.archiver_base import ArchiverConnector
+from osprey_desktop.connectors.archiver_base import ArchiverConnector, ArchiverNotConfiguredError
 from osprey_desktop.connectors.base import ControlSystemConnector
 from osprey_desktop.connectors.channel_database import ChannelDatabase, get_channel_database
 from osprey_desktop.connectors.sim_machine import SimMachine
@@ -102,6 +105,33 @@ def _loop_cache() -> dict[tuple[Any, ...], Any]:
         return _by_loop.setdefault(loop, {})
 
 
+def _epics_connector(cfg: AppConfig) -> ControlSystemConnector:
+    """Channel Access and PV Access behind one router (``ca://``, ``pva://``, bare names)."""
+    from osprey_desktop.connectors.protocol_router import ProtocolRouterConnector
+
+    cs = cfg.control_system
+    settings: dict[str, Any] = {
+        "timeout": cs.epics.timeout,
+        "database": get_configured_channel_database(cfg),
+        "default_tolerance": cs.verification_tolerance,
+    }
+
+    def channel_access() -> ControlSystemConnector:
+        from osprey_desktop.connectors.epics import EpicsControlSystemConnector
+
+        return EpicsControlSystemConnector(**settings)
+
+    def pv_access() -> ControlSystemConnector:
+        from osprey_desktop.connectors.pva import PvaControlSystemConnector
+
+        return PvaControlSystemConnector(**settings)
+
+    return ProtocolRouterConnector(
+        {"ca": channel_access, "pva": pv_access},
+        default_protocol=getattr(cs.epics, "default_protocol", "ca"),
+    )
+
+
 async def get_control_system_connector(config: AppConfig | None = None) -> ControlSystemConnector:
     """The connected control-system connector for this loop and configuration."""
     cfg = _config(config)
@@ -112,6 +142,7 @@ async def get_control_system_connector(config: AppConfig | None = None) -> Contr
         str(channel_database_path(cfg)),
         cs.verification_tolerance,
         cs.epics.timeout,
+        getattr(cs.epics, "default_protocol", "ca"),
     )
     cache = _loop_cache()
     connector = cache.get(key)
@@ -123,13 +154,7 @@ async def get_control_system_connector(config: AppConfig | None = None) -> Contr
                 get_sim_machine(cfg), default_tolerance=cs.verification_tolerance
             )
         elif cs.type == "epics":
-            from osprey_desktop.connectors.epics import EpicsControlSystemConnector
-
-            connector = EpicsControlSystemConnector(
-                timeout=cs.epics.timeout,
-                database=get_configured_channel_database(cfg),
-                default_tolerance=cs.verification_tolerance,
-            )
+            connector = _epics_connector(cfg)
         else:  # the config model already restricts the type; keep the message for dict configs
             raise ValueError(
                 f"control_system.type '{cs.type}' is not supported; use 'sim' or 'epics'."
@@ -139,33 +164,91 @@ async def get_control_system_connector(config: AppConfig | None = None) -> Contr
     return connector
 
 
-async def get_archiver_connector(config: AppConfig | None = None) -> ArchiverConnector:
-    """The connected archiver connector for this loop and configuration."""
+ARCHIVER_EXAMPLE = """\
+  archiver:
+    type: archiver_appliance
+    archiver_appliance:
+      url: http://archiver.example.org:17665/retrieval"""
+
+
+def archiver_refusal(config: AppConfig | None = None) -> str | None:
+    """Why this configuration has no history to offer (None when it has an archiver).
+
+    The simulated archive describes only the simulated ring: paired with a real control
+    system it would present made-up history as the machine's, so it is refused too.
+    """
     cfg = _config(config)
+    cs_type = cfg.control_system.type
+    kind = cfg.archiver.effective_type(cs_type)
+    setup = (
+        "To plot history, point Osprey Desktop at your EPICS Archiver Appliance in the config "
+        f"file (the url is the data_retrieval_url of its appliances.xml):\n{ARCHIVER_EXAMPLE}"
+    )
+    if kind == "none" and cfg.archiver.type is None:
+        return (
+            f"No archiver is configured for the {cs_type.upper()} control system, so there is "
+            f"no history to show (archiver.type is not set). {setup}"
+        )
+    if kind == "none":
+        return f"archiver.type is 'none': no archived history is available. {setup}"
+    if kind == "sim" and cs_type != "sim":
+        return (
+            f"archiver.type is 'sim', but the simulated archive only describes the simulated "
+            f"ring, and control_system.type is '{cs_type}': its history would be made up. "
+            f"{setup}"
+        )
+    return None
+
+
+async def get_archiver_connector(config: AppConfig | None = None) -> ArchiverConnector:
+    """The connected archiver connector for this loop and configuration.
+
+    Raises ``ArchiverNotConfiguredError`` (an ``ArchiverError``) with the config to set when
+    no archiver serves the configured control system.
+    """
+    cfg = _config(config)
+    refusal = archiver_refusal(cfg)
+    if refusal is not None:
+        raise ArchiverNotConfiguredError(refusal)
     arch = cfg.archiver
-    key: tuple[Any, ...] = ("archiver", arch.type, str(channel_database_path(cfg)))
-    if arch.type == "archiver_appliance":
+    kind = arch.effective_type(cfg.control_system.type)
+    key: tuple[Any, ...] = ("archiver", kind, str(channel_database_path(cfg)))
+    if kind == "archiver_appliance":
         key += (arch.archiver_appliance.url, arch.archiver_appliance.timeout)
+        key += (cfg.control_system.type,)
     cache = _loop_cache()
     connector = cache.get(key)
     if connector is None:
-        if arch.type == "sim":
+        if kind == "sim":
             from osprey_desktop.connectors.sim_archiver import SimulatedArchiverConnector
 
             connector = SimulatedArchiverConnector(get_sim_machine(cfg))
-        elif arch.type == "archiver_appliance":
+        elif kind == "archiver_appliance":
             from osprey_desktop.connectors.archiver_appliance import ArchiverApplianceConnector
 
             connector = ArchiverApplianceConnector(
-                arch.archiver_appliance.url, timeout=arch.archiver_appliance.timeout
+                arch.archiver_appliance.url,
+                timeout=arch.archiver_appliance.timeout,
+                enum_labels=_live_enum_labels(cfg) if cfg.control_system.type != "sim" else None,
             )
         else:
             raise ValueError(
-                f"archiver.type '{arch.type}' is not supported; use 'sim' or 'archiver_appliance'."
+                f"archiver.type '{kind}' is not supported; use 'sim', 'archiver_appliance' or "
+                "'none'."
             )
         await connector.connect()
         cache[key] = connector
     return connector
+
+
+def _live_enum_labels(cfg: AppConfig) -> Callable[[str], Awaitable[Sequence[str] | None]]:
+    """Enum state strings from the live control system (DBR_CTRL), for archived enum PVs."""
+
+    async def labels(name: str) -> Sequence[str] | None:
+        connector = await get_control_system_connector(cfg)
+        return (await connector.get_metadata(name)).enum_strings
+
+    return labels
 
 
 async def close_connectors() -> None:

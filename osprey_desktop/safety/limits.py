@@ -31,6 +31,12 @@ from osprey_desktop.connectors.base import format_value, to_float
 LIMIT_KEYS: tuple[str, ...] = ("min", "max", "max_step", "writable")
 
 
+
+def bare_channel_name(channel: str) -> str:
+    """``X`` for ``ca://X`` or ``pva://X`` (PyDM's protocol prefixes); other names as given."""
+    scheme, sep, rest = channel.partition("://")
+    return rest.strip() if sep and scheme.strip().lower() in ("ca", "pva") else channel
+
 class LimitsError(Exception):
     """The limits database is missing or malformed; every write is refused until it is fixed."""
 
@@ -144,7 +150,11 @@ class LimitsDatabase:
         self._patterns = [(k, v) for k, v in rules.items() if _is_pattern(k)]
 
     def rule_for(self, channel: str) -> tuple[str, LimitRule] | None:
-        """(key, rule) that governs ``channel``, or None when it is unlisted."""
+        """(key, rule) that governs ``channel``, or None when it is unlisted.
+
+        ``ca://X`` and ``pva://X`` are the channel X reached by one protocol: X's rule
+        governs them (a prefix must never be a way around a limit)."""
+        channel = bare_channel_name(channel)
         if channel in self._exact:
             return channel, self._exact[channel]
         for pattern, rule in self._patterns:

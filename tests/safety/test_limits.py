@@ -133,3 +133,12 @@ def test_corrupt_file_is_an_error_that_says_writes_are_refused(
 ) -> None:
     with pytest.raises(LimitsError, match=message):
         load_limits_database(_limits_file(tmp_path, body))
+
+
+@pytest.mark.parametrize("prefix", ["ca://", "pva://", "PVA://"])
+def test_a_protocol_prefix_is_governed_by_the_channels_own_rule(prefix: str) -> None:
+    lenient = LimitsDatabase({"A:SP": LimitRule(min=0, max=1)}, allow_unlisted=True)
+
+    check = lenient.check_write(f"{prefix}A:SP", 0.5, 5.0)
+
+    assert not check.allowed and "maximum" in (check.violation or "")

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from osprey_desktop import units
 from osprey_desktop.text_numbers import SPELLED_NUMBER_PATTERN, read_number
 
 Mode = Literal["absolute", "delta", "percent"]
@@ -47,71 +48,19 @@ class ValueSpec:
         return f"by {self.amount:+g}{unit}"
 
 
-_UNIT_TABLE: dict[str, tuple[str, float]] = {}
-
-
-def _units(base: str, scale: float, *spellings: str) -> None:
-    for spelling in spellings:
-        _UNIT_TABLE[spelling] = (base, scale)
-
-
-_units("A", 1.0, "a", "amp", "amps", "ampere", "amperes")
-_units("A", 1e-3, "ma", "milliamp", "milliamps", "milliampere", "milliamperes")
-_units("A", 1e-6, "ua", "µa", "microamp", "microamps", "microampere", "microamperes")
-_units("A", 1e3, "ka", "kiloamp", "kiloamps", "kiloampere", "kiloamperes")
-_units("m", 1.0, "m", "meter", "meters", "metre", "metres")
-_units("m", 1e-3, "mm", "millimeter", "millimeters", "millimetre", "millimetres")
-_units("m", 1e-6, "um", "µm", "micron", "microns", "micrometer", "micrometers")
-_units("m", 1e-6, "micrometre", "micrometres")
-_units("m", 1e-9, "nm", "nanometer", "nanometers", "nanometre", "nanometres")
-_units("m", 1e-2, "cm", "centimeter", "centimeters", "centimetre", "centimetres")
-_units("Hz", 1.0, "hz", "hertz")
-_units("Hz", 1e3, "khz", "kilohertz")
-_units("Hz", 1e6, "mhz", "megahertz")
-_units("Hz", 1e9, "ghz", "gigahertz")
-_units("V", 1.0, "v", "volt", "volts")
-_units("V", 1e3, "kv", "kilovolt", "kilovolts")
-_units("V", 1e6, "MV", "megavolt", "megavolts")
-_units("V", 1e-3, "mV", "millivolt", "millivolts")
-_units("eV", 1.0, "ev", "electronvolt", "electronvolts")
-_units("eV", 1e3, "kev")
-_units("eV", 1e6, "mev")
-_units("eV", 1e9, "gev")
-_units("s", 1.0, "s", "sec", "secs", "second", "seconds")
-_units("s", 1e-3, "ms", "millisecond", "milliseconds")
-_units("s", 60.0, "min", "mins", "minute", "minutes")
-_units("s", 3600.0, "h", "hr", "hrs", "hour", "hours")
-_units("Torr", 1.0, "torr")
-_units("Torr", 0.750062, "mbar", "millibar", "millibars")
-_units("Torr", 0.00750062, "pa", "pascal", "pascals")
-_units("rad", 1.0, "rad", "radian", "radians")
-_units("rad", 1e-3, "mrad", "milliradian", "milliradians")
-_units("rad", 1e-6, "urad", "µrad", "microradian", "microradians")
-_units("%", 1.0, "%", "percent")
-
-
 def lookup_unit(unit: str) -> tuple[str, float] | None:
     """(base unit, scale to base) for a unit as typed; "MV"/"mV" keep their case."""
-    unit = unit.strip()
-    return _UNIT_TABLE.get(unit) or _UNIT_TABLE.get(unit.lower())
+    return units.lookup_unit(unit)
 
 
-def convert_units(amount: float, typed_unit: str | None, channel_unit: str) -> float:
-    """``amount`` given in ``typed_unit``, expressed in ``channel_unit``."""
-    if not typed_unit:
-        return amount
-    typed = lookup_unit(typed_unit)
-    target = lookup_unit(channel_unit) if channel_unit else None
-    if not channel_unit:
-        raise UnitMismatch(
-            f"the channel has no units, so '{typed_unit}' cannot be converted: give the bare number"
-        )
-    if typed is None or target is None or typed[0] != target[0]:
-        raise UnitMismatch(
-            f"'{typed_unit}' cannot be converted to the channel's unit '{channel_unit}': "
-            f"give the value in {channel_unit}"
-        )
-    return amount * typed[1] / target[1]
+def convert_units(
+    amount: float, typed_unit: str | None, channel_unit: str, *, delta: bool = False
+) -> float:
+    """``amount`` given in ``typed_unit``, expressed in ``channel_unit`` (through pint)."""
+    try:
+        return units.convert(amount, typed_unit, channel_unit, delta=delta)
+    except units.UnitConversionError as exc:
+        raise UnitMismatch(str(exc)) from exc
 
 
 _UNSIGNED = r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
