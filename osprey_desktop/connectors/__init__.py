@@ -11,7 +11,13 @@ The EPICS (caproto) and Archiver Appliance (httpx) modules are imported only whe
 configuration selects them.
 """
 
-from osprey_desktop.connectors.archiver_base import ArchiverConnector, ArchiverData, ArchiverSeries
+from osprey_desktop.connectors.archiver_base import (
+    ArchiverConnector,
+    ArchiverData,
+    ArchiverNotConfiguredError,
+    ArchiverSample,
+    ArchiverSeries,
+)
 from osprey_desktop.connectors.base import (
     ALARM_SEVERITIES,
     ArchiverError,
@@ -50,6 +56,8 @@ __all__ = [
     "ArchiverConnector",
     "ArchiverData",
     "ArchiverError",
+    "ArchiverNotConfiguredError",
+    "ArchiverSample",
     "ArchiverSeries",
     "ChannelAccessError",
     "ChannelDatabase",

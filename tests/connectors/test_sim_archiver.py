@@ -98,3 +98,58 @@ async def test_to_dict_carries_timestamps_values_and_units(machine: SimMachine) 
     as_dict = data.to_dict()["channels"]["SR:TUNE:X"]
     assert len(as_dict["timestamps"]) == len(as_dict["values"]) == 4
     assert data.time_series_data["SR:TUNE:X"] == as_dict["values"]
+
+
+async def test_every_sample_carries_the_alarm_the_live_machine_showed(
+    machine: SimMachine, clock: FakeClock
+) -> None:
+    archiver = SimulatedArchiverConnector(machine)
+    machine.set_setpoint("SR03C:HCM07:Current:SP", 6.0)  # drives SR03C:BPM13:X into MAJOR
+    clock.advance(60)
+    end = datetime.fromtimestamp(clock(), UTC)
+    data = await archiver.get_data(["SR03C:BPM13:X"], end - timedelta(seconds=120), end)
+    series = data.series["SR03C:BPM13:X"]
+    assert series.severity[0] == 0 and series.status[0] == 0, "before the kick: no alarm"
+    assert series.severity[-1] == 2 and machine.read("SR03C:BPM13:X").alarm_severity == "MAJOR"
+    assert series.status[-1] in (3, 5)  # HIHI or LOLO, as the live connector shows it
+    assert series.to_dict()["severity"][-1] == 2
+
+
+async def test_binned_series_keep_the_envelope_and_the_worst_alarm(machine: SimMachine) -> None:
+    archiver = SimulatedArchiverConnector(machine)
+    data = await archiver.get_data(
+        ["SR:DCCT:Current"], NOW - timedelta(hours=2), NOW, max_points=100
+    )
+    series = data.series["SR:DCCT:Current"]
+    assert series.minimum is not None and series.maximum is not None
+    assert np.all(series.minimum <= series.values) and np.all(series.values <= series.maximum)
+    assert series.counts.sum() == 7201 and len(series.severity) == len(series)
+
+
+async def test_value_at_a_moment_is_the_one_second_sample_then(machine: SimMachine) -> None:
+    archiver = SimulatedArchiverConnector(machine)
+    moment = NOW - timedelta(minutes=30, seconds=0.4)
+    found = await archiver.value_at("SR:DCCT:Lifetime", moment)
+    assert found.timestamp == T0 - 1801 and found.moment == moment.timestamp()
+    assert found.value == machine.value("SR:DCCT:Lifetime", T0 - 1801)
+    assert found.units == "h" and found.severity == 0
+
+
+async def test_value_at_of_a_setpoint_is_the_last_write_before(
+    machine: SimMachine, clock: FakeClock
+) -> None:
+    archiver = SimulatedArchiverConnector(machine)
+    machine.set_setpoint("SR03C:HCM07:Current:SP", 1.5)
+    clock.advance(600)
+    later = datetime.fromtimestamp(clock(), UTC)
+    found = await archiver.values_at(["SR03C:HCM07:Current:SP"], later - timedelta(minutes=5))
+    assert found["SR03C:HCM07:Current:SP"].value == 1.5
+    assert found["SR03C:HCM07:Current:SP"].timestamp == T0
+    before = await archiver.value_at("SR03C:HCM07:Current:SP", NOW - timedelta(minutes=1))
+    assert before.value == 0.0
+
+
+async def test_value_at_of_an_unknown_channel_is_named(machine: SimMachine) -> None:
+    archiver = SimulatedArchiverConnector(machine)
+    with pytest.raises(ArchiverError, match="'SR:DCCT:Curent' is not archived"):
+        await archiver.value_at("SR:DCCT:Curent", NOW)
