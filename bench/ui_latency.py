@@ -9,8 +9,13 @@ the 5 ms period) is the longest stall the operator could feel. Measured:
    window) whose one step stores 10,000 new CONTEXT_BULK entries (each turn adds 10,000
    more), with that branch of the context tree expanded (worst case), through the
    deterministic graph of the UI tests;
-3. process start -> first painted window (child process running ``run_app``), and -> ready
+3. turns that open plots through the real graph: a 2-hour history of the beam current and
+   a 24-hour horizontal orbit (72 BPMs, orbit view and waterfall);
+4. a 50 KB paste into the chat input, then Enter; and opening a 6-channel strip chart;
+5. process start -> first painted window (child process running ``run_app``), and -> ready
    (session open, thread restored).
+
+Every tick gap of ``STALL_MS`` or more is printed with its scenario, not only the longest.
 
 Run: ``QT_QPA_PLATFORM=offscreen .venv/bin/python bench/ui_latency.py [--turns 5]``.
 Target: no stall above 50 ms.
@@ -33,6 +38,8 @@ sys.path.insert(0, str(REPO))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 HEARTBEAT_MS = 5
+STALL_MS = 20.0
+STALLS: list[tuple[str, float]] = []  # (scenario, gap ms) of every gap >= STALL_MS
 # The offscreen plugin warns on every window about what it lacks ("This plugin does not
 # support propagateSizeHints()", "... raise()"); dozens of those bury the figures.
 OFFSCREEN_NOISE = "This plugin does not support "
@@ -83,8 +90,11 @@ class Heartbeat:
         self.gaps, self._last = [], None
         self.timer.start()
 
-    def stop(self) -> dict[str, float]:
+    def stop(self, scenario: str = "") -> dict[str, float]:
         self.timer.stop()
+        STALLS.extend(
+            (scenario, g - HEARTBEAT_MS) for g in self.gaps if g - HEARTBEAT_MS >= STALL_MS
+        )
         gaps = sorted(self.gaps) or [0.0]
         return {
             "ticks": len(self.gaps),
@@ -129,7 +139,8 @@ async def measure_turns(config, turns: int, graph_factory=None, request: str = "
                 started = time.perf_counter()
                 window.controller.submit(text)
                 await wait_idle(window)
-                stats = beat.stop()
+                await settle_plots(window)
+                stats = beat.stop(f"turn '{text}'")
                 stats["turn_ms"] = (time.perf_counter() - started) * 1000
                 results.append(stats)
             await window.shutdown()
@@ -140,6 +151,62 @@ async def measure_turns(config, turns: int, graph_factory=None, request: str = "
 
     await close_connectors()
     return results
+
+
+async def settle_plots(window) -> None:
+    """Wait until plots prepared in a worker are drawn (they belong to the turn's cost)."""
+    from osprey_desktop.ui.plot_dock import ArchivePlotView
+
+    dock = window.plot_dock
+    for _ in range(1000):
+        views = []
+        if dock is not None:
+            views = [dock.tabs.widget(i) for i in range(dock.tabs.count())]
+        if all(v.ready for v in views if isinstance(v, ArchivePlotView)):
+            break
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.2)  # the first paint of what was added
+
+
+async def measure_window_actions(config) -> dict[str, dict]:
+    """A 50 KB paste then Enter, and a 6-channel strip chart opening, in a live window."""
+    from PySide6.QtCore import QMimeData, Qt
+    from PySide6.QtGui import QKeyEvent
+    from PySide6.QtWidgets import QApplication
+
+    from osprey_desktop.session import AgentSession
+    from osprey_desktop.ui.controller import SessionController
+    from osprey_desktop.ui.main_window import MainWindow
+
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        async with AgentSession.open(config, Path(tmp) / "threads.sqlite") as session:
+            window = MainWindow(SessionController(), config)
+            window.show()
+            await window.controller.attach(session)
+            beat = Heartbeat()
+            beat.start()
+            data = QMimeData()
+            data.setText("read the beam current " + "x" * 50_000)
+            window.chat.input.insertFromMimeData(data)
+            await asyncio.sleep(0.05)
+            for kind in (QKeyEvent.Type.KeyPress, QKeyEvent.Type.KeyRelease):
+                event = QKeyEvent(kind, Qt.Key.Key_Return, Qt.KeyboardModifier.NoModifier)
+                QApplication.sendEvent(window.chat.input, event)
+            await asyncio.sleep(0.3)
+            out["50 KB paste, then Enter"] = beat.stop("50 KB paste")
+            channels = [f"SR01C:BPM0{i}:X" for i in range(1, 7)]
+            beat.start()
+            window.open_stripchart(channels)
+            await asyncio.sleep(1.5)
+            stats = beat.stop("strip chart, 6 channels")
+            stats["window_width"] = window.width()
+            out["Open a 6-channel strip chart"] = stats
+            await window.shutdown()
+            window._quitting = True
+            window.close()
+            window.deleteLater()
+    return out
 
 
 def first_paint(runs: int) -> list[tuple[float, float]]:
@@ -217,6 +284,7 @@ def main() -> int:
     parser.add_argument("--turns", type=int, default=5)
     parser.add_argument("--paint-runs", type=int, default=3)
     parser.add_argument("--bulk-turns", type=int, default=3, help="10,000 new entries each")
+    parser.add_argument("--plot-turns", type=int, default=2, help="per plot request")
     parser.add_argument("--first-paint-child", metavar="DB")
     args = parser.parse_args()
     quiet_offscreen_warnings()
@@ -235,16 +303,31 @@ def main() -> int:
     settings_folder = tempfile.TemporaryDirectory()
     private_window_settings(settings_folder.name)
 
-    async def run() -> tuple[list[dict], list[dict]]:
+    plot_requests = (
+        "plot the beam current over the last 2 hours",
+        "show the horizontal orbit over the last 24 hours",
+    )
+
+    async def run() -> tuple[list[dict], list[dict], dict[str, list[dict]], dict[str, dict]]:
         turns = await measure_turns(config, args.turns)
         bulk = await measure_turns(config, args.bulk_turns, build_window_graph, "10000 entries")
-        return turns, bulk
+        plots = {r: await measure_turns(config, args.plot_turns, None, r) for r in plot_requests}
+        actions = await measure_window_actions(config)
+        return turns, bulk, plots, actions
 
-    turns, bulk = qasync.run(run())
+    turns, bulk, plots, actions = qasync.run(run())
     settings_folder.cleanup()
     print(f"Heartbeat {HEARTBEAT_MS} ms on the qasync loop; target: no stall above 50 ms")
     summarize("Full turn (real graph, 'read the beam current')", turns)
     summarize("Context update of 10,000 entries (tree branch expanded)", bulk)
+    for request, results in plots.items():
+        summarize(f"Plot turn (real graph, '{request}')", results)
+    for title, stats in actions.items():
+        extra = f", window width {stats['window_width']} px" if "window_width" in stats else ""
+        print(f"{title}: longest stall {stats['max_stall_ms']:.1f} ms{extra}")
+    print(f"Every stall of {STALL_MS:.0f} ms or more ({len(STALLS)}):")
+    for scenario, gap in STALLS:
+        print(f"  {gap:6.1f} ms  {scenario}")
     paints = first_paint(args.paint_runs)
     print(
         f"Process start -> first painted window: median "

@@ -6,6 +6,11 @@ clicking Approve in the dialog, opens the interesting context entries, and grabs
 
 Run: ``QT_QPA_PLATFORM=offscreen .venv/bin/python docs/make_screenshot.py [OUT.png]``
 (or under ``xvfb-run -a``).
+
+``--scenes`` takes the four pictures of docs/window.md instead — a read answered as a table,
+a write result, a 24-hour orbit and a 6-channel strip chart — as ``docs/screenshot-*.png``;
+``--xvfb`` runs it on a private Xvfb display with openbox (the desktop's focus behaviour), as
+an operator's screen draws it: ``.venv/bin/python docs/make_screenshot.py --scenes --xvfb``.
 """
 
 from __future__ import annotations
@@ -67,6 +72,70 @@ async def session(window, out: Path) -> None:
     window.close()
 
 
+SCENES = (
+    ("screenshot-read-table.png", "Show the horizontal orbit in sector 3", None),
+    ("screenshot-write-result.png", "Set HCM01 to 1.5 A", None),
+    ("screenshot-orbit.png", "Show the horizontal orbit over the last 24 hours", "plots"),
+)
+STRIP_CHANNELS = [f"SR01C:BPM0{i}:X" for i in range(1, 7)]
+
+
+async def scenes(window, folder: Path) -> None:
+    """One picture per scene of docs/window.md."""
+    while window.controller.session is None:
+        await asyncio.sleep(0.05)
+    for name, text, dock in SCENES:
+        window.chat.input.setPlainText(text)
+        window.chat.input.submit()
+        await idle(window)
+        dialog = window.approvals.dialog
+        if dialog is not None:
+            while not dialog.is_armed():
+                await asyncio.sleep(0.05)
+            dialog.approve_button.click()
+            await idle(window)
+        if dock == "plots" and window.plot_dock is not None:
+            window.plot_dock.raise_()
+            await asyncio.sleep(1.5)  # the orbit is prepared in a worker thread
+        await asyncio.sleep(0.5)
+        window.grab().save(str(folder / name))
+        print(f"saved {folder / name}")
+    strip = window.open_stripchart(STRIP_CHANNELS)
+    await asyncio.sleep(6.0)  # a few seconds of live data
+    strip.raise_()
+    await asyncio.sleep(0.3)
+    window.grab().save(str(folder / "screenshot-stripchart.png"))
+    print(f"saved {folder / 'screenshot-stripchart.png'}")
+    window.close()
+
+
+def rerun_under_xvfb() -> int:
+    """Start Xvfb and openbox on a free display, run this script there, stop them."""
+    import shutil
+    import subprocess
+    import time
+
+    for tool in ("Xvfb", "openbox"):
+        if shutil.which(tool) is None:
+            print(f"{tool} is missing (apt-get install xvfb openbox)")
+            return 2
+    display = next(f":{n}" for n in range(91, 140) if not Path(f"/tmp/.X11-unix/X{n}").exists())
+    env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb"}
+    started = [
+        subprocess.Popen(["Xvfb", display, "-screen", "0", "1920x1200x24", "-nolisten", "tcp"])
+    ]
+    try:
+        time.sleep(1.0)
+        started.append(subprocess.Popen(["openbox"], env=env, stderr=subprocess.DEVNULL))
+        time.sleep(0.5)
+        args = [a for a in sys.argv[1:] if a != "--xvfb"]
+        return subprocess.run([sys.executable, __file__, *args], env=env).returncode
+    finally:
+        for process in reversed(started):
+            process.terminate()
+            process.wait(timeout=10)
+
+
 def main() -> int:
     import qasync
     from PySide6.QtCore import QSettings
@@ -75,7 +144,11 @@ def main() -> int:
     from osprey_desktop.config import get_config
     from osprey_desktop.ui.app import run_window
 
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / "docs" / "screenshot-main.png"
+    if "--xvfb" in sys.argv:
+        return rerun_under_xvfb()
+    take_scenes = "--scenes" in sys.argv
+    paths = [a for a in sys.argv[1:] if not a.startswith("--")]
+    out = Path(paths[0]) if paths else REPO / "docs" / "screenshot-main.png"
     app = QApplication(sys.argv)
     app.setQuitOnLastWindowClosed(False)
     with tempfile.TemporaryDirectory() as tmp:
@@ -87,7 +160,10 @@ def main() -> int:
         def ready(window) -> None:
             window.resize(*SIZE)
             window.fit_docks()
-            asyncio.ensure_future(session(window, out))
+            if take_scenes:
+                asyncio.ensure_future(scenes(window, REPO / "docs"))
+            else:
+                asyncio.ensure_future(session(window, out))
 
         return qasync.run(run_window(get_config(), Path(tmp) / "threads.sqlite", None, ready))
 

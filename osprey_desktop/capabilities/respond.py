@@ -1,8 +1,12 @@
-"""``respond``: the turn's answer, written by the planner from this turn's context summaries.
+"""``respond``: the turn's answer, from this turn's contexts (see ``osprey_desktop.answers``).
 
 A summary may carry ``facts``: lines that state an outcome (what a write did). They open the
 answer word for word and are not handed to the planner, so a chat model can add words about
-the rest of the turn but can never state an outcome ("Done.") that did not happen.
+the rest of the turn but can never state an outcome ("Done.") that did not happen. Live
+values, histories and write results follow as tables built from the context objects; the
+planner writes only about what is left. The message content is the answer's Markdown (what
+the command line prints); its ``additional_kwargs`` carry the structured answer the window
+renders with alarm and outcome colours.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage
 
+from osprey_desktop.answers import ANSWER_KEY, compose_answer, plan_answer
 from osprey_desktop.base.capability import BaseCapability
 from osprey_desktop.decorators import capability_node
 from osprey_desktop.events import Result, emit
@@ -31,43 +36,21 @@ class RespondCapability(BaseCapability):
         state = self._state
         task = state.get("task_current_task") or latest_user_text(list(state.get("messages") or []))
         summaries = turn_context_summaries(state, self.get_step_inputs())
-        facts = [
-            str(line)
-            for summary in summaries.values()
-            for line in (summary.get("facts") or [])
-            if isinstance(summary.get("facts"), list)
-        ]
-        rest = {label: s for label, s in summaries.items() if not s.get("facts")}
-        if facts:
-            # what only fed the steps that stated facts (the channels a write found) is said
-            # by those facts already
-            for label in _inputs_of_fact_steps(state, summaries):
-                rest.pop(label, None)
+        plan = plan_answer(state, summaries)
         text = ""
-        if rest or not facts:
-            text = await get_planner().write_response(task, state, rest)
+        if plan.ask_planner:
+            text = await get_planner().write_response(task, state, plan.for_planner)
             if not isinstance(text, str) or not text.strip():
                 raise PlannerError("the planner wrote an empty response")
-        if facts:
-            text = "\n".join(facts) + (f"\n\n{text}" if text.strip() else "")
-        emit(Result(response=text))
-        updates: dict[str, Any] = {"messages": [AIMessage(content=text)]}
+        answer = compose_answer(plan, text, state)
+        markdown = answer.to_markdown()
+        emit(Result(response=markdown))
+        message = AIMessage(content=markdown, additional_kwargs={ANSWER_KEY: answer.to_dict()})
+        updates: dict[str, Any] = {"messages": [message]}
         started = state.get("execution_start_time")
         if started:
             updates["execution_total_time"] = time.time() - float(started)
         return updates
-
-
-def _inputs_of_fact_steps(state: dict[str, Any], summaries: dict[str, dict[str, Any]]) -> set[str]:
-    """``TYPE.key`` of every input of a planned step whose output states facts."""
-    fact_keys = {label.partition(".")[2] for label, s in summaries.items() if s.get("facts")}
-    plan = state.get("planning_execution_plan") or {}
-    inputs: set[str] = set()
-    for step in plan.get("steps") or []:
-        if step.get("context_key") in fact_keys:
-            for item in step.get("inputs") or []:
-                inputs.update(f"{ctype}.{key}" for ctype, key in item.items())
-    return inputs
 
 
 __all__ = ["RespondCapability"]

@@ -47,6 +47,7 @@ class SessionController(QObject):
     exit_requested = Signal()
 
     ready = Signal()  # a session is attached: requests can be sent
+    other_approvals = Signal(object)  # [ThreadInfo]: other threads waiting for an approval
 
     def __init__(
         self,
@@ -81,17 +82,22 @@ class SessionController(QObject):
         from osprey_desktop.session import new_thread_id
 
         thread_id = thread_id or self.thread_id or None
-        if thread_id is None:
-            try:
-                threads = await session.list_threads()
-            except Exception as exc:
-                threads = []
+        try:
+            threads = await session.list_threads()
+        except Exception as exc:
+            threads = []
+            if thread_id is None:
                 self.error.emit(f"Could not list the saved threads: {exc}. Starting a new one.")
+        if thread_id is None:
             thread_id = threads[0].thread_id if threads else new_thread_id()
         self.session = session  # only now: a request typed meanwhile must not change thread
         self._set_thread(thread_id, {})
         self.ready.emit()
         await self.restore()
+        # An approval waiting on another thread must not stay invisible behind "Idle".
+        self.other_approvals.emit(
+            [t for t in threads if t.pending_approval and t.thread_id != self.thread_id]
+        )
 
     # ------------------------------------------------------------------ actions
     def submit(self, text: str) -> asyncio.Task[None] | None:

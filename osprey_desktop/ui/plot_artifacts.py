@@ -27,6 +27,8 @@ class PlotArtifact:
     units: dict[str, str] = field(default_factory=dict)
     path: str = ""
     problem: str | None = None  # why a timeseries cannot be drawn
+    # min/max per point when the archive binned the data (the plot's band)
+    envelopes: dict[str, tuple[list[Any], list[Any]]] = field(default_factory=dict)
 
 
 def series_from_archiver_entry(
@@ -74,7 +76,23 @@ def artifact_from_figure(
         )
     channels = meta.get("channels")
     series, units = series_from_archiver_entry(entry, list(channels) if channels else None)
-    return PlotArtifact(identity, title, "timeseries", series=series, units=units)
+    artifact = PlotArtifact(identity, title, "timeseries", series=series, units=units)
+    artifact.envelopes = envelopes_from_archiver_entry(entry, list(series))
+    return artifact
+
+
+def envelopes_from_archiver_entry(
+    entry: Mapping[str, Any], channels: list[str]
+) -> dict[str, tuple[list[Any], list[Any]]]:
+    """Per-bin ``minimum`` / ``maximum`` lists, when the entry carries them for a channel."""
+    low, high = entry.get("minimum") or {}, entry.get("maximum") or {}
+    if not isinstance(low, Mapping) or not isinstance(high, Mapping):
+        return {}
+    return {
+        c: (list(low[c]), list(high[c]))
+        for c in channels
+        if isinstance(low.get(c), list) and isinstance(high.get(c), list)
+    }
 
 
 def artifacts_from_state(

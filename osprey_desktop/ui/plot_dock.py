@@ -1,29 +1,109 @@
-"""The plot dock: one tab per figure — time series drawn with pyqtgraph, images as images.
+"""The plot dock: one tab per figure — archived data drawn with pyqtgraph, images as images.
 
-New figures open as new tabs and become current; figures already shown are not redrawn when
-the state comes back unchanged after a later step.
+An archived figure opens as a tab at once; its arrays (display bins, the orbit grid) are
+computed in a worker thread when the data is big, so a 24-hour orbit of 72 BPMs never stalls
+the window. A family of BPMs opens on its orbit view (value against position at a moment,
+and a waterfall), the time series one tab away. A tab can keep growing live (Live button).
+Figures already shown are not redrawn when the state comes back unchanged after a later step.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import asyncio
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPixmap
-from PySide6.QtWidgets import QDockWidget, QLabel, QScrollArea, QTabWidget, QWidget
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QLabel,
+    QScrollArea,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
+from osprey_desktop.answers.history import families
+from osprey_desktop.ui.live_feed import LiveFeed
+from osprey_desktop.ui.orbit_plot import OrbitPlot
 from osprey_desktop.ui.plot_artifacts import PlotArtifact, artifacts_from_state
+from osprey_desktop.ui.plot_data import (
+    OrbitFrame,
+    PreparedSeries,
+    orbit_frame,
+    prepare_series,
+)
 from osprey_desktop.ui.timeseries_plot import TimeSeriesPlot
 
 MAX_TABS = 16
+SYNC_POINTS = 20_000
+"""Below this many points in a figure the arrays are computed inline (they take < 5 ms)."""
+ConnectorFactory = Callable[[], Awaitable[Any]]
+
+
+def orbit_families(channels: list[str], units: Mapping[str, str]) -> list[list[str]]:
+    """Families of at least 4 BPMs (one name pattern, one unit): they get an orbit view."""
+    return [f for f in families(channels, units, minimum=4) if "BPM" in f[0].upper()]
+
+
+def prepare_figure(
+    artifact: PlotArtifact,
+) -> tuple[list[PreparedSeries], list[OrbitFrame]]:
+    """Everything a figure draws, as numpy arrays (no Qt: runs in a worker thread)."""
+    prepared = prepare_series(artifact.series, artifact.units, artifact.envelopes or None)
+    frames = []
+    for members in orbit_families(list(artifact.series), artifact.units):
+        frames.append(orbit_frame(members, artifact.series, artifact.units.get(members[0], "")))
+    return prepared, frames
+
+
+class ArchivePlotView(QWidget):
+    """One archived figure: orbit views of its BPM families and its time series."""
+
+    def __init__(self, artifact: PlotArtifact, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.artifact = artifact
+        self.timeseries = TimeSeriesPlot(artifact.title, live_button=True)
+        self.orbits: list[OrbitPlot] = []
+        self.views = QTabWidget()
+        self.views.setDocumentMode(True)
+        self.views.setTabPosition(QTabWidget.TabPosition.South)
+        self.status = QLabel("Preparing the plot…")
+        self.status.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.views.addTab(self.status, "Time series")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.views)
+        self.ready = False
+        self.feed: LiveFeed | None = None
+
+    def show_prepared(self, prepared: list[PreparedSeries], frames: list[OrbitFrame]) -> None:
+        self.views.removeTab(0)
+        self.status.deleteLater()
+        for frame in frames:
+            plot = OrbitPlot(frame, f"Orbit: {len(frame.channels)} BPMs ({frame.unit})")
+            self.orbits.append(plot)
+            self.views.addTab(plot, f"Orbit ({len(frame.channels)} BPMs)")
+        if frames:
+            # the time series of a family: the first few drawn, the rest one tick away
+            self.timeseries.max_visible = min(self.timeseries.max_visible, 6)
+        self.timeseries.apply(prepared)
+        self.views.addTab(self.timeseries, f"Time series ({len(prepared)})")
+        self.views.setCurrentIndex(0)
+        self.ready = True
 
 
 class PlotDock(QDockWidget):
     """Tabs of plots and figure images."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    tab_opened = Signal(QWidget)  # a new tab (the window watches its buttons)
+    message = Signal(str)  # exports and live problems, for the transcript
+
+    def __init__(
+        self, connector_factory: ConnectorFactory | None = None, parent: QWidget | None = None
+    ) -> None:
         super().__init__("Plots", parent)
         self.setObjectName("plot_dock")
         self.tabs = QTabWidget()
@@ -31,8 +111,10 @@ class PlotDock(QDockWidget):
         self.tabs.setDocumentMode(True)
         self.tabs.tabCloseRequested.connect(self._close_tab)
         self.setWidget(self.tabs)
+        self._connector_factory = connector_factory
         # identity -> tab widget; None once closed, so a closed figure does not reopen
         self._shown: dict[str, QWidget | None] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
 
     def show_state(self, values: Mapping[str, Any]) -> list[str]:
         """Open a tab for every figure not shown yet; returns the new tab titles."""
@@ -53,6 +135,7 @@ class PlotDock(QDockWidget):
             self.tabs.setTabToolTip(self.tabs.indexOf(widget), artifact.path or artifact.title)
             self.tabs.setCurrentWidget(widget)
             opened.append(artifact.title)
+            self.tab_opened.emit(widget)
         while self.tabs.count() > MAX_TABS:
             self._close_tab(0)
         return opened
@@ -62,7 +145,7 @@ class PlotDock(QDockWidget):
         title: str,
         series: Mapping[str, tuple[Any, Any]],
         units: Mapping[str, str] | None = None,
-    ) -> TimeSeriesPlot:
+    ) -> ArchivePlotView:
         """Open a time-series tab directly from ``{channel: (timestamps, values)}``."""
         artifact = PlotArtifact(f"direct|{title}|{len(self._shown)}", title, "timeseries")
         artifact.series = {c: (list(t), list(v)) for c, (t, v) in series.items()}
@@ -74,9 +157,16 @@ class PlotDock(QDockWidget):
         if artifact.kind == "timeseries":
             if artifact.problem:
                 return self._message(artifact.problem)
-            plot = TimeSeriesPlot(artifact.title)
-            plot.set_series(artifact.series, artifact.units)
-            return plot
+            view = ArchivePlotView(artifact)
+            view.timeseries.live_toggled.connect(lambda on, v=view: self._set_live(v, on))
+            view.timeseries.exported.connect(lambda path: self.message.emit(f"Saved {path}"))
+            view.timeseries.export_failed.connect(self.message.emit)
+            points = sum(len(t) for t, _ in artifact.series.values())
+            if points <= SYNC_POINTS:
+                view.show_prepared(*prepare_figure(artifact))
+            else:
+                self._track(asyncio.ensure_future(self._prepare_in_worker(view)))
+            return view
         pixmap = QPixmap(artifact.path) if artifact.path else QPixmap()
         if pixmap.isNull():
             return self._message(
@@ -92,6 +182,63 @@ class PlotDock(QDockWidget):
         area.setProperty("figure_path", str(Path(artifact.path)))
         return area
 
+    async def _prepare_in_worker(self, view: ArchivePlotView) -> None:
+        try:
+            prepared, frames = await asyncio.to_thread(prepare_figure, view.artifact)
+        except Exception as exc:  # bad data must not take the window down
+            view.status.setText(f"Cannot draw '{view.artifact.title}': {exc}")
+            return
+        if view.parent() is None and self.tabs.indexOf(view) < 0:
+            return  # closed meanwhile
+        view.show_prepared(prepared, frames)
+        self.tab_opened.emit(view)
+
+    def _track(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # ------------------------------------------------------------------- live
+    def _set_live(self, view: ArchivePlotView, on: bool) -> None:
+        if not on:
+            if view.feed is not None:
+                self._track(asyncio.ensure_future(view.feed.stop()))
+                view.feed = None
+            return
+        if self._connector_factory is None:
+            view.timeseries.live_button.setChecked(False)
+            self.message.emit("Live updates need a control-system connection; none is set up.")
+            return
+        plot = view.timeseries
+
+        def on_reading(channel: str, reading: Any) -> None:
+            try:
+                value = float(getattr(reading, "value", None))
+            except (TypeError, ValueError):
+                value = float("nan")
+            stamp = float(getattr(reading, "timestamp", 0.0) or 0.0)
+            plot.append_point(channel, stamp, value, str(getattr(reading, "units", "") or ""))
+
+        def on_problem(channel: str | None, text: str) -> None:
+            self.message.emit(f"Live plot '{view.artifact.title}': {text}")
+
+        view.feed = LiveFeed(
+            list(view.artifact.series), self._connector_factory, on_reading, on_problem
+        )
+        view.feed.start()
+
+    async def stop(self) -> None:
+        """Stop live feeds and workers (window closing)."""
+        for i in range(self.tabs.count()):
+            widget = self.tabs.widget(i)
+            if isinstance(widget, ArchivePlotView) and widget.feed is not None:
+                await widget.feed.stop()
+                widget.feed = None
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    # ------------------------------------------------------------------- tabs
     @staticmethod
     def _message(text: str) -> QLabel:
         label = QLabel(text)
@@ -106,8 +253,16 @@ class PlotDock(QDockWidget):
         for identity, shown in self._shown.items():
             if shown is widget:
                 self._shown[identity] = None
+        if isinstance(widget, ArchivePlotView) and widget.feed is not None:
+            self._track(asyncio.ensure_future(widget.feed.stop()))
+            widget.feed = None
         if widget is not None:
             widget.deleteLater()
 
-    def current_plot(self) -> QWidget | None:
+    def current_view(self) -> QWidget | None:
         return self.tabs.currentWidget()
+
+    def current_plot(self) -> QWidget | None:
+        """The time-series plot of the current tab (or the tab itself for images)."""
+        widget = self.tabs.currentWidget()
+        return widget.timeseries if isinstance(widget, ArchivePlotView) else widget

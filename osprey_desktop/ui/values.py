@@ -18,11 +18,21 @@ MAX_TEXT = 160
 _SEVERITY_FIELDS = ("alarm_severity", "severity")
 _CONNECTED_FIELDS = ("connected",)
 
+# Text colours on white (tree rows, labels): yellow text is unreadable, so MINOR is a dark
+# yellow here; value cells use the full alarm colours of ALARM_CELL as their background.
 ALARM_COLOURS: dict[str, QColor] = {
-    "MINOR": QColor("#b8860b"),
+    "MINOR": QColor("#9e7c00"),
     "MAJOR": QColor("#c62828"),
-    "INVALID": QColor("#8e24aa"),
-    "DISCONNECTED": QColor("#757575"),
+    "INVALID": QColor("#b000b0"),
+    "DISCONNECTED": QColor("#616161"),
+}
+#: (background, text) of a value cell in alarm: MINOR yellow, MAJOR red, INVALID magenta,
+#: disconnected grey — the colours of operator displays (PyDM, Phoebus).
+ALARM_CELL: dict[str, tuple[str, str]] = {
+    "MINOR": ("#ffeb3b", "#000000"),
+    "MAJOR": ("#e53935", "#ffffff"),
+    "INVALID": ("#e040fb", "#000000"),
+    "DISCONNECTED": ("#757575", "#ffffff"),
 }
 
 

@@ -18,6 +18,13 @@ if TYPE_CHECKING:
     from osprey_desktop.ui.main_window import MainWindow
 
 MAX_THREADS_IN_MENU = 20
+MAX_TOOLBAR_COMMANDS = 3
+"""The toolbar shows the latest few commands; all of them are in the menu and the palette."""
+MAX_TOOLBAR_TEXT = 32
+
+
+def short_text(text: str, limit: int = MAX_TOOLBAR_TEXT) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 class WindowMenus:
@@ -87,8 +94,13 @@ class WindowMenus:
         toolbar = self.window.toolbar
         for action in self._command_toolbar_actions:
             toolbar.removeAction(action)
-        self._command_toolbar_actions = list(actions)
+        self._command_toolbar_actions = list(actions)[-MAX_TOOLBAR_COMMANDS:]
+        for action in self._command_toolbar_actions:
+            action.setIconText(short_text(action.text()))  # the toolbar's label; menus: text
         toolbar.addActions(self._command_toolbar_actions)
+        focus = getattr(self.window, "focus_return", None)
+        if focus is not None:
+            focus.watch(toolbar)
 
     # ------------------------------------------------------------------ threads
     def refresh_threads(self) -> None:

@@ -60,14 +60,16 @@ def audit_rows(cli) -> list[dict]:
 def test_read_the_beam_current(cli):
     result = cli("ask", "read the beam current")
     assert result.returncode == 0, result.stderr
-    assert re.search(r"SR:DCCT:Current: \d{3}\.\d+ mA", result.stdout), result.stdout
+    # the answer is a table: channel, description, value at its precision, alarm, age
+    row = r"\| SR:DCCT:Current \| [^|]+ \| \d{3}\.\d+ mA \| OK \|"
+    assert re.search(row, result.stdout), result.stdout
 
 
 def test_show_the_horizontal_orbit_in_sector_3(cli):
     result = cli("ask", "show the horizontal orbit in sector 3")
     assert result.returncode == 0, result.stderr
     for n in range(13, 19):
-        assert f"SR03C:BPM{n}:X:" in result.stdout
+        assert f"| SR03C:BPM{n}:X |" in result.stdout
     assert ":Y" not in result.stdout
 
 
@@ -78,7 +80,7 @@ def test_plot_the_beam_current_over_the_last_2_hours(cli):
     steps = [s["capability"] for s in turn["plan"]["steps"]]
     assert steps == ["channel_finding", "time_range_parsing", "archiver_retrieval", "respond"]
     assert "ARCHIVER_DATA.archiver_retrieval_1" in turn["context_keys"]
-    assert "SR:DCCT:Current" in turn["response"] and "mean" in turn["response"]
+    assert "| SR:DCCT:Current |" in turn["response"] and "| Mean |" in turn["response"]
     uris = [c["launch_uri"] for c in turn["launchable_commands"]]
     assert "osprey-desktop://stripchart?channels=SR:DCCT:Current" in uris
 

@@ -58,8 +58,8 @@ def test_an_approved_write_is_read_back_by_the_next_process(cli, isolated_config
     read = cli("ask", "read HCM01")
 
     assert read.returncode == 0, read.stderr
-    assert re.search(r"SR01C:HCM01:Current:SP: 1\.50* A", read.stdout), read.stdout
-    rb = re.search(r"SR01C:HCM01:Current:RB: (-?\d+\.\d+) A", read.stdout)
+    assert re.search(r"\| SR01C:HCM01:Current:SP \| [^|]+ \| 1\.50* A \|", read.stdout), read.stdout
+    rb = re.search(r"\| SR01C:HCM01:Current:RB \| [^|]+ \| (-?\d+\.\d+) A \|", read.stdout)
     assert rb and abs(float(rb.group(1)) - 1.5) <= 0.05, read.stdout
     state = json.loads((isolated_config / "data" / "sim_machine.json").read_text())
     assert state["setpoints"] == {"SR01C:HCM01:Current:SP": 1.5}

@@ -60,9 +60,46 @@ def test_slash_completes_commands_from_the_registry(qtbot, chat_input):
     popup = chat_input.completer.popup()
     qtbot.waitUntil(popup.isVisible)
     assert chat_input.completer.currentCompletion() == "/planning"
-    qtbot.keyClick(popup, Qt.Key_Return)
+    qtbot.keyClick(popup, Qt.Key_Tab)
     assert chat_input.toPlainText() == "/planning "
-    assert sent == []  # choosing a completion does not send
+    assert sent == []  # Tab only inserts the completion, so a value can follow
+
+
+def test_one_enter_sends_the_completed_slash_command(qtbot, chat_input):
+    chat_input.set_slash_commands([("/planning", "toggle planning"), ("/help", "list commands")])
+    sent = []
+    chat_input.submitted.connect(sent.append)
+    qtbot.keyClicks(chat_input, "/he")
+    popup = chat_input.completer.popup()
+    qtbot.waitUntil(popup.isVisible)
+    qtbot.keyClick(popup, Qt.Key_Return)  # keys go to the popup while it shows
+    assert sent == ["/help"]
+    assert chat_input.toPlainText() == "" and not popup.isVisible()
+
+
+def test_a_50_kb_paste_is_refused_with_a_message_and_sends_nothing(qtbot):
+    from PySide6.QtCore import QMimeData
+
+    from osprey_desktop.ui.chat.panel import ChatPanel
+
+    panel = ChatPanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    sent = []
+    panel.send_requested.connect(sent.append)
+    qtbot.keyClicks(panel.input, "summarise ")
+    data = QMimeData()
+    data.setText("x" * 50_000)
+    panel.input.insertFromMimeData(data)
+    assert panel.input.toPlainText() == "summarise "  # what was typed stays
+    assert panel.input_notice.isVisible()
+    assert "50,010 characters" in panel.input_notice.text()
+    assert "at most 8,000" in panel.input_notice.text()
+    small = QMimeData()
+    small.setText("the orbit")
+    panel.input.insertFromMimeData(small)
+    qtbot.keyClick(panel.input, Qt.Key_Return)
+    assert sent == ["summarise the orbit"] and not panel.input_notice.isVisible()
 
 
 def test_transcript_renders_markdown_and_errors(qtbot):

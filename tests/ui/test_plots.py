@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from PySide6.QtGui import QColor, QImage
 from PySide6.QtWidgets import QLabel
@@ -95,8 +97,11 @@ def test_stripchart_subscribes_through_the_connector(qtbot, qasync_loop):
     qtbot.waitUntil(task.done, timeout=5000)
     qtbot.waitUntil(lambda: dock.point_counts()["SR:DCCT:Current"] >= 1, timeout=5000)
     qtbot.waitUntil(lambda: dock.plot.point_counts().get("SR:DCCT:Current", 0) >= 1, timeout=3000)
-    assert "mA" in dock.labels["SR:DCCT:Current"].text()
-    assert dock.labels["NO:SUCH:CHANNEL"].text().startswith("DISCONNECTED")
+    assert "mA" in dock.plot.channel_status("SR:DCCT:Current")
+    assert dock.plot.channel_status("NO:SUCH:CHANNEL").startswith("DISCONNECTED")
+    # the axis is wall-clock time over the last ten minutes, not seconds from zero
+    low, high = dock.plot.plot_item.viewRange()[0]
+    assert abs(high - time.time()) < 60 and 590 <= high - low <= 610
     stop = qasync_loop.create_task(dock.stop())
     qtbot.waitUntil(stop.done, timeout=3000)
 

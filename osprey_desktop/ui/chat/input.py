@@ -1,22 +1,37 @@
 """The chat input: Enter sends, Shift+Enter breaks the line, Up/Down walk the history,
-and a leading '/' completes slash commands from the command registry.
+and a leading '/' completes slash commands from the command registry (Enter on a completion
+sends it, Tab only inserts it).
+
+A request is at most ``MAX_REQUEST_CHARS`` characters: a bigger paste is refused with a
+message (``refused``) instead of being inserted. A 50 KB paste used to freeze the window for
+seconds in the agent's text handling; a request that long is a file, not a sentence.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from PySide6.QtCore import QStringListModel, Qt, Signal
+from PySide6.QtCore import QEvent, QMimeData, QObject, QStringListModel, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QTextCursor
 from PySide6.QtWidgets import QCompleter, QPlainTextEdit, QWidget
 
 MAX_HISTORY = 200
+MAX_REQUEST_CHARS = 8000
+
+
+def too_long_message(length: int) -> str:
+    return (
+        f"Not inserted: that text is {length:,} characters and a request can be at most "
+        f"{MAX_REQUEST_CHARS:,}. Ask about the part you need, or save the text to a file and "
+        "name the file in your request."
+    )
 
 
 class ChatInput(QPlainTextEdit):
     """Multi-line input that emits ``submitted`` with the stripped text."""
 
     submitted = Signal(str)
+    refused = Signal(str)  # why typed or pasted text was not taken
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -33,6 +48,8 @@ class ChatInput(QPlainTextEdit):
         self.completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
         self.completer.activated.connect(self._insert_completion)
+        # Keys go to the popup while it shows; QCompleter would only insert on Enter.
+        self.completer.popup().installEventFilter(self)
         self.fit_height()
 
     def fit_height(self) -> None:
@@ -77,6 +94,27 @@ class ChatInput(QPlainTextEdit):
         # Enter / Tab take the first match even before the operator highlights one.
         self.completer.popup().setCurrentIndex(self.completer.completionModel().index(0, 0))
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if (
+            watched is self.completer.popup()
+            and event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        ):
+            self._send_completion()
+            return True
+        return super().eventFilter(watched, event)
+
+    def _send_completion(self) -> None:
+        """Enter on the completion list: the highlighted command is sent at once."""
+        popup = self.completer.popup()
+        index = popup.currentIndex()
+        name = str(index.data()) if index.isValid() else self.completer.currentCompletion()
+        popup.hide()
+        if name:
+            self.setPlainText(name)
+        self.submit()
+
     def _insert_completion(self, name: str) -> None:
         self.setPlainText(name + " ")
         self.moveCursor(QTextCursor.MoveOperation.End)
@@ -94,9 +132,22 @@ class ChatInput(QPlainTextEdit):
         self.setPlainText(self._draft if pos == len(self.history) else self.history[pos])
         self.moveCursor(QTextCursor.MoveOperation.End)
 
+    def insertFromMimeData(self, source: QMimeData) -> None:  # noqa: N802 - Qt override
+        """Paste and drop: refuse text that would make the request too long, say why."""
+        if source.hasText():
+            selected = len(self.textCursor().selectedText())
+            length = len(self.toPlainText()) - selected + len(source.text())
+            if length > MAX_REQUEST_CHARS:
+                self.refused.emit(too_long_message(length))
+                return
+        super().insertFromMimeData(source)
+
     def submit(self) -> None:
         text = self.toPlainText().strip()
         if not text:
+            return
+        if len(text) > MAX_REQUEST_CHARS:
+            self.refused.emit(too_long_message(len(text)).replace("Not inserted", "Not sent"))
             return
         if not self.history or self.history[-1] != text:
             self.history.append(text)
@@ -110,9 +161,10 @@ class ChatInput(QPlainTextEdit):
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key = event.key()
         popup = self.completer.popup()
+        if popup.isVisible() and key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self._send_completion()  # one Enter sends; Tab only inserts (to add a value)
+            return
         if popup.isVisible() and key in (
-            Qt.Key.Key_Return,
-            Qt.Key.Key_Enter,
             Qt.Key.Key_Tab,
             Qt.Key.Key_Escape,
             Qt.Key.Key_Up,

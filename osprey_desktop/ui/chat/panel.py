@@ -7,7 +7,7 @@ Stop is enabled only while a turn runs; the panel itself never talks to the agen
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from osprey_desktop.ui.chat.input import ChatInput
 from osprey_desktop.ui.chat.transcript import Transcript
@@ -28,6 +28,13 @@ class ChatPanel(QWidget):
         self.stop_button.setToolTip("Stop the running turn (Esc); the thread can continue")
         self.stop_button.setEnabled(False)
 
+        self.input_notice = QLabel()  # why a paste was not taken; gone at the next request
+        self.input_notice.setObjectName("input_notice")
+        self.input_notice.setWordWrap(True)
+        self.input_notice.setStyleSheet("color: #b71c1c; font-weight: 600;")
+        self.input_notice.hide()
+        self.input.refused.connect(self.show_input_notice)
+        self.input.submitted.connect(lambda _text: self.input_notice.hide())
         self.input.submitted.connect(self.send_requested)
         self.send_button.clicked.connect(self.input.submit)
         self.stop_button.clicked.connect(self.stop_requested)
@@ -42,7 +49,12 @@ class ChatPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.transcript, 1)
+        layout.addWidget(self.input_notice)
         layout.addLayout(row)
+
+    def show_input_notice(self, text: str) -> None:
+        self.input_notice.setText(text)
+        self.input_notice.show()
 
     def set_running(self, running: bool) -> None:
         """Stop only while a turn runs; Send stays on so 'yes' / 'no' can answer an approval."""

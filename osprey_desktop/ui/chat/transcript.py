@@ -1,7 +1,13 @@
-"""The chat transcript: requests, live status lines, Markdown responses and errors.
+"""The chat transcript: requests, live status lines, answers and errors.
 
-Appends at the end only (never re-renders the whole document), and follows the bottom only
-when the operator has not scrolled up to read something.
+Appends at the end only (never re-renders the whole document). It follows the bottom until
+the operator scrolls up to read something, and again once they scroll back down: whether it
+follows is decided by what the operator did with the scroll bar, not by where the bar is, so a
+dock opening under the chat (which shortens the view) does not stop it following.
+
+Answers with a structured form (``osprey_desktop.answers``) render as tables with alarm and
+outcome colours, refusals and failures in a frame of their own; links (``details ›``) go out
+through ``link_activated``.
 """
 
 from __future__ import annotations
@@ -11,8 +17,19 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import QTextBrowser, QWidget
+from PySide6.QtCore import QUrl, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QTextBlockFormat,
+    QTextCharFormat,
+    QTextCursor,
+    QTextFrameFormat,
+)
+from PySide6.QtWidgets import QAbstractSlider, QTextBrowser, QWidget
+
+from osprey_desktop.answers.model import Answer, Table, TextBlock, answer_of_message
+from osprey_desktop.ui.chat.answer_view import TONE_LOOK, headline_html, stamp_text, table_html
 
 USER_STYLE = "color:#0d47a1; font-weight:600;"
 STATUS_STYLE = "color:#616161; font-size:small;"
@@ -60,13 +77,27 @@ def message_role_text(message: Any) -> tuple[str, str]:
     return role, str(content or "")
 
 
+def latest_answer(values: Mapping[str, Any]) -> Answer | None:
+    """The structured answer of the last message of a state, if it carries one."""
+    messages = list(values.get("messages") or []) if isinstance(values, Mapping) else []
+    return answer_of_message(messages[-1]) if messages else None
+
+
 class Transcript(QTextBrowser):
     """Read-only conversation view. Every append adds one block at the end."""
+
+    link_activated = Signal(str)  # a link in an answer (details ›, http…), for the window
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("transcript")
-        self.setOpenExternalLinks(True)
+        self.setOpenLinks(False)  # links go to the window's launcher, which decides
+        self.anchorClicked.connect(self._on_anchor)
+        self.following = True
+        bar = self.verticalScrollBar()
+        bar.actionTriggered.connect(self._on_scroll_action)
+        bar.rangeChanged.connect(self._keep_following)
+        self.answers: list[Answer] = []
         self.setPlaceholderText(
             "Ask about the machine, e.g. 'What is the beam current?' — "
             "type / for commands, Ctrl+K for everything else."
@@ -76,6 +107,20 @@ class Transcript(QTextBrowser):
     def _at_bottom(self) -> bool:
         bar = self.verticalScrollBar()
         return bar.value() >= bar.maximum() - 4
+
+    def _on_scroll_action(self, action: int) -> None:
+        """The operator moved the bar (wheel, keys, drag): follow only if they are at the end."""
+        if action == QAbstractSlider.SliderAction.SliderNoAction.value:
+            return
+        bar = self.verticalScrollBar()
+        self.following = bar.sliderPosition() >= bar.maximum() - 4
+
+    def _keep_following(self, _minimum: int, maximum: int) -> None:
+        if self.following:
+            self.verticalScrollBar().setValue(maximum)
+
+    def _on_anchor(self, url: QUrl) -> None:
+        self.link_activated.emit(url.toString())
 
     def _end_cursor(self, top_margin: float = 0.0) -> QTextCursor:
         """A cursor on a fresh, plain block at the end: no list or style of the last entry
@@ -93,18 +138,19 @@ class Transcript(QTextBrowser):
         return cursor
 
     def _append(self, write: Callable[[QTextCursor], None], top_margin: float = 0.0) -> None:
-        follow = self._at_bottom()
         write(self._end_cursor(top_margin))
-        if follow:
+        if self.following:
             self.verticalScrollBar().setValue(self.verticalScrollBar().maximum())
 
     def _append_html(self, fragment: str, top_margin: float = 0.0) -> None:
         self._append(lambda cursor: cursor.insertHtml(fragment), top_margin)
 
-    def add_request(self, text: str) -> None:
-        stamp = time.strftime("%H:%M:%S")
+    def add_request(self, text: str, when: float | None = None, restored: bool = False) -> None:
+        """A request; ``when`` is its stored time (a restored one without a time shows none)."""
+        stamp = stamp_text(when if when is not None or restored else time.time())
+        who = f"You · {stamp}" if stamp else "You"
         body = html.escape(text).replace("\n", "<br>")
-        self._append_html(f'<span style="{USER_STYLE}">You · {stamp}</span><br>{body}', 12)
+        self._append_html(f'<span style="{USER_STYLE}">{who}</span><br>{body}', 12)
         self.entries.append(("request", text))
 
     def add_status(self, text: str) -> None:
@@ -119,10 +165,42 @@ class Transcript(QTextBrowser):
         if line:
             self.add_status(line)
 
-    def add_response(self, markdown: str) -> None:
-        self._append_html(f'<span style="{USER_STYLE}">Osprey</span>', 8)
-        self._append(lambda cursor: cursor.insertMarkdown(markdown))
+    def add_response(
+        self, markdown: str, answer: Answer | None = None, restored: bool = False
+    ) -> None:
+        """An answer: its structured form when there is one, else its Markdown."""
+        when = answer.answered_at if answer is not None else (None if restored else time.time())
+        stamp = stamp_text(when)
+        who = f"Osprey · {stamp}" if stamp else "Osprey"
+        self._append_html(f'<span style="{USER_STYLE}">{who}</span>', 8)
+        if answer is None or not answer.blocks:
+            self._append(lambda cursor: cursor.insertMarkdown(markdown))
+        else:
+            self._append(lambda cursor: self._write_answer(cursor, answer))
+            self.answers.append(answer)
         self.entries.append(("response", markdown))
+
+    def _write_answer(self, cursor: QTextCursor, answer: Answer) -> None:
+        look = TONE_LOOK.get(answer.tone)
+        if look is not None:  # a refusal or failure reads as one at a glance: framed, coloured
+            background, border, _, _ = look
+            frame = QTextFrameFormat()
+            frame.setBackground(QBrush(QColor(background)))
+            frame.setBorder(2)
+            frame.setBorderBrush(QBrush(QColor(border)))
+            frame.setBorderStyle(QTextFrameFormat.BorderStyle.BorderStyle_Solid)
+            frame.setPadding(6)
+            cursor.insertFrame(frame)
+            cursor.insertHtml(headline_html(answer))
+        first = look is None
+        for block in answer.blocks:
+            if not first:
+                cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
+            first = False
+            if isinstance(block, Table):
+                cursor.insertHtml(table_html(block))
+            elif isinstance(block, TextBlock):
+                cursor.insertMarkdown(block.markdown)
 
     def add_error(self, message: str, next_step: str | None = None) -> None:
         text = message if not next_step else f"{message} {next_step}"

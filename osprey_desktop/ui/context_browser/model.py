@@ -20,6 +20,7 @@ BATCH = 256
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
 VALUE_ROLE = Qt.ItemDataRole.UserRole + 2
 DEPTH_ROLE = Qt.ItemDataRole.UserRole + 3
+SEARCH_ROLE = Qt.ItemDataRole.UserRole + 4
 
 ContextData = Mapping[str, Mapping[str, Mapping[str, Any]]]
 KeyDescriber = Callable[[str, str, Any], str | None]
@@ -40,10 +41,42 @@ def _size(value: Any) -> int:
     return 0
 
 
+SEARCH_BUDGET = 4000
+"""Items visited per entry when building its search text: names and values of a channel
+table are found, a 10,000-point series costs no more than its first few thousand points."""
+
+
+def searchable_text(key: Any, value: Any, budget: int = SEARCH_BUDGET) -> str:
+    parts = [str(key)]
+    stack = [value]
+    while stack and budget > 0:
+        item = stack.pop()
+        budget -= 1
+        if _is_mapping(item):
+            for k, v in item.items():
+                parts.append(str(k))
+                stack.append(v)
+        elif _is_sequence(item):
+            stack.extend(reversed(list(item[:budget])))
+        elif item is not None:
+            parts.append(str(item))
+    return "\n".join(parts).lower()
+
+
 class _Node:
     """One row. ``children`` stays None until the view asks for it (lazy)."""
 
-    __slots__ = ("parent", "key", "value", "row", "depth", "children", "limit", "_alarm")
+    __slots__ = (
+        "parent",
+        "key",
+        "value",
+        "row",
+        "depth",
+        "children",
+        "limit",
+        "_alarm",
+        "_search",
+    )
 
     def __init__(self, parent: _Node | None, key: Any, value: Any, row: int, depth: int) -> None:
         self.parent = parent
@@ -54,6 +87,7 @@ class _Node:
         self.children: list[_Node] | None = None
         self.limit = 0  # how many children the view has asked for so far
         self._alarm: str | None | bool = False  # False: not computed yet
+        self._search: str | None = None
 
     @property
     def alarm(self) -> str | None:
@@ -65,6 +99,14 @@ class _Node:
     def set_value(self, value: Any) -> None:
         self.value = value
         self._alarm = False
+        self._search = None
+
+    @property
+    def search_text(self) -> str:
+        """Lower-case keys and scalar values inside this entry, for the filter (capped)."""
+        if self._search is None:
+            self._search = searchable_text(self.key, self.value)
+        return self._search
 
     def path(self) -> tuple[Any, ...]:
         keys: list[Any] = []
@@ -136,7 +178,7 @@ class ContextTreeModel(QAbstractItemModel):
         def walk(node: _Node, index: QModelIndex) -> None:
             if node.depth >= depth:
                 return
-            while self.canFetchMore(index):
+            while not self._merging and self.canFetchMore(index):
                 self.fetchMore(index)
             for child in node.children or ():
                 walk(child, self.createIndex(child.row, 0, child))
@@ -173,8 +215,8 @@ class ContextTreeModel(QAbstractItemModel):
         return parent.column() == 0 and _size(node.value) > 0
 
     def canFetchMore(self, parent: AnyIndex) -> bool:
-        if self._merging:
-            return False
+        # Not gated on ``_merging``: a filter proxy asked mid-merge would cache "no children"
+        # for a row whose rows are not loaded yet, and the view drop its expand arrow.
         node = self._node(parent)
         return len(node.children or ()) < _size(node.value)
 
@@ -225,6 +267,8 @@ class ContextTreeModel(QAbstractItemModel):
             return node.value
         if role == DEPTH_ROLE:
             return node.depth
+        if role == SEARCH_ROLE:
+            return node.search_text
         return None
 
     # ------------------------------------------------------------------ internals
@@ -248,7 +292,7 @@ class ContextTreeModel(QAbstractItemModel):
             for child in node.children or ():
                 if child.key == key:
                     return child
-            if not self.canFetchMore(index):
+            if self._merging or not self.canFetchMore(index):
                 return None
             self.fetchMore(index)
 

@@ -29,9 +29,36 @@ from PySide6.QtWidgets import (
 )
 
 from osprey_desktop.ui.context_browser.describe import ContextDescriber, to_json
-from osprey_desktop.ui.context_browser.model import PATH_ROLE, VALUE_ROLE, ContextTreeModel
+from osprey_desktop.ui.context_browser.model import (
+    PATH_ROLE,
+    SEARCH_ROLE,
+    VALUE_ROLE,
+    ContextTreeModel,
+)
 
 ActionsForKey = Callable[[str, str], list[QAction]]
+
+
+class ContextFilterProxy(QSortFilterProxyModel):
+    """Keeps a row when its name, its value or anything inside its value contains the text
+    (case-insensitive), and the rows above it (recursive filtering)."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.setRecursiveFilteringEnabled(True)
+        self._needle = ""
+
+    def set_needle(self, text: str) -> None:
+        self.beginFilterChange()  # Qt 6.9+: invalidateFilter() is deprecated
+        self._needle = text.strip().lower()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def filterAcceptsRow(self, row: int, parent: QModelIndex) -> bool:  # noqa: N802 - Qt
+        if not self._needle:
+            return True
+        index = self.sourceModel().index(row, 0, parent)
+        text = index.data(SEARCH_ROLE)
+        return isinstance(text, str) and self._needle in text
 
 
 class ContextBrowserDock(QDockWidget):
@@ -57,11 +84,8 @@ class ContextBrowserDock(QDockWidget):
         self._export_task: asyncio.Task[Any] | None = None
         model.set_key_describer(describer.tooltip)
 
-        self.proxy = QSortFilterProxyModel(self)
+        self.proxy = ContextFilterProxy(self)
         self.proxy.setSourceModel(model)
-        self.proxy.setRecursiveFilteringEnabled(True)
-        self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-        self.proxy.setFilterKeyColumn(-1)
 
         self.filter_edit = QLineEdit(placeholderText="Filter types, keys, fields, values…")
         self.filter_edit.setClearButtonEnabled(True)
@@ -109,10 +133,11 @@ class ContextBrowserDock(QDockWidget):
 
     # -------------------------------------------------------------- filtering
     def set_filter(self, text: str) -> None:
-        """Filter on every column; rows down to the field level are loaded so they can match."""
+        """Show the entries whose names or values contain ``text`` (a channel name inside a
+        table of values too); rows down to the field level are loaded so they can match."""
         if text:
             self.model.load_to_depth(3)
-        self.proxy.setFilterFixedString(text)
+        self.proxy.set_needle(text)
         if text:
             self.tree.expandToDepth(1)
 

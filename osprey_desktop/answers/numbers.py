@@ -1,0 +1,70 @@
+"""Numbers as an operator display writes them: the channel's precision, one format per column.
+
+A display with ``PREC=3`` shows ``-0.001 A``, never ``-9.274e-04 A`` next to ``0.000 A``; a
+number whose precision is unknown gets the decimals its magnitude needs, and a row of
+statistics (last, min, max, mean) shares one number of decimals so it reads as a column.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def decimals_for(values: Iterable[float], significant: int = 4) -> int | None:
+    """Decimals that show ``significant`` digits of the largest magnitude; None when the
+    numbers need an exponent (all tiny or huge)."""
+    finite = [abs(float(v)) for v in values if is_number(v) and math.isfinite(v)]
+    largest = max(finite, default=0.0)
+    if largest == 0.0:
+        return 3
+    if largest >= 1e7 or largest < 1e-4:
+        return None
+    digits = math.floor(math.log10(largest)) + 1
+    return max(0, min(9, significant - digits))
+
+
+def format_fixed(value: Any, decimals: int | None, units: str = "") -> str:
+    """``value`` with ``decimals`` (None: scientific), units appended; non-numbers as text."""
+    if not is_number(value):
+        text = "—" if value is None else str(value)
+    elif not math.isfinite(float(value)):
+        text = "NaN" if math.isnan(float(value)) else ("∞" if value > 0 else "-∞")
+    elif decimals is None:
+        text = f"{float(value):.3e}"
+    else:
+        text = f"{float(value):.{decimals}f}"
+        if text.startswith("-") and float(text) == 0.0:
+            text = text[1:]  # "-0.000" reads as a sign error
+    return f"{text} {units}".strip() if units and text not in ("—",) else text
+
+
+def format_reading(value: Any, precision: int | None, units: str = "") -> str:
+    """A live reading: the channel's own precision when it has one."""
+    if precision is not None and is_number(value):
+        return format_fixed(value, max(0, min(12, int(precision))), units)
+    if is_number(value) and not isinstance(value, int):
+        return format_fixed(value, decimals_for([value]), units)
+    return format_fixed(value, 0, units)
+
+
+def format_age(seconds: float) -> str:
+    """How old a reading was when answered: 0.4 s, 12 s, 3 min, 2 h, 3 d."""
+    seconds = max(0.0, float(seconds))
+    if seconds < 10:
+        return f"{seconds:.1f} s"
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 36 * 3600:
+        return f"{seconds / 3600:.0f} h"
+    return f"{seconds / 86400:.0f} d"
+
+
+__all__ = ["decimals_for", "format_age", "format_fixed", "format_reading", "is_number"]

@@ -1,0 +1,163 @@
+"""The orbit view of a family of BPMs: value against BPM position at a chosen moment, and a
+waterfall of the whole history (BPM across, time down, colour = value).
+
+An operator reads an orbit this way, not as 72 overlapping time lines. The moment is chosen
+with the slider or by clicking a row of the waterfall; the newest moment is shown first.
+Positions are the BPMs' order in the ring (the numbers in their names).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSlider, QSplitter, QVBoxLayout, QWidget
+
+from osprey_desktop.ui.plot_data import OrbitFrame
+from osprey_desktop.ui.timeseries_plot import units_axis
+
+_DEVICE = re.compile(r"([A-Za-z]+\d+)")
+
+
+def short_name(channel: str) -> str:
+    """``BPM13`` for ``SR03C:BPM13:X``: the part that names the device."""
+    parts = channel.split(":")
+    for part in parts:
+        if part.upper().startswith("BPM"):
+            return part
+    found = _DEVICE.findall(channel)
+    return found[-1] if found else channel
+
+
+class ClockAxis(pg.AxisItem):
+    """Epoch seconds as local clock time (pyqtgraph's DateAxisItem draws no vertical ticks
+    here): HH:MM, with the date at midnight."""
+
+    def __init__(self, orientation: str) -> None:
+        super().__init__(orientation)
+        self.enableAutoSIPrefix(False)
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802, ANN001, ANN201 - pyqtgraph
+        out = []
+        for value in values:
+            try:
+                moment = datetime.fromtimestamp(float(value))
+            except (OverflowError, OSError, ValueError):
+                out.append("")
+                continue
+            midnight = moment.hour == 0 and moment.minute == 0
+            out.append(f"{moment:%m-%d}" if midnight else f"{moment:%H:%M}")
+        return out
+
+
+class OrbitPlot(QWidget):
+    """Shows an ``OrbitFrame`` (``plot_data.orbit_frame``)."""
+
+    def __init__(self, frame: OrbitFrame, title: str = "", parent: QWidget | None = None):
+        super().__init__(parent)
+        self.frame = frame
+        positions = np.arange(len(frame.channels), dtype=float)
+        self.positions = positions
+        names = [short_name(c) for c in frame.channels]
+        step = max(1, len(names) // 12)
+        ticks = [(float(i), names[i]) for i in range(0, len(names), step)]
+
+        self.orbit_widget = pg.PlotWidget()
+        self.orbit_widget.setMinimumSize(200, 120)
+        orbit = self.orbit_widget.getPlotItem()
+        orbit.setTitle(title)
+        orbit.showGrid(x=True, y=True, alpha=0.25)
+        units_axis(orbit.getAxis("left"), frame.unit)
+        orbit.getAxis("bottom").setTicks([ticks, []])
+        orbit.getAxis("bottom").setLabel("BPM (ring order)")
+        orbit.addItem(pg.InfiniteLine(0.0, angle=0, pen=pg.mkPen("#9e9e9e", width=1)))
+        self.curve = pg.PlotDataItem(
+            positions,
+            np.zeros(len(positions)),
+            pen=pg.mkPen("#0072B2", width=1.5),
+            symbol="o",
+            symbolSize=5,
+            symbolBrush="#0072B2",
+            symbolPen=None,
+        )
+        orbit.addItem(self.curve)
+        self.orbit_item = orbit
+
+        self.waterfall_widget = pg.PlotWidget(axisItems={"left": ClockAxis("left")})
+        self.waterfall_widget.setMinimumSize(200, 120)
+        fall = self.waterfall_widget.getPlotItem()
+        fall.getAxis("bottom").setTicks([ticks, []])
+        fall.getAxis("bottom").setLabel("BPM (ring order)")
+        fall.getAxis("left").setLabel("time (local)")
+        fall.getAxis("left").setWidth(70)
+        fall.invertY(True)  # newest at the bottom, like a scrolling record
+        self.image = pg.ImageItem(axisOrder="row-major")
+        fall.addItem(self.image)
+        self.marker = pg.InfiniteLine(angle=0, pen=pg.mkPen("#000000", width=1))
+        fall.addItem(self.marker)
+        values = frame.values
+        finite = values[np.isfinite(values)] if values.size else np.array([])
+        limit = float(np.max(np.abs(finite))) if finite.size else 1.0
+        limit = limit or 1.0
+        self.image.setImage(np.nan_to_num(values, nan=0.0), levels=(-limit, limit))
+        self.image.setColorMap(pg.colormap.get("CET-D1"))
+        if frame.times.size > 1:
+            span = float(frame.times[-1] - frame.times[0])
+            self.image.setRect(-0.5, float(frame.times[0]), float(len(positions)), span)
+        bar = pg.ColorBarItem(values=(-limit, limit), colorMap=pg.colormap.get("CET-D1"))
+        bar.setImageItem(self.image, insert_in=fall)
+        bar.getAxis("right").enableAutoSIPrefix(False)
+        bar.getAxis("right").setLabel(frame.unit)
+        fall.scene().sigMouseClicked.connect(self._on_click)
+        self.waterfall_item = fall
+
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setRange(0, max(0, frame.times.size - 1))
+        self.slider.valueChanged.connect(self.show_moment)
+        self.moment_label = QLabel()
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Moment:"))
+        row.addWidget(self.slider, 1)
+        row.addWidget(self.moment_label)
+
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(self.orbit_widget)
+        splitter.addWidget(self.waterfall_widget)
+        splitter.setChildrenCollapsible(False)
+        splitter.setStretchFactor(0, 2)
+        splitter.setStretchFactor(1, 3)  # the waterfall needs height for its time ticks
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(row)
+        layout.addWidget(splitter, 1)
+        self.slider.setValue(self.slider.maximum())
+        self.show_moment(self.slider.value())
+
+    def show_moment(self, index: int) -> None:
+        frame = self.frame
+        if frame.times.size == 0:
+            self.moment_label.setText("no data")
+            return
+        index = max(0, min(index, frame.times.size - 1))
+        self.curve.setData(self.positions, frame.at(index))
+        moment = float(frame.times[index])
+        self.marker.setValue(moment)
+        self.moment_label.setText(f"{datetime.fromtimestamp(moment):%Y-%m-%d %H:%M:%S}")
+
+    def current_values(self) -> np.ndarray:
+        _, y = self.curve.getData()
+        return np.asarray(y if y is not None else [])
+
+    def _on_click(self, event) -> None:  # noqa: ANN001 - pyqtgraph's mouse event
+        box = self.waterfall_item.vb
+        if not box.sceneBoundingRect().contains(event.scenePos()):
+            return
+        moment = box.mapSceneToView(event.scenePos()).y()
+        index = int(np.argmin(np.abs(self.frame.times - moment))) if self.frame.times.size else 0
+        self.slider.setValue(index)
+
+
+__all__ = ["OrbitPlot", "short_name"]
