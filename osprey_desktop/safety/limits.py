@@ -31,11 +31,11 @@ from osprey_desktop.connectors.base import format_value, to_float
 LIMIT_KEYS: tuple[str, ...] = ("min", "max", "max_step", "writable")
 
 
-
 def bare_channel_name(channel: str) -> str:
     """``X`` for ``ca://X`` or ``pva://X`` (PyDM's protocol prefixes); other names as given."""
     scheme, sep, rest = channel.partition("://")
     return rest.strip() if sep and scheme.strip().lower() in ("ca", "pva") else channel
+
 
 class LimitsError(Exception):
     """The limits database is missing or malformed; every write is refused until it is fixed."""
