@@ -178,6 +178,18 @@ class BaseCapability:
         """
         return None
 
+    @classmethod
+    def inputs_for(cls, text: str) -> list[str]:
+        """Context types this capability reads for ``text`` on top of ``requires``.
+
+        Some requests need more than a capability always needs: a write whose value is
+        another channel's ("make VCM08 the same as VCM07") reads that channel first. The
+        built-in planner plans a provider for each type named here, when one is available;
+        the capability takes them from its step inputs and must work without them.
+        Default: none.
+        """
+        return []
+
     def missing_information(self, request: str, state: Mapping[str, Any]) -> str | None:
         """What ``request`` lacks for this capability to act, asked before any step runs.
 

@@ -11,6 +11,7 @@ stay words (``1min``), so they describe a channel instead of picking a device.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from osprey_desktop.text_numbers import NUMBER_WORDS
@@ -142,6 +143,46 @@ def _read_numbers(tokens: list[str], start: int) -> tuple[set[int], int]:
         else:
             break
     return found, index
+
+
+_NAME_RANGE = re.compile(
+    r"\b(?P<letters>[a-z]+)(?P<first>\d+)\s*(?P<sep>to|through|thru|till|until|-|–|\.\.\.?)"
+    r"\s*(?P<again>[a-z]+)?(?P<last>\d+)\b(?![.,]\d)",
+    re.I,
+)
+#: Between a name and a bare number, "to" gives a value ("HCM01 to 2"), not a range.
+_BARE_END_SEPARATORS = {"through", "thru", "-", "–", "..", "..."}
+#: The most devices one typed range expands to ("HCM01 to HCM99" is 99).
+MAX_RANGE = 200
+
+
+def expand_name_ranges(text: str, known: Callable[[str], bool] | None = None) -> str:
+    """A range of device names as the devices in it, written as the first is (its letters,
+    its zero padding): "VCM05 to VCM08" -> "VCM05, VCM06, VCM07, VCM08".
+
+    Both ends must have the same letters (or the second none: "QF03-07"); a reversed or huge
+    range is left as typed, so it is asked about rather than guessed. With ``known`` (is this
+    a name of the list?), a range holds the devices the list has ("QF01 to QF05" on a list of
+    odd-numbered QFs is QF01, QF03, QF05); both ends must exist.
+    """
+
+    def expand(found: re.Match[str]) -> str:
+        letters, first, last = found.group("letters"), found.group("first"), found.group("last")
+        again = found.group("again")
+        if again is not None and again.lower() != letters.lower():
+            return found.group(0)
+        if again is None and found.group("sep").lower() not in _BARE_END_SEPARATORS:
+            return found.group(0)
+        start, stop = int(first), int(last)
+        if not 0 < stop - start < MAX_RANGE:
+            return found.group(0)
+        width = len(first) if first.startswith("0") else 1
+        names = [f"{letters}{n:0{width}d}" for n in range(start, stop + 1)]
+        if known is not None and known(names[0]) and known(names[-1]):
+            names = [n for n in names if known(n)]
+        return ", ".join(names)
+
+    return _NAME_RANGE.sub(expand, text)
 
 
 def parse_channel_query(text: str) -> ChannelQuery:

@@ -25,6 +25,7 @@ from osprey_desktop.planners.base import ExtractedTask
 from osprey_desktop.planners.matching import (
     CHANGE_VERBS,
     Match,
+    correct_spelling,
     has_change_verb,
     is_greeting,
     match_capabilities,
@@ -34,6 +35,7 @@ from osprey_desktop.planners.matching import (
     words,
 )
 from osprey_desktop.planners.plan_builder import PlanDraft, build_steps, closing_step
+from osprey_desktop.planners.questions import is_knowledge_question
 from osprey_desktop.planners.response_writer import render_capability_help, render_summaries
 from osprey_desktop.text_numbers import SPELLED_NUMBER_PATTERN
 
@@ -227,6 +229,18 @@ def _a_writer_can_act(text: str, writers: Sequence[Any]) -> bool:
     return False
 
 
+def _asks_a_question(text: str) -> bool:
+    """Whether a sentence of ``text`` is a question that changes nothing ("what's the ID04
+    gap?" before "then open it to 25 mm")."""
+    for sentence in _SENTENCES.split(text):
+        sentence = sentence.strip()
+        if sentence.endswith("?") and not has_change_verb(sentence):
+            first = words(_POLITE_LEAD.sub("", sentence.lower()))[:1]
+            if first and first[0] in _QUESTION_LEADS:
+                return True
+    return False
+
+
 def _default_action(
     goals: list[Any], capabilities: Sequence[Any], matched_caps: Sequence[Any] = ()
 ) -> list[Any]:
@@ -274,6 +288,19 @@ def _missing_information(goals: Sequence[Any], text: str, state: Mapping[str, An
     return None
 
 
+def _explanation(question: str) -> str:
+    """A knowledge answer, naming the facility's channels of the kind asked about."""
+    from osprey_desktop.knowledge import answer_question, configured_abbreviations
+
+    try:
+        from osprey_desktop.connectors import get_configured_channel_database
+
+        database = get_configured_channel_database()
+    except Exception:  # noqa: BLE001 - an unreadable list must not stop an explanation
+        database = None
+    return answer_question(question, database=database, abbreviations=configured_abbreviations())
+
+
 class BuiltinPlanner:
     """Implements ``Planner`` without any model; see the module docstring for the rules."""
 
@@ -301,11 +328,16 @@ class BuiltinPlanner:
     def _goals(self, task: str, capabilities: Sequence[Any]) -> tuple[str, list[Any]]:
         """The text that matched and the goal capabilities, in the order the text names them."""
         primary, previous = split_task(task)
-        if is_greeting(primary):
-            return primary, []
+        if is_greeting(primary) or is_knowledge_question(primary):
+            return primary, []  # answered from what is known, nothing read or changed
         by_name = {c.name: c for c in capabilities}
         matches = match_capabilities(primary, capabilities)
         text = primary
+        if not matches:
+            corrected = correct_spelling(primary, capabilities)  # "whats teh lifetiem"
+            if corrected != primary:
+                matches = match_capabilities(corrected, capabilities)
+                text = corrected if matches else primary
         if not matches and previous:
             matches = match_capabilities(previous, capabilities)
             text = previous
@@ -315,7 +347,24 @@ class BuiltinPlanner:
         goals = drop_subsumed_goals(matches, by_name)
         if change and not any(g.writes for g in goals):
             goals += self._best_writer(text, capabilities)
+        if (
+            change
+            and not any(not g.writes and g.requires for g in goals)
+            and _asks_a_question(text)
+        ):
+            # "what's the ID04 gap? then open it to 25 mm": the question is answered first
+            goals = [*self._reader(capabilities), *goals]
         return text, _default_action(goals, capabilities, [by_name[m.name] for m in matches])
+
+    @staticmethod
+    def _reader(capabilities: Sequence[Any]) -> list[Any]:
+        """The capability that answers a request naming only channels ("the ID04 gap?")."""
+        readers = [
+            c
+            for c in capabilities
+            if not c.writes and list(getattr(c, "default_for", None) or []) == ["CHANNEL_ADDRESSES"]
+        ]
+        return readers[:1]
 
     @staticmethod
     def _best_writer(text: str, capabilities: Sequence[Any]) -> list[Any]:
@@ -438,7 +487,9 @@ class BuiltinPlanner:
                 for r in successful_steps(state)
                 if r.get("capability") not in ("respond", "clarify")
             ]
-            if is_greeting(primary):
+            if is_knowledge_question(primary):
+                parts.append(_explanation(primary))
+            elif is_greeting(primary):
                 parts.append("Hello! I can help with:\n" + render_capability_help(capabilities))
             elif done:
                 parts.append(

@@ -143,6 +143,31 @@ def score_capability(capability: Any, text: str) -> Match:
 MIN_SCORE = 1.0
 
 
+def correct_spelling(text: str, capabilities: Iterable[Any]) -> str:
+    """``text`` with misspelt words replaced by the capabilities' own words ("lifetiem" ->
+    "lifetime", "currnet" -> "current"): the nearest known word of similar length, only
+    for words of five letters or more that no capability knows. Used when nothing matched."""
+    import difflib
+
+    known: set[str] = set()
+    for capability in capabilities:
+        for keyword in getattr(capability, "keywords", None) or []:
+            known.update(words(keyword))
+    known -= STOP_WORDS
+
+    def fix(found: re.Match[str]) -> str:
+        word = found.group(0)
+        lowered = word.lower()
+        if len(lowered) < 5 or lowered in known or not lowered.isalpha():
+            return word
+        near = difflib.get_close_matches(
+            lowered, [k for k in known if abs(len(k) - len(lowered)) <= 2], n=1, cutoff=0.8
+        )
+        return near[0] if near else word
+
+    return re.sub(r"[A-Za-z]+", fix, text)
+
+
 def match_capabilities(
     text: str, capabilities: Iterable[Any], *, exclude: Iterable[str] = ("respond", "clarify")
 ) -> list[Match]:
@@ -157,9 +182,13 @@ def match_capabilities(
         if getattr(capability, "writes", False) and not change:
             continue
         decides = getattr(capability, "mentioned_in", None)
-        if callable(decides) and decides(text) is False:
+        decided = decides(text) if callable(decides) else None
+        if decided is False:
             continue
         match = score_capability(capability, text)
+        if decided is True and match.score < MIN_SCORE:
+            # its own parser found it where no keyword did ("the lifetime at 06:30")
+            match = Match(capability.name, MIN_SCORE, match.position)
         if match.score >= MIN_SCORE:
             matches.append(match)
     matches.sort(key=lambda m: (m.position, -m.score))

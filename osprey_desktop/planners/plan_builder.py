@@ -98,6 +98,13 @@ class _Builder:
                 )
                 return False
             inputs.append({context_type: key})
+        extra = getattr(capability, "inputs_for", None)
+        for context_type in extra(self.task) if callable(extra) else []:
+            # what this request needs on top (a source channel's value, an archived one)
+            if all(context_type not in item for item in inputs):
+                key = self.ensure(context_type, [*stack, capability.name])
+                if key is not None:
+                    inputs.append({context_type: key})
         key = self.new_key(capability.name)
         provides = list(capability.provides or [])
         # Every step gets the operator's words: capabilities parse their own part of them

@@ -231,6 +231,22 @@ def selection_messages(
     return [SystemMessage(system), HumanMessage(_task_and_context(task, state))]
 
 
+_REQUEST_FORMS = """Request forms:
+- A question about a concept or about you ("what is a BPM?", "can you write without my
+  approval?") is answered by respond alone: read nothing.
+- A value at a moment in the past ("at 06:30", "3 hours ago") is a time range step and an
+  archive retrieval; comparing now with that moment also reads the channels now.
+- A write needs its value and its target from the user. A value taken from another channel
+  ("the same as VCM07") reads that channel before the write step and passes its values as an
+  input of the write; a value restored from a moment looks up the archive first and passes
+  the archived data; a write on a condition ("if ... is below ...") reads first, and the
+  write step checks the condition and writes nothing when it does not hold.
+- Several channels of one write ("all vertical correctors", "HCM01 to HCM04") are one
+  channel finding step and one write step.
+- Never guess: a write whose value, unique target or time is missing or vague finds the
+  candidates and ends with clarify, without a write step."""
+
+
 def plan_messages(
     task: str, capabilities: Sequence[Any], state: Mapping[str, Any]
 ) -> list[BaseMessage]:
@@ -241,6 +257,7 @@ def plan_messages(
         capabilities,
         step_rules=True,
     )
+    system += f"\n\n{_REQUEST_FORMS}"
     problem = _recent_problem(state)
     human = _task_and_context(task, state)
     if problem:
@@ -258,6 +275,7 @@ def next_step_messages(
         capabilities,
         step_rules=True,
     )
+    system += f"\n\n{_REQUEST_FORMS}"
     human = f"Task: {task}\n\nSteps run so far:\n{_execution_history(state)}"
     observations = _observations(state)
     if observations:

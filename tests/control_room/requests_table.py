@@ -29,9 +29,21 @@ CLARIFY = ("clarify",)
 #: A write naming its target but not its value: find the target, then ask (never write).
 FIND_THEN_ASK = ("channel_finding", "clarify")
 RESPOND = ("respond",)
+#: A value from another channel, or a write on a condition: read first, then write.
+READ_FOR_WRITE = ("channel_finding", "channel_read", "channel_write", "respond")
+#: A value from the archive at a moment: look it up, then write.
+RESTORE = (
+    "channel_finding",
+    "time_range_parsing",
+    "archiver_retrieval",
+    "channel_write",
+    "respond",
+)
+#: Now against a moment in the past: the archived value and the present reading.
+COMPARE = ("channel_finding", "time_range_parsing", "channel_read", "archiver_retrieval", "respond")
 
 #: Kinds whose requests ask the machine to change; every other kind must never plan a write.
-CHANGE_KINDS = frozenset({"write", "read_then_write", "write_missing"})
+CHANGE_KINDS = frozenset({"write", "read_then_write", "write_missing", "derived_write"})
 
 
 @dataclass(frozen=True)
@@ -196,11 +208,50 @@ REQUESTS: tuple[OperatorRequest, ...] = (
     _r("is VCM03 at minus a quarter of an amp?", READ, "no_change", "held_out", "units"),
     _r("HCM04 over the last 3 hours", HISTORY, "history", "held_out", "odd"),
     _r("compare QF01 to QF03 since 6:00", HISTORY, "history", "held_out"),
+    # -- values that come from elsewhere: a copy, the archive, a condition
+    _r("make VCM08 the same as VCM07", READ_FOR_WRITE, "derived_write"),
+    _r("set HCM03 to the same value as HCM02", READ_FOR_WRITE, "derived_write"),
+    _r("copy the QF05 setpoint to QF07", READ_FOR_WRITE, "derived_write"),
+    _r("match VCM12 to VCM11", READ_FOR_WRITE, "derived_write", "odd"),
+    _r("restore QF11 to its value from 09:30", RESTORE, "derived_write"),
+    _r("put HCM05 back to where it was 2 hours ago", RESTORE, "derived_write", "odd"),
+    _r("revert the ID04 gap to its setting of yesterday at 14:00", RESTORE, "derived_write"),
+    _r("if the HCM20 setpoint is below -1 A, set it to -1 A", READ_FOR_WRITE, "derived_write"),
+    _r("set VCM04 to 0 if it is above 0.5 A", READ_FOR_WRITE, "derived_write", "odd"),
+    # -- several channels in one write
+    _r("set VCM05 to VCM08 to 0.1 A", WRITE, "write", "multi", "odd"),
+    _r("set all vertical correctors to zero", WRITE, "write", "multi"),
+    _r("set every undulator gap to 20 mm", WRITE, "write", "multi"),
+    _r("set the horizontal correctors in sectors 4 through 6 to 0.2 A", WRITE, "write", "multi"),
+    # -- one device named where several fit: find the candidates, then ask
+    _r("set the undulator gap to 15 mm", FIND_THEN_ASK, "write_missing"),
+    _r("set the horizontal corrector in sector 2 to 0.5 A", FIND_THEN_ASK, "write_missing"),
+    # -- a moment in the past, and now against the past
+    _r("what was the lifetime at 06:30", HISTORY, "moment"),
+    _r("the HCM02 readback 3 hours ago", HISTORY, "moment", "odd"),
+    _r("beam current yesterday at 14:00?", HISTORY, "moment", "odd"),
+    _r("is the beam current higher than at 08:00?", COMPARE, "moment"),
+    _r("how does the lifetime now compare with 3 hours ago", COMPARE, "moment"),
+    # -- questions about concepts and about the assistant: answered without reading
+    _r("what is a DCCT?", RESPOND, "conversation"),
+    _r("why does a readback differ from its setpoint?", RESPOND, "conversation"),
+    _r("can you change anything without my approval?", RESPOND, "conversation"),
+    _r("what does VCM stand for", RESPOND, "conversation"),
+    _r("how does an undulator work?", RESPOND, "conversation"),
+    _r("what's the difference between a QF and a QD?", RESPOND, "conversation"),
+    # -- typos, slang, politeness, capitals
+    _r("whats teh lifetiem", READ, "read", "odd"),
+    _r("wat is the beam currnet", READ, "read", "odd"),
+    _r("hello there, could you possibly check the RF frequency for me? cheers", READ, "read"),
+    _r("READ QD04", READ, "read", "odd"),
 )
 
 
 __all__ = [
     "CHANGE_KINDS",
+    "COMPARE",
+    "READ_FOR_WRITE",
+    "RESTORE",
     "CLARIFY",
     "HISTORY",
     "READ",

@@ -138,7 +138,9 @@ async def test_a_write_target_matching_dozens_of_channels_is_narrowed_first():
         step("channel_write", text, "cw", [{"CHANNEL_ADDRESSES": "cf"}]),
     ]
     asked = await ask(ChannelFindingCapability, text, steps)
-    assert "a write needs a narrower target" in asked.question
+    # 72 corrector setpoints, above approval.max_channels_per_write (48): the count is said
+    assert "matches 72 writable channels" in asked.question
+    assert "at most 48" in asked.question
     assert len(asked.suggestions) == 5 and all(":SP" in name for name in asked.suggestions)
 
 

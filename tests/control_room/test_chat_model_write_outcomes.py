@@ -116,3 +116,71 @@ async def test_a_blocked_write_is_reported_from_the_results_not_the_model(
     assert result.response.startswith("**Nothing was written** (1 blocked by the write policy).")
     assert "above the maximum of 5.0 A" in result.response and "Done." not in result.response
     assert machine.value(HCM01) == 0.0
+
+
+def _copy_plan() -> dict:
+    """What a model is told to plan for a copy: find both, read them, write with the values."""
+
+    def step(key, capability, output, inputs):
+        return {
+            "context_key": key,
+            "capability": capability,
+            "task_objective": "make VCM08 the same as VCM07",
+            "success_criteria": "done",
+            "expected_output": output,
+            "parameters": [],
+            "inputs": [{"context_type": t, "context_key": k} for t, k in inputs],
+        }
+
+    return {
+        "steps": [
+            step("found", "channel_finding", "CHANNEL_ADDRESSES", []),
+            step("read", "channel_read", "CHANNEL_VALUES", [("CHANNEL_ADDRESSES", "found")]),
+            step(
+                "write",
+                "channel_write",
+                "CHANNEL_WRITE_RESULTS",
+                [("CHANNEL_ADDRESSES", "found"), ("CHANNEL_VALUES", "read")],
+            ),
+            step("answer", "respond", None, [("CHANNEL_WRITE_RESULTS", "write")]),
+        ]
+    }
+
+
+async def test_a_copy_planned_by_a_model_writes_the_read_value_and_says_so(
+    connectors, machine, tmp_path, fresh_planner
+):
+    machine.set_setpoint("SR03C:VCM07:Current:SP", -0.42)
+    seen: list[StubRequest] = []
+
+    def reply(request: StubRequest):
+        seen.append(request)
+        schema = (request.response_schema or {}).get("name")
+        if schema == "TaskReply":
+            return json_reply(
+                {
+                    "task": "make VCM08 the same as VCM07",
+                    "depends_on_chat_history": False,
+                    "depends_on_user_memory": False,
+                }
+            )
+        if schema == "CapabilitySelectionReply":
+            return json_reply({"capabilities": ["channel_read", "channel_write"], "reasoning": "."})
+        if schema == "PlanReply":
+            return json_reply(_copy_plan())
+        return text_reply("Done.")
+
+    with OpenAIStub(reply) as stub:
+        set_config(
+            build_config(
+                {"models": {"planner": "chat_model", "chat_model": {"base_url": stub.base_url}}}
+            )
+        )
+        async with AgentSession.open(db_path=tmp_path / "threads.sqlite") as session:
+            asked = await session.submit("make VCM08 the same as VCM07", "t1")
+
+    (op,) = asked.pending_approval["resume_payload"]["operations"]
+    assert op["channel"] == "SR03C:VCM08:Current:SP" and op["new_value"] == -0.42
+    assert "copied from `SR03C:VCM07:Current:SP`" in asked.pending_approval["user_message"]
+    plan_prompt = next(r for r in seen if (r.response_schema or {}).get("name") == "PlanReply")
+    assert "reads that channel before the write step" in plan_prompt.prompt_text

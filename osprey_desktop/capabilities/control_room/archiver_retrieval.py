@@ -10,6 +10,7 @@ facility's display tool.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
@@ -26,7 +27,20 @@ from osprey_desktop.capabilities.control_room.contexts import (
     ArchiverDataContext,
     TimeRangeContext,
 )
-from osprey_desktop.connectors.base import ArchiverError, jsonable
+from osprey_desktop.capabilities.control_room.time_parsing import (
+    TimeRangeError,
+    parse_time_range,
+)
+from osprey_desktop.capabilities.control_room.time_range_parsing import configured_timezone
+from osprey_desktop.connectors.archiver_base import ArchiverNotConfiguredError
+from osprey_desktop.connectors.base import ArchiverError
+
+# A question that compares a present reading with a past one ("higher than at 08:00?").
+_COMPARES = re.compile(
+    r"\b(?:higher|lower|more|less|greater|bigger|smaller|larger|better|worse|changed|"
+    r"different|differ|compared?|comparison|versus|vs\.?|than)\b",
+    re.I,
+)
 
 
 def viewer_url(base_url: str, channels: list[str], start: datetime, end: datetime) -> str:
@@ -72,6 +86,17 @@ class ArchiverRetrievalCapability(ControlRoomCapability):
     parameters = {"max_points": "at most this many points per channel (default 2000)"}
     MAX_POINTS = 2000
 
+    @classmethod
+    def inputs_for(cls, text: str) -> list[str]:
+        """ "Is the beam current higher than at 08:00?": the present reading, to compare."""
+        if not _COMPARES.search(text):
+            return []
+        try:
+            moment = parse_time_range(text, tz=configured_timezone()).moment
+        except TimeRangeError:
+            return []
+        return ["CHANNEL_VALUES"] if moment is not None else []
+
     async def execute(self) -> dict[str, Any]:
         from osprey_desktop.connectors import get_archiver_connector
 
@@ -85,21 +110,34 @@ class ArchiverRetrievalCapability(ControlRoomCapability):
             names, time_range.start_date, time_range.end_date, max_points=max_points
         )
         context = ArchiverDataContext(
-            timestamps={
-                n: [float(t) for t in s.timestamps.tolist()] for n, s in data.series.items()
-            },
-            time_series_data={n: jsonable(s.values) for n, s in data.series.items()},
-            units={n: s.units for n, s in data.series.items()},
+            **data.context_fields(),  # values, units, kinds, enum labels, severity/status
             start_date=time_range.start_date,
             end_date=time_range.end_date,
             timezone_name=time_range.timezone_name,
             max_points=max_points,
+            moment=time_range.moment,
+            compared_with=self._present_readings(names) if time_range.moment else {},
         )
         update = self.store_output_context(context)
         key = str(self._step.get("context_key") or self.name)
         update.update(self._figure_update(key, names, time_range))
         update.update(command_updates(self._state, self.name, self._commands(names, time_range)))
         return update
+
+    def _present_readings(self, names: list[str]) -> dict[str, dict[str, Any]]:
+        """The plan's present readings of ``names`` (see ``inputs_for``), if it has them."""
+        from osprey_desktop.context import ContextManager
+
+        for item in self.get_step_inputs():
+            key = item.get("CHANNEL_VALUES") if isinstance(item, dict) else None
+            values = ContextManager(self._state).get_context("CHANNEL_VALUES", key) if key else None
+            if values is not None:
+                return {
+                    n: {"value": r.value, "units": r.units, "timestamp": r.timestamp.timestamp()}
+                    for n, r in values.channel_values.items()
+                    if n in names
+                }
+        return {}
 
     def _max_points(self) -> int:
         raw = self.get_parameters().get("max_points")
@@ -138,7 +176,7 @@ class ArchiverRetrievalCapability(ControlRoomCapability):
             commands.append(
                 {
                     "launch_uri": viewer_url(
-                        archiver.archiver_appliance.viewer_url,
+                        archiver.archiver_appliance.effective_viewer_url,
                         names,
                         time_range.start_date,
                         time_range.end_date,
@@ -157,10 +195,14 @@ class ArchiverRetrievalCapability(ControlRoomCapability):
     @staticmethod
     def classify_error(exc: BaseException, context: dict[str, Any]) -> ErrorClassification:
         if isinstance(exc, ArchiverError):
+            # no archiver serves this control system: the fix is in the config, not the request
+            configured = not isinstance(exc, ArchiverNotConfiguredError)
+            advice = "Set the archiver section of the config file as shown, then ask again."
             return ErrorClassification(
                 severity=ErrorSeverity.CRITICAL,
                 user_message=f"The archived history could not be retrieved: {exc}",
                 technical_details=f"{type(exc).__name__}: {exc}",
+                metadata={} if configured else {"suggestion": advice},
             )
         return ControlRoomCapability.classify_error(exc, context)
 

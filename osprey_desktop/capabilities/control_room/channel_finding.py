@@ -31,6 +31,7 @@ from osprey_desktop.capabilities.control_room.write_parsing import (
     parse_write_request,
 )
 from osprey_desktop.connectors.channel_database import DEVICE_NAME, STOPWORDS, ChannelDatabase
+from osprey_desktop.connectors.channel_query import expand_name_ranges
 from osprey_desktop.connectors.channel_search import is_sector_reference, without_sector
 
 # Words operators add around a channel's description that describe no channel. Unknown words
@@ -45,6 +46,9 @@ versus vs zero then also again both it them this that these those back after bef
 graph plot plotted trend trends history archived archive data check monitor watch set
 change put adjust increase decrease raise lower ramp move bump open close write apply
 add subtract someone somebody anyone
+higher than more less compared compare comparison same equal identical copy match restore
+revert hello hallo possibly kindly cheers thanks thank there mind would could might maybe
+perhaps
 """
 _FILLER = frozenset(_FILLER_WORDS.split())
 logger = logging.getLogger(__name__)
@@ -58,13 +62,15 @@ _SECTOR_NAME = re.compile(r"\b(?:sector|sect|sec)\s*#?\s*\w+\b")
 _WORD = re.compile(r"[a-z0-9_:%µ\-']+|[^\sa-z0-9_:%µ\-']+")
 
 
-def channel_phrase(text: str) -> str:
+def channel_phrase(text: str, database: ChannelDatabase | None = None) -> str:
     """The words of ``text`` that can describe channels.
 
     Drops time expressions, the values (and units) of a write, units asked for ("in amps")
     and conversational filler; keeps channel names, sector references and unknown words.
+    Ranges of names ("VCM05 to VCM08") become the names (those ``database`` has, if given).
     """
-    phrase = _without_values(text)
+    known = (lambda name: bool(database.channels_named(name))) if database is not None else None
+    phrase = expand_name_ranges(_without_values(text), known)
     phrase = _UNIT_AFTER_IN.sub(lambda m: " " if lookup_unit(m.group(1)) else m.group(0), phrase)
     kept = []
     for word in _WORD.findall(phrase):
@@ -131,7 +137,7 @@ def find_channels_noted(
     database: ChannelDatabase, text: str, *, writable: bool, max_write_channels: int
 ) -> tuple[list[str], str, str]:
     """``find_channels`` plus a note for the operator ("" or which words the list lacks)."""
-    phrase = channel_phrase(text)
+    phrase = channel_phrase(text, database)
     if not phrase:
         raise ClarificationRequired(
             "Which channel do you mean? Name it (e.g. SR:DCCT:Current) or describe it "
@@ -173,11 +179,20 @@ def find_channels_noted(
                 "written. Which setpoint do you mean?",
                 [m.name for m in matches[:5]],
             )
+    if writable and not typed and _one_device_meant(database, text):
+        devices = list(dict.fromkeys(_device_of(database, n) for n in names))
+        if len(devices) > 1:
+            raise ClarificationRequired(
+                f"'{phrase}' names one device, and {len(devices)} fit it "
+                f"({_first(devices)}); a write never picks one for you. Which one do you mean? "
+                "(Say 'all' or 'every' to write them all.)",
+                names[:5],
+            )
     if writable and len(names) > max_write_channels:
         raise ClarificationRequired(
-            f"'{phrase}' matches {len(names)} writable channels; a write needs a narrower "
-            f"target (at most {max_write_channels} channels). Which ones do you mean? The "
-            "first five are below.",
+            f"'{phrase}' matches {len(names)} writable channels; one write may change at most "
+            f"{max_write_channels} (approval.max_channels_per_write). Which ones do you mean? "
+            "The first five are below.",
             names[:5],
         )
     unknown = sorted({m.reason.split(": ", 1)[1] for m in matches if ": " in m.reason})
@@ -367,7 +382,10 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
     from osprey_desktop.capabilities.control_room.model_channel_finding import chosen_instead
     from osprey_desktop.connectors.channel_search import ChannelMatch
 
-    words = _without_values(text) if writable else strip_time_expressions(text)
+    words = expand_name_ranges(
+        _without_values(text) if writable else strip_time_expressions(text),
+        lambda name: bool(database.channels_named(name)),
+    )
     found = finder_of(database).find(words, writable=True if writable else None)
     # model-assisted finding (models.planner: chat_model): the model's checked choice, if any
     found = chosen_instead(database, text, writable, found)
@@ -389,7 +407,9 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
             f"the other words match instead ({_first(found.names)}). Which channel do you mean?",
             found.names[:5],
         )
-    reason = f"finder; not in the list: {' '.join(unknown)}" if unknown else "finder"
+    # a short unknown word ("teh") is a slip, not worth a note on a read
+    noted = [w for w in unknown if len(w) > 3]
+    reason = f"finder; not in the list: {' '.join(noted)}" if noted else "finder"
     return [ChannelMatch(database.require(n), 1.0, reason) for n in found.names]
 
 
@@ -457,7 +477,6 @@ class ChannelFindingCapability(ControlRoomCapability):
         "query": "the words naming or describing the channels (default: the step objective)",
         "writable": "true when the channels are the target of a write (setpoints only)",
     }
-    MAX_WRITE_CHANNELS = 12
 
     def __init__(
         self, state: dict[str, Any] | None = None, step: dict[str, Any] | None = None
@@ -476,11 +495,13 @@ class ChannelFindingCapability(ControlRoomCapability):
         # indexing a large list takes seconds the first time: off the (window's) event loop
         await asyncio.to_thread(finder_of, database)
         writable = self._for_write()
+        if writable:
+            text = _write_clause(text)
         # model-assisted finding (models.planner: chat_model): asked here, on the running loop
         # (a sync call would block the window); _find takes its checked choice
         async with consulted(database, text, writable=writable):
             names, _, note = find_channels_noted(  # raises ClarificationRequired, never guesses
-                database, text, writable=writable, max_write_channels=self.MAX_WRITE_CHANNELS
+                database, text, writable=writable, max_write_channels=max_channels_per_write()
             )
         descriptions = {n: r.description for n in names if (r := database.get(n)) is not None}
         return self.store_output_context(
@@ -518,6 +539,45 @@ class ChannelFindingCapability(ControlRoomCapability):
         from osprey_desktop.planners.builtin import asks_for_change
 
         return any(asks_for_change(text) for text in self.candidate_texts()[:2])
+
+
+_QUANTIFIERS = frozenset(["all", "every", "each", "both", "entire", "whole"])
+
+
+def _one_device_meant(database: ChannelDatabase, text: str) -> bool:
+    """Whether a request speaks of one device: "the undulator gap", "the horizontal corrector
+    in sector 2" (no "all", "every", "both", no plural of a channel word, no count)."""
+    from osprey_desktop.connectors.channel_finder import normalize
+    from osprey_desktop.text_numbers import NUMBER_WORDS
+
+    vocabulary = set(_vocabulary(database))
+    for word in re.findall(r"[a-z]+", expand_name_ranges(text.lower())):
+        if word in _QUANTIFIERS or (word in NUMBER_WORDS and word != "one"):
+            return False
+        if word.endswith("s") and normalize(word) != word and normalize(word) in vocabulary:
+            return False  # "gaps", "correctors": the family
+    return True
+
+
+def _device_of(database: ChannelDatabase, name: str) -> str:
+    record = database.get(name)
+    return (record.device if record is not None else None) or name
+
+
+def _write_clause(text: str) -> str:
+    """The words naming a write's targets: "if the HCM20 setpoint is below -1 A, set it to
+    -1 A" is written to "the HCM20 setpoint"; its condition's number is no device number."""
+    from osprey_desktop.capabilities.control_room.write_derivation import parse_derivation
+
+    derivation = parse_derivation(text)
+    return derivation.write if derivation is not None and derivation.kind == "condition" else text
+
+
+def max_channels_per_write() -> int:
+    """The configured cap on the channels of one write (``approval.max_channels_per_write``)."""
+    from osprey_desktop.config import get_config
+
+    return int(get_config().approval.max_channels_per_write)
 
 
 def _writes(capability: str) -> bool:

@@ -71,7 +71,6 @@ class ChannelReadCapability(ControlRoomCapability):
         "read",
         "reading",
         "readback",
-        "value",
         "current value",
         "right now",
         "at the moment",
@@ -86,7 +85,7 @@ class ChannelReadCapability(ControlRoomCapability):
         "read the current value of a channel",
         "what is the value of a channel right now",
         "check the status of a device",
-        "list the readbacks of the correctors in a sector",
+        "list the readbacks in a sector",
     ]
     default_for = ["CHANNEL_ADDRESSES"]
     """A request that only names channels ("the beam current?") means: read them."""

@@ -33,6 +33,15 @@ from osprey_desktop.capabilities.control_room.common import ControlRoomCapabilit
 from osprey_desktop.capabilities.control_room.contexts import (
     ChannelWriteResultsContext,
 )
+from osprey_desktop.capabilities.control_room.derived_values import (
+    ConditionNotMet,
+    DerivedValues,
+    checked_condition,
+    copied_values,
+    describe_origin,
+    restored_values,
+)
+from osprey_desktop.capabilities.control_room.write_derivation import Derivation, parse_derivation
 from osprey_desktop.capabilities.control_room.write_execution import (
     Superseded,
     WriteExecution,
@@ -113,6 +122,11 @@ class ChannelWriteCapability(ControlRoomCapability):
         from osprey_desktop.capabilities.control_room.channel_finding import channel_phrase
         from osprey_desktop.connectors.channel_database import STOPWORDS
 
+        derivation = parse_derivation(request)
+        if derivation is not None and derivation.kind != "condition":
+            return None  # the value comes from a read or the archive (inputs_for)
+        if derivation is not None:
+            request = derivation.write  # "if ... , set it to -1 A": the write needs a value
         try:
             parse_write_request(request)
         except MissingWriteValue as exc:
@@ -126,7 +140,15 @@ class ChannelWriteCapability(ControlRoomCapability):
                 "Which channel should I change? Name it (e.g. SR01C:HCM01:Current:SP) or "
                 "describe it (e.g. 'corrector HCM01', 'the ID04 gap')."
             )
-        return None
+        return _target_question(request) if named else None
+
+    @classmethod
+    def inputs_for(cls, text: str) -> list[str]:
+        """A copy or a condition reads the channels first; a restore looks up the archive."""
+        derivation = parse_derivation(text)
+        if derivation is None:
+            return []
+        return ["ARCHIVER_DATA"] if derivation.kind == "restore" else ["CHANNEL_VALUES"]
 
     async def execute(self) -> dict[str, Any]:
         from osprey_desktop.config import get_config
@@ -143,7 +165,7 @@ class ChannelWriteCapability(ControlRoomCapability):
         if ledger is None:
             raise OperationError(
                 "writes need a thread database that records approvals (run the graph with a "
-                "SQLite or in-memory checkpointer); nothing was written"
+                "SQLite, PostgreSQL or in-memory checkpointer); nothing was written"
             )
         connector = await get_control_system_connector()
         # reads limits.yaml: off the event loop (the UI's loop in the desktop app)
@@ -159,7 +181,10 @@ class ChannelWriteCapability(ControlRoomCapability):
             approval_id = write_approval_id(thread or "-", namespace, slot)
             record = await ledger.get(approval_id)
             if record is None:
-                operations = await self._plan_operations(connector, policy, channels)
+                try:
+                    operations = await self._plan_operations(connector, policy, channels)
+                except ConditionNotMet as exc:
+                    return await self._condition_not_met(exc, channels, connector.kind)
                 if any(op["violation"] for op in operations):
                     return await self._refuse_all(operations, connector.kind, approval_id=None)
                 asked_at = time.time()
@@ -206,7 +231,14 @@ class ChannelWriteCapability(ControlRoomCapability):
             if isinstance(outcome, Superseded):
                 asked_again = outcome.reason
                 continue
-            return self.store_output_context(ChannelWriteResultsContext(results=outcome))
+            origins = {
+                str(op["channel"]): describe_origin(op["derived_from"])
+                for op in operations
+                if op.get("derived_from")
+            }
+            return self.store_output_context(
+                ChannelWriteResultsContext(results=outcome, value_origins=origins)
+            )
         raise OperationError(
             f"the values kept changing while waiting for approval ({asked_again}); nothing "
             "was written"
@@ -215,14 +247,95 @@ class ChannelWriteCapability(ControlRoomCapability):
     async def _plan_operations(
         self, connector: Any, policy: Any, channels: Sequence[str]
     ) -> list[dict[str, Any]]:
-        try:
-            specs = self._value_specs()
-            assignments = assign_values(channels, specs)
-        except WriteRequestError as exc:
-            raise _missing_value_question(exc, channels) from exc
-        return [
-            await plan_operation(connector, policy, channel, spec) for channel, spec in assignments
-        ]
+        derivation = self._derivation()
+        if derivation is not None and derivation.kind != "condition":
+            derived = self._derived_values(derivation, channels)
+        else:
+            try:
+                specs = (
+                    parse_write_request(derivation.write)
+                    if derivation is not None
+                    else self._value_specs()
+                )
+                derived = DerivedValues(assign_values(channels, specs))
+            except WriteRequestError as exc:
+                raise _missing_value_question(exc, channels) from exc
+            if derivation is not None:
+                origin = await checked_condition(
+                    derivation,
+                    [c for c, _ in derived.assignments],
+                    self._readings(),
+                    _channel_database(),
+                    connector,
+                )
+                derived.origins = {c: origin for c, _ in derived.assignments}
+        operations = []
+        for channel, spec in derived.assignments:
+            operation = await plan_operation(connector, policy, channel, spec)
+            if channel in derived.origins:
+                operation["value_source"] = "derived"
+                operation["derived_from"] = derived.origins[channel]
+            operations.append(operation)
+        return operations
+
+    def _derivation(self) -> Derivation | None:
+        """A copy, restore or conditional write in the request (the step's words first)."""
+        if specs_from_parameters(self.get_parameters()):
+            return None  # a value given as a step parameter wins
+        for text in self.candidate_texts():
+            derivation = parse_derivation(text)
+            if derivation is not None:
+                return derivation
+        return None
+
+    def _derived_values(self, derivation: Derivation, channels: Sequence[str]) -> DerivedValues:
+        database = _channel_database()
+        if derivation.kind == "copy":
+            return copied_values(derivation, channels, self._readings(), database)
+        return restored_values(
+            derivation, channels, self._optional_input("ARCHIVER_DATA"), database
+        )
+
+    def _readings(self) -> dict[str, Any]:
+        values = self._optional_input("CHANNEL_VALUES")
+        return dict(getattr(values, "channel_values", None) or {})
+
+    def _optional_input(self, context_type: str) -> Any:
+        """A context this step reads beyond ``requires`` (see ``inputs_for``), or None."""
+        from osprey_desktop.context import ContextManager
+
+        for item in self.get_step_inputs():
+            key = item.get(context_type) if isinstance(item, dict) else None
+            if key:
+                return ContextManager(self._state).get_context(context_type, str(key))
+        return None
+
+    async def _condition_not_met(
+        self, exc: ConditionNotMet, channels: Sequence[str], connector_kind: str
+    ) -> dict[str, Any]:
+        """The condition is false: nothing is asked or sent; the decision is audited."""
+        audit = _audit_log()
+        message = str(exc)
+        results = []
+        for channel in channels:
+            try:
+                await audit.arecord(
+                    channel=channel,
+                    outcome="not_sent",
+                    requested_value=None,
+                    value_before=exc.origin.get("value")
+                    if exc.origin.get("channel") == channel
+                    else None,
+                    thread_id=self.thread_id(),
+                    approval_id=None,
+                    message=message,
+                    connector=connector_kind,
+                )
+            except AuditError as error:
+                message += f" (the audit log could not record this: {error})"
+            op = {"channel": channel, "new_value": None, "current_value": None, "units": ""}
+            results.append(operation_result(op, "not_sent", message, None))
+        return self.store_output_context(ChannelWriteResultsContext(results=results))
 
     # -- values ---------------------------------------------------------------------------
 
@@ -303,12 +416,39 @@ def writable_targets(channels: Sequence[str]) -> list[str]:
     return writable or list(channels)
 
 
-def _audit_log() -> AuditLog:
-    """The configured audit log (cheap: nothing is opened until an entry is recorded)."""
-    from osprey_desktop.config import get_audit_db_path
-    from osprey_desktop.safety import AuditLog
+def _target_question(request: str) -> MissingAfterLookups | None:
+    """A question about the target, known before any step runs: a device the list lacks,
+    one device named where several fit ("the undulator gap"), too many channels. The plan
+    then finds the candidates and asks; it never reaches the write."""
+    from osprey_desktop.capabilities.control_room.channel_finding import (
+        find_channels_noted,
+        max_channels_per_write,
+    )
 
-    return AuditLog(get_audit_db_path())
+    try:
+        database = _channel_database()
+        find_channels_noted(
+            database, request, writable=True, max_write_channels=max_channels_per_write()
+        )
+    except ClarificationRequired as exc:
+        return MissingAfterLookups(exc.question)
+    except Exception:  # noqa: BLE001 - no channel list yet: the finding step will say why
+        return None
+    return None
+
+
+def _channel_database() -> Any:
+    from osprey_desktop.connectors import get_configured_channel_database
+
+    return get_configured_channel_database()
+
+
+def _audit_log() -> AuditLog:
+    """The run's audit log: in the shared PostgreSQL database when the threads are there,
+    else the configured file (cheap: nothing is opened until an entry is recorded)."""
+    from osprey_desktop.safety.audit import audit_log_of_running_graph
+
+    return audit_log_of_running_graph()
 
 
 async def _answered(

@@ -32,6 +32,8 @@ class TimeRangeContext(CapabilityContext):
     end_date: datetime
     timezone_name: str = "UTC"
     expression: str = ""
+    #: A moment asked about ("at 06:30"): the range is the lookback before it (``end_date``).
+    moment: datetime | None = None
 
     @model_validator(mode="after")
     def _ordered(self) -> TimeRangeContext:
@@ -61,6 +63,7 @@ class TimeRangeContext(CapabilityContext):
             "timezone": self.timezone_name,
             "duration": str(self.end_date - self.start_date),
             "from_words": self.expression,
+            **({"moment": f"{self.moment:%Y-%m-%d %H:%M:%S}"} if self.moment else {}),
         }
 
 
@@ -176,6 +179,8 @@ class ChannelWriteResultsContext(CapabilityContext):
     CONTEXT_CATEGORY: ClassVar[str] = "COMPUTATIONAL_DATA"
 
     results: list[WriteOperationResult]
+    #: Where a derived value came from, per channel ("copied from `SR03C:VCM07…`").
+    value_origins: dict[str, str] = Field(default_factory=dict)
     total_writes: int = 0
     successful_count: int = 0
     failed_count: int = 0
@@ -210,7 +215,10 @@ class ChannelWriteResultsContext(CapabilityContext):
         (``respond`` puts them first, whichever planner writes the rest)."""
         return {
             "type": "Channel Write Results",
-            "facts": [self.headline(), *(_write_line(r) for r in self.results)],
+            "facts": [
+                self.headline(),
+                *(_write_line(r, self.value_origins.get(r.channel)) for r in self.results),
+            ],
             "sent": self.total_writes,
             "confirmed": self.successful_count,
             "not_confirmed": self.failed_count,
@@ -242,7 +250,12 @@ _OUTCOME_WORDS: dict[str, str] = {
 }
 
 
-def _write_line(r: WriteOperationResult) -> str:
+def _write_line(r: WriteOperationResult, origin: str | None = None) -> str:
+    line = _outcome_line(r)
+    return f"{line} — value {origin}" if origin else line
+
+
+def _outcome_line(r: WriteOperationResult) -> str:
     value = _plain(r.requested_value, r.units)
     before = "" if r.previous_value is None else f" (was {_plain(r.previous_value, r.units)})"
     head = f"- `{r.channel}`: **{r.outcome.replace('_', ' ')}**"
@@ -254,6 +267,8 @@ def _write_line(r: WriteOperationResult) -> str:
         return text
     if r.outcome in ("sent_unverified", "readback_failed"):
         return f"{head} — wrote {value}{before}; {r.message}"
+    if r.requested_value is None:  # nothing was computed to write (a condition not met)
+        return f"{head} — {r.message}"
     return f"{head} — {value}{before}: {r.message}"
 
 
@@ -264,12 +279,23 @@ class ArchiverDataContext(CapabilityContext):
     CONTEXT_CATEGORY: ClassVar[str] = "COMPUTATIONAL_DATA"
 
     timestamps: dict[str, list[float]]
-    time_series_data: dict[str, list[float | None]]
+    # numbers (None: a gap), enum state indices, strings, or lists (waveforms)
+    time_series_data: dict[str, list[Any]]
     units: dict[str, str] = Field(default_factory=dict)
     start_date: datetime
     end_date: datetime
     timezone_name: str = "UTC"
     max_points: int | None = None
+    # per channel, only where they apply (archiver_base.ArchiverData.context_fields):
+    kinds: dict[str, str] = Field(default_factory=dict)  # "enum" | "string" | "waveform"
+    enum_labels: dict[str, list[str]] = Field(default_factory=dict)  # state index -> label
+    severity: dict[str, list[int]] = Field(default_factory=dict)  # EPICS codes per sample
+    status: dict[str, list[int]] = Field(default_factory=dict)
+    #: The moment asked about ("what was the lifetime at 06:30"), when one was.
+    moment: datetime | None = None
+    #: Present readings to compare with the moment ("higher than at 08:00?"), per channel:
+    #: ``{value, units, timestamp}``.
+    compared_with: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _aligned(self) -> ArchiverDataContext:
@@ -302,6 +328,9 @@ class ArchiverDataContext(CapabilityContext):
         for channel, values in self.time_series_data.items():
             numbers = [v for v in values if isinstance(v, int | float) and math.isfinite(v)]
             unit = self.units.get(channel, "")
+            if self.kinds.get(channel) in ("enum", "string", "waveform") and values:
+                stats[channel] = _state_summary(values, self.enum_labels.get(channel, []))
+                continue
             if not numbers:
                 stats[channel] = "no data in this range"
                 continue
@@ -313,13 +342,67 @@ class ArchiverDataContext(CapabilityContext):
                 "max": _fmt(max(numbers), unit),
                 "mean": _fmt(sum(numbers) / len(numbers), unit),
             }
-        return {
+        summary: dict[str, Any] = {
             "type": "Archiver Data",
             "start_time": f"{self.start_date:%Y-%m-%d %H:%M:%S}",
             "end_time": f"{self.end_date:%Y-%m-%d %H:%M:%S}",
             "timezone": self.timezone_name,
             "channels": stats,
         }
+        if self.moment is not None:
+            summary["facts"] = [self._at_moment(channel) for channel in self.time_series_data]
+        return summary
+
+    def value_at_moment(self, channel: str) -> tuple[float, float] | None:
+        """(epoch seconds, value) of the last finite sample at or before ``moment``."""
+        if self.moment is None:
+            return None
+        cutoff = self.moment.timestamp() + 1e-6
+        found = None
+        for stamp, value in zip(
+            self.timestamps.get(channel, []), self.time_series_data.get(channel, []), strict=False
+        ):
+            if stamp <= cutoff and isinstance(value, int | float) and math.isfinite(value):
+                found = (float(stamp), float(value))
+        return found
+
+    def _at_moment(self, channel: str) -> str:
+        """One answer line: the archived value at the moment, and how now compares."""
+        assert self.moment is not None
+        unit = self.units.get(channel, "")
+        when = (
+            f"{self.moment:%H:%M}"
+            if self.moment.date() == self.end_date.date()
+            else (f"{self.moment:%Y-%m-%d %H:%M}")
+        )
+        sample = self.value_at_moment(channel)
+        if sample is None:
+            return (
+                f"- `{channel}` at {when}: no archived value in the hour before "
+                f"({self.start_date:%H:%M} to {self.moment:%H:%M})"
+            )
+        stamp, then = sample
+        taken = datetime.fromtimestamp(stamp, self.moment.tzinfo)
+        line = (
+            f"- `{channel}` at {when}: **{_fmt(then, unit)}** (archived sample of {taken:%H:%M:%S})"
+        )
+        now = self.compared_with.get(channel)
+        number = now.get("value") if now else None
+        if isinstance(number, int | float) and math.isfinite(number):
+            line += "; now " + _fmt(float(number), str(now.get("units") or unit))
+            line += ": " + _comparison(float(number), then, unit)
+        return line
+
+
+def _comparison(now: float, then: float, unit: str) -> str:
+    """ "higher by 4.2 mA (+0.85 %)": how a present reading compares with an archived one."""
+    difference = now - then
+    scale = max(abs(now), abs(then))
+    if scale == 0 or abs(difference) <= 1e-9 * scale:
+        return "**the same**"
+    word = "higher" if difference > 0 else "lower"
+    percent = f" ({difference / abs(then) * 100:+.2g} %)" if then else ""
+    return f"**{word}** by {_fmt(abs(difference), unit)}{percent}"
 
 
 def _plain(value: Any, units: str, digits: int | None = None) -> str:
@@ -328,6 +411,19 @@ def _plain(value: Any, units: str, digits: int | None = None) -> str:
         return f"{value} {units}".strip()
     text = f"{value:.{digits}f}".rstrip("0").rstrip(".") if digits is not None else f"{value:g}"
     return f"{text} {units}".strip()
+
+
+def _state_summary(values: list[Any], labels: list[str]) -> dict[str, Any]:
+    """First and last of an enum, string or waveform history (no mean of states)."""
+
+    def shown(value: Any) -> str:
+        if isinstance(value, list):
+            return f"waveform of {len(value)} elements"
+        if isinstance(value, int | float) and 0 <= int(value) < len(labels):
+            return labels[int(value)]
+        return "no value" if value is None else str(value)
+
+    return {"points": len(values), "first": shown(values[0]), "last": shown(values[-1])}
 
 
 def _fmt(number: float, unit: str) -> str:

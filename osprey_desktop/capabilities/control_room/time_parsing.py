@@ -50,6 +50,9 @@ class ParsedTimeRange:
     end: datetime
     timezone_name: str
     expression: str
+    #: A moment asked about ("at 06:30", "3 hours ago"): the range is the lookback before it,
+    #: so the archived value at the moment (the last sample at or before it) is inside.
+    moment: datetime | None = None
 
     @property
     def duration(self) -> timedelta:
@@ -114,7 +117,7 @@ _RANGE_JOIN = re.compile(r"^\s*(?:to|and|until|till|through|thru|-|–)\s*$")
 _SINCE = re.compile(r"\b(?:since|after|starting(?:\s+(?:at|from))?|from)\s*$")
 _BEFORE = re.compile(r"\b(?:before|until|till|up to)\s*$")
 _BARE_HOUR = re.compile(
-    r"\b(?:since|after|from)\s+(\d{1,2})(?:\s*o'?clock)?\b(?!\s*[:.h]?\d)"
+    r"\b(?:since|after|from|between)\s+(\d{1,2})(?:\s*o'?clock)?\b(?!\s*[:.h]?\d)"
     rf"(?![\s-]*(?:am|pm|a\.m|p\.m|{UNIT_PATTERN})\b)"
 )
 _SHIFT = re.compile(r"\b(this|last|the|previous|current|night|day|owl|swing)\s+shift\b")
@@ -152,6 +155,8 @@ def parse_time_range(
         )
 
     points = find_points(lowered, current)
+    # "the lifetime now compared with 3 hours ago": "now" is the present side of a comparison
+    points = [p for p in points if p.label != "now"] or points
     relative = _relative_duration(lowered)
     if relative is not None:
         others = [p for p in points if p.label not in ("today", "now")]
@@ -176,6 +181,23 @@ def parse_time_range(
     for phrase, (day_word, start_t, end_t) in _PERIODS.items():
         if phrase in lowered:
             day = current.date() - timedelta(days=1 if day_word == "yesterday" else 0)
+            clocks = [p for p in points if p.clock is not None and p.day is None]
+            if clocks and all(c.exact is None for c in clocks):
+                # "this morning at 08:00", "from 8:00 to 10:00 this morning": the clock
+                # times on the period's day
+                dated = [
+                    Point(
+                        c.start,
+                        c.end,
+                        f"{phrase} at {c.text}" if len(clocks) == 1 else c.text,
+                        c.label,
+                        day=day,
+                        clock=c.clock,
+                        zone=c.zone,
+                    )
+                    for c in clocks
+                ]
+                return _from_points(lowered, dated, current, zone, zone_name)
             start = _at(day, start_t, zone)
             end_day = day + timedelta(days=1) if end_t is None or end_t < start_t else day
             end = _at(end_day, end_t or time(0), zone)
@@ -256,10 +278,24 @@ def _from_points(
         start = _at(point.day, time(0), zone)
         end = _at(point.day + timedelta(days=1), time(0), zone)
         return _finish(start, end, current, zone_name, point.text)
-    raise AmbiguousTimeRange(
-        f"'{point.text}' is a moment, not a range",
-        [f"since {point.text}", f"from {point.text} to now", "the last 2 hours"],
-    )
+    return _moment(point, current, zone, zone_name)
+
+
+MOMENT_LOOKBACK = timedelta(hours=1)
+"""How far before a moment its value is looked for: archives store on change, so the sample
+that holds at 06:30 may be older than 06:30."""
+
+
+def _moment(point: Point, current: datetime, zone: tzinfo, zone_name: str) -> ParsedTimeRange:
+    """A single moment ("at 06:30", "3 hours ago", "yesterday at 14:00")."""
+    moment = _resolve_start(point, point.day, current, zone).astimezone(current.tzinfo)
+    if moment > current:
+        raise InvalidTimeRange(
+            f"'{point.text}' is {moment:%Y-%m-%d %H:%M}, which is in the future: there is no "
+            "history there yet"
+        )
+    parsed = _finish(moment - MOMENT_LOOKBACK, moment, current, zone_name, point.text)
+    return ParsedTimeRange(parsed.start, parsed.end, zone_name, point.text, moment=moment)
 
 
 def _between(

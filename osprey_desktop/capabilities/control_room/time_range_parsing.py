@@ -8,6 +8,7 @@ rephrasings; an impossible one (reversed, in the future) is explained the same w
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -76,7 +77,9 @@ class TimeRangeParsingCapability(ControlRoomCapability):
         """Only when the time parser finds an expression: "the second dipole" is no range."""
         from osprey_desktop.capabilities.control_room.time_parsing import strip_time_expressions
 
-        return " ".join(text.lower().split()) != " ".join(strip_time_expressions(text).split())
+        # "now" names the present, which a read answers: no range
+        text = _PRESENT.sub(" ", text.lower())
+        return " ".join(text.split()) != " ".join(strip_time_expressions(text).split())
 
     async def execute(self) -> dict[str, Any]:
         try:
@@ -102,6 +105,7 @@ class TimeRangeParsingCapability(ControlRoomCapability):
                 end_date=parsed.end,
                 timezone_name=parsed.timezone_name,
                 expression=parsed.expression,
+                moment=parsed.moment,
             )
         )
 
@@ -116,6 +120,9 @@ class TimeRangeParsingCapability(ControlRoomCapability):
             except NoTimeRange:
                 continue
         return parse_time_range(texts[-1] if texts else "", tz=zone)
+
+
+_PRESENT = re.compile(r"\b(?:right\s+)?now\b|\bat\s+(?:the\s+|this\s+)?(?:moment|present)\b")
 
 
 def configured_timezone() -> str | None:

@@ -89,8 +89,11 @@ def _named_by(database: Any, words: str, channels: Sequence[str]) -> list[str]:
     """The channels among ``channels`` that ``words`` name by a device or PV name."""
     if not words:
         return []
+    from osprey_desktop.connectors.channel_query import expand_name_ranges
+
     named: set[str] = set()
-    for word in words.replace(",", " ").split():
+    known = lambda name: bool(database.channels_named(name))  # noqa: E731
+    for word in expand_name_ranges(words, known).replace(",", " ").split():
         named.update(database.channels_named(word))
     return [c for c in channels if c in named]
 
@@ -146,7 +149,7 @@ def _new_value(spec: ValueSpec, current: float | None, units: str) -> float:
     elif spec.mode == "percent":
         value = current * (1.0 + spec.amount / 100.0)
     else:
-        value = current + convert_units(spec.amount, spec.unit, units)
+        value = current + convert_units(spec.amount, spec.unit, units, delta=True)
     return round(value, 9)
 
 
@@ -218,7 +221,11 @@ def approval_message(
     for op in operations:
         units = str(op.get("units") or "")
         now = show_reading(op["current_value"], units, op.get("precision"))
-        if op.get("value_source") == "planner":
+        if op.get("derived_from"):
+            from osprey_desktop.capabilities.control_room.derived_values import describe_origin
+
+            source = describe_origin(op["derived_from"])
+        elif op.get("value_source") == "planner":
             source = "value proposed by the planner, not in your words"
         else:
             source = f"from your request: {op.get('requested', '')}"

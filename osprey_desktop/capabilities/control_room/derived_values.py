@@ -1,0 +1,283 @@
+"""The value of a derived write, from the steps before it: a read, an archive lookup.
+
+``write_derivation`` reads what the operator asked ("make VCM08 the same as VCM07"); this
+module finds the number: the source channel's reading, the archived sample at the moment, or
+the reading a condition is checked against. Each value carries its origin (channel, value,
+units, time), which the approval and the answer show. Nothing here writes.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from osprey_desktop.base.errors import ClarificationRequired
+from osprey_desktop.capabilities.control_room.write_derivation import Derivation
+from osprey_desktop.capabilities.control_room.write_parsing import ValueSpec
+from osprey_desktop.connectors.base import ConnectorError, to_float
+
+
+class ConditionNotMet(Exception):
+    """A conditional write whose condition does not hold: nothing is asked or written."""
+
+    def __init__(self, message: str, origin: dict[str, Any]) -> None:
+        super().__init__(message)
+        self.origin = origin
+
+
+@dataclass
+class DerivedValues:
+    """Which channels get which value, and where each value came from."""
+
+    assignments: list[tuple[str, ValueSpec]] = field(default_factory=list)
+    origins: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+def named_among(database: Any, words: str, channels: Sequence[str]) -> list[str]:
+    """The channels among ``channels`` that ``words`` name (device or PV names first, then
+    the ranked search restricted to ``channels``)."""
+    pieces = [w.strip("'’") for w in words.replace(",", " ").split()]
+    # a device or PV name ("VCM07") says more than a field word ("setpoint") beside it
+    devices = [w for w in pieces if any(ch.isdigit() for ch in w)]
+    named: set[str] = set()
+    for word in devices or pieces:
+        named.update(database.channels_named(word))
+    found = [c for c in channels if c in named]
+    if found or not words.strip():
+        return found
+    ranked = {m.name for m in database.top_matches(words)}
+    return [c for c in channels if c in ranked]
+
+
+def copied_values(
+    derivation: Derivation,
+    channels: Sequence[str],
+    readings: Mapping[str, Any],
+    database: Any,
+) -> DerivedValues:
+    """ "make VCM08 the same as VCM07": VCM08's setpoint gets VCM07's setpoint reading."""
+    sources = named_among(database, derivation.source, channels)
+    targets = [c for c in named_among(database, derivation.target, channels) if c not in sources]
+    if not sources or not targets:
+        missing = derivation.source if not sources else derivation.target
+        raise ClarificationRequired(
+            f"I could not tell which channel '{missing}' is among {', '.join(channels)}. "
+            "Name both channels, e.g. 'make VCM08 the same as VCM07'."
+        )
+    out = DerivedValues()
+    for target in targets:
+        source = _counterpart(target, sources, database)
+        reading = readings.get(source)
+        value = to_float(getattr(reading, "value", None))
+        if reading is None or value is None or not math.isfinite(value):
+            raise ClarificationRequired(
+                f"{source} has no numeric reading to copy to {target}; nothing was asked."
+            )
+        units = str(getattr(reading, "units", "") or "")
+        spec = ValueSpec(derivation.target, "absolute", value, units or None, f"= {source}")
+        out.assignments.append((target, spec))
+        out.origins[target] = {
+            "kind": "copy",
+            "channel": source,
+            "value": value,
+            "units": units,
+            "timestamp": _epoch(getattr(reading, "timestamp", None)),
+        }
+    return out
+
+
+def restored_values(
+    derivation: Derivation, channels: Sequence[str], archive: Any, database: Any
+) -> DerivedValues:
+    """ "restore QF11 to its value from 09:30": QF11's own archived sample at 09:30."""
+    targets = named_among(database, derivation.target, channels) or list(channels)
+    if archive is None:
+        raise ClarificationRequired(
+            f"I have no archived history to restore {', '.join(targets)} from; nothing was asked."
+        )
+    moment = getattr(archive, "moment", None) or archive.end_date
+    cutoff = moment.timestamp()
+    out = DerivedValues()
+    for target in targets:
+        stamps = archive.timestamps.get(target) or []
+        values = archive.time_series_data.get(target) or []
+        sample = _last_at_or_before(stamps, values, cutoff)
+        if sample is None:
+            raise ClarificationRequired(
+                f"The archive has no value of {target} at or before {moment:%Y-%m-%d %H:%M}; "
+                "nothing was asked. Which value should I write?"
+            )
+        stamp, value = sample
+        units = str(archive.units.get(target, "") or "")
+        spec = ValueSpec(
+            derivation.target, "absolute", value, units or None, f"archived at {moment:%H:%M}"
+        )
+        out.assignments.append((target, spec))
+        out.origins[target] = {
+            "kind": "archive",
+            "channel": target,
+            "value": value,
+            "units": units,
+            "timestamp": stamp,
+            "moment": moment.timestamp(),
+        }
+    return out
+
+
+async def checked_condition(
+    derivation: Derivation,
+    targets: Sequence[str],
+    readings: Mapping[str, Any],
+    database: Any,
+    connector: Any,
+) -> dict[str, Any]:
+    """The reading a condition is about, checked; raises ``ConditionNotMet`` when false.
+
+    The subject is the channel the condition names ("if the HCM20 setpoint is below ..."),
+    or the write's own target when it says "it"; a reading from the plan's read step is used,
+    else the channel is read now.
+    """
+    condition = derivation.condition
+    assert condition is not None
+    subject = (
+        targets[0]
+        if not condition.subject
+        else _subject_channel(condition.subject, readings, database)
+    )
+    if subject is None:
+        raise ClarificationRequired(
+            f"Which channel does '{condition.subject}' mean? I need it to check the condition "
+            "before writing; nothing was asked."
+        )
+    reading = readings.get(subject)
+    if reading is None:
+        try:
+            reading = await connector.read_channel(subject)
+        except ConnectorError as exc:
+            raise ClarificationRequired(
+                f"I cannot read {subject} to check the condition ({exc}); nothing was asked."
+            ) from exc
+    value = to_float(getattr(reading, "value", None))
+    units = str(
+        getattr(reading, "units", None)
+        or getattr(getattr(reading, "metadata", None), "units", "")
+        or ""
+    )
+    if value is None:
+        raise ClarificationRequired(
+            f"{subject} has no numeric reading to compare; nothing was asked."
+        )
+    threshold = _in_units(condition.threshold, condition.unit, units)
+    origin = {
+        "kind": "condition",
+        "channel": subject,
+        "value": value,
+        "units": units,
+        "timestamp": _epoch(getattr(reading, "timestamp", None)),
+        "condition": condition.describe(),
+    }
+    shown = f"{value:g} {units}".strip()
+    check = type(condition)(condition.subject, condition.comparison, threshold, None, "")
+    if not check.holds(value):
+        raise ConditionNotMet(
+            f"{subject} reads {shown}, not {condition.describe()}: the condition does not hold, "
+            "so nothing was asked or written",
+            origin,
+        )
+    return origin
+
+
+def describe_origin(origin: Mapping[str, Any]) -> str:
+    """Where a derived value came from, for the approval and the answer."""
+    value = f"{origin.get('value'):g} {origin.get('units') or ''}".strip()
+    when = _clock(origin.get("timestamp"))
+    kind = origin.get("kind")
+    if kind == "copy":
+        return f"copied from `{origin.get('channel')}` (read {value} at {when})"
+    if kind == "archive":
+        moment = _clock(origin.get("moment"))
+        return (
+            f"restored from the archive: `{origin.get('channel')}` was {value} at {moment} "
+            f"(sample of {when})"
+        )
+    return (
+        f"condition checked: `{origin.get('channel')}` reads {value} ({when}), "
+        f"{origin.get('condition')}"
+    )
+
+
+def _counterpart(target: str, sources: Sequence[str], database: Any) -> str:
+    """The source channel that matches ``target``'s kind (setpoint for a setpoint)."""
+    if len(sources) == 1:
+        return sources[0]
+    wanted = getattr(database.get(target), "role", None)
+    same = [s for s in sources if getattr(database.get(s), "role", None) == wanted]
+    if len(same) == 1:
+        return same[0]
+    raise ClarificationRequired(
+        f"Which of {', '.join(sources)} should {target} copy? Name one; nothing was asked."
+    )
+
+
+def _subject_channel(words: str, readings: Mapping[str, Any], database: Any) -> str | None:
+    among = named_among(database, words, list(readings))
+    if len(among) == 1:
+        return among[0]
+    matches = database.top_matches(words)
+    return (
+        matches[0].name
+        if len(matches) == 1 or (matches and len(among) == 0 and _single_device(matches))
+        else None
+    )
+
+
+def _single_device(matches: Sequence[Any]) -> bool:
+    return len({getattr(m.channel, "device", None) or m.name for m in matches}) == 1
+
+
+def _last_at_or_before(
+    stamps: Sequence[float], values: Sequence[Any], cutoff: float
+) -> tuple[float, float] | None:
+    best = None
+    for stamp, value in zip(stamps, values, strict=False):
+        number = to_float(value)
+        if stamp <= cutoff + 1e-6 and number is not None and math.isfinite(number):
+            best = (float(stamp), number)
+    return best
+
+
+def _in_units(amount: float, unit: str | None, channel_units: str) -> float:
+    if not unit:
+        return amount
+    from osprey_desktop.capabilities.control_room.write_parsing import convert_units
+
+    return convert_units(amount, unit, channel_units)
+
+
+def _epoch(value: Any) -> float | None:
+    if isinstance(value, datetime):
+        return value.timestamp()
+    number = to_float(value)
+    return number
+
+
+def _clock(stamp: Any) -> str:
+    number = to_float(stamp)
+    if number is None:
+        return "an unknown time"
+    return time.strftime("%H:%M:%S", time.localtime(number))
+
+
+__all__ = [
+    "ConditionNotMet",
+    "DerivedValues",
+    "checked_condition",
+    "copied_values",
+    "describe_origin",
+    "named_among",
+    "restored_values",
+]

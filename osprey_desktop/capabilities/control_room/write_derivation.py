@@ -1,0 +1,236 @@
+"""Writes whose value comes from the machine, not from a number the operator typed.
+
+Three forms, each read from the request's grammar, never from a list of sentences:
+
+- **copy**: another channel's present value ("make VCM08 the same as VCM07", "copy the VCM07
+  setpoint to VCM08", "set HCM03 to HCM02's value");
+- **restore**: a channel's own archived value at a moment ("restore QF11 to its value from
+  this morning at 09:30", "put HCM05 back to where it was 2 hours ago");
+- **condition**: a write that happens only when a reading compares as stated ("if the HCM20
+  setpoint is below -1 A, set it to -1 A", "set HCM20 to 0 if it is above 2 A").
+
+The value is found by the steps before the write (a read, an archive lookup); the approval
+shows it and where it came from. Pure and deterministic.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from osprey_desktop.text_numbers import SPELLED_NUMBER_PATTERN, read_number
+
+Kind = Literal["copy", "restore", "condition"]
+
+
+@dataclass(frozen=True)
+class Condition:
+    """ "the HCM20 setpoint is below -1 A": which channel, how it compares, with what."""
+
+    subject: str
+    comparison: str  # "<", "<=", ">", ">=", "==", "!="
+    threshold: float
+    unit: str | None
+    text: str
+
+    def holds(self, value: float) -> bool:
+        return {
+            "<": value < self.threshold,
+            "<=": value <= self.threshold,
+            ">": value > self.threshold,
+            ">=": value >= self.threshold,
+            "==": value == self.threshold,
+            "!=": value != self.threshold,
+        }[self.comparison]
+
+    def describe(self) -> str:
+        unit = f" {self.unit}" if self.unit else ""
+        return f"{_SAID[self.comparison]} {self.threshold:g}{unit}"
+
+
+@dataclass(frozen=True)
+class Derivation:
+    """Where a write's value comes from, and the words naming each part."""
+
+    kind: Kind
+    target: str  # the words naming the channels written
+    source: str = ""  # copy: the words naming the channel copied
+    moment: str = ""  # restore: the words naming the moment
+    condition: Condition | None = None
+    write: str = ""  # condition: the write clause, pronouns replaced by the subject
+
+    def describe(self) -> str:
+        if self.kind == "copy":
+            return f"the present value of {self.source}"
+        if self.kind == "restore":
+            return f"the archived value of {self.target} at {self.moment}"
+        assert self.condition is not None
+        return f"only if {self.condition.subject} is {self.condition.describe()}"
+
+
+_SAID = {"<": "below", "<=": "at most", ">": "above", ">=": "at least", "==": "equal to"}
+_SAID["!="] = "not equal to"
+
+_COMPARISONS: tuple[tuple[str, str], ...] = (
+    (r"not\s+(?:above|over|more\s+than|greater\s+than|higher\s+than)|no\s+more\s+than", "<="),
+    (r"not\s+(?:below|under|less\s+than|lower\s+than)|no\s+less\s+than", ">="),
+    (r"at\s+most|<=|≤|less\s+than\s+or\s+equal\s+to", "<="),
+    (r"at\s+least|>=|≥|greater\s+than\s+or\s+equal\s+to|more\s+than\s+or\s+equal\s+to", ">="),
+    (r"not\s+equal\s+to|different\s+from|!=|≠", "!="),
+    (r"below|under|beneath|less\s+than|lower\s+than|smaller\s+than|<", "<"),
+    (
+        r"above|over|beyond|greater\s+than|higher\s+than|more\s+than|larger\s+than|"
+        r"bigger\s+than|exceeds?|exceeding|>",
+        ">",
+    ),
+    (r"equal\s+to|equals|==|=", "=="),
+)
+_NUMBER = (
+    rf"(?P<num>[-+−]?\s?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?|(?:minus|negative)\s+\d+(?:\.\d+)?"
+    rf"|{SPELLED_NUMBER_PATTERN})"
+)
+_UNIT = r"(?:\s*(?P<unit>[a-zµμ%]{1,12})\b)?"
+_CONDITION = re.compile(
+    r"^(?P<subject>.*?)\s*(?:\b(?:is|are|reads|reading|stays|gets|goes|falls|drops|rises|was|"
+    r"has\s+gone|has\s+fallen|has\s+risen)\b\s*)?(?:\bstill\b\s*)?(?P<cmp>"
+    + "|".join(f"(?:{p})" for p, _ in _COMPARISONS)
+    + r")\s*"
+    + _NUMBER
+    + _UNIT,
+    re.I,
+)
+_IF = r"(?:only\s+)?(?:if|when|whenever|provided(?:\s+that)?|in\s+case|as\s+long\s+as)"
+_CONDITION_FIRST = re.compile(
+    rf"^(?P<lead>.*?)\b{_IF}\b\s+(?P<cond>[^,;]+?)\s*(?:,|;|\bthen\b)\s*(?:then\s+)?(?P<write>.+)$",
+    re.I | re.S,
+)
+_CONDITION_LAST = re.compile(rf"^(?P<write>.+?)\s*,?\s*\b{_IF}\b\s+(?P<cond>.+)$", re.I | re.S)
+_PRONOUN = re.compile(r"\b(?:it|them|its|their)\b", re.I)
+
+# -- copy ----------------------------------------------------------------------------------
+_COPY_VERB = r"(?:make|set|bring|put|change|adjust|match|align)"
+_SAME = (
+    r"(?:(?:to\s+)?(?:be\s+)?(?:the\s+)?same\s+(?:value\s+|setting\s+|setpoint\s+|current\s+)?"
+    r"as|(?:to\s+)?(?:be\s+)?(?:equal|identical)\s+(?:to|with)|to\s+match|(?:in\s+)?line\s+with"
+    r"|to\s+(?:the\s+)?(?:value|setting|setpoint|reading)\s+of|to\s+what(?:ever)?\s+(?:\S+\s+){1,3}"
+    r"(?:is|reads|has|shows))"
+)
+_COPY_SAME = re.compile(
+    rf"\b{_COPY_VERB}\s+(?P<target>.+?)\s+{_SAME}\s+(?P<source>.+?)\s*[.!?]*$", re.I | re.S
+)
+_COPY_OWNED = re.compile(
+    rf"\b{_COPY_VERB}\s+(?P<target>.+?)\s+(?:to|=|->)\s+(?:the\s+)?(?P<source>[\w:.\-]+?)(?:'s|’s)"
+    r"(?:\s+(?:value|setting|setpoint|current|reading))?\s*[.!?]*$",
+    re.I | re.S,
+)
+_COPY_NAMED_VALUE = re.compile(
+    rf"\b{_COPY_VERB}\s+(?P<target>.+?)\s+to\s+the\s+(?P<source>[a-z]+[\w:.\-]*\d[\w:.\-]*)\s+"
+    r"(?:value|setting|setpoint|reading)\s*[.!?]*$",
+    re.I | re.S,
+)
+_COPY_MATCH = re.compile(
+    r"\bmatch\s+(?P<target>.+?)\s+(?:to|with)\s+(?P<source>.+?)\s*[.!?]*$", re.I | re.S
+)
+_COPY_FROM = re.compile(
+    r"\b(?:copy|transfer|duplicate|mirror|clone|carry\s+over)\s+(?P<source>.+?)\s+"
+    r"(?:(?:over\s+)?to|onto|into|across\s+to)\s+(?P<target>.+?)\s*[.!?]*$",
+    re.I | re.S,
+)
+
+# -- restore -------------------------------------------------------------------------------
+_RESTORE = re.compile(
+    r"\b(?P<verb>restore|revert|roll\s+back|return|(?:put|set|bring|take|change|move|turn)"
+    r"(?=.*?\bback\b)|(?:set|put|bring|change|return)(?=.*?\b(?:what|where|how)\s+(?:it|they)"
+    r"\s+(?:was|were)\b)|(?:set|put|bring|change)(?=.*?\bto\s+(?:its|their|the)\s+(?:value|"
+    r"setting|setpoint|reading)s?\s+(?:from|at|of|as\s+of)\b))\s+(?P<rest>.+)$",
+    re.I | re.S,
+)
+_RESTORE_TARGET_END = re.compile(r"\s+(?:back|to|as\s+of|from|at)\b", re.I)
+_MOMENT_LEAD = re.compile(
+    r"^(?:\s*(?:back|to|its|their|the|value|values|setting|settings|setpoint|from|of|as|at|"
+    r"what|where|how|it|they|was|were)\b)+",
+    re.I,
+)
+
+
+def parse_derivation(text: str) -> Derivation | None:
+    """The derived write ``text`` asks for, or None (a plain value, or no write at all)."""
+    flat = " ".join(text.split())
+    condition = _conditional(flat)
+    if condition is not None:
+        return condition
+    return _restore(flat) or _copy(flat)
+
+
+def _conditional(text: str) -> Derivation | None:
+    for pattern in (_CONDITION_FIRST, _CONDITION_LAST):
+        found = pattern.match(text)
+        if found is None:
+            continue
+        condition = _condition(found.group("cond").strip(" ,.?!"))
+        if condition is None:
+            continue
+        write = found.group("write").strip(" ,.?!")
+        if pattern is _CONDITION_FIRST and found.group("lead").strip():
+            write = f"{found.group('lead').strip()} {write}"
+        subject = condition.subject
+        if _PRONOUN.search(subject):
+            # "set HCM20 to 0 if it is above 2 A": "it" is the write's own target
+            subject = ""
+        if subject and _PRONOUN.search(write):
+            write = _PRONOUN.sub(subject, write, count=1)
+        condition = Condition(
+            subject, condition.comparison, condition.threshold, condition.unit, condition.text
+        )
+        return Derivation("condition", target="", condition=condition, write=write)
+    return None
+
+
+def _condition(clause: str) -> Condition | None:
+    found = _CONDITION.match(clause)
+    if found is None:
+        return None
+    amount = read_number(found.group("num").replace(" ", ""))
+    if amount is None:
+        return None
+    raw = found.group("cmp").lower()
+    comparison = next(op for pattern, op in _COMPARISONS if re.fullmatch(pattern, raw, re.I))
+    subject = re.sub(r"^(?:the\s+value\s+of\s+)", "", found.group("subject").strip(), flags=re.I)
+    return Condition(subject, comparison, amount, found.group("unit"), clause)
+
+
+def _restore(text: str) -> Derivation | None:
+    from osprey_desktop.capabilities.control_room.time_parsing import strip_time_expressions
+
+    found = _RESTORE.search(text)
+    if found is None:
+        return None
+    rest = found.group("rest")
+    if " ".join(strip_time_expressions(rest).split()) == " ".join(rest.lower().split()):
+        return None  # "reset HCM01 to 0": no moment to restore
+    end = _RESTORE_TARGET_END.search(rest)
+    target = rest[: end.start()] if end else rest
+    moment = _MOMENT_LEAD.sub("", rest[len(target) :]).strip(" ,.?!")
+    return Derivation("restore", target=target.strip(" ,."), moment=moment)
+
+
+def _copy(text: str) -> Derivation | None:
+    for pattern in (_COPY_FROM, _COPY_SAME, _COPY_OWNED, _COPY_NAMED_VALUE, _COPY_MATCH):
+        found = pattern.search(text)
+        if found is None:
+            continue
+        source = re.sub(r"(?:'s|’s)$", "", found.group("source").strip(" ,."))
+        target = found.group("target").strip(" ,.")
+        if _is_amount(source):
+            continue  # "set HCM01 to 1.5 A": a number, not a channel
+        return Derivation("copy", target=target, source=source)
+    return None
+
+
+def _is_amount(text: str) -> bool:
+    """ "1.5 A", "-0.3": a value, where a copy names a channel."""
+    return bool(re.fullmatch(r"[-+−]?[\d.]+\s*[a-zµ%]{0,12}", text.strip(), re.I))
+
+
+__all__ = ["Condition", "Derivation", "parse_derivation"]

@@ -1,0 +1,75 @@
+"""Which requests ask for an explanation rather than a value: a small grammar of questions.
+
+"What is a DCCT?" asks what a kind of device is; "what is the DCCT current?" asks for a value.
+The difference is in the form, not the words: an indefinite article or a generic plural after
+"what is", a question about meaning ("stand for", "difference between"), "why" about things
+in general, "how do I", a hypothetical ("what would happen if"), or a question about the
+assistant itself ("can you change anything without my approval?"). Such a request is answered
+from ``osprey_desktop.knowledge`` without reading or changing anything.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Greetings and politeness before the question ("hi, quick question: what is a BPM?").
+_LEAD = re.compile(
+    r"^(?:(?:hi|hello|hey|ok|okay|so|well|please|quick question|question|excuse me|sorry)"
+    r"\b[\s,:;!.-]*)+"
+)
+_INSTANCE = re.compile(r"\b[a-z]+[-_]?\d+[a-z0-9]*\b|\b[a-z0-9]+:[a-z0-9:]+\b")
+_TIME_WORDS = re.compile(r"\b(?:now|currently|today|yesterday|since|ago|last|past)\b")
+_CONCEPT_FORMS = [
+    # what is a BPM / what are sextupoles for / what's an undulator
+    re.compile(r"^(?:what|who)(?:\s+is|\s+are|'s|s)\s+(?:a|an)\s+\w"),
+    re.compile(r"^(?:what|who)(?:\s+is|\s+are|'s)\s+\w+s\s+(?:for|used for)\b"),
+    # what does HCM stand for / mean; what does a DCCT measure
+    re.compile(r"^what\s+(?:does|do)\s+.+\s+(?:mean|stand\s+for|measure|do|control)\s*[?.!]*$"),
+    re.compile(r"^what\s+is\s+meant\s+by\b"),
+    re.compile(
+        r"^what(?:\s+is|'s)\s+the\s+(?:difference|meaning|purpose|role|point|function|idea)"
+        r"\s+(?:between|of|behind)\b"
+    ),
+    re.compile(r"^(?:explain|define|describe)\s+(?:what|how|why|a|an|the\s+difference)\b"),
+    re.compile(r"^(?:explain|define)\b"),
+    re.compile(r"^(?:tell\s+me|teach\s+me)\s+(?:about|what|how|why)\s+(?:a|an|the\s+concept)\b"),
+    # how does an undulator work / how do I set a corrector
+    re.compile(r"^how\s+(?:does|do)\s+(?:a|an|the)?\s*[\w\s]+\bwork\b"),
+    re.compile(r"^how\s+(?:do|can|should|would)\s+(?:i|we|one|you)\s+\w"),
+    # what would happen if I set HCM01 to 5 A
+    re.compile(r"^what\s+(?:would|will|could|might)\s+happen\b"),
+    re.compile(r"^what\s+happens\s+(?:if|when)\b"),
+    re.compile(r"^is\s+it\s+(?:safe|possible|ok|okay|allowed)\s+to\b"),
+]
+# why does a readback differ / why do correctors have readbacks (a generic subject)
+_WHY_GENERIC = re.compile(
+    r"^why\s+(?:does|do|is|are|would|should|can|could|might|must)\s+(?:a|an|\w+s)\b"
+)
+# can you change anything without my approval / do you write on your own
+_ABOUT_ASSISTANT = re.compile(
+    r"^(?:can|could|will|would|do|does|are|is|may|might)\s+(?:you|it|the\s+assistant|osprey)\b"
+)
+_ASSISTANT_TOPICS = re.compile(
+    r"\b(?:without|anything|everything|yourself|your\s+own|automatically|allowed|permission|"
+    r"able\s+to|capable|approv\w*|safe)\b"
+)
+
+
+def is_knowledge_question(text: str) -> bool:
+    """Whether ``text`` asks for an explanation (see the module docstring), not a value."""
+    lowered = _LEAD.sub("", " ".join(text.lower().split())).strip()
+    if not lowered:
+        return False
+    hypothetical = re.match(r"^what\s+(?:would|will|could|might)\s+happen|^what\s+happens", lowered)
+    if _INSTANCE.search(lowered) and not hypothetical:
+        return False  # "what is HCM01?", "explain SR:DCCT:Current": a channel, read it
+    if _TIME_WORDS.search(lowered) and not hypothetical:
+        return False  # "what is the lifetime now", "why did the current drop since 8"
+    if any(form.search(lowered) for form in _CONCEPT_FORMS):
+        return True
+    if _WHY_GENERIC.search(lowered):
+        return True
+    return bool(_ABOUT_ASSISTANT.search(lowered) and _ASSISTANT_TOPICS.search(lowered))
+
+
+__all__ = ["is_knowledge_question"]

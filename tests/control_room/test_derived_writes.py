@@ -1,0 +1,231 @@
+"""Writes whose value comes from the machine (copy, restore from the archive, condition),
+writes to several channels, and targets that are not unique, through whole turns."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from osprey_desktop.capabilities.control_room.write_derivation import parse_derivation
+from osprey_desktop.config import get_audit_db_path
+from osprey_desktop.connectors.sim_machine import SimMachine
+from osprey_desktop.safety import AuditLog
+from osprey_desktop.session import AgentSession
+
+VCM07 = "SR03C:VCM07:Current:SP"
+VCM08 = "SR03C:VCM08:Current:SP"
+QF11 = "SR03C:QF11:Current:SP"
+HCM20 = "SR07C:HCM20:Current:SP"
+
+
+@pytest.fixture
+async def session(connectors, tmp_path) -> AsyncIterator[AgentSession]:
+    async with AgentSession.open(db_path=tmp_path / "threads.sqlite") as opened:
+        yield opened
+
+
+def steps(result) -> list[str]:
+    return [s["capability"] for s in result.plan["steps"]]
+
+
+def operations(result) -> list[dict[str, Any]]:
+    return result.pending_approval["resume_payload"]["operations"]
+
+
+# -- the grammar ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "target", "source"),
+    [
+        ("make VCM08 the same as VCM07", "VCM08", "VCM07"),
+        ("set HCM03 to the same value as HCM02", "HCM03", "HCM02"),
+        ("copy the VCM07 setpoint to VCM08", "VCM08", "the VCM07 setpoint"),
+        ("set HCM03 to HCM02's value", "HCM03", "HCM02"),
+        ("please make QD06 equal to QD04", "QD06", "QD04"),
+        ("match VCM04 to VCM03", "VCM04", "VCM03"),
+    ],
+)
+def test_copies_name_their_source_and_target(text, target, source):
+    derivation = parse_derivation(text)
+    assert derivation is not None and derivation.kind == "copy"
+    assert (derivation.target, derivation.source) == (target, source)
+
+
+@pytest.mark.parametrize(
+    ("text", "target", "moment"),
+    [
+        ("restore QF11 to its value from this morning at 09:30", "QF11", "this morning at 09:30"),
+        ("put HCM05 back to where it was 2 hours ago", "HCM05", "2 hours ago"),
+        (
+            "set the ID04 gap back to what it was yesterday at 14:00",
+            "the ID04 gap",
+            "yesterday at 14:00",
+        ),
+        ("revert HCM07 to 10:15", "HCM07", "10:15"),
+    ],
+)
+def test_restores_name_their_target_and_moment(text, target, moment):
+    derivation = parse_derivation(text)
+    assert derivation is not None and derivation.kind == "restore"
+    assert (derivation.target, derivation.moment) == (target, moment)
+
+
+@pytest.mark.parametrize(
+    ("text", "subject", "comparison", "threshold", "write"),
+    [
+        (
+            "if the HCM20 setpoint is below -1 A, set it to -1 A",
+            "the HCM20 setpoint",
+            "<",
+            -1.0,
+            "set the HCM20 setpoint to -1 A",
+        ),
+        ("set HCM20 to 0 if it is above 2 A", "", ">", 2.0, "set HCM20 to 0"),
+        ("when QF05 exceeds 120 A, set QF05 to 118 A", "QF05", ">", 120.0, "set QF05 to 118 A"),
+        (
+            "only set VCM01 to 0.2 if the lifetime is at least 5 h",
+            "the lifetime",
+            ">=",
+            5.0,
+            "only set VCM01 to 0.2",
+        ),
+    ],
+)
+def test_conditions_name_what_is_compared(text, subject, comparison, threshold, write):
+    derivation = parse_derivation(text)
+    assert derivation is not None and derivation.kind == "condition"
+    condition = derivation.condition
+    assert (condition.subject, condition.comparison, condition.threshold) == (
+        subject,
+        comparison,
+        threshold,
+    )
+    assert derivation.write == write
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "set HCM01 to 1.5 A",
+        "reset HCM01 to 0",
+        "read the beam current",
+        "set VCM05 to VCM08 to 0.1 A",
+    ],
+)
+def test_plain_writes_and_reads_derive_nothing(text):
+    assert parse_derivation(text) is None
+
+
+# -- whole turns -----------------------------------------------------------------------------
+
+
+async def test_a_copy_reads_the_source_and_the_approval_says_where_the_value_came_from(
+    session, machine: SimMachine
+):
+    machine.set_setpoint(VCM07, 0.35)
+
+    asked = await session.submit("make VCM08 the same as VCM07", "t1")
+
+    assert steps(asked) == ["channel_finding", "channel_read", "channel_write", "respond"]
+    (op,) = operations(asked)
+    assert op["channel"] == VCM08 and op["new_value"] == pytest.approx(0.35)
+    assert op["derived_from"]["channel"] == VCM07
+    assert f"copied from `{VCM07}` (read 0.35 A" in asked.pending_approval["user_message"]
+
+    done = await session.resume("t1", True)
+
+    assert machine.value(VCM08) == pytest.approx(0.35)
+    assert f"value copied from `{VCM07}`" in done.response
+
+
+async def test_a_restore_takes_the_archived_value_at_the_moment(session, machine: SimMachine):
+    now = time.time()
+    machine.set_setpoint(QF11, 121.0, t=now - 3 * 3600)
+    machine.set_setpoint(QF11, 119.5, t=now - 1800)
+
+    asked = await session.submit("put QF11 back to where it was 2 hours ago", "t1")
+
+    assert steps(asked) == [
+        "channel_finding",
+        "time_range_parsing",
+        "archiver_retrieval",
+        "channel_write",
+        "respond",
+    ]
+    (op,) = operations(asked)
+    assert op["channel"] == QF11 and op["new_value"] == pytest.approx(121.0)
+    assert op["current_value"] == pytest.approx(119.5)
+    assert "restored from the archive" in asked.pending_approval["user_message"]
+    rejected = await session.resume("t1", False)
+    assert machine.value(QF11) == pytest.approx(119.5) and "rejected" in rejected.response
+
+
+async def test_a_condition_that_does_not_hold_asks_nothing_and_writes_nothing(
+    session, machine: SimMachine
+):
+    result = await session.submit("if the HCM20 setpoint is below -1 A, set it to -1 A", "t1")
+
+    assert steps(result) == ["channel_finding", "channel_read", "channel_write", "respond"]
+    assert result.pending_approval is None
+    assert "not below -1 A: the condition does not hold" in result.response
+    assert machine.value(HCM20) == 0.0
+    (entry,) = AuditLog(get_audit_db_path()).entries()
+    assert entry.channel == HCM20 and entry.outcome == "not_sent"
+
+
+async def test_a_condition_that_holds_is_asked_with_the_reading_it_was_checked_on(
+    session, machine: SimMachine
+):
+    machine.set_setpoint(HCM20, -1.6)
+
+    asked = await session.submit("if the HCM20 setpoint is below -1 A, set it to -1 A", "t1")
+
+    (op,) = operations(asked)
+    assert op["channel"] == HCM20 and op["new_value"] == -1.0
+    assert "condition checked" in asked.pending_approval["user_message"]
+    assert "below -1 A" in asked.pending_approval["user_message"]
+
+
+async def test_a_range_of_devices_is_every_device_in_it_in_one_approval(session):
+    asked = await session.submit("set VCM05 to VCM08 to 0.1 A", "t1")
+
+    names = [op["channel"] for op in operations(asked)]
+    assert names == [
+        "SR02C:VCM05:Current:SP",
+        "SR02C:VCM06:Current:SP",
+        "SR03C:VCM07:Current:SP",
+        "SR03C:VCM08:Current:SP",
+    ]
+    assert all(op["new_value"] == 0.1 for op in operations(asked))
+
+
+async def test_a_mass_write_lists_every_channel_in_one_approval(session):
+    asked = await session.submit("set all vertical correctors to zero", "t1")
+
+    ops = operations(asked)
+    assert len(ops) == 36 and all(op["new_value"] == 0.0 for op in ops)
+    assert "Approve 36 writes to the machine?" in asked.pending_approval["user_message"]
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("set the undulator gap to 15 mm", "6 fit it"),
+        ("set the horizontal corrector in sector 2 to 0.5 A", "3 fit it"),
+    ],
+)
+async def test_one_device_named_where_several_fit_is_asked_never_guessed(session, text, count):
+    result = await session.submit(text, "t1")
+
+    assert steps(result) == ["channel_finding", "clarify"]
+    assert result.pending_approval is None
+    assert count in result.response and "Which one do you mean?" in result.response
+
+
+async def test_every_names_the_whole_family(session):
+    asked = await session.submit("set every undulator gap to 20 mm", "t1")
+    assert len(operations(asked)) == 6

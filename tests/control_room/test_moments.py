@@ -1,0 +1,67 @@
+"""A moment in the past ("at 06:30", "2 hours ago") is the archived value at that moment, and
+now against that moment compares the present reading with it."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+
+import pytest
+
+from osprey_desktop.connectors.sim_machine import SimMachine
+from osprey_desktop.session import AgentSession
+
+HCM02 = "SR01C:HCM02:Current:SP"
+
+
+@pytest.fixture
+async def session(connectors, tmp_path) -> AsyncIterator[AgentSession]:
+    async with AgentSession.open(db_path=tmp_path / "threads.sqlite") as opened:
+        yield opened
+
+
+def steps(result) -> list[str]:
+    return [s["capability"] for s in result.plan["steps"]]
+
+
+async def test_a_moment_is_the_archived_value_at_it(session, machine: SimMachine):
+    now = time.time()
+    machine.set_setpoint(HCM02, 0.2, t=now - 4 * 3600)
+    machine.set_setpoint(HCM02, 0.5, t=now - 1800)
+
+    result = await session.submit("the HCM02 setpoint 2 hours ago", "t1")
+
+    assert steps(result) == [
+        "channel_finding",
+        "time_range_parsing",
+        "archiver_retrieval",
+        "respond",
+    ]
+    assert f"`{HCM02}` at " in result.response and "**0.2000 A**" in result.response
+    assert "archived sample of" in result.response
+
+
+async def test_now_against_a_moment_says_higher_or_lower_and_by_how_much(
+    session, machine: SimMachine
+):
+    now = time.time()
+    machine.set_setpoint(HCM02, 0.2, t=now - 4 * 3600)
+    machine.set_setpoint(HCM02, 0.5, t=now - 1800)
+
+    result = await session.submit("is the HCM02 setpoint higher than 2 hours ago?", "t1")
+
+    assert steps(result) == [
+        "channel_finding",
+        "time_range_parsing",
+        "channel_read",
+        "archiver_retrieval",
+        "respond",
+    ]
+    assert "**0.2000 A**" in result.response and "now 0.5000 A" in result.response
+    assert "**higher** by 0.3000 A" in result.response
+
+
+async def test_a_moment_in_the_future_is_asked_about(session):
+    result = await session.submit("what was the lifetime at 23:59 today", "t1")
+    assert result.pending_approval is None
+    assert "in the future" in result.response or "Which" in result.response

@@ -1,0 +1,77 @@
+"""Questions about concepts and about the assistant are told apart from requests for values
+and answered from the knowledge file, the vocabulary and the facility's own channel list."""
+
+from __future__ import annotations
+
+import pytest
+
+from osprey_desktop.connectors import get_configured_channel_database
+from osprey_desktop.knowledge import answer_question, configured_abbreviations, topics_from
+from osprey_desktop.planners.questions import is_knowledge_question
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what is a DCCT?",
+        "why does a readback differ from its setpoint?",
+        "can you change anything without my approval?",
+        "explain what a BPM is",
+        "how do I set a corrector?",
+        "what would happen if I set HCM01 to 5 A?",
+        "what does HCM stand for",
+        "how does an undulator work",
+        "what is the difference between a setpoint and a readback",
+        "hi, quick question: what is a BPM?",
+        "why do correctors have readbacks?",
+        "do you write anything on your own?",
+    ],
+)
+def test_questions_about_concepts_and_the_assistant_are_recognised(text):
+    assert is_knowledge_question(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what is the beam current",
+        "what is HCM01",
+        "what's the lifetime now",
+        "why is the beam current dropping",
+        "can you read the beam current",
+        "can you check the RF frequency for me",
+        "what was the lifetime at 06:30",
+        "what is the ID04 gap",
+        "what are the corrector setpoints",
+        "explain SR:DCCT:Current",
+        "set HCM01 to 1.5 A",
+    ],
+)
+def test_requests_for_values_are_not_questions_of_knowledge(text):
+    assert not is_knowledge_question(text)
+
+
+def test_a_device_kind_is_explained_with_the_facilitys_own_channels(isolated_config):
+    answer = answer_question(
+        "what is a DCCT?",
+        database=get_configured_channel_database(),
+        abbreviations=configured_abbreviations(),
+    )
+    assert answer.startswith("**DCCT** stands for dc current transformer.")
+    assert "stored beam current" in answer
+    assert "`SR:DCCT:Current`" in answer and "Nothing was read or changed" in answer
+
+
+def test_the_approval_question_is_answered_no(isolated_config):
+    answer = answer_question("can you change anything without my approval?")
+    assert answer.startswith("**No.**") and "exactly once" in answer
+
+
+def test_a_facility_topic_replaces_the_shipped_one_with_the_same_id():
+    own = topics_from([{"id": "dcct", "terms": ["dcct"], "answer": "Our DCCT is in cell 7."}])
+    assert answer_question("what is a DCCT?", topics=own).startswith("Our DCCT is in cell 7.")
+
+
+def test_an_unknown_concept_says_so_and_offers_what_can_be_done():
+    answer = answer_question("what is a flux capacitor?", topics=[])
+    assert answer.startswith("I have no explanation of that.")
