@@ -139,7 +139,27 @@ _ASSIGNMENT = re.compile(r"^[\w:.\-]+\s*(?:->|→|:=|=)\s*[-+]?\.?\d")
 _CHANGE_STEMS = frozenset(stem(v) for v in CHANGE_VERBS)
 # Verbs that change a device only when a target value follows ("open the gap to 20 mm",
 # not "open the strip chart"); a clock time ("to 12:00") is not a target value.
-_VALUE_VERBS = frozenset({"open", "close", "bring", "drive", "take", "make", "return"})
+_VALUE_VERBS = frozenset(
+    [
+        "open",
+        "close",
+        "shut",
+        "bring",
+        "drive",
+        "take",
+        "make",
+        "return",
+        "start",
+        "stop",
+        "insert",
+        "retract",
+        "extract",
+        "arm",
+        "disarm",
+        "activate",
+        "deactivate",
+    ]
+)
 _TARGET_VALUE = re.compile(r"\b(?:to|by|at)\s*[-+]?\.?\d+(?:\.\d+)?(?!\s*[:h]\d)\b")
 _A_NUMBER = re.compile(rf"\d|{SPELLED_NUMBER_PATTERN}", re.I)
 _QUESTION_LEAD_WORDS = """what which who whom whose how why when where whether is are was were
@@ -164,6 +184,10 @@ def asks_for_change(text: str, capabilities: Sequence[Any] | None = None) -> boo
             writers = [c for c in pool if getattr(c, "writes", False)]
         return _a_writer_can_act(words_, writers)
 
+    def writer_acts_or_asks(words_: str) -> bool:
+        can_write("")  # fills ``writers``
+        return _a_writer_can_act(words_, writers or [], asks_too=True)
+
     for raw in _CLAUSES.split(text):
         clause, previous = raw.strip().lower(), None
         while clause != previous:
@@ -177,8 +201,8 @@ def asks_for_change(text: str, capabilities: Sequence[Any] | None = None) -> boo
             # Read as "set ...", the rest gives a value: "open the gap 2 mm" asks for a
             # change (to or by? the writer asks), "open the strip chart" does not.
             as_set = re.sub(rf"^.*?\b{first[0]}\b", "set", raw, count=1, flags=re.I | re.S)
-            if _TARGET_VALUE.search(clause) or can_write(as_set):
-                return True
+            if _TARGET_VALUE.search(clause) or can_write(as_set) or writer_acts_or_asks(raw):
+                return True  # ... or a state ("open the cooling valve"), or a question
     return any(
         _without_verb_or_question(part, capabilities) and can_write(part)
         for part in _statements(text)
@@ -214,15 +238,17 @@ def _without_verb_or_question(part: str, capabilities: Sequence[Any] | None) -> 
     return True
 
 
-def _a_writer_can_act(text: str, writers: Sequence[Any]) -> bool:
+def _a_writer_can_act(text: str, writers: Sequence[Any], asks_too: bool = False) -> bool:
     """True when a writer's ``missing_information`` finds nothing missing in ``text``: it
-    reads a value and a target there. A writer that declares no such check is not asked."""
+    reads a value and a target there (with ``asks_too``, also when it would find the target
+    and then ask: a change was asked for). A writer that declares no such check is not asked."""
     for writer in writers:
         check = getattr(writer, "missing_information", None)
         if not callable(check):
             continue
         try:
-            if check(text, {}) is None:
+            answer = check(text, {})
+            if answer is None or (asks_too and getattr(answer, "after_lookups", False)):
                 return True
         except Exception as exc:  # noqa: BLE001 - a broken check must not stop planning
             logger.warning("%s.missing_information failed: %s", writer.name, exc)

@@ -185,6 +185,13 @@ class WritePolicy:
                 requested_value,
                 units,
             )
+        states = tuple(getattr(reading.metadata, "enum_strings", None) or ())
+        if states and isinstance(requested_value, str) and to_float(requested_value) is None:
+            # a state by name ("Open"): the limits apply to its index, as on the wire
+            try:
+                requested_value = reading.metadata.enum_value(requested_value)
+            except ValueError as exc:
+                return self._refuse(channel, str(exc), reading.value, requested_value, units)
         if to_float(reading.value) is None and to_float(requested_value) is not None:
             return self._refuse(
                 channel,

@@ -128,7 +128,7 @@ class ChannelWriteCapability(ControlRoomCapability):
         if derivation is not None:
             request = derivation.write  # "if ... , set it to -1 A": the write needs a value
         try:
-            parse_write_request(request)
+            specs = parse_write_request(request)
         except MissingWriteValue as exc:
             return MissingAfterLookups(f"What value should I write? {exc}.")
         except WriteRequestError as exc:
@@ -140,7 +140,10 @@ class ChannelWriteCapability(ControlRoomCapability):
                 "Which channel should I change? Name it (e.g. SR01C:HCM01:Current:SP) or "
                 "describe it (e.g. 'corrector HCM01', 'the ID04 gap')."
             )
-        return _target_question(request) if named else None
+        if not named:
+            return None
+        state = next((spec.state for spec in specs if spec.mode == "state"), None)
+        return _target_question(request, state)
 
     @classmethod
     def inputs_for(cls, text: str) -> list[str]:
@@ -416,10 +419,11 @@ def writable_targets(channels: Sequence[str]) -> list[str]:
     return writable or list(channels)
 
 
-def _target_question(request: str) -> MissingAfterLookups | None:
+def _target_question(request: str, state: str | None = None) -> MissingAfterLookups | None:
     """A question about the target, known before any step runs: a device the list lacks,
-    one device named where several fit ("the undulator gap"), too many channels. The plan
-    then finds the candidates and asks; it never reaches the write."""
+    one device named where several fit ("the undulator gap"), too many channels, a state
+    ("open") for channels the list gives units (numbers: "open the ID04 gap" needs a value).
+    The plan then finds the candidates and asks; it never reaches the write."""
     from osprey_desktop.capabilities.control_room.channel_finding import (
         find_channels_noted,
         max_channels_per_write,
@@ -427,13 +431,19 @@ def _target_question(request: str) -> MissingAfterLookups | None:
 
     try:
         database = _channel_database()
-        find_channels_noted(
+        names, _, _ = find_channels_noted(
             database, request, writable=True, max_write_channels=max_channels_per_write()
         )
     except ClarificationRequired as exc:
         return MissingAfterLookups(exc.question)
     except Exception:  # noqa: BLE001 - no channel list yet: the finding step will say why
         return None
+    records = [r for n in writable_targets(names) if (r := database.get(n)) is not None]
+    if state is not None and records and all(r.units for r in records):
+        return MissingAfterLookups(
+            f"What value should I write? '{state}' names a state, but "
+            f"{records[0].name} takes a number in {records[0].units}."
+        )
     return None
 
 

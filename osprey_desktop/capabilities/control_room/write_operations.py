@@ -126,7 +126,11 @@ async def plan_operation(
         current_value=jsonable(reading.value), units=units, precision=reading.metadata.precision
     )
     try:
-        new_value = _new_value(spec, current, units)
+        new_value: Any = (
+            _new_state(spec, reading.metadata)
+            if spec.mode == "state"
+            else _new_value(spec, current, units)
+        )
     except (UnitMismatch, OperationError) as exc:
         operation["violation"] = f"{exc} (for '{channel}')"
         return operation
@@ -137,6 +141,25 @@ async def plan_operation(
     if check.current_value is not None:
         operation["current_value"] = jsonable(check.current_value)
     return operation
+
+
+def _new_state(spec: ValueSpec, metadata: Any) -> str:
+    """The channel's own state a state write means ("open" -> "Open"), or why none does."""
+    from osprey_desktop.capabilities.control_room.write_states import resolve_state
+
+    states = tuple(getattr(metadata, "enum_strings", None) or ())
+    if not states:
+        raise OperationError(
+            f"'{spec.state}' is a state, but this channel takes numbers"
+            + (f" ({metadata.units})" if getattr(metadata, "units", "") else "")
+            + "; say the value to write"
+        )
+    state = resolve_state(str(spec.state), states)
+    if state is None:
+        raise OperationError(
+            f"this channel has no state '{spec.state}'; its states are {', '.join(states)}"
+        )
+    return state
 
 
 def _new_value(spec: ValueSpec, current: float | None, units: str) -> float:

@@ -7,14 +7,16 @@ unit that does not fit the channel is an error rather than a guess.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Literal
 
 from osprey_desktop import units
+from osprey_desktop.capabilities.control_room.write_states import parse_state_request
 from osprey_desktop.text_numbers import SPELLED_NUMBER_PATTERN, read_number
 
-Mode = Literal["absolute", "delta", "percent"]
+Mode = Literal["absolute", "delta", "percent", "state"]
 
 
 class WriteRequestError(ValueError):
@@ -38,8 +40,13 @@ class ValueSpec:
     amount: float
     unit: str | None
     text: str
+    #: mode "state": the state word or verb ("open", "off", "Fast"), matched against the
+    #: channel's own states when the write is prepared (``write_states.resolve_state``).
+    state: str | None = None
 
     def describe(self) -> str:
+        if self.mode == "state":
+            return f"to {self.state}"
         unit = f" {self.unit}" if self.unit else ""
         if self.mode == "absolute":
             return f"to {self.amount:g}{unit}"
@@ -150,6 +157,10 @@ def parse_write_request(text: str) -> list[ValueSpec]:
                 found.append((m.start(), m.end(), kind, m))
     found.sort(key=lambda item: item[0])
     if not found:
+        state = parse_state_request(text)
+        if state is not None:  # "open the cooling valve", "turn the heater off"
+            target, word, words = state
+            return [ValueSpec(target, "state", math.nan, None, words, state=word)]
         verb = _CHANGE_WORDS.search(text)
         what = f"'{verb.group(0)}'" if verb else "the change"
         raise MissingWriteValue(
