@@ -87,7 +87,14 @@ _TENS_VALUES = {
     "ninety": 90,
 }
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
-_FRACTIONS = {"half": 0.5, "halves": 0.5, "quarter": 0.25, "quarters": 0.25}
+_FRACTIONS = {
+    "half": 0.5,
+    "halves": 0.5,
+    "quarter": 0.25,
+    "quarters": 0.25,
+    "tenth": 0.1,
+    "tenths": 0.1,
+}
 _NEGATIVE = frozenset({"minus", "negative"})
 
 
@@ -108,7 +115,7 @@ _CARDINAL = (
 _DECIMALS = rf"point(?:\s+{_any(_DIGIT_VALUES)})+"
 # "a quarter of an amp", "half a millimetre": the article before the unit belongs to the amount.
 # Tried first, so "three quarters" is not read as "three" followed by a unit.
-_FRACTION = r"(?:(?:a|one|two|three)\s+)?(?:half|halves|quarters?)\b(?:\s+of)?(?:\s+an?\b)?"
+_FRACTION = r"(?:(?:a|one|two|three)\s+)?(?:half|halves|quarters?|tenths?)\b(?:\s+of)?(?:\s+an?\b)?"
 _AND_FRACTION = r"and\s+(?:a|one|three)\s+(?:half|quarters?)\b"
 
 #: Regex of an amount in words, optionally negative (no group, no anchors; case-insensitive).

@@ -47,7 +47,14 @@ def format_fixed(value: Any, decimals: int | None, units: str = "") -> str:
 def format_reading(value: Any, precision: int | None, units: str = "") -> str:
     """A live reading: the channel's own precision when it has one."""
     if precision is not None and is_number(value):
-        return format_fixed(value, max(0, min(12, int(precision))), units)
+        decimals = max(0, min(12, int(precision)))
+        number = abs(float(value))
+        # orders of magnitude below what the precision shows (a vacuum pressure of 2.3e-09
+        # Torr at 2 decimals) is a value, not noise around zero: shown with its exponent
+        tiny = number != 0.0 and number < 10.0 ** -(decimals + 3)
+        if math.isfinite(number) and (tiny or number >= 1e7):
+            return format_fixed(value, None, units)
+        return format_fixed(value, decimals, units)
     if is_number(value) and not isinstance(value, int):
         return format_fixed(value, decimals_for([value]), units)
     return format_fixed(value, 0, units)

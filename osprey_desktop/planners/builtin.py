@@ -35,7 +35,7 @@ from osprey_desktop.planners.matching import (
     words,
 )
 from osprey_desktop.planners.plan_builder import PlanDraft, build_steps, closing_step
-from osprey_desktop.planners.questions import is_knowledge_question
+from osprey_desktop.planners.questions import asks_for_help, is_knowledge_question, is_thanks
 from osprey_desktop.planners.response_writer import render_capability_help, render_summaries
 from osprey_desktop.text_numbers import SPELLED_NUMBER_PATTERN
 
@@ -513,8 +513,12 @@ class BuiltinPlanner:
                 for r in successful_steps(state)
                 if r.get("capability") not in ("respond", "clarify")
             ]
-            if is_knowledge_question(primary):
+            if asks_for_help(primary):
+                parts.append("I can help with:\n" + render_capability_help(capabilities))
+            elif is_knowledge_question(primary):
                 parts.append(_explanation(primary))
+            elif is_thanks(primary):
+                parts.append("You're welcome. Ask me anything else about the machine.")
             elif is_greeting(primary):
                 parts.append("Hello! I can help with:\n" + render_capability_help(capabilities))
             elif done:

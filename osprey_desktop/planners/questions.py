@@ -55,11 +55,34 @@ _ASSISTANT_TOPICS = re.compile(
 )
 
 
+_HELP = re.compile(
+    r"^(?:help\b|what\s+(?:can|could)\s+(?:you|i)\s+(?:do|ask)|what\s+(?:are\s+you|do\s+you\s+do)"
+    r"|how\s+can\s+you\s+help|what\s+(?:can|do)\s+you\s+(?:know|help\s+with))"
+)
+
+
+def asks_for_help(text: str) -> bool:
+    """ "What can you do?", "help": a question about what the assistant can do."""
+    return bool(_HELP.search(_LEAD.sub("", " ".join(text.lower().split())).strip()))
+
+
+_THANKS = re.compile(
+    r"^(?:ok(?:ay)?[\s,]+)?(?:thanks|thank\s+you|thx|cheers|ta|great,?\s+thanks)\b"
+)
+
+
+def is_thanks(text: str) -> bool:
+    """ "Thanks!", "ok thanks, that's all": an acknowledgement, answered as one."""
+    return bool(_THANKS.search(" ".join(text.lower().split())))
+
+
 def is_knowledge_question(text: str) -> bool:
     """Whether ``text`` asks for an explanation (see the module docstring), not a value."""
     lowered = _LEAD.sub("", " ".join(text.lower().split())).strip()
     if not lowered:
         return False
+    if asks_for_help(lowered):
+        return True
     hypothetical = re.match(r"^what\s+(?:would|will|could|might)\s+happen|^what\s+happens", lowered)
     if _INSTANCE.search(lowered) and not hypothetical:
         return False  # "what is HCM01?", "explain SR:DCCT:Current": a channel, read it
@@ -72,4 +95,4 @@ def is_knowledge_question(text: str) -> bool:
     return bool(_ABOUT_ASSISTANT.search(lowered) and _ASSISTANT_TOPICS.search(lowered))
 
 
-__all__ = ["is_knowledge_question"]
+__all__ = ["asks_for_help", "is_knowledge_question", "is_thanks"]

@@ -52,6 +52,12 @@ def test_values_use_the_channel_precision_not_an_exponent_beside_zeros():
     assert format_reading(-0.0001, 3, "A") == "0.000 A"  # never "-0.000"
 
 
+def test_a_value_far_below_the_precision_keeps_its_exponent():
+    # a vacuum pressure listed with 2 decimals is not zero
+    assert format_reading(2.3e-9, 2, "Torr") == "2.300e-09 Torr"
+    assert format_reading(0.0, 2, "Torr") == "0.00 Torr"
+
+
 def test_a_values_table_names_alarms_disconnections_and_ages():
     context = ChannelValuesContext(
         channel_values={

@@ -7,7 +7,7 @@ import pytest
 
 from osprey_desktop.connectors import get_configured_channel_database
 from osprey_desktop.knowledge import answer_question, configured_abbreviations, topics_from
-from osprey_desktop.planners.questions import is_knowledge_question
+from osprey_desktop.planners.questions import asks_for_help, is_knowledge_question, is_thanks
 
 
 @pytest.mark.parametrize(
@@ -75,3 +75,21 @@ def test_a_facility_topic_replaces_the_shipped_one_with_the_same_id():
 def test_an_unknown_concept_says_so_and_offers_what_can_be_done():
     answer = answer_question("what is a flux capacitor?", topics=[])
     assert answer.startswith("I have no explanation of that.")
+
+
+@pytest.mark.parametrize("text", ["what can you do?", "help", "hi, how can you help?"])
+def test_a_question_about_what_the_assistant_does_is_help(text):
+    assert asks_for_help(text) and is_knowledge_question(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "thanks"),
+    [
+        ("thanks!", True),
+        ("ok thanks, that's all", True),
+        ("thanks, now read HCM01", True),
+        ("read the beam current", False),
+    ],
+)
+def test_thanks_are_told_apart(text, thanks):
+    assert is_thanks(text) is thanks
