@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import logging
 import os
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
@@ -42,6 +43,7 @@ LOCAL_ENDPOINT_KEY = "not-needed"
 """Sent to a loopback endpoint when no key is configured: vLLM and Ollama ignore it, and the
 OpenAI client refuses to start without some key."""
 
+logger = logging.getLogger(__name__)
 _NOSTREAM_TAGS = ["nostream"]  # LangGraph's TAG_NOSTREAM: keep plan JSON out of chat streams
 
 
@@ -51,6 +53,44 @@ class _InvalidReply(Exception):
 
 class _TransientFailure(Exception):
     """The server failed in a way worth retrying (HTTP 5xx, 429)."""
+
+
+def without_unasked_writes(
+    plan: Any, task: str, state: Mapping[str, Any], capabilities: Sequence[Any]
+) -> Any:
+    """The model's plan, or one clarify step when it writes though the operator asked for no
+    change ("what is the ID04 gap?"): a model may over-reach; the operator's words decide.
+
+    Both the model's task and the operator's own latest words are read (the task may have
+    resolved "do it again" into "set HCM01 to 1.5 A").
+    """
+    from osprey_desktop.infrastructure.task_extraction_node import latest_user_text
+    from osprey_desktop.planners.builtin import asks_for_change
+
+    writers = {c.name for c in capabilities if getattr(c, "writes", False)}
+    steps = list(plan.get("steps") or [])
+    if not any(step.get("capability") in writers for step in steps):
+        return plan
+    spoken = latest_user_text(list(state.get("messages") or [])) or ""
+    if asks_for_change(task) or (spoken and asks_for_change(spoken)):
+        return plan
+    logger.warning("the model planned a write the request does not ask for; asking instead")
+    return {
+        "steps": [
+            {
+                "context_key": "clarify",
+                "capability": "clarify",
+                "task_objective": f"Ask the operator for what is missing to: {task}",
+                "success_criteria": "The operator knows what to add",
+                "expected_output": None,
+                "parameters": {
+                    "reason": "the request does not ask to change anything, so nothing will "
+                    "be written; say what to set and to which value if a change is meant"
+                },
+                "inputs": [],
+            }
+        ]
+    }
 
 
 def is_loopback_url(url: str) -> bool:
@@ -163,9 +203,10 @@ class ChatModelPlanner:
     async def create_plan(
         self, task: str, capabilities: Sequence[Any], state: Mapping[str, Any]
     ) -> ExecutionPlan:
-        return await self._ask_structured(
+        plan = await self._ask_structured(
             "plan", PlanReply, prompts.plan_messages(task, capabilities, state), to_execution_plan
         )
+        return without_unasked_writes(plan, task, state, capabilities)
 
     async def choose_next_step(
         self, task: str, capabilities: Sequence[Any], state: Mapping[str, Any]

@@ -184,3 +184,36 @@ async def test_a_copy_planned_by_a_model_writes_the_read_value_and_says_so(
     assert "copied from `SR03C:VCM07:Current:SP`" in asked.pending_approval["user_message"]
     plan_prompt = next(r for r in seen if (r.response_schema or {}).get("name") == "PlanReply")
     assert "reads that channel before the write step" in plan_prompt.prompt_text
+
+
+async def test_a_write_the_request_does_not_ask_for_is_not_planned_from_a_model(
+    connectors, machine, tmp_path, fresh_planner
+):
+    def reply(request: StubRequest):
+        schema = (request.response_schema or {}).get("name")
+        if schema == "TaskReply":
+            return json_reply(
+                {
+                    "task": "what is HCM01?",
+                    "depends_on_chat_history": False,
+                    "depends_on_user_memory": False,
+                }
+            )
+        if schema == "CapabilitySelectionReply":
+            return json_reply({"capabilities": ["channel_write"], "reasoning": "."})
+        if schema == "PlanReply":
+            return json_reply(_plan(1.9))  # the model over-reaches: a write for a question
+        return text_reply("I need more information.")
+
+    with OpenAIStub(reply) as stub:
+        set_config(
+            build_config(
+                {"models": {"planner": "chat_model", "chat_model": {"base_url": stub.base_url}}}
+            )
+        )
+        async with AgentSession.open(db_path=tmp_path / "threads.sqlite") as session:
+            result = await session.submit("what is HCM01?", "t1")
+
+    assert result.pending_approval is None
+    assert [s["capability"] for s in result.plan["steps"]] == ["clarify"]
+    assert machine.value(HCM01) == 0.0
