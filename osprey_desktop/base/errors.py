@@ -151,6 +151,15 @@ class MissingAfterLookups(str):
     target, then asks; it never reaches the step that changes anything."""
 
     after_lookups = True
+    #: The request's target was found; only something else is missing (a value, a number
+    #: where a state was said): it asks for a change, and the question is about the value.
+    target_known = False
+
+
+class MissingValue(MissingAfterLookups):
+    """A ``MissingAfterLookups`` whose target exists: only the value is missing or unfit."""
+
+    target_known = True
 
 
 __all__ = [
@@ -158,6 +167,7 @@ __all__ = [
     "ErrorClassification",
     "ErrorSeverity",
     "MissingAfterLookups",
+    "MissingValue",
     "RetryPolicy",
     "default_error_classification",
     "is_transient_error",

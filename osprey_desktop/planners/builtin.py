@@ -240,15 +240,16 @@ def _without_verb_or_question(part: str, capabilities: Sequence[Any] | None) -> 
 
 def _a_writer_can_act(text: str, writers: Sequence[Any], asks_too: bool = False) -> bool:
     """True when a writer's ``missing_information`` finds nothing missing in ``text``: it
-    reads a value and a target there (with ``asks_too``, also when it would find the target
-    and then ask: a change was asked for). A writer that declares no such check is not asked."""
+    reads a value and a target there (with ``asks_too``, also when it finds the target and
+    only asks about the value: "open the ID04 gap" is a change without a usable value). A
+    writer that declares no such check is not asked."""
     for writer in writers:
         check = getattr(writer, "missing_information", None)
         if not callable(check):
             continue
         try:
             answer = check(text, {})
-            if answer is None or (asks_too and getattr(answer, "after_lookups", False)):
+            if answer is None or (asks_too and getattr(answer, "target_known", False)):
                 return True
         except Exception as exc:  # noqa: BLE001 - a broken check must not stop planning
             logger.warning("%s.missing_information failed: %s", writer.name, exc)

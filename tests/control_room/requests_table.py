@@ -244,8 +244,6 @@ REQUESTS: tuple[OperatorRequest, ...] = (
     _r("wat is the beam currnet", READ, "read", "odd"),
     _r("hello there, could you possibly check the RF frequency for me? cheers", READ, "read"),
     _r("READ QD04", READ, "read", "odd"),
-    _r("thanks!", RESPOND, "conversation"),
-    _r("what can you do?", RESPOND, "conversation"),
     _r("bring VCM03 up by a tenth of an amp", WRITE, "write", "units", "odd"),
     _r("open the ID04 gap", FIND_THEN_ASK, "write_missing"),
     _r("turn HCM01 off", FIND_THEN_ASK, "write_missing", "odd"),

@@ -383,7 +383,7 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
     from osprey_desktop.connectors.channel_search import ChannelMatch
 
     words = expand_name_ranges(
-        _without_values(text) if writable else strip_time_expressions(text),
+        _without_values(text) if writable else _without_quantities(strip_time_expressions(text)),
         lambda name: bool(database.channels_named(name)),
     )
     found = finder_of(database).find(words, writable=True if writable else None)
@@ -423,14 +423,23 @@ def _gives_a_value(text: str) -> bool:
 
 
 def _without_values(text: str) -> str:
-    """``text`` without its time expressions and the values of a write."""
+    """``text`` without its time expressions, the values of a write and quantities stated
+    ("is HCM05 at 1.2 A?": 1.2 A is no device number)."""
     cleaned = strip_time_expressions(text)
     try:
         for spec in parse_write_request(cleaned):
             cleaned = cleaned.replace(spec.text.lower(), " ")
     except WriteRequestError:
         pass
-    return cleaned
+    return _without_quantities(cleaned)
+
+
+_QUANTITY = re.compile(r"(?<![\w.])[-+−]?\d+(?:\.\d+)?\s*(?P<unit>[a-zµ%]{1,12})\b", re.I)
+
+
+def _without_quantities(text: str) -> str:
+    """``text`` without "<number> <unit>" where the unit is a physical one ("1.2 A", "20 mm")."""
+    return _QUANTITY.sub(lambda m: " " if lookup_unit(m.group("unit")) else m.group(0), text)
 
 
 def _search(database: ChannelDatabase, phrase: str, writable: bool | None) -> list[Any]:

@@ -27,6 +27,7 @@ from osprey_desktop.base.errors import (
     ErrorClassification,
     ErrorSeverity,
     MissingAfterLookups,
+    MissingValue,
 )
 from osprey_desktop.capabilities.control_room.channel_read import channels_of
 from osprey_desktop.capabilities.control_room.common import ControlRoomCapability
@@ -440,7 +441,7 @@ def _target_question(request: str, state: str | None = None) -> MissingAfterLook
         return None
     records = [r for n in writable_targets(names) if (r := database.get(n)) is not None]
     if state is not None and records and all(r.units for r in records):
-        return MissingAfterLookups(
+        return MissingValue(
             f"What value should I write? '{state}' names a state, but "
             f"{records[0].name} takes a number in {records[0].units}."
         )
