@@ -17,22 +17,25 @@ neighbour, so channel finding checks names here before it trusts the search.
 from __future__ import annotations
 
 import difflib
+import gc
 import logging
-import re
+import threading
 from collections.abc import Iterator, Sequence
-from functools import lru_cache
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from osprey_desktop.connectors.base import ChannelMetadata, ChannelNotFoundError, ConnectorError
+from osprey_desktop.connectors.channel_names import DEVICE_NAME, NameIndex, name_key
 from osprey_desktop.connectors.channel_search import (
     STOPWORDS,
     ChannelMatch,
     ChannelSearchIndex,
     is_sector_reference,
 )
+from osprey_desktop.connectors.channel_shapes import shape_table
 
 __all__ = [
     "DEVICE_NAME",
@@ -51,16 +54,6 @@ __all__ = [
 
 Role = Literal["setpoint", "readback", "monitor"]
 log = logging.getLogger(__name__)
-
-#: A device-like name piece: letters, then digits, perhaps one letter (HCM09, ID2, SR03C).
-DEVICE_NAME = re.compile(r"([a-z]+)(\d+)([a-z]?)", re.IGNORECASE)
-_NAME_WORD = re.compile(r"[a-z0-9]+", re.IGNORECASE)
-
-
-@lru_cache(maxsize=1 << 18)  # a 100k-channel list repeats its pieces: 2 s less to index
-def name_key(piece: str) -> str:
-    """How name pieces compare: case-free, digit groups without leading zeros (HCM9 == HCM09)."""
-    return re.sub(r"\d+", lambda m: str(int(m.group())), piece.strip().lower())
 
 
 class ChannelDatabaseError(ConnectorError):
@@ -149,23 +142,10 @@ class ChannelDatabase:
             self._by_lower[record.name.lower()] = record
         self._records_for_index = records
         self._search_index: ChannelSearchIndex | None = None
-        self._segments = {r.name: [name_key(p) for p in r.name.split(":")] for r in records}
-        # name key -> channels it names: a segment of the PV name, the device, or a word of
-        # the description or a synonym (a facility may call a device only there).
-        self._named: dict[str, dict[str, None]] = {}
-        # letters of a device-like name -> {key: spelling}: the "HCM" devices HCM01 … HCM36.
-        self._devices: dict[str, dict[str, str]] = {}
-        for record in records:
-            pieces = [*record.name.split(":"), record.device or ""]
-            words = _NAME_WORD.findall(" ".join([record.description, *record.synonyms]))
-            for piece in [*pieces, *words]:
-                if piece:
-                    self._named.setdefault(name_key(piece), {})[record.name] = None
-            for piece in pieces:
-                match = DEVICE_NAME.fullmatch(piece)
-                if match:
-                    family = self._devices.setdefault(match.group(1).lower(), {})
-                    family.setdefault(name_key(piece), piece)
+        # which channels a typed name names, kept per shape group (channel_names); the
+        # finder reuses the same groups
+        self.shapes = shape_table(records)
+        self._names = NameIndex(self.shapes)
 
     # ----- lookup ------------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -211,14 +191,14 @@ class ChannelDatabase:
         pieces = [name_key(p) for p in name.split(":") if p.strip()]
         if not pieces:
             return []
-        named = list(self._named.get(pieces[0], {}))
+        records = self.shapes.records
         if len(pieces) == 1:
-            return named
-        return [n for n in self._records if _in_order(pieces, self._segments[n])]
+            return [records[i].name for i in self._names.named(pieces[0])]
+        return [records[i].name for i in self._names.in_order(pieces)]
 
     def device_prefixes(self) -> frozenset[str]:
         """The letters device names start with ("hcm", "id", "sr"), lower case."""
-        return frozenset(self._devices)
+        return self._names.prefixes()
 
     def devices_like(self, name: str) -> list[str]:
         """The existing devices named with the same letters as ``name``, by number.
@@ -227,7 +207,7 @@ class ChannelDatabase:
         name starts with those letters.
         """
         match = DEVICE_NAME.fullmatch(name.strip())
-        family = self._devices.get(match.group(1).lower(), {}) if match else {}
+        family = self._names.devices(match.group(1).lower()) if match else {}
         return sorted(family.values(), key=lambda d: (_number(d), d))
 
     def nearest_devices(self, name: str, limit: int = 3) -> list[str]:
@@ -238,7 +218,7 @@ class ChannelDatabase:
         """
         family = self.devices_like(name)
         if not family:
-            everything = {d for f in self._devices.values() for d in f.values()}
+            everything = self._names.all_devices()
             keys = {name_key(d): d for d in everything}
             hits = difflib.get_close_matches(name_key(name), list(keys), n=limit, cutoff=0.5)
             return [keys[h] for h in hits]
@@ -304,12 +284,6 @@ class ChannelDatabase:
         return self._index.suggest(query, limit=limit)
 
 
-def _in_order(pieces: Sequence[str], segments: Sequence[str]) -> bool:
-    """True when every piece is one of ``segments``, in the same order (gaps allowed)."""
-    remaining = iter(segments)
-    return all(any(piece == segment for segment in remaining) for piece in pieces)
-
-
 def _number(name: str) -> int:
     match = DEVICE_NAME.fullmatch(name.strip())
     return int(match.group(2)) if match else 0
@@ -324,7 +298,9 @@ def load_channel_database(path: str | Path) -> ChannelDatabase:
     """
     from osprey_desktop.connectors.channel_formats import read_channel_list
 
-    listing = read_channel_list(path)
+    with _cyclic_gc_paused():
+        listing = read_channel_list(path)
+        database = listing.to_database()
     if listing.problems:
         log.warning(
             "Channel database %s (%s): %d problem(s), e.g. %s. Run 'osprey-desktop channels "
@@ -335,7 +311,35 @@ def load_channel_database(path: str | Path) -> ChannelDatabase:
             listing.problems[0],
             listing.source,
         )
-    return listing.to_database()
+    return database
+
+
+_gc_lock = threading.Lock()
+_gc_pausers = 0
+_gc_was_enabled = False
+
+
+@contextmanager
+def _cyclic_gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a list loads.
+
+    Loading 100,000 channels makes a few hundred thousand objects that all live on; the
+    collector's passes over them find nothing and cost a third of the load (1 s of 3). It is
+    paused while any load runs (a count, for loads in several threads) and restored after.
+    """
+    global _gc_pausers, _gc_was_enabled
+    with _gc_lock:
+        if _gc_pausers == 0:
+            _gc_was_enabled = gc.isenabled()
+            gc.disable()
+        _gc_pausers += 1
+    try:
+        yield
+    finally:
+        with _gc_lock:
+            _gc_pausers -= 1
+            if _gc_pausers == 0 and _gc_was_enabled:
+                gc.enable()
 
 
 _cache: dict[tuple[str, float], ChannelDatabase] = {}

@@ -29,14 +29,21 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import yaml
 
+from osprey_desktop.connectors.channel_index import WordIndex, common, strongest
 from osprey_desktop.connectors.channel_query import ChannelQuery, parse_channel_query
+from osprey_desktop.connectors.channel_shapes import (
+    ShapeGroup,
+    aliases_of,
+    group_results,
+    shape_table,
+)
 
 if TYPE_CHECKING:
     from osprey_desktop.connectors.channel_database import ChannelRecord
@@ -54,6 +61,8 @@ _COMMAND_TOKENS = frozenset({"control", "cmd", "command"})
 #: Kinds of channel a readback request rules out, and a question about a device skips.
 _WRITTEN_KINDS = frozenset({"setpoint", "reference", "command"})
 _READBACK_TOKENS = frozenset({"rb", "rbv", "readback", "monitor", "mon", "reading", "actual"})
+#: What ``_access`` says a channel is, by code (``ChannelFinder._access_codes``).
+_ACCESS_KINDS = ("monitor", "setpoint", "readback", "reference", "command")
 
 
 @lru_cache(maxsize=1 << 16)
@@ -192,58 +201,109 @@ class ChannelFinder:
             for phrase in phrases:
                 if len(phrase) > 1:
                     self._phrases_from[phrase[0]].append((term, phrase))
-        self._postings: dict[str, dict[int, float]] = defaultdict(dict)
-        self.instance: list[int | None] = []
-        self.family_key: list[str] = []
-        self.access: list[str] = []
-        self.sector: list[int | None] = []
-        self.device_key: list[str] = []
-        self.kind_words: list[frozenset[str]] = []
-        self.field_words: list[frozenset[str]] = []
+        self._table = shape_table(self.records)
+        self._index = WordIndex(self._table)
+        count = len(self.records)
+        self._instance_array = np.full(count, -1, dtype=np.int64)
+        computed_sector = np.full(count, -1, dtype=np.int64)
+        self._access_codes = np.zeros(count, dtype=np.int8)
+        # per group: its shape, where the device part of a name ends, which number the
+        # family key blanks (name positions are the same for every member of a group)
+        self._group_shape: list[_Shape] = []
+        self._device_end: list[int | None] = []
+        self._family_span: list[tuple[int, int] | None] = []
         shapes: dict[tuple[Any, ...], _Shape] = {}
-        shape_said: list[frozenset[str]] = []
-        for index, record in enumerate(self.records):
-            # channels that differ only by their numbers (BPM01 … BPM99) share one shape
-            key = _shape_key(record)
+        for number, group in enumerate(self._table.groups):
+            # channels that differ only by their numbers (BPM01 … BPM99) share one shape;
+            # groups come in the order of their first channel, so a shape is read off the
+            # first channel that has it
+            first = self.records[group.first]
+            key = _shape_key(first)
             shape = shapes.get(key)
             if shape is None:
-                shape = shapes[key] = self._shape(record)
+                shape = shapes[key] = self._shape(first)
+            self._group_shape.append(shape)
             for word, strength in shape.words.items():
-                self._postings[word][index] = strength
-            for word, strength in _digit_words(record).items():
-                if self._postings[word].get(index, 0.0) < strength:
-                    self._postings[word][index] = strength
-            numbers = list(_DIGITS.finditer(record.name))
+                self._index.add_group_word(number, word, strength)
+            self._add_digit_words(number, group)
+            members = group.members
             instance, device, family = shape.numbering
-            if instance is not None:
-                self.instance.append(int(numbers[instance].group()))
+            if instance is not None and group.has_slots:
+                numbers_of = group.values[:, instance]
+            elif instance is not None:  # a group without slots: its numbers are its own
+                found = list(_DIGITS.finditer(group.probe.name))[instance]
+                numbers_of = np.array([int(found.group())] * len(members), dtype=object)
             else:
-                self.instance.append(_instance_number(record))
-            end = numbers[device].end() if device is not None else len(record.name)
-            self.device_key.append(record.name[:end])
-            if family is not None:
-                found = numbers[family]
-                self.family_key.append(
-                    record.name[: found.start()] + "#" + record.name[found.end() :]
-                )
-            else:
-                self.family_key.append(record.name)
-            shape_said.append(shape.said)
-            self.kind_words.append(shape.kind_words)
-            self.field_words.append(shape.field_words)
-            self.access.append(shape.access)
-            self.sector.append(record.sector if record.sector is not None else _sector(record))
-        self._known = sorted(self._postings)
+                numbers_of = group_results(self._table, group, _instance_number)
+            self._instance_array = _put(self._instance_array, members, numbers_of)
+            numbers = list(_DIGITS.finditer(first.name))
+            self._device_end.append(numbers[device].end() if device is not None else None)
+            self._family_span.append(
+                (numbers[family].start(), numbers[family].end()) if family is not None else None
+            )
+            computed_sector = _put(
+                computed_sector, members, group_results(self._table, group, _sector)
+            )
+            self._access_codes[members] = _ACCESS_KINDS.index(shape.access)
+        self._group_of = self._table.group_of.tolist()
+        self._stated_sector = [r.sector for r in self.records]
+        self._computed_sector = computed_sector
+        self._sector_array = computed_sector.copy()
+        for index, stated in enumerate(self._stated_sector):
+            if stated is not None:
+                self._sector_array[index] = stated
         self._cache: dict[str, dict[int, float]] = {}
         self._array_cache: dict[str, tuple[np.ndarray, np.ndarray, int]] = {}
-        self._instance_array = np.array([-1 if n is None else n for n in self.instance])
-        self._sector_array = np.array([-1 if n is None else n for n in self.sector])
-        self._access_array = np.array(self.access, dtype=object)
-        # what a channel's own description says (is a quantity asked about it at all?)
-        self.said = [
-            shape_said[i] | frozenset(_digit_tokens(_own_description(r)))
-            for i, r in enumerate(self.records)
+
+    def _add_digit_words(self, number: int, group: ShapeGroup) -> None:
+        """The words with numbers of a group's channels: templates read off its probe, or,
+        when a word does not map to the group's numbers, every channel read on its own."""
+        templates = []
+        for word, strength in _digit_words(group.probe).items():
+            template = group.template(word)
+            if template is None:
+                for index in group.members.tolist():
+                    for own, own_strength in _digit_words(self.records[index]).items():
+                        self._index.add_channel_word(index, own, own_strength)
+                return
+            templates.append((template, strength))
+        for template, strength in templates:
+            if template.refs:
+                self._index.add_template(number, template, strength)
+            else:
+                self._index.add_group_word(number, template.literals[0], strength)
+
+    @cached_property
+    def instance(self) -> list[int | None]:
+        """Each channel's instance number (HCM09 -> 9), None when its name has none."""
+        return [None if n < 0 else n for n in self._instance_array.tolist()]
+
+    @cached_property
+    def sector(self) -> list[int | None]:
+        """Each channel's sector: the list's, else the one its name starts with."""
+        computed = self._computed_sector.tolist()
+        return [
+            stated if stated is not None else (None if found < 0 else found)
+            for stated, found in zip(self._stated_sector, computed, strict=True)
         ]
+
+    def device_key(self, index: int) -> str:
+        """The name up to the device's number: one device's channels share it."""
+        name = self.records[index].name
+        end = self._device_end[self._group_of[index]]
+        return name if end is None else name[:end]
+
+    def family_key(self, index: int) -> str:
+        """The name with its instance number blanked: siblings share it."""
+        name = self.records[index].name
+        span = self._family_span[self._group_of[index]]
+        return name if span is None else name[: span[0]] + "#" + name[span[1] :]
+
+    def access(self, index: int) -> str:
+        return _ACCESS_KINDS[self._access_codes[index]]
+
+    def shape_of(self, index: int) -> _Shape:
+        return self._group_shape[self._group_of[index]]
 
     def _shape(self, record: ChannelRecord) -> _Shape:
         """What ``record`` shares with every channel named like it but for its numbers."""
@@ -315,29 +375,42 @@ class ChannelFinder:
         """Channels a request word finds, with strength: the word itself, or every word of
         one of its phrases (for "steering": "corrector"); a misspelt word its nearest."""
         cached = self._cache.get(word)
-        if cached is not None:
-            return cached
-        found = dict(self._postings.get(word, {}))
+        if cached is None:
+            indices, strengths, _ = self._arrays(word)
+            cached = dict(zip(indices.tolist(), strengths.tolist(), strict=True))
+            self._cache[word] = cached
+        return cached
+
+    def _found(self, word: str) -> tuple[np.ndarray, np.ndarray]:
+        """``matches`` as arrays (indices ascending, strengths)."""
+        postings = self._index.postings
+        indices, strengths = postings(word)
         for phrase in self.vocabulary.phrases.get(word, ()):
-            lists = [self._postings.get(w) for w in phrase]
-            if all(lists):
-                common = set.intersection(*(set(p) for p in lists))  # type: ignore[union-attr]
-                for index in common:
-                    strength = min(p[index] for p in lists)  # type: ignore[index]
-                    if found.get(index, 0.0) < strength:
-                        found[index] = strength
-        if not found and not word.isdigit():
+            lists = [postings(w) for w in phrase]
+            if all(len(found[0]) for found in lists):
+                both = lists[0]
+                for other in lists[1:]:
+                    both = common(both, other)
+                indices, strengths = strongest(
+                    np.concatenate([indices, both[0]]), np.concatenate([strengths, both[1]])
+                )
+        if not len(indices) and not word.isdigit():
             # another form of a known word ("focusing" for FOCUS), else a near spelling
             stems = [word[: -len(end)] for end in ("ing", "ed", "er", "al") if word.endswith(end)]
-            known = [stem for stem in stems if len(stem) >= 3 and stem in self._postings]
+            known = [stem for stem in stems if len(stem) >= 3 and self._index.has(stem)]
             if known:
-                found = dict(self._postings[known[0]])
+                indices, strengths = postings(known[0])
             elif len(word) >= 5:
-                near = difflib.get_close_matches(word, self._known, n=1, cutoff=0.85)
+                near = difflib.get_close_matches(word, self._index.known(), n=1, cutoff=0.85)
                 if near:
-                    found = dict(self._postings[near[0]])
-        self._cache[word] = found
-        return found
+                    indices, strengths = postings(near[0])
+        return indices, strengths
+
+    def forget_words(self) -> None:
+        """Drop what requests' words found (for measuring a word's first use)."""
+        self._cache.clear()
+        self._array_cache.clear()
+        self._index.forget_known()
 
     def find(self, text: str, *, writable: bool | None = None) -> FoundChannels:
         query = parse_channel_query(text)
@@ -384,7 +457,8 @@ class ChannelFinder:
             mask &= np.isin(self._instance_array, sorted(query.numbers))
         if query.role and not writable:
             ruled_out = _WRITTEN_KINDS if query.role == "readback" else {"readback"}
-            kept = mask & ~np.isin(self._access_array, sorted(ruled_out))
+            codes = [_ACCESS_KINDS.index(kind) for kind in ruled_out]
+            kept = mask & ~np.isin(self._access_codes, codes)
             if kept.any():
                 mask = kept
         return mask
@@ -393,9 +467,7 @@ class ChannelFinder:
         """A word's matches as arrays (indices, strengths) and how many are sure (own words)."""
         cached = self._array_cache.get(word)
         if cached is None:
-            found = self.matches(word)
-            indices = np.fromiter(found.keys(), dtype=np.int64, count=len(found))
-            strengths = np.fromiter(found.values(), dtype=float, count=len(found))
+            indices, strengths = self._found(word)
             cached = (indices, strengths, int(np.count_nonzero(strengths >= OWN)))
             self._array_cache[word] = cached
         return cached
@@ -417,25 +489,26 @@ class ChannelFinder:
         if writable or query.both_roles:
             return chosen
         if query.role:
-            kept = {i for i in chosen if self.access[i] == query.role}
+            kept = {i for i in chosen if self.access(i) == query.role}
             return kept or chosen
         if query.everything:
             return chosen
         asked = self._asked(words)
         quantities = {w for w in asked if not any(c.isdigit() for c in w)}
-        if not any(
-            (self.field_words[i] | self.said[i]) & (quantities - self.kind_words[i]) for i in chosen
-        ):
+        # what a description says with numbers ("5", "1hr") is never a quantity word here, so
+        # the shape's own words (numbers left out) answer
+        shapes = {self.shape_of(i) for i in chosen}
+        if not any((s.field_words | s.said) & (quantities - s.kind_words) for s in shapes):
             return chosen  # "read HCM01": the device, every way it is read and set
         # a quantity asked, neither setpoint nor readback said: where a device has both,
         # what it reads says what it does
         kinds = defaultdict(set)
         for i in chosen:
-            kinds[self.device_key[i]].add(self.access[i])
+            kinds[self.device_key(i)].add(self.access(i))
         return {
             i
             for i in chosen
-            if self.access[i] not in _WRITTEN_KINDS or kinds[self.device_key[i]] <= _WRITTEN_KINDS
+            if self.access(i) not in _WRITTEN_KINDS or kinds[self.device_key(i)] <= _WRITTEN_KINDS
         }
 
     def _most_specific(self, chosen: set[int], words: list[str]) -> set[int]:
@@ -444,7 +517,13 @@ class ChannelFinder:
         device part of a name counts (``SR:MAG:QFA``), never its fields: "all PVs of dipole 1"
         keeps every field."""
         asked = self._asked(words)
-        extra = {i: self._unasked(self.kind_words[i], asked) for i in chosen}
+        extra_of: dict[_Shape, int] = {}
+        extra = {}
+        for i in chosen:
+            shape = self.shape_of(i)
+            if shape not in extra_of:
+                extra_of[shape] = self._unasked(shape.kind_words, asked)
+            extra[i] = extra_of[shape]
         fewest = min(extra.values())
         return {i for i in chosen if extra[i] == fewest}
 
@@ -454,10 +533,10 @@ class ChannelFinder:
         asked = self._asked(words)
         by_device: dict[str, list[int]] = defaultdict(list)
         for i in chosen:
-            by_device[self.device_key[i]].append(i)
+            by_device[self.device_key(i)].append(i)
         kept: set[int] = set()
         for members in by_device.values():
-            extra = {i: self._unasked(self.field_words[i], asked) for i in members}
+            extra = {i: self._unasked(self.shape_of(i).field_words, asked) for i in members}
             fewest = min(extra.values())
             kept |= {i for i in members if extra[i] == fewest}
         return kept
@@ -482,9 +561,10 @@ class ChannelFinder:
             return chosen
         kind, count = query.ordinal
         families: dict[str, list[int]] = defaultdict(list)
+        instance = self._instance_array
         for i in chosen:
-            if self.instance[i] is not None:
-                key = self.family_key[i]
+            if instance[i] >= 0:
+                key = self.family_key(i)
                 if not query.sectors:  # "the first three" of the machine, not of each sector
                     key = _SECTOR_PREFIX.sub(lambda m: m.group(1) + "#", key, count=1)
                 families[key].append(i)
@@ -492,15 +572,26 @@ class ChannelFinder:
             return chosen
         kept: set[int] = set()
         for members in families.values():
-            numbers = sorted({self.instance[i] for i in members})  # type: ignore[type-var]
+            numbers = sorted({int(instance[i]) for i in members})
             if kind == "first":
                 wanted = set(numbers[:count])
             elif kind == "last":
                 wanted = set(numbers[-count:])
             else:
                 wanted = {numbers[count - 1]} if 0 < count <= len(numbers) else set()
-            kept |= {i for i in members if self.instance[i] in wanted}
+            kept |= {i for i in members if int(instance[i]) in wanted}
         return kept
+
+
+def _put(array: np.ndarray, at: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """``array[at] = values``; an array of Python ints when a number outgrows int64 (a
+    36-digit serial number in a name)."""
+    try:
+        array[at] = values
+    except OverflowError:
+        array = array.astype(object)
+        array[at] = values
+    return array
 
 
 _DIGITS = re.compile(r"\d+")
@@ -512,7 +603,7 @@ def _has_digit(word: str) -> bool:
     return not word.isalpha()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _Shape:
     words: dict[str, float]
     kind_words: frozenset[str]
@@ -528,7 +619,7 @@ def _shape_key(record: ChannelRecord) -> tuple[Any, ...]:
         _DIGITS.sub("#", record.name),
         _DIGITS.sub("#", record.description),
         tuple(_DIGITS.sub("#", s) for s in record.synonyms),
-        tuple(_DIGITS.sub("#", a) for a in getattr(record, "aliases", ()) or ()),
+        tuple(_DIGITS.sub("#", a) for a in aliases_of(record)),
         record.family,
         _DIGITS.sub("#", record.device or ""),
         record.role,
@@ -625,7 +716,7 @@ def _instance_number(record: ChannelRecord) -> int | None:
 def _list_names(record: ChannelRecord) -> list[str]:
     """The list's own names for a channel: its aliases, and synonyms written as one name
     (``StorageRing_QuadFocusAchromat_01_Current_Setpoint``)."""
-    aliases = list(getattr(record, "aliases", ()) or ())
+    aliases = list(aliases_of(record))
     return aliases + [s for s in record.synonyms if s and not any(c.isspace() for c in s)]
 
 

@@ -66,6 +66,22 @@ def role_marker(name: str) -> tuple[NameRole, str] | None:
     """
     if not name.lower().endswith(_MARKED_ENDINGS) and "Set" not in name:
         return None  # the common case, decided without splitting the name into words
+    if not name.isascii():
+        found = _marker_cut(name)
+    else:  # names differing only by their digits are cut alike: read each shape once
+        found = _shape_marker_cut(name.encode("ascii").translate(_ZEROED).decode("ascii"))
+    if found is None:
+        return None
+    role, keep, resume = found
+    return role, name[:keep] + name[resume:]
+
+
+_ZEROED = bytes.maketrans(b"123456789", b"000000000")
+
+
+def _marker_cut(name: str) -> tuple[NameRole, int, int] | None:
+    """(role, keep, resume): the stem is ``name[:keep] + name[resume:]``. Only where the
+    digits are counts, never which digits they are."""
     head = _UP_TO_TAIL.match(name)
     offset = head.end() if head else 0
     found = _tail_marker(name[offset:])
@@ -73,10 +89,14 @@ def role_marker(name: str) -> tuple[NameRole, str] | None:
         return None
     role, start, end = found
     if start == 0 and end < len(name) - offset:  # a leading "Set": keep what follows it
-        stem = name[:offset] + name[offset + end :]
+        keep, resume = offset, offset + end
     else:
-        stem = name[: offset + start].rstrip(":_-./ ")
-    return (role, stem) if stem else None
+        keep = len(name[: offset + start].rstrip(":_-./ "))
+        resume = len(name)
+    return (role, keep, resume) if keep or resume < len(name) else None
+
+
+_shape_marker_cut = lru_cache(maxsize=1 << 14)(_marker_cut)
 
 
 def role_word(key: str) -> NameRole | None:
@@ -135,17 +155,40 @@ def writable_from_texts(texts: Sequence[str]) -> bool | None:
         lowered = text.lower()
         if "read" not in lowered and "writ" not in lowered and "settable" not in lowered:
             continue
-        read_only = bool(_TEXT_READ_ONLY.search(text))
-        read_write = bool(_TEXT_READ_WRITE.search(text))
-        if read_only != read_write:
-            return read_write
+        said = _text_access(_digits_zeroed(text))
+        if said is not None:
+            return said
     return None
+
+
+@lru_cache(maxsize=1 << 14)
+def _text_access(text: str) -> bool | None:
+    """What one text says of writability; its digits count only as word characters."""
+    read_only = bool(_TEXT_READ_ONLY.search(text))
+    read_write = bool(_TEXT_READ_WRITE.search(text))
+    return read_write if read_only != read_write else None
+
+
+def _digits_zeroed(text: str) -> str:
+    """``text`` with every ASCII digit 0, so descriptions differing by numbers share a cache
+    entry (the patterns read a digit only as a word character, whichever it is)."""
+    if text.isascii():
+        return text.encode("ascii").translate(_ZEROED).decode("ascii")
+    return text
 
 
 def sector_of(name: str) -> int | None:
     """The sector a PV name places its channel in (a segment such as SR03C or SR01)."""
+    span = _shape_sector_span(_digits_zeroed(name)) if name.isascii() else _sector_span(name)
+    return int(name[span[0] : span[1]]) if span else None
+
+
+def _sector_span(name: str) -> tuple[int, int] | None:
     match = _SECTOR_IN_NAME.search(name)
-    return int(match.group(1)) if match else None
+    return match.span(1) if match else None
+
+
+_shape_sector_span = lru_cache(maxsize=1 << 14)(_sector_span)
 
 
 def device_of(name: str) -> tuple[str, str] | None:
@@ -155,27 +198,52 @@ def device_of(name: str) -> tuple[str, str] | None:
     ``SR01C:BPM1:X`` -> (BPM, BPM1): the first device-like segment that is not a sector;
     ``IP41Pressure`` / ``SX3Set`` -> (IP, IP41) / (SX, SX3): a device at the start of a name.
     """
-    pieces = [p for p in name.split(":") if p]
-    for before, piece in zip(pieces, pieces[1:], strict=False):
+    cut = _shape_device_cut(_digits_zeroed(name)) if name.isascii() else _device_cut(name)
+    if cut is None:
+        return None
+    (start, end), spans = cut
+    return name[start:end], "".join(name[a:b] for a, b in spans)
+
+
+Span = tuple[int, int]
+
+
+def _device_cut(name: str) -> tuple[Span, tuple[Span, ...]] | None:
+    """``device_of`` as positions (family, device pieces): names differing only by their
+    digits are cut alike, so a list reads each shape of name once."""
+    pieces: list[tuple[str, int]] = []
+    position = 0
+    for part in name.split(":"):
+        if part:
+            pieces.append((part, position))
+        position += len(part) + 1
+    for (before, at), (piece, piece_at) in zip(pieces, pieces[1:], strict=False):
         if piece.isdigit() and before[:1].isalpha():
-            return before, f"{before}{piece}"
-    fallback: tuple[str, str] | None = None
-    for index, piece in enumerate(pieces):
+            family = (at, at + len(before))
+            return family, (family, (piece_at, piece_at + len(piece)))
+    fallback: tuple[Span, tuple[Span, ...]] | None = None
+    for index, (piece, at) in enumerate(pieces):
         match = _DEVICE_PIECE.fullmatch(piece)
         if match is None:
             continue
+        whole = (at, at + len(piece))
         if _SECTOR_PIECE.fullmatch(piece):
-            if fallback is None and index > 0 and not _SECTOR_PIECE.fullmatch(pieces[index - 1]):
-                fallback = pieces[index - 1], piece  # GAUGE:SR01 -> a gauge named SR01
+            if fallback is None and index > 0 and not _SECTOR_PIECE.fullmatch(pieces[index - 1][0]):
+                before, before_at = pieces[index - 1]  # GAUGE:SR01 -> a gauge named SR01
+                fallback = (before_at, before_at + len(before)), (whole,)
             continue
-        return match.group(1), piece
+        return (at + match.start(1), at + match.end(1)), (whole,)
     if fallback is not None:
         return fallback
     if len(pieces) == 1:
-        match = _LEADING_DEVICE.match(pieces[0])
+        piece, at = pieces[0]
+        match = _LEADING_DEVICE.match(piece)
         if match:
-            return match.group(1), match.group(0)
+            return (at + match.start(1), at + match.end(1)), ((at, at + match.end()),)
     return None
+
+
+_shape_device_cut = lru_cache(maxsize=1 << 14)(_device_cut)
 
 
 def path_description(texts: Sequence[str]) -> str:
