@@ -4,9 +4,14 @@ LangGraph's savers serialise each checkpoint's channel values whole (SQLite: the
 checkpoint per step; PostgreSQL: each changed channel per version), so one new context on a
 thread holding 10,000 wrote the other 9,999 again: ~0.5 MB per turn. Here the dictionary is
 replaced, in the checkpoint and in large pending writes, by a reference to a root chunk
-(``context_tree``); the chunks go to a ``ContextChunkStore`` in the same database, and only
-the chunks the store lacks are written. Reads put the dictionary back, so LangGraph, the
-nodes and every caller of ``aget_state`` see exactly what was stored.
+(``context_tree``); the chunks go to a ``ContextChunkStore`` in the same database (SQLite:
+``context_chunks``; PostgreSQL: ``context_chunks_postgres``), and only the chunks the store
+lacks are written. Reads put the dictionary back, so LangGraph, the nodes and every caller of
+``aget_state`` see exactly what was stored.
+
+The PostgreSQL saver stores a channel only when its version changes; a checkpoint that left
+the context alone reads the reference an older checkpoint stored, so it gets its parent's root
+row (``copy_root``) rather than a root of its own, and the dictionary is not encoded again.
 
 ``with_context_chunks(saver)`` works for any saver class: it returns an object of a subclass
 of the saver's own class sharing the saver's connection, lock and serializer, so every
@@ -73,7 +78,19 @@ class ContextChunkingSaver:
         data = values.get(CONTEXT_CHANNEL)
         if _worth_chunking(data):
             ref = RootRef(thread_id, checkpoint_ns, str(checkpoint["id"]))
-            root = await self._store_tree(ref, data)
+            root = None
+            parent_id = configurable.get("checkpoint_id")
+            if (
+                parent_id
+                and CONTEXT_CHANNEL not in (new_versions or {})
+                and getattr(self.chunk_store, "versioned_channels", False)
+            ):
+                # the saver will not store the unchanged value again: this checkpoint reads
+                # the reference its parent's version holds, so it needs that root
+                parent = RootRef(thread_id, checkpoint_ns, str(parent_id))
+                root = await self.chunk_store.copy_root(parent, ref)  # type: ignore[attr-defined]
+            if root is None:
+                root = await self._store_tree(ref, data)
             # a new dict each level: LangGraph keeps using the checkpoint it handed over
             checkpoint = {
                 **checkpoint,
@@ -126,7 +143,10 @@ class ContextChunkingSaver:
         return None if found is None else await self._resolve(found)
 
     async def alist(self, config: Any, **kwargs: Any) -> AsyncIterator[Any]:
-        async for item in super().alist(config, **kwargs):  # type: ignore[misc]
+        # The savers (SQLite and PostgreSQL) yield while holding the lock the store needs to
+        # read chunks: take every tuple first, then resolve them one by one.
+        items = [item async for item in super().alist(config, **kwargs)]  # type: ignore[misc]
+        for item in items:
             yield await self._resolve(item)
 
     async def _resolve(self, item: Any) -> Any:
@@ -155,12 +175,12 @@ class ContextChunkingSaver:
                 reference_root(reference), self.chunk_store.get_chunks, self.chunk_encoder
             )
         except (LookupError, ValueError, TypeError) as exc:
-            path = getattr(self, "db_path", None)
+            path = getattr(self, "db_path", None) or getattr(self, "database", None)
             if path is None:
                 raise
             from osprey_desktop.persistence.checkpointer import damaged_row_error
 
-            raise damaged_row_error(path, exc, thread_id) from exc
+            raise damaged_row_error(str(path), exc, thread_id) from exc
 
     # -- deletion and collection -----------------------------------------------------------
 
@@ -202,9 +222,20 @@ def store_for(saver: Any) -> ContextChunkStore | None:
     """The chunk store in ``saver``'s own database, or None when there is no implementation."""
     import aiosqlite
 
+    from osprey_desktop.persistence.postgres import is_postgres_saver
+
     conn = getattr(saver, "conn", None)
     if isinstance(conn, aiosqlite.Connection):
         return SqliteChunkStore(conn, getattr(saver, "lock", None))
+    if conn is not None and is_postgres_saver(saver):
+        from osprey_desktop.persistence.context_chunks_postgres import PostgresChunkStore
+
+        return PostgresChunkStore(
+            conn,
+            saver.lock,
+            getattr(saver, "database", None),
+            schema_ready=bool(getattr(saver, "schema_ready", False)),
+        )
     return None
 
 

@@ -13,12 +13,9 @@ chunks. Garbage collection (``collect_garbage``) drops the root rows of checkpoi
 gone (threads deleted through any saver, history pruned), older than a grace period so a put
 in progress elsewhere is never robbed, then every chunk no root reaches.
 
-A PostgreSQL store must provide the same ``ContextChunkStore`` methods over the same two
-tables (``BYTEA`` for digests and data, ``DOUBLE PRECISION`` for times), with ``put_tree`` in
-one transaction that inserts missing chunks (``ON CONFLICT DO NOTHING``) and the root row, the
-orphan test of ``collect_garbage`` against ``checkpoints`` / ``checkpoint_writes``, and
-``prune_history`` deleting from ``checkpoints``, ``checkpoint_writes`` and
-``checkpoint_blobs`` (blobs whose version no kept checkpoint lists).
+``context_chunks_postgres.PostgresChunkStore`` provides the same methods over the same two
+tables in a PostgreSQL database (``BYTEA`` digests and data, times in ``DOUBLE PRECISION``),
+with an advisory lock in place of SQLite's ``BEGIN IMMEDIATE`` between puts and collections.
 """
 
 from __future__ import annotations
@@ -83,7 +80,11 @@ class GarbageReport:
 
 @runtime_checkable
 class ContextChunkStore(Protocol):
-    """What the chunked saver needs from a database."""
+    """What the chunked saver needs from a database.
+
+    A store whose saver keeps each channel value per version (PostgreSQL's) also has
+    ``versioned_channels = True`` and ``copy_root(parent, ref)``: see ``chunked_saver``.
+    """
 
     async def setup(self) -> None:
         """Create the two tables when they are missing."""
@@ -116,6 +117,8 @@ class SqliteChunkStore:
     Sharing the connection and lock keeps one transaction discipline with the saver (the
     approval ledger does the same); a second connection would contend for the file lock.
     """
+
+    versioned_channels = False  # the SQLite saver writes every channel into every checkpoint
 
     def __init__(self, conn: aiosqlite.Connection, lock: asyncio.Lock | None = None) -> None:
         self.conn = conn

@@ -1,11 +1,12 @@
 """Conversations in a PostgreSQL database that several consoles share.
 
 A ``postgresql://`` URL in ``--db`` or ``file_paths.checkpoint_db`` puts the threads
-(``AsyncPostgresSaver``), the approval ledger (``osprey_approvals``, ``osprey_deleted_threads``)
-and the audit log (``osprey_audit_log``) in one database. Every console pointed at it sees the
-same threads and pending approvals, and the claim that makes an approval answered once and
-carried out once is a row of that database: the same conditional statements as on SQLite,
-whose row locks decide between consoles.
+(``AsyncPostgresSaver``, their contexts as shared chunks in ``osprey_context_chunks`` and
+``osprey_context_roots``), the approval ledger (``osprey_approvals``,
+``osprey_deleted_threads``) and the audit log (``osprey_audit_log``) in one database. Every
+console pointed at it sees the same threads and pending approvals, and the claim that makes an
+approval answered once and carried out once is a row of that database: the same conditional
+statements as on SQLite, whose row locks decide between consoles.
 
 psycopg and the PostgreSQL saver are imported only when a URL is used: a console on SQLite
 does not pay for them.
@@ -91,6 +92,27 @@ SCHEMA: tuple[str, ...] = (
     " osprey_audit_log FOR EACH ROW EXECUTE FUNCTION osprey_audit_log_append_only()",
     "CREATE OR REPLACE TRIGGER osprey_audit_log_no_truncate BEFORE TRUNCATE ON"
     " osprey_audit_log FOR EACH STATEMENT EXECUTE FUNCTION osprey_audit_log_append_only()",
+    # The context dictionary as shared chunks (persistence.context_chunks_postgres).
+    """
+    CREATE TABLE IF NOT EXISTS osprey_context_chunks (
+        hash BYTEA PRIMARY KEY,
+        kind INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        data BYTEA NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS osprey_context_roots (
+        thread_id TEXT NOT NULL,
+        checkpoint_ns TEXT NOT NULL,
+        checkpoint_id TEXT NOT NULL,
+        task_id TEXT NOT NULL,
+        idx INTEGER NOT NULL,
+        root BYTEA NOT NULL,
+        created_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
+    )
+    """,
 )
 
 

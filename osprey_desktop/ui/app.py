@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import signal
 import sys
 from pathlib import Path
@@ -46,7 +47,7 @@ async def run_window(
             await closed.wait()
     except Exception as exc:
         logger.exception("the session could not be opened or closed cleanly")
-        await _report_fatal(window, exc)
+        await _report_fatal(window, fatal_message(exc, config, db_path))
         return 1
     finally:
         signal_watch.stop()
@@ -85,16 +86,38 @@ class _TerminalSignals:
             signal.signal(signum, handler)
 
 
-async def _report_fatal(window: Any, exc: BaseException) -> None:
+def fatal_message(exc: BaseException, config: Any = None, db_path: str | Path | None = None) -> str:
+    """What the operator reads when the session cannot go on: a file or a server, no password."""
+    from osprey_desktop.persistence.postgres import (
+        PostgresDatabase,
+        conversation_database,
+        redact,
+    )
+
+    try:
+        database = conversation_database(db_path, config)
+    except Exception:  # the configuration itself may be what failed
+        database = None
+    # a URL may sit in any exception's text (a driver's, a configuration error's)
+    text = re.sub(r"postgres(?:ql)?://\S+", lambda m: redact(m.group(0)), str(exc), flags=re.I)
+    if isinstance(database, PostgresDatabase):
+        advice = (
+            f"Check that PostgreSQL runs at {database} and accepts this user (the URL comes "
+            "from --db or file_paths.checkpoint_db in the configuration), then start again."
+        )
+    else:
+        advice = (
+            "Check file_paths.checkpoint_db in the configuration (or move the file aside) "
+            "and start again."
+        )
+    return f"Osprey Desktop cannot continue: {text}\n\n{advice}"
+
+
+async def _report_fatal(window: Any, message: str) -> None:
     from PySide6.QtWidgets import QMessageBox
 
     from osprey_desktop.ui.async_dialogs import await_dialog
 
-    message = (
-        f"Osprey Desktop cannot continue: {exc}\n\n"
-        "Check file_paths.checkpoint_db in the configuration (or move the file aside) "
-        "and start again."
-    )
     print(f"osprey-desktop: {message}", file=sys.stderr)
     if window.isVisible():
         box = QMessageBox(QMessageBox.Icon.Critical, "Osprey Desktop", message, parent=window)

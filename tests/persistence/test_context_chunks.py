@@ -6,6 +6,7 @@ RUN context per turn and can pause on a plan approval) over ``with_context_chunk
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 import subprocess
@@ -158,6 +159,21 @@ async def main():
 
 asyncio.run(main())
 """
+
+
+async def test_state_history_of_a_chunked_thread_reads_every_checkpoint(tmp_path: Path) -> None:
+    async with AgentSession.open(db_path=tmp_path / "t.sqlite", graph_factory=chunked_graph()) as s:
+        config = s.run_config("t")
+        await s.graph.aupdate_state(config, {"capability_context_data": seed(300)})
+        assert (await s.submit("one turn", "t")).error is None
+
+        async def history() -> list[Any]:
+            return [state async for state in s.graph.aget_state_history(config)]
+
+        # the saver yields while it holds the lock the chunks are read under: no deadlock
+        states = await asyncio.wait_for(history(), 30)
+        assert len(states) == 2
+        assert [len(st.values["capability_context_data"]["READING"]) for st in states] == [300] * 2
 
 
 async def test_another_process_reads_the_chunked_thread(tmp_path: Path) -> None:
