@@ -229,3 +229,31 @@ async def test_one_device_named_where_several_fit_is_asked_never_guessed(session
 async def test_every_names_the_whole_family(session):
     asked = await session.submit("set every undulator gap to 20 mm", "t1")
     assert len(operations(asked)) == 6
+
+
+def test_a_reference_value_names_its_target_and_its_reference():
+    derivation = parse_derivation("Set dipole 4 current to golden values")
+    assert derivation is not None and derivation.kind == "copy" and derivation.reference
+    assert (derivation.target, derivation.source) == ("dipole 4 current", "dipole 4 current golden")
+
+
+async def test_a_nominal_value_from_the_channel_list_is_written_after_approval(
+    session, machine: SimMachine
+):
+    qf03 = "SR01C:QF03:Current:SP"
+    machine.set_setpoint(qf03, 121.0)
+
+    asked = await session.submit("restore QF03 to its nominal value", "t1")
+
+    (op,) = operations(asked)
+    assert op["channel"] == qf03 and op["new_value"] == 120.0
+    assert (
+        "the nominal value of `SR01C:QF03:Current:SP` in the channel list"
+        in (asked.pending_approval["user_message"])
+    )
+
+
+async def test_a_reference_nobody_keeps_is_asked_about(session):
+    result = await session.submit("set QF03 to its golden value", "t1")
+    assert result.pending_approval is None
+    assert "I found no golden value for SR01C:QF03:Current:SP" in result.response

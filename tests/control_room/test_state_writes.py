@@ -7,6 +7,7 @@ import pytest
 
 from osprey_desktop.capabilities.control_room.write_parsing import parse_write_request
 from osprey_desktop.capabilities.control_room.write_states import (
+    is_command_channel,
     parse_state_request,
     resolve_state,
 )
@@ -52,3 +53,17 @@ def test_numbers_and_reads_are_not_state_writes(text):
 )
 def test_a_state_word_means_the_channels_own_state_or_none(word, states, state):
     assert resolve_state(word, states) == state
+
+
+@pytest.mark.parametrize(
+    ("channel", "word", "command"),
+    [
+        ("VAC:VALVE[V04]:CONTROL:OPEN", "open", True),
+        ("VAC:VALVE[V04]:CONTROL:CLOSE", "close", True),
+        ("PS:HCM01:CMD:OFF", "off", True),
+        ("VAC:VALVE[V04]:POSITION:OPEN", "close", False),
+        ("SR04C:ID04:Gap:SP", "open", False),
+    ],
+)
+def test_a_command_channel_is_named_after_its_command(channel, word, command):
+    assert is_command_channel(channel, word) is command

@@ -438,8 +438,14 @@ _QUANTITY = re.compile(r"(?<![\w.])[-+−]?\d+(?:\.\d+)?\s*(?P<unit>[a-zµ%]{1,1
 
 
 def _without_quantities(text: str) -> str:
-    """``text`` without "<number> <unit>" where the unit is a physical one ("1.2 A", "20 mm")."""
-    return _QUANTITY.sub(lambda m: " " if lookup_unit(m.group("unit")) else m.group(0), text)
+    """``text`` without "<number> <unit>" where the unit is a physical one ("1.2 A", "20 mm");
+    a duration stays ("1 hour average" describes a channel)."""
+
+    def drop(found: re.Match[str]) -> str:
+        unit = lookup_unit(found.group("unit"))
+        return " " if unit is not None and unit[0] != "s" else found.group(0)
+
+    return _QUANTITY.sub(drop, text)
 
 
 def _search(database: ChannelDatabase, phrase: str, writable: bool | None) -> list[Any]:
@@ -504,14 +510,23 @@ class ChannelFindingCapability(ControlRoomCapability):
         # indexing a large list takes seconds the first time: off the (window's) event loop
         await asyncio.to_thread(finder_of, database)
         writable = self._for_write()
+        source = ""
         if writable:
-            text = _write_clause(text)
+            text, source = _write_clause(text)
         # model-assisted finding (models.planner: chat_model): asked here, on the running loop
         # (a sync call would block the window); _find takes its checked choice
         async with consulted(database, text, writable=writable):
             names, _, note = find_channels_noted(  # raises ClarificationRequired, never guesses
                 database, text, writable=writable, max_write_channels=max_channels_per_write()
             )
+        if writable:
+            names = _commands_for_state(text, names)
+        if source:
+            # where a copied value comes from may be read-only ("the golden value")
+            found, _, _ = find_channels_noted(
+                database, source, writable=False, max_write_channels=max_channels_per_write()
+            )
+            names = list(dict.fromkeys([*found, *names]))
         descriptions = {n: r.description for n in names if (r := database.get(n)) is not None}
         return self.store_output_context(
             ChannelAddressesContext(
@@ -573,13 +588,35 @@ def _device_of(database: ChannelDatabase, name: str) -> str:
     return (record.device if record is not None else None) or name
 
 
-def _write_clause(text: str) -> str:
-    """The words naming a write's targets: "if the HCM20 setpoint is below -1 A, set it to
-    -1 A" is written to "the HCM20 setpoint"; its condition's number is no device number."""
+def _commands_for_state(text: str, names: list[str]) -> list[str]:
+    """ "Open vacuum valve 4" on a valve with CONTROL:OPEN and CONTROL:CLOSE: the command the
+    state names, when the list has one (else every channel found, for the state check)."""
+    from osprey_desktop.capabilities.control_room.write_states import (
+        is_command_channel,
+        parse_state_request,
+    )
+
+    state = parse_state_request(text)
+    if state is None:
+        return names
+    commands = [n for n in names if is_command_channel(n, state[1])]
+    return commands or names
+
+
+def _write_clause(text: str) -> tuple[str, str]:
+    """(the words naming a write's targets, the words naming where its value comes from).
+
+    "if the HCM20 setpoint is below -1 A, set it to -1 A" is written to "the HCM20 setpoint"
+    (its condition's number is no device number); "set dipole 4 current to its golden value"
+    writes the dipole's setpoint from its golden channel, found as it is (read-only)."""
     from osprey_desktop.capabilities.control_room.write_derivation import parse_derivation
 
     derivation = parse_derivation(text)
-    return derivation.write if derivation is not None and derivation.kind == "condition" else text
+    if derivation is not None and derivation.kind == "condition":
+        return derivation.write, ""
+    if derivation is not None and derivation.kind == "copy" and derivation.reference:
+        return derivation.target, derivation.source
+    return text, ""
 
 
 def max_channels_per_write() -> int:

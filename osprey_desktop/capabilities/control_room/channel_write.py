@@ -40,6 +40,7 @@ from osprey_desktop.capabilities.control_room.derived_values import (
     checked_condition,
     copied_values,
     describe_origin,
+    reference_values,
     restored_values,
 )
 from osprey_desktop.capabilities.control_room.write_derivation import Derivation, parse_derivation
@@ -164,7 +165,8 @@ class ChannelWriteCapability(ControlRoomCapability):
         from osprey_desktop.safety import WritePolicy
 
         (addresses,) = self.get_required_contexts()
-        channels = writable_targets(channels_of(addresses))
+        self._found = channels_of(addresses)  # with read-only sources of a copied value
+        channels = writable_targets(self._found)
         ledger, namespace = ledger_of_running_graph()
         if ledger is None:
             raise OperationError(
@@ -294,6 +296,9 @@ class ChannelWriteCapability(ControlRoomCapability):
 
     def _derived_values(self, derivation: Derivation, channels: Sequence[str]) -> DerivedValues:
         database = _channel_database()
+        if derivation.kind == "copy" and derivation.reference:
+            found = getattr(self, "_found", None) or list(channels)
+            return reference_values(derivation, found, self._readings(), database)
         if derivation.kind == "copy":
             return copied_values(derivation, channels, self._readings(), database)
         return restored_values(

@@ -90,6 +90,79 @@ def copied_values(
     return out
 
 
+def reference_values(
+    derivation: Derivation,
+    channels: Sequence[str],
+    readings: Mapping[str, Any],
+    database: Any,
+) -> DerivedValues:
+    """ "Set dipole 4 current to its golden value": each setpoint gets the reading of its own
+    device's reference channel (a channel that says the reference word, "GOLDEN"); a nominal
+    or design value the channel list states stands in when the list has no such channel."""
+    word = derivation.source.split()[-1].lower()
+    targets = [c for c in channels if getattr(database.get(c), "writable", False)]
+    sources = [c for c in channels if c not in targets and _says(database.get(c), word)]
+    if not targets:
+        raise ClarificationRequired(
+            f"Which setpoint should get its {word} value? None was found; nothing was asked."
+        )
+    out = DerivedValues()
+    for target in targets:
+        source = next((s for s in sources if _same_device(database, s, target)), None)
+        reading = readings.get(source) if source else None
+        value = to_float(getattr(reading, "value", None)) if reading is not None else None
+        origin: dict[str, Any]
+        if value is not None and math.isfinite(value):
+            units = str(getattr(reading, "units", "") or "")
+            origin = {
+                "kind": "copy",
+                "channel": source,
+                "value": value,
+                "units": units,
+                "timestamp": _epoch(getattr(reading, "timestamp", None)),
+            }
+        else:
+            record = database.get(target)
+            nominal = getattr(record, "nominal", None) if word in _LISTED_WORDS else None
+            if nominal is None:
+                raise ClarificationRequired(
+                    f"I found no {word} value for {target}; nothing was asked. Which value "
+                    "should I write?"
+                )
+            value, units = float(nominal), str(getattr(record, "units", "") or "")
+            origin = {
+                "kind": "listed",
+                "channel": target,
+                "value": value,
+                "units": units,
+                "word": word,
+            }
+        spec = ValueSpec(derivation.target, "absolute", value, units or None, f"{word} value")
+        out.assignments.append((target, spec))
+        out.origins[target] = origin
+    return out
+
+
+#: Reference words a channel list's own ``nominal`` value answers when no channel holds it.
+_LISTED_WORDS = frozenset({"nominal", "design", "default"})
+
+
+def _says(record: Any, word: str) -> bool:
+    """Whether a channel names ``word`` (in its PV name or its own description)."""
+    if record is None:
+        return False
+    return word in record.name.lower() or word in (record.description or "").lower()
+
+
+def _same_device(database: Any, one: str, other: str) -> bool:
+    """Whether two channels belong to one device: the same listed device, else the same PV
+    name up to its last segment ("MAG:DIPOLE[B04]:CURRENT:GOLDEN" and "...:CURRENT:SP")."""
+    a, b = database.get(one), database.get(other)
+    if a is not None and b is not None and a.device and a.device == b.device:
+        return True
+    return one.rsplit(":", 1)[0] == other.rsplit(":", 1)[0]
+
+
 def restored_values(
     derivation: Derivation, channels: Sequence[str], archive: Any, database: Any
 ) -> DerivedValues:
@@ -198,6 +271,9 @@ def describe_origin(origin: Mapping[str, Any]) -> str:
     kind = origin.get("kind")
     if kind == "copy":
         return f"copied from `{origin.get('channel')}` (read {value} at {when})"
+    if kind == "listed":
+        channel = origin.get("channel")
+        return f"the {origin.get('word')} value of `{channel}` in the channel list ({value})"
     if kind == "archive":
         moment = _clock(origin.get("moment"))
         return (
@@ -279,5 +355,6 @@ __all__ = [
     "copied_values",
     "describe_origin",
     "named_among",
+    "reference_values",
     "restored_values",
 ]

@@ -59,6 +59,8 @@ class Derivation:
     moment: str = ""  # restore: the words naming the moment
     condition: Condition | None = None
     write: str = ""  # condition: the write clause, pronouns replaced by the subject
+    #: copy: the source is the target's own reference channel ("its golden value")
+    reference: bool = False
 
     def describe(self) -> str:
         if self.kind == "copy":
@@ -135,6 +137,15 @@ _COPY_MATCH = re.compile(
 _COPY_FROM = re.compile(
     r"\b(?:copy|transfer|duplicate|mirror|clone|carry\s+over)\s+(?P<source>.+?)\s+"
     r"(?:(?:over\s+)?to|onto|into|across\s+to)\s+(?P<target>.+?)\s*[.!?]*$",
+    re.I | re.S,
+)
+
+# "set dipole 4 current to its golden value", "restore the quads to their reference settings"
+_REFERENCE_WORDS = r"golden|reference|saved|stored|design|nominal|default"
+_COPY_REFERENCE = re.compile(
+    r"\b(?:set|restore|put|bring|return|reset|revert|change|move)\s+(?P<target>.+?)\s+(?:back\s+)?"
+    rf"to\s+(?:its|their|the)?\s*(?P<ref>{_REFERENCE_WORDS})\s+"
+    r"(?:value|values|setting|settings|setpoint|setpoints|current|currents)\s*[.!?]*$",
     re.I | re.S,
 )
 
@@ -216,6 +227,11 @@ def _restore(text: str) -> Derivation | None:
 
 
 def _copy(text: str) -> Derivation | None:
+    reference = _COPY_REFERENCE.search(text)
+    if reference is not None:
+        target = reference.group("target").strip(" ,.")
+        source = f"{target} {reference.group('ref')}"
+        return Derivation("copy", target=target, source=source, reference=True)
     for pattern in (_COPY_FROM, _COPY_SAME, _COPY_OWNED, _COPY_NAMED_VALUE, _COPY_MATCH):
         found = pattern.search(text)
         if found is None:

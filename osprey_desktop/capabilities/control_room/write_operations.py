@@ -127,7 +127,7 @@ async def plan_operation(
     )
     try:
         new_value: Any = (
-            _new_state(spec, reading.metadata)
+            _new_state(spec, reading.metadata, channel)
             if spec.mode == "state"
             else _new_value(spec, current, units)
         )
@@ -143,11 +143,19 @@ async def plan_operation(
     return operation
 
 
-def _new_state(spec: ValueSpec, metadata: Any) -> str:
-    """The channel's own state a state write means ("open" -> "Open"), or why none does."""
-    from osprey_desktop.capabilities.control_room.write_states import resolve_state
+def _new_state(spec: ValueSpec, metadata: Any, channel: str) -> str | int:
+    """The channel's own state a state write means ("open" -> "Open"), or why none does.
+
+    A channel without states whose own name ends in the command ("VALVE:CONTROL:OPEN" for
+    "open the valve") is a command channel: writing 1 carries the command out."""
+    from osprey_desktop.capabilities.control_room.write_states import (
+        is_command_channel,
+        resolve_state,
+    )
 
     states = tuple(getattr(metadata, "enum_strings", None) or ())
+    if not states and is_command_channel(channel, str(spec.state)):
+        return 1
     if not states:
         raise OperationError(
             f"'{spec.state}' is a state, but this channel takes numbers"

@@ -93,10 +93,24 @@ def parse_state_request(text: str) -> tuple[str, str, str] | None:
     return None
 
 
+_AMOUNT = re.compile(r"(?<![\w.])[-+−]?\d+(?:\.\d+)?\s*(?P<unit>[a-zµ%]{1,12})\b", re.I)
+
+
 def _checked(target: str, state: str, words: str) -> tuple[str, str, str] | None:
-    if re.search(r"\d\s*(?:[a-zµ%]{1,4})?\s*$", target, re.I) and re.search(r"\s\d", f" {target}"):
-        return None  # "open the ID04 gap 2 mm": a number, not a state
+    from osprey_desktop.capabilities.control_room.write_parsing import lookup_unit
+
+    if any(lookup_unit(m.group("unit")) for m in _AMOUNT.finditer(target)):
+        return None  # "open the ID04 gap 2 mm": an amount, not a state ("valve 4" is a name)
     return target.strip(" ,"), state, words
+
+
+def is_command_channel(channel: str, word: str) -> bool:
+    """Whether ``channel`` is the command a state word asks for: its name ends in the word or
+    one of the states it means ("...:CONTROL:OPEN" for "open", "...:CMD:OFF" for "off")."""
+    pieces = [p for p in re.split(r"[^A-Za-z0-9]+", channel) if p]
+    last = pieces[-1].lower() if pieces else ""
+    wanted = word.lower()
+    return bool(last) and (last == wanted or last in STATE_VERBS.get(wanted, ()))
 
 
 def resolve_state(word: str, states: Sequence[str]) -> str | None:
@@ -109,4 +123,4 @@ def resolve_state(word: str, states: Sequence[str]) -> str | None:
     return None
 
 
-__all__ = ["STATE_VERBS", "parse_state_request", "resolve_state"]
+__all__ = ["STATE_VERBS", "is_command_channel", "parse_state_request", "resolve_state"]
