@@ -16,8 +16,13 @@ the 5 ms period) is the longest stall the operator could feel. Measured:
    (session open, thread restored).
 
 Every tick gap of ``STALL_MS`` or more is printed with its scenario, not only the longest.
+``--sample`` also runs a stack sampler: a thread that, whenever the heartbeat is more than
+``SAMPLE_AFTER_MS`` late, records the GUI thread's stack every 2 ms, then names the code
+that held the loop (innermost frame of this repository, file:line, and the innermost frame
+of all) with its share of the stalled time, per scenario.
 
-Run: ``QT_QPA_PLATFORM=offscreen .venv/bin/python bench/ui_latency.py [--turns 5]``.
+Run: ``QT_QPA_PLATFORM=offscreen .venv/bin/python bench/ui_latency.py [--turns 5]``;
+``--only plots --sample`` for the plot turns with the sampler.
 Target: no stall above 50 ms.
 """
 
@@ -30,7 +35,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import traceback
+from collections import Counter
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -67,6 +75,109 @@ def private_window_settings(folder: str) -> None:
         QSettings.setPath(fmt, QSettings.Scope.UserScope, folder)
 
 
+SAMPLE_AFTER_MS = 30.0
+SAMPLE_EVERY_S = 0.002
+
+
+class StackSampler:
+    """Samples the GUI thread's stack while the heartbeat is late (see the module).
+
+    Samples are grouped by the tick they came after, so each stall gets its own list of
+    places. When the GUI thread is inside Qt's own loop (C++: painting, or waiting for the
+    GIL), the other Python threads' innermost frames are recorded too: a worker holding the
+    GIL stalls the loop as surely as code on it.
+    """
+
+    def __init__(self) -> None:
+        self.main = threading.main_thread().ident
+        self.beat: Heartbeat | None = None
+        self.samples: list[tuple[float, str, str]] = []  # (tick it followed, ours, innermost)
+        self.stalls: list[tuple[str, float, Counter[tuple[str, str]]]] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="stack-sampler", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=2)
+
+    def assign(self, scenario: str, ticks: list[float]) -> None:
+        """Group the samples taken since the last call into stalls of ``scenario``."""
+        taken, self.samples = self.samples, []
+        groups: dict[float, Counter[tuple[str, str]]] = {}
+        for last, ours, inner in taken:
+            groups.setdefault(last, Counter())[(ours, inner)] += 1
+        for last, places in groups.items():
+            later = [t for t in ticks if t > last]
+            gap = ((later[0] if later else time.perf_counter()) - last) * 1000 - HEARTBEAT_MS
+            self.stalls.append((scenario, gap, places))
+
+    def _run(self) -> None:
+        while not self._stop.wait(SAMPLE_EVERY_S):
+            beat = self.beat
+            last = beat._last if beat is not None and beat.timer.isActive() else None
+            if last is None or (time.perf_counter() - last) * 1000 < SAMPLE_AFTER_MS:
+                continue
+            frames = sys._current_frames()
+            frame = frames.get(self.main)
+            if frame is None:
+                continue
+            ours, inner = _where(traceback.extract_stack(frame))
+            if "qasync/__init__.py" in inner:  # in Qt's C++ loop: who else runs Python?
+                others = [
+                    _where(traceback.extract_stack(f))[0].split(" < ")[0]
+                    for ident, f in frames.items()
+                    if ident not in (self.main, threading.get_ident())
+                ]
+                busy = [o for o in others if not o.startswith("(")]
+                inner = "Qt (C++) on the GUI thread; other threads in: " + (
+                    "; ".join(busy) if busy else "nothing of this repository"
+                )
+            self.samples.append((last, ours, inner))
+
+    def report(self, threshold_ms: float = 50.0) -> None:
+        big = [s for s in self.stalls if s[1] >= threshold_ms]
+        print(f"Where the loop was held, per stall of {threshold_ms:.0f} ms or more ({len(big)}):")
+        for scenario, gap, places in big:
+            total = sum(places.values())
+            print(f"  {gap:6.1f} ms  {scenario} ({total} samples)")
+            for (ours, inner), n in places.most_common(3):
+                print(f"      {100 * n / total:3.0f}%  {ours}")
+                if inner != ours.split(" < ")[0]:
+                    print(f"            innermost: {inner}")
+
+
+def _where(stack: traceback.StackSummary) -> tuple[str, str]:
+    """The innermost frame of this repository's code and the innermost frame, as file:line."""
+    repo = str(REPO) + os.sep
+
+    def name(entry: traceback.FrameSummary) -> str:
+        path = entry.filename
+        if "site-packages" in path:
+            path = path.split("site-packages" + os.sep, 1)[1]
+        elif path.startswith(repo):
+            path = path[len(repo) :]
+        return f"{path}:{entry.lineno} {entry.name}"
+
+    ours = [
+        e
+        for e in stack
+        if e.filename.startswith(repo)
+        and "site-packages" not in e.filename
+        and os.sep + "bench" + os.sep not in e.filename
+    ]
+    if not stack:
+        return "(no frame)", "(no frame)"
+    # the innermost frame first, then who called it (up to 4 of this repository's frames)
+    chain = " < ".join(name(e) for e in reversed(ours[-4:]))
+    return (chain or "(no frame of this repository)", name(stack[-1]))
+
+
+SAMPLER: StackSampler | None = None
+
+
 class Heartbeat:
     """Records the gaps between ticks of a 5 ms timer while ``running``."""
 
@@ -78,20 +189,27 @@ class Heartbeat:
         self.timer.setInterval(HEARTBEAT_MS)
         self.timer.timeout.connect(self._tick)
         self.gaps: list[float] = []
+        self.ticks: list[float] = []
         self._last: float | None = None
 
     def _tick(self) -> None:
         now = time.perf_counter()
+        self.ticks.append(now)
         if self._last is not None:
             self.gaps.append((now - self._last) * 1000)
         self._last = now
 
     def start(self) -> None:
-        self.gaps, self._last = [], None
+        self.gaps, self.ticks, self._last = [], [], None
+        if SAMPLER is not None:
+            SAMPLER.beat = self
+            SAMPLER.samples = []  # taken between scenarios
         self.timer.start()
 
     def stop(self, scenario: str = "") -> dict[str, float]:
         self.timer.stop()
+        if SAMPLER is not None:
+            SAMPLER.assign(scenario, self.ticks)
         STALLS.extend(
             (scenario, g - HEARTBEAT_MS) for g in self.gaps if g - HEARTBEAT_MS >= STALL_MS
         )
@@ -286,10 +404,22 @@ def main() -> int:
     parser.add_argument("--bulk-turns", type=int, default=3, help="10,000 new entries each")
     parser.add_argument("--plot-turns", type=int, default=2, help="per plot request")
     parser.add_argument("--first-paint-child", metavar="DB")
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=("turns", "bulk", "plots", "actions", "paint"),
+        help="run only these scenarios (default: all)",
+    )
+    parser.add_argument("--sample", action="store_true", help="sample the GUI thread's stack")
     args = parser.parse_args()
     quiet_offscreen_warnings()
     if args.first_paint_child:
         return first_paint_child(args.first_paint_child)
+    only = set(args.only or ("turns", "bulk", "plots", "actions", "paint"))
+    global SAMPLER
+    if args.sample:
+        SAMPLER = StackSampler()
+        SAMPLER.start()
 
     import qasync
     from PySide6.QtWidgets import QApplication
@@ -309,17 +439,25 @@ def main() -> int:
     )
 
     async def run() -> tuple[list[dict], list[dict], dict[str, list[dict]], dict[str, dict]]:
-        turns = await measure_turns(config, args.turns)
-        bulk = await measure_turns(config, args.bulk_turns, build_window_graph, "10000 entries")
-        plots = {r: await measure_turns(config, args.plot_turns, None, r) for r in plot_requests}
-        actions = await measure_window_actions(config)
+        turns = await measure_turns(config, args.turns) if "turns" in only else []
+        bulk = []
+        if "bulk" in only:
+            bulk = await measure_turns(config, args.bulk_turns, build_window_graph, "10000 entries")
+        plots = {}
+        if "plots" in only:
+            plots = {
+                r: await measure_turns(config, args.plot_turns, None, r) for r in plot_requests
+            }
+        actions = await measure_window_actions(config) if "actions" in only else {}
         return turns, bulk, plots, actions
 
     turns, bulk, plots, actions = qasync.run(run())
     settings_folder.cleanup()
     print(f"Heartbeat {HEARTBEAT_MS} ms on the qasync loop; target: no stall above 50 ms")
-    summarize("Full turn (real graph, 'read the beam current')", turns)
-    summarize("Context update of 10,000 entries (tree branch expanded)", bulk)
+    if turns:
+        summarize("Full turn (real graph, 'read the beam current')", turns)
+    if bulk:
+        summarize("Context update of 10,000 entries (tree branch expanded)", bulk)
     for request, results in plots.items():
         summarize(f"Plot turn (real graph, '{request}')", results)
     for title, stats in actions.items():
@@ -328,6 +466,11 @@ def main() -> int:
     print(f"Every stall of {STALL_MS:.0f} ms or more ({len(STALLS)}):")
     for scenario, gap in STALLS:
         print(f"  {gap:6.1f} ms  {scenario}")
+    if SAMPLER is not None:
+        SAMPLER.stop()
+        SAMPLER.report()
+    if "paint" not in only:
+        return 0
     paints = first_paint(args.paint_runs)
     print(
         f"Process start -> first painted window: median "

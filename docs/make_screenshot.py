@@ -7,8 +7,11 @@ clicking Approve in the dialog, opens the interesting context entries, and grabs
 Run: ``QT_QPA_PLATFORM=offscreen .venv/bin/python docs/make_screenshot.py [OUT.png]``
 (or under ``xvfb-run -a``).
 
-``--scenes`` takes the four pictures of docs/window.md instead — a read answered as a table,
-a write result, a 24-hour orbit and a 6-channel strip chart — as ``docs/screenshot-*.png``;
+``--scenes`` takes the pictures of docs/window.md instead — a read answered as a table, a
+write result, a 24-hour orbit, a 6-channel strip chart, and a history with an enum channel and
+alarm severities — as ``docs/screenshot-*.png``. The simulated ring has no enum channel, so
+that last history is the UI tests' fixture (``tests/ui/history_fixtures.py``: an RF station
+trip) opened in the same window's plot dock;
 ``--xvfb`` runs it on a private Xvfb display with openbox (the desktop's focus behaviour), as
 an operator's screen draws it: ``.venv/bin/python docs/make_screenshot.py --scenes --xvfb``.
 """
@@ -20,6 +23,8 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+
+from PySide6.QtCore import Qt
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -84,6 +89,8 @@ async def scenes(window, folder: Path) -> None:
     """One picture per scene of docs/window.md."""
     while window.controller.session is None:
         await asyncio.sleep(0.05)
+    # opened first, so it has gathered half a minute of live data when its picture is taken
+    strip = window.open_stripchart(STRIP_CHANNELS)
     for name, text, dock in SCENES:
         window.chat.input.setPlainText(text)
         window.chat.input.submit()
@@ -100,13 +107,36 @@ async def scenes(window, folder: Path) -> None:
         await asyncio.sleep(0.5)
         window.grab().save(str(folder / name))
         print(f"saved {folder / name}")
-    strip = window.open_stripchart(STRIP_CHANNELS)
-    await asyncio.sleep(6.0)  # a few seconds of live data
+    await asyncio.sleep(15.0)  # more live data
     strip.raise_()
     await asyncio.sleep(0.3)
     window.grab().save(str(folder / "screenshot-stripchart.png"))
     print(f"saved {folder / 'screenshot-stripchart.png'}")
+    await history_scene(window, folder / "screenshot-history-states.png")
     window.close()
+
+
+async def history_scene(window, out: Path) -> None:
+    """An RF trip: the station's enum state as named steps, the beam current with its alarms
+    marked and its gaps broken, a text channel as a state track (test fixture data)."""
+    import time
+
+    from tests.ui.history_fixtures import history_state, rf_history_entry
+
+    dock = window.ensure_plot_dock()
+    dock.show_state(history_state(rf_history_entry(time.time() - 3 * 3600)))
+    view = dock.current_view()
+    while not view.ready:
+        await asyncio.sleep(0.05)
+    view.views.setCurrentWidget(view.timeseries)
+    # the operator hides the side docks (View menu) and drags the plot taller to read it
+    window.plan_viewer.hide()
+    window.context_browser.hide()
+    await asyncio.sleep(0.2)
+    window.resizeDocks([dock], [int(window.height() * 0.62)], Qt.Orientation.Vertical)
+    await asyncio.sleep(0.6)
+    window.grab().save(str(out))
+    print(f"saved {out}")
 
 
 def rerun_under_xvfb() -> int:

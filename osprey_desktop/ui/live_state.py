@@ -2,7 +2,12 @@
 
 The session checkpoints once per turn (``durability="exit"``), so ``aget_state`` cannot show
 a turn's progress; the window instead folds each node's update into its copy with the same
-reducers the graph uses. The state read after the turn replaces the copy (it is the truth).
+merge rules the graph uses. The state read after the turn replaces the copy (it is the truth).
+
+Context data is merged without the graph reducer's deep copy: the graph's channel already
+holds its own copy, and the update a node returned is not changed afterwards, so the window's
+copy may share it. That copy cost 50-100 ms of the event loop per 72-channel, 2,000-point
+history (bench/ui_latency.py, stack sampler), on top of the graph's own.
 """
 
 from __future__ import annotations
@@ -47,9 +52,27 @@ class LiveState:
 
 def _reducers() -> dict[str, Callable[[Any, Any], Any]]:
     """The graph's own reducers (imported late: the state package pulls in LangGraph)."""
-    from osprey_desktop.state.reducers import merge_capability_context_data, merge_session_state
+    from osprey_desktop.state.reducers import merge_session_state
 
     return {
-        "capability_context_data": merge_capability_context_data,
+        "capability_context_data": merge_context_shared,
         "session_state": merge_session_state,
     }
+
+
+def merge_context_shared(
+    existing: Mapping[str, Mapping[str, Any]] | None, new: Mapping[str, Mapping[str, Any]] | None
+) -> dict[str, Any]:
+    """``state.reducers.merge_capability_context_data``'s rule — a ``{type: {key: entry}}`` in
+    ``new`` replaces that entry — sharing the entries instead of deep-copying them."""
+    if not new or new is existing:  # nothing to fold in: the same object, "unchanged"
+        return existing if isinstance(existing, dict) else dict(existing or {})
+    merged = dict(existing or {})
+    for context_type, entries in new.items():
+        if not isinstance(entries, Mapping):
+            raise TypeError(f"context data for {context_type!r} is not a mapping")
+        current = merged.get(context_type)
+        if entries is current:
+            continue
+        merged[context_type] = {**(current or {}), **entries}
+    return merged

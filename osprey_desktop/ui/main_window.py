@@ -8,11 +8,13 @@ turn runs, stop it, wait, then report ``closed`` so the app can close the checkp
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import importlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QToolBar, QWidget
 
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
     from osprey_desktop.session import TurnResult
 
 INTERNAL_ROUTES = ("stripchart", "context")
+FIGURE_DELAY_MS = 10
 ConnectorFactory = Callable[[], Any]
 
 
@@ -72,6 +75,14 @@ class MainWindow(QMainWindow):
         self._plan_from_state = True  # the next full state of this thread rebuilds the plan
         self.stripcharts: list[QWidget] = []
         self.plot_dock: Any = None  # created on first use: pyqtgraph costs ~0.4 s to import
+        self._plot_import: asyncio.Future[Any] | None = None  # that import, in a worker
+        # a state with new figures waits a moment (see _on_state); a child timer, so it dies
+        # with the window instead of firing into a deleted one
+        self._figures_due: Mapping[str, Any] | None = None
+        self._figure_timer = QTimer(self)
+        self._figure_timer.setSingleShot(True)
+        self._figure_timer.setInterval(FIGURE_DELAY_MS)
+        self._figure_timer.timeout.connect(self._show_due_figures)
 
         self.chat = ChatPanel()
         self.setCentralWidget(self.chat)
@@ -171,6 +182,22 @@ class MainWindow(QMainWindow):
         self.chat.input.set_slash_commands(self.controller.slash_commands())
         self.menus.refresh_threads()
         self.status.showMessage("Ready", 3000)
+        self._import_plots_in_worker()
+
+    def _import_plots_in_worker(self) -> None:
+        """Import pyqtgraph and the plot modules in a worker thread once the session is open.
+
+        Imported on the loop when the first plot arrived, they stalled the window 0.5-0.7 s
+        (bench/ui_latency.py). Importing creates no Qt object, so a worker may do it.
+        """
+        if self._plot_import is not None:
+            return
+        try:
+            self._plot_import = asyncio.ensure_future(
+                asyncio.to_thread(importlib.import_module, "osprey_desktop.ui.plot_dock")
+            )
+        except RuntimeError:  # no event loop (a window built outside qasync): import on use
+            self._plot_import = None
 
     def _on_other_approvals(self, threads: list[Any]) -> None:
         self.status.show_other_approvals(threads)
@@ -240,10 +267,16 @@ class MainWindow(QMainWindow):
             for command in commands_from_state(values):
                 self._known_commands.setdefault(command.identity, command)
             self.command_actions.set_commands(self._known_commands.values())
-        if values.get("ui_captured_figures") and touched(
+        figures = values.get("ui_captured_figures") and touched(
             "ui_captured_figures", "capability_context_data"
-        ):
-            self._show_new_figures(values)
+        )
+        if figures:
+            # a moment later, not inside the graph's step that delivered the state: input and
+            # paint events run in between, so the plot's widgets never add to the time that
+            # step holds the loop (a 0 ms timer still ran in the same pass, measured)
+            self._figures_due = values  # the newest state, when several arrive meanwhile
+            if not self._figure_timer.isActive():
+                self._figure_timer.start()
         if changed is None and self._plan_from_state and values.get("messages"):
             # Restored or switched to: no events replay, so the plan comes from the state.
             self._plan_from_state = False
@@ -300,6 +333,11 @@ class MainWindow(QMainWindow):
             self.chat.transcript.add_error(f"Context entry {where} is not in this thread.")
         elif route == "context":
             self.context_browser.raise_()
+
+    def _show_due_figures(self) -> None:
+        values, self._figures_due = self._figures_due, None
+        if values is not None and not self._quitting:
+            self._show_new_figures(values)
 
     def _show_new_figures(self, values: Mapping[str, Any]) -> None:
         """Open tabs for figures not shown yet; raise the dock only when something is new."""
@@ -415,4 +453,7 @@ class MainWindow(QMainWindow):
             await dock.stop()
         if self.plot_dock is not None:
             await self.plot_dock.stop()
+        if self._plot_import is not None:  # an import cannot be cancelled: let it finish
+            with contextlib.suppress(Exception):
+                await self._plot_import
         self.launcher.stop_all()

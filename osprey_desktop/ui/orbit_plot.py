@@ -1,9 +1,11 @@
-"""The orbit view of a family of BPMs: value against BPM position at a chosen moment, and a
-waterfall of the whole history (BPM across, time down, colour = value).
+"""A profile over time: value against position at a chosen moment, and a waterfall of the
+whole history (position across, time down, colour = value).
 
-An operator reads an orbit this way, not as 72 overlapping time lines. The moment is chosen
-with the slider or by clicking a row of the waterfall; the newest moment is shown first.
-Positions are the BPMs' order in the ring (the numbers in their names).
+Two things are read this way: the orbit of a family of BPMs (an operator reads an orbit so,
+not as 72 overlapping time lines; positions are the BPMs' order in the ring, the numbers in
+their names) and a waveform channel (value against element index; the newest waveform first).
+The moment is chosen with the slider or by clicking a row of the waterfall; the newest moment
+is shown first. A live waveform can be laid over the archived one (``show_live``).
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSlider, QSplitter, QVBoxLayout, QWidget
 
-from osprey_desktop.ui.plot_data import OrbitFrame
-from osprey_desktop.ui.timeseries_plot import units_axis
+from osprey_desktop.ui.plot_frames import OrbitFrame
+from osprey_desktop.ui.plot_items import units_axis
 
 _DEVICE = re.compile(r"([A-Za-z]+\d+)")
 
@@ -54,16 +56,18 @@ class ClockAxis(pg.AxisItem):
 
 
 class OrbitPlot(QWidget):
-    """Shows an ``OrbitFrame`` (``plot_data.orbit_frame``)."""
+    """Shows an ``OrbitFrame`` (``plot_frames.orbit_frame`` or ``waveform_frame``)."""
 
     def __init__(self, frame: OrbitFrame, title: str = "", parent: QWidget | None = None):
         super().__init__(parent)
         self.frame = frame
-        positions = np.arange(len(frame.channels), dtype=float)
+        positions = np.asarray(frame.positions, dtype=float)
         self.positions = positions
-        names = [short_name(c) for c in frame.channels]
-        step = max(1, len(names) // 12)
-        ticks = [(float(i), names[i]) for i in range(0, len(names), step)]
+        ticks = None
+        if len(frame.channels) == positions.size:  # one channel per position: name them
+            names = [short_name(c) for c in frame.channels]
+            step = max(1, len(names) // 12)
+            ticks = [(float(i), names[i]) for i in range(0, len(names), step)]
 
         self.orbit_widget = pg.PlotWidget()
         self.orbit_widget.setMinimumSize(200, 120)
@@ -71,26 +75,32 @@ class OrbitPlot(QWidget):
         orbit.setTitle(title)
         orbit.showGrid(x=True, y=True, alpha=0.25)
         units_axis(orbit.getAxis("left"), frame.unit)
-        orbit.getAxis("bottom").setTicks([ticks, []])
-        orbit.getAxis("bottom").setLabel("BPM (ring order)")
-        orbit.addItem(pg.InfiniteLine(0.0, angle=0, pen=pg.mkPen("#9e9e9e", width=1)))
+        if ticks is not None:
+            orbit.getAxis("bottom").setTicks([ticks, []])
+        orbit.getAxis("bottom").setLabel(frame.x_label)
+        if frame.diverging:
+            orbit.addItem(pg.InfiniteLine(0.0, angle=0, pen=pg.mkPen("#9e9e9e", width=1)))
+        dense = positions.size > 200  # symbols on 4,000 elements would hide the line
         self.curve = pg.PlotDataItem(
             positions,
             np.zeros(len(positions)),
             pen=pg.mkPen("#0072B2", width=1.5),
-            symbol="o",
+            symbol=None if dense else "o",
             symbolSize=5,
             symbolBrush="#0072B2",
             symbolPen=None,
+            connect="finite",
         )
         orbit.addItem(self.curve)
+        self.live_curve: pg.PlotDataItem | None = None
         self.orbit_item = orbit
 
         self.waterfall_widget = pg.PlotWidget(axisItems={"left": ClockAxis("left")})
         self.waterfall_widget.setMinimumSize(200, 120)
         fall = self.waterfall_widget.getPlotItem()
-        fall.getAxis("bottom").setTicks([ticks, []])
-        fall.getAxis("bottom").setLabel("BPM (ring order)")
+        if ticks is not None:
+            fall.getAxis("bottom").setTicks([ticks, []])
+        fall.getAxis("bottom").setLabel(frame.x_label)
         fall.getAxis("left").setLabel("time (local)")
         fall.getAxis("left").setWidth(70)
         fall.invertY(True)  # newest at the bottom, like a scrolling record
@@ -98,16 +108,16 @@ class OrbitPlot(QWidget):
         fall.addItem(self.image)
         self.marker = pg.InfiniteLine(angle=0, pen=pg.mkPen("#000000", width=1))
         fall.addItem(self.marker)
-        values = frame.values
-        finite = values[np.isfinite(values)] if values.size else np.array([])
-        limit = float(np.max(np.abs(finite))) if finite.size else 1.0
-        limit = limit or 1.0
-        self.image.setImage(np.nan_to_num(values, nan=0.0), levels=(-limit, limit))
-        self.image.setColorMap(pg.colormap.get("CET-D1"))
-        if frame.times.size > 1:
+        levels, colours = _colour_scale(frame)
+        # NaN (a gap, a BPM without data) stays NaN: pyqtgraph paints it transparent
+        self.image.setImage(frame.values, levels=levels)
+        self.image.setColorMap(colours)
+        if frame.times.size > 1 and positions.size:
             span = float(frame.times[-1] - frame.times[0])
-            self.image.setRect(-0.5, float(frame.times[0]), float(len(positions)), span)
-        bar = pg.ColorBarItem(values=(-limit, limit), colorMap=pg.colormap.get("CET-D1"))
+            step = float(positions[1] - positions[0]) if positions.size > 1 else 1.0
+            width = float(positions[-1] - positions[0]) + step
+            self.image.setRect(float(positions[0]) - step / 2, float(frame.times[0]), width, span)
+        bar = pg.ColorBarItem(values=levels, colorMap=colours)
         bar.setImageItem(self.image, insert_in=fall)
         bar.getAxis("right").enableAutoSIPrefix(False)
         bar.getAxis("right").setLabel(frame.unit)
@@ -147,6 +157,16 @@ class OrbitPlot(QWidget):
         self.marker.setValue(moment)
         self.moment_label.setText(f"{datetime.fromtimestamp(moment):%Y-%m-%d %H:%M:%S}")
 
+    def show_live(self, values: np.ndarray) -> None:
+        """Lay the live waveform (dashed) over the archived one at the chosen moment."""
+        if self.live_curve is None:
+            self.live_curve = pg.PlotDataItem(
+                pen=pg.mkPen("#D55E00", width=1.5, style=Qt.PenStyle.DashLine), connect="finite"
+            )
+            self.orbit_item.addItem(self.live_curve)
+        x = np.arange(values.size, dtype=float)
+        self.live_curve.setData(x, values)
+
     def current_values(self) -> np.ndarray:
         _, y = self.curve.getData()
         return np.asarray(y if y is not None else [])
@@ -158,6 +178,21 @@ class OrbitPlot(QWidget):
         moment = box.mapSceneToView(event.scenePos()).y()
         index = int(np.argmin(np.abs(self.frame.times - moment))) if self.frame.times.size else 0
         self.slider.setValue(index)
+
+
+def _colour_scale(frame: OrbitFrame) -> tuple[tuple[float, float], pg.ColorMap]:
+    """Around zero for an orbit (a diverging map), min..max for a waveform."""
+    values = frame.values
+    finite = values[np.isfinite(values)] if values.size else np.array([])
+    if frame.diverging:
+        limit = float(np.max(np.abs(finite))) if finite.size else 1.0
+        limit = limit or 1.0
+        return (-limit, limit), pg.colormap.get("CET-D1")
+    low = float(finite.min()) if finite.size else 0.0
+    high = float(finite.max()) if finite.size else 1.0
+    if high <= low:
+        high = low + 1.0
+    return (low, high), pg.colormap.get("viridis")
 
 
 __all__ = ["OrbitPlot", "short_name"]

@@ -5,12 +5,17 @@ Figures come from ``ui_captured_figures``. A figure with ``metadata.figure_type 
 ``metadata.context_key`` (and ``metadata.context_type``, default ARCHIVER_DATA), else the
 newest ARCHIVER_DATA entry — optionally limited to ``metadata.channels``. Any other figure
 is an image file shown as is.
+
+Besides values and units an entry may carry, per channel, ``kinds`` (enum, string, waveform),
+``enum_labels``, ``severity`` codes per sample and ``minimum``/``maximum`` envelopes; they go
+to the artifact as they are and ``plot_data.prepare_series`` draws each by its kind.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 ARCHIVER_DATA = "ARCHIVER_DATA"
@@ -29,6 +34,19 @@ class PlotArtifact:
     problem: str | None = None  # why a timeseries cannot be drawn
     # min/max per point when the archive binned the data (the plot's band)
     envelopes: dict[str, tuple[list[Any], list[Any]]] = field(default_factory=dict)
+    kinds: dict[str, str] = field(default_factory=dict)  # channels that are not numbers
+    labels: dict[str, list[str]] = field(default_factory=dict)  # enum state labels
+    severity: dict[str, list[int]] = field(default_factory=dict)  # EPICS code per sample
+    end: float | None = None  # epoch seconds the history ends at (a state holds until then)
+
+    def prepare_fields(self) -> dict[str, Any]:
+        """The keywords of ``plot_data.prepare_series`` for this figure."""
+        return {
+            "kinds": self.kinds,
+            "labels": self.labels,
+            "severity": self.severity,
+            "end": self.end,
+        }
 
 
 def series_from_archiver_entry(
@@ -78,7 +96,32 @@ def artifact_from_figure(
     series, units = series_from_archiver_entry(entry, list(channels) if channels else None)
     artifact = PlotArtifact(identity, title, "timeseries", series=series, units=units)
     artifact.envelopes = envelopes_from_archiver_entry(entry, list(series))
+    artifact.kinds = _per_channel(entry.get("kinds"), series, str)
+    artifact.labels = _per_channel(entry.get("enum_labels"), series, list)
+    artifact.severity = _per_channel(entry.get("severity"), series, list)
+    artifact.end = _epoch(entry.get("end_date"))
     return artifact
+
+
+def _per_channel(field_value: Any, channels: Mapping[str, Any], kind: type) -> dict[str, Any]:
+    """The entries of a per-channel field for the plotted channels (wrong types left out)."""
+    if not isinstance(field_value, Mapping):
+        return {}
+    return {c: field_value[c] for c in channels if isinstance(field_value.get(c), kind)}
+
+
+def _epoch(moment: Any) -> float | None:
+    """Epoch seconds of a stored ``end_date`` (a datetime, or its ISO text in a checkpoint)."""
+    if isinstance(moment, datetime):
+        return moment.timestamp()
+    if isinstance(moment, str):
+        try:
+            return datetime.fromisoformat(moment).timestamp()
+        except ValueError:
+            return None
+    if isinstance(moment, int | float) and not isinstance(moment, bool):
+        return float(moment)
+    return None
 
 
 def envelopes_from_archiver_entry(

@@ -3,17 +3,20 @@
 An archived figure opens as a tab at once; its arrays (display bins, the orbit grid) are
 computed in a worker thread when the data is big, so a 24-hour orbit of 72 BPMs never stalls
 the window. A family of BPMs opens on its orbit view (value against position at a moment,
-and a waterfall), the time series one tab away. A tab can keep growing live (Live button).
+and a waterfall), the time series one tab away; a waveform channel opens on its own view of
+the same kind (the newest waveform against element index, and its waterfall). Enums are steps
+named by their states; samples in alarm are marked. A tab can keep growing live (Live button).
 Figures already shown are not redrawn when the state comes back unchanged after a later step.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (
@@ -26,20 +29,19 @@ from PySide6.QtWidgets import (
 )
 
 from osprey_desktop.answers.history import families
+from osprey_desktop.connectors.values import waveform_points
 from osprey_desktop.ui.live_feed import LiveFeed
 from osprey_desktop.ui.orbit_plot import OrbitPlot
 from osprey_desktop.ui.plot_artifacts import PlotArtifact, artifacts_from_state
-from osprey_desktop.ui.plot_data import (
-    OrbitFrame,
-    PreparedSeries,
-    orbit_frame,
-    prepare_series,
-)
+from osprey_desktop.ui.plot_data import PreparedSeries, prepare_series
+from osprey_desktop.ui.plot_frames import OrbitFrame, orbit_frame
 from osprey_desktop.ui.timeseries_plot import TimeSeriesPlot
 
 MAX_TABS = 16
 SYNC_POINTS = 20_000
 """Below this many points in a figure the arrays are computed inline (they take < 5 ms)."""
+CHANNELS_PER_STEP = 12
+"""A big figure's time series takes its channels this many at a time between loop turns."""
 ConnectorFactory = Callable[[], Awaitable[Any]]
 
 
@@ -52,9 +54,12 @@ def prepare_figure(
     artifact: PlotArtifact,
 ) -> tuple[list[PreparedSeries], list[OrbitFrame]]:
     """Everything a figure draws, as numpy arrays (no Qt: runs in a worker thread)."""
-    prepared = prepare_series(artifact.series, artifact.units, artifact.envelopes or None)
+    prepared = prepare_series(
+        artifact.series, artifact.units, artifact.envelopes or None, **artifact.prepare_fields()
+    )
+    numbers = [p.channel for p in prepared if p.kind == "number"]
     frames = []
-    for members in orbit_families(list(artifact.series), artifact.units):
+    for members in orbit_families(numbers, artifact.units):
         frames.append(orbit_frame(members, artifact.series, artifact.units.get(members[0], "")))
     return prepared, frames
 
@@ -67,6 +72,7 @@ class ArchivePlotView(QWidget):
         self.artifact = artifact
         self.timeseries = TimeSeriesPlot(artifact.title, live_button=True)
         self.orbits: list[OrbitPlot] = []
+        self.waveforms: dict[str, OrbitPlot] = {}  # waveform channel -> its view
         self.views = QTabWidget()
         self.views.setDocumentMode(True)
         self.views.setTabPosition(QTabWidget.TabPosition.South)
@@ -77,20 +83,54 @@ class ArchivePlotView(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.views)
         self.ready = False
+        self.closed = False  # its tab was closed (a build in steps stops)
         self.feed: LiveFeed | None = None
 
     def show_prepared(self, prepared: list[PreparedSeries], frames: list[OrbitFrame]) -> None:
-        self.views.removeTab(0)
-        self.status.deleteLater()
+        """Build every view at once (a small figure: a few milliseconds)."""
+        for _ in self._build(prepared, frames):
+            pass
+
+    async def show_prepared_in_steps(
+        self, prepared: list[PreparedSeries], frames: list[OrbitFrame]
+    ) -> None:
+        """Build the views one widget (or a few channels) at a time, letting the loop run in
+        between: a 72-BPM orbit's widgets took 100-200 ms in one go (bench/ui_latency.py)."""
+        for _ in self._build(prepared, frames):
+            await asyncio.sleep(0)
+            if self.closed:
+                return
+
+    def _build(self, prepared: list[PreparedSeries], frames: list[OrbitFrame]) -> Iterator[None]:
+        tabs: list[tuple[QWidget, str, str]] = []
         for frame in frames:
             plot = OrbitPlot(frame, f"Orbit: {len(frame.channels)} BPMs ({frame.unit})")
             self.orbits.append(plot)
-            self.views.addTab(plot, f"Orbit ({len(frame.channels)} BPMs)")
+            tabs.append((plot, f"Orbit ({len(frame.channels)} BPMs)", ""))
+            yield
+        for item in prepared:
+            if item.frame is None:
+                continue
+            title = f"{item.channel}: newest waveform" + (
+                f" ({item.frame.note})" if item.frame.note else ""
+            )
+            plot = OrbitPlot(item.frame, title)
+            self.waveforms[item.channel] = plot
+            tabs.append((plot, f"Waveform {item.channel}", item.note))
+            yield
         if frames:
             # the time series of a family: the first few drawn, the rest one tick away
             self.timeseries.max_visible = min(self.timeseries.max_visible, 6)
-        self.timeseries.apply(prepared)
-        self.views.addTab(self.timeseries, f"Time series ({len(prepared)})")
+        for start in range(0, len(prepared), CHANNELS_PER_STEP):
+            self.timeseries.apply(prepared[start : start + CHANNELS_PER_STEP])
+            yield
+        tabs.append((self.timeseries, f"Time series ({len(prepared)})", ""))
+        self.views.removeTab(0)
+        self.status.deleteLater()
+        for widget, label, tip in tabs:
+            self.views.addTab(widget, label)
+            if tip:
+                self.views.setTabToolTip(self.views.indexOf(widget), tip)
         self.views.setCurrentIndex(0)
         self.ready = True
 
@@ -188,10 +228,11 @@ class PlotDock(QDockWidget):
         except Exception as exc:  # bad data must not take the window down
             view.status.setText(f"Cannot draw '{view.artifact.title}': {exc}")
             return
-        if view.parent() is None and self.tabs.indexOf(view) < 0:
-            return  # closed meanwhile
-        view.show_prepared(prepared, frames)
-        self.tab_opened.emit(view)
+        if view.closed:
+            return
+        await view.show_prepared_in_steps(prepared, frames)
+        if not view.closed:
+            self.tab_opened.emit(view)
 
     def _track(self, task: asyncio.Task[Any]) -> None:
         self._tasks.add(task)
@@ -211,12 +252,16 @@ class PlotDock(QDockWidget):
         plot = view.timeseries
 
         def on_reading(channel: str, reading: Any) -> None:
-            try:
-                value = float(getattr(reading, "value", None))
-            except (TypeError, ValueError):
-                value = float("nan")
+            value = getattr(reading, "value", None)
+            if isinstance(value, list | tuple | np.ndarray):  # a waveform: over its own view
+                waveform = view.waveforms.get(channel)
+                if waveform is not None:
+                    waveform.show_live(np.asarray(waveform_points(value)[1], dtype=float))
+                return
             stamp = float(getattr(reading, "timestamp", 0.0) or 0.0)
-            plot.append_point(channel, stamp, value, str(getattr(reading, "units", "") or ""))
+            units = str(getattr(reading, "units", "") or "")
+            severity = getattr(reading, "alarm_severity", "") or ""
+            plot.append_point(channel, stamp, value, units, severity)
 
         def on_problem(channel: str | None, text: str) -> None:
             self.message.emit(f"Live plot '{view.artifact.title}': {text}")
@@ -253,9 +298,11 @@ class PlotDock(QDockWidget):
         for identity, shown in self._shown.items():
             if shown is widget:
                 self._shown[identity] = None
-        if isinstance(widget, ArchivePlotView) and widget.feed is not None:
-            self._track(asyncio.ensure_future(widget.feed.stop()))
-            widget.feed = None
+        if isinstance(widget, ArchivePlotView):
+            widget.closed = True
+            if widget.feed is not None:
+                self._track(asyncio.ensure_future(widget.feed.stop()))
+                widget.feed = None
         if widget is not None:
             widget.deleteLater()
 

@@ -5,6 +5,11 @@ fill ring buffers; a 5 Hz timer redraws, so a fast channel cannot flood the even
 time axis is wall-clock time over the last ``window_seconds``; the legend beside the plot
 lists each channel with its last value, units and alarm colour (disconnected shows too), so
 six channels take six legend rows, not a row of labels wider than the screen.
+
+Each channel is drawn by what it holds: numbers as lines, enums as steps on an axis that names
+their states (from the channel's metadata), texts as a state track, samples in alarm marked in
+their colours; a waveform channel is drawn as the live waveform against element index in a
+plot under the time plot (one curve per waveform channel, in its legend colour).
 """
 
 from __future__ import annotations
@@ -15,12 +20,17 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import QSize, QTimer
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QDockWidget, QWidget
+from PySide6.QtWidgets import QDockWidget, QSplitter, QWidget
 
+from osprey_desktop.connectors.values import value_kind, waveform_points, waveform_summary
 from osprey_desktop.ui.live_feed import LiveFeed
-from osprey_desktop.ui.timeseries_plot import TimeSeriesPlot
+from osprey_desktop.ui.plot_frames import number_or_nan
+from osprey_desktop.ui.plot_items import units_axis
+from osprey_desktop.ui.timeseries_plot import TimeSeriesPlot, severity_code
 from osprey_desktop.ui.values import format_scalar
 
 ConnectorFactory = Callable[[], Awaitable[Any]]
@@ -51,8 +61,15 @@ class StripChartDock(QDockWidget):
         self.channels = channels
         self.key = stripchart_key(channels)
         self.window_seconds = window_seconds
-        self._buffers = {c: deque(maxlen=MAX_POINTS) for c in self.channels}
+        # (stamp, value, severity code) per reading; an enum's value is its state index
+        self._buffers: dict[str, deque[tuple[float, Any, int]]] = {
+            c: deque(maxlen=MAX_POINTS) for c in self.channels
+        }
         self._units: dict[str, str] = {c: "" for c in self.channels}
+        self._kinds: dict[str, str] = {}
+        self._labels: dict[str, tuple[str, ...]] = {}
+        self._waveforms: dict[str, np.ndarray] = {}  # the latest array of each waveform channel
+        self._waveform_updates: dict[str, int] = {}
         self._dirty = False
 
         self.plot = TimeSeriesPlot(f"Live, last {round(window_seconds / 60)} min")
@@ -60,7 +77,12 @@ class StripChartDock(QDockWidget):
         self.plot.set_series({c: ([], []) for c in self.channels})
         for channel in self.channels:
             self.plot.set_channel_status(channel, "connecting…")
-        self.setWidget(self.plot)
+        self.waveform_widget: pg.PlotWidget | None = None  # made when a waveform arrives
+        self.waveform_curves: dict[str, pg.PlotDataItem] = {}
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.addWidget(self.plot)
+        self.setWidget(self.splitter)
         self.feed = LiveFeed(self.channels, connector_factory, self.add_reading, self._problem)
 
         self._redraw_timer = QTimer(self)
@@ -88,13 +110,24 @@ class StripChartDock(QDockWidget):
         units = str(getattr(reading, "units", "") or "")
         severity = str(getattr(reading, "alarm_severity", "NO_ALARM") or "NO_ALARM").upper()
         self._units[channel] = units
-        try:
-            number = float(value)
-        except (TypeError, ValueError):
-            number = float("nan")
-        self._buffers[channel].append((stamp, number))
+        kind = value_kind(value)
+        kind = "number" if kind in ("integer", "other") else kind
+        self._kinds[channel] = kind
+        if kind == "enum":
+            states = getattr(getattr(reading, "metadata", None), "enum_strings", None)
+            if states:
+                self._labels[channel] = tuple(str(x) for x in states)
+        if kind == "waveform":
+            self._waveforms[channel] = np.asarray(waveform_points(value)[1], dtype=float)
+            self._waveform_updates[channel] = self._waveform_updates.get(channel, 0) + 1
+            text = _waveform_text(value, units)
+        else:
+            stored = (
+                value if kind == "string" else number_or_nan(value)
+            )  # an EnumState is its index
+            self._buffers[channel].append((stamp, stored, severity_code(severity)))
+            text = f"{format_scalar(value)} {units}".rstrip()
         self._dirty = True
-        text = f"{format_scalar(value)} {units}".rstrip()
         if severity not in ("NO_ALARM", ""):
             text += f"  [{severity}]"
         self.plot.set_channel_status(channel, text, "" if severity == "NO_ALARM" else severity)
@@ -109,13 +142,51 @@ class StripChartDock(QDockWidget):
         self._dirty = False
         now = time.time()
         cutoff = now - self.window_seconds
-        series = {}
+        series: dict[str, tuple[list[float], Any]] = {}
+        severity: dict[str, list[int]] = {}
         for channel, buffer in self._buffers.items():
-            points = [(t, v) for t, v in buffer if t >= cutoff] or list(buffer)[-1:]
-            series[channel] = ([p[0] for p in points], [p[1] for p in points])
-        self.plot.set_series(series, self._units)
+            points = [p for p in buffer if p[0] >= cutoff] or list(buffer)[-1:]
+            values = [p[1] for p in points]
+            kind = self._kinds.get(channel)
+            numeric = kind != "string" and kind != "waveform"
+            series[channel] = ([p[0] for p in points], np.array(values) if numeric else values)
+            severity[channel] = [p[2] for p in points]
+        self.plot.set_series(
+            series,
+            self._units,
+            kinds=self._kinds,
+            labels=self._labels,
+            severity=severity,
+            end=now,
+        )
         self.plot.plot_item.setXRange(cutoff, now, padding=0)
         self.plot.plot_item.enableAutoRange(axis="y")
+        self._draw_waveforms()
+
+    def _draw_waveforms(self) -> None:
+        """The newest array of each waveform channel against its element index."""
+        if not self._waveforms:
+            return
+        if self.waveform_widget is None:
+            widget = pg.PlotWidget()
+            widget.setObjectName("stripchart_waveforms")
+            widget.setMinimumSize(200, 100)
+            item = widget.getPlotItem()
+            item.setTitle("Live waveforms")
+            item.showGrid(x=True, y=True, alpha=0.25)
+            item.getAxis("bottom").setLabel("element index")
+            units = {self._units.get(c, "") for c in self._waveforms}
+            units_axis(item.getAxis("left"), units.pop() if len(units) == 1 else "")
+            self.splitter.addWidget(widget)
+            self.waveform_widget = widget
+        for channel, values in self._waveforms.items():
+            curve = self.waveform_curves.get(channel)
+            if curve is None:
+                colour = self.plot.colour(channel)
+                curve = pg.PlotDataItem(pen=pg.mkPen(colour, width=1.5), connect="finite")
+                self.waveform_widget.getPlotItem().addItem(curve)
+                self.waveform_curves[channel] = curve
+            curve.setData(np.arange(values.size, dtype=float), values)
 
     async def stop(self) -> None:
         """Unsubscribe everything (also called when the window closes)."""
@@ -127,4 +198,14 @@ class StripChartDock(QDockWidget):
         super().closeEvent(event)
 
     def point_counts(self) -> dict[str, int]:
-        return {c: len(b) for c, b in self._buffers.items()}
+        """Readings kept per channel (for a waveform channel: arrays received)."""
+        return {c: len(b) or self._waveform_updates.get(c, 0) for c, b in self._buffers.items()}
+
+
+def _waveform_text(value: Any, units: str) -> str:
+    """``128 elements, -0.12…0.10 mm`` for the legend's value column."""
+    summary = waveform_summary(value)
+    text = f"{summary['count']} elements"
+    if "min" in summary:
+        text += f", {format_scalar(summary['min'])}…{format_scalar(summary['max'])}"
+    return f"{text} {units}".rstrip()

@@ -5,9 +5,13 @@
   many channels only the first ``max_visible`` are drawn at first (the rest one tick away).
 - Engineering units on the axes as they are ("mm", never "mm (x0.001)"). The first unit gets
   the left axis, a second unit a right axis with its own view box; further units share the
-  left axis and the legend says so.
-- A series with more points than the plot has pixels is drawn as display bins: the mean line
-  and a min/max band (``plot_data.prepare_series``).
+  left axis and the legend says so. An enum (or a text channel with few texts) is a step
+  plot on an axis that names its states; it takes an axis the way a unit does.
+- A gap (no value) breaks the line. A series with more points than the plot has pixels is
+  drawn as display bins: the mean line and a min/max band (``plot_data.prepare_series``).
+- Samples in alarm are marked in the control-room colours (MINOR yellow, MAJOR red, INVALID
+  magenta); the legend counts them per channel.
+- A waveform channel is listed but drawn against its index elsewhere (``orbit_plot``).
 - Export CSV (every point) and Save PNG sit above the plot.
 Raster only: ``QOpenGLWidget`` does not work offscreen (shared NOTES).
 """
@@ -16,16 +20,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor, QIcon, QPainterPath, QPixmap
+from PySide6.QtGui import QBrush, QColor, QResizeEvent
 from PySide6.QtWidgets import (
-    QFileDialog,
-    QGraphicsPathItem,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -37,7 +38,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from osprey_desktop.ui.plot_data import PreparedSeries, as_arrays, csv_text, prepare_series
+from osprey_desktop.ui.plot_axes import PlotAxes
+from osprey_desktop.ui.plot_data import PreparedSeries, as_arrays, prepare_series
+from osprey_desktop.ui.plot_export import PlotExport
+from osprey_desktop.ui.plot_frames import number_or_nan
+from osprey_desktop.ui.plot_items import (
+    SEVERITY_NAME,
+    BandItem,
+    alarm_brushes,
+    alarm_markers_item,
+    severity_legend_html,
+    swatch,
+    units_axis,
+)
 from osprey_desktop.ui.values import ALARM_CELL
 
 pg.setConfigOptions(useOpenGL=False, antialias=False, background="w", foreground="k")
@@ -47,52 +60,17 @@ PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#0
 MAX_VISIBLE = 8
 Series = Mapping[str, tuple[Sequence[float] | np.ndarray, Sequence[Any] | np.ndarray]]
 __all__ = ["PALETTE", "TimeSeriesPlot", "as_arrays", "units_axis"]
+_SEVERITY_CODE = {name: code for code, name in SEVERITY_NAME.items()}
 
 
-def units_axis(axis: pg.AxisItem, unit: str) -> None:
-    """Label an axis with the engineering unit as it is: no SI-prefix rescaling."""
-    axis.enableAutoSIPrefix(False)
-    axis.setLabel(unit or "value")
+def severity_code(severity: Any) -> int:
+    """An EPICS severity as its code (0-3), from a code or a name such as ``"MAJOR"``."""
+    if isinstance(severity, int) and not isinstance(severity, bool):
+        return severity
+    return _SEVERITY_CODE.get(str(severity or "").upper(), 0)
 
 
-class BandItem(QGraphicsPathItem):
-    """The min/max band of binned data as one filled polygon, built with numpy.
-
-    pyqtgraph's FillBetweenItem rebuilds its path point by point in Python (20 ms per
-    channel for 800 bins); this builds the outline with ``arrayToQPath`` in one call.
-    """
-
-    def __init__(self, fill: QColor) -> None:
-        super().__init__()
-        self.setBrush(QBrush(fill))
-        self.setPen(pg.mkPen(None))
-        self.low = np.array([])
-        self.high = np.array([])
-
-    def set_band(self, t: np.ndarray, low: np.ndarray, high: np.ndarray) -> None:
-        keep = np.isfinite(t) & np.isfinite(low) & np.isfinite(high)
-        t, self.low, self.high = t[keep], low[keep], high[keep]
-        if t.size < 2:
-            self.setPath(QPainterPath())
-            return
-        x = np.concatenate([t, t[::-1]])
-        y = np.concatenate([self.high, self.low[::-1]])
-        path = pg.arrayToQPath(x, y, connect="all")
-        path.closeSubpath()
-        self.setPath(path)
-
-    def getData(self) -> tuple[np.ndarray, np.ndarray]:  # noqa: N802 - pyqtgraph's name
-        """(low, high) as drawn."""
-        return self.low, self.high
-
-
-def swatch(colour: str) -> QIcon:
-    pixmap = QPixmap(14, 14)
-    pixmap.fill(QColor(colour))
-    return QIcon(pixmap)
-
-
-class TimeSeriesPlot(QWidget):
+class TimeSeriesPlot(PlotAxes, PlotExport, QWidget):
     """Shows ``{channel: (epoch seconds, values)}`` with ``{channel: units}``."""
 
     live_toggled = Signal(bool)  # the operator wants the plot to keep growing live
@@ -118,14 +96,17 @@ class TimeSeriesPlot(QWidget):
         units_axis(self.plot_item.getAxis("left"), "")
         self.curves: dict[str, pg.PlotDataItem] = {}
         self.bands: dict[str, BandItem] = {}
+        self.markers: dict[str, pg.ScatterPlotItem] = {}
         self.prepared: dict[str, PreparedSeries] = {}
         self.units: dict[str, str] = {}
-        self.axis_units: list[str] = []  # [left unit, right unit]
+        self.axis_keys: list[str] = []  # [left, right]: a unit or "states:<labels>"
         self._colours: dict[str, str] = {}
         self._targets: dict[str, Any] = {}
         self._names: dict[str, str] = {}
+        self._keys: dict[str, str | None] = {}  # the axis key each channel was placed with
         self._right_box: pg.ViewBox | None = None
-        self._pending: dict[str, list[tuple[float, float]]] = {}
+        self._state_offsets: dict[str, float] = {}
+        self._pending: dict[str, list[tuple[float, Any, int]]] = {}
 
         self.legend = QTreeWidget()
         self.legend.setObjectName("plot_legend")
@@ -159,6 +140,7 @@ class TimeSeriesPlot(QWidget):
         self.png_button.clicked.connect(self.choose_png_file)
         self.info = QLabel()
         self.info.setStyleSheet("color: #546e7a;")
+        self.info.setTextFormat(Qt.TextFormat.RichText)
         bar = QHBoxLayout()
         bar.setContentsMargins(0, 0, 0, 0)
         bar.addWidget(self.info, 1)
@@ -187,77 +169,131 @@ class TimeSeriesPlot(QWidget):
         series: Series,
         units: Mapping[str, str] | None = None,
         envelopes: Mapping[str, tuple[Any, Any]] | None = None,
+        **fields: Any,
     ) -> None:
-        """Draw every channel (replacing the data of channels drawn before)."""
-        self.apply(prepare_series(series, units, envelopes))
+        """Draw every channel (replacing the data of channels drawn before).
+
+        ``fields`` are ``prepare_series``'s keywords: ``kinds``, ``labels``, ``severity``,
+        ``end``.
+        """
+        self.apply(prepare_series(series, units, envelopes, **fields))
 
     def apply(self, prepared: Sequence[PreparedSeries]) -> None:
         """Show prepared series (``plot_data.prepare_series``, possibly from a worker)."""
         self.legend.blockSignals(True)
         try:
+            relayout = False
             for item in prepared:
                 known = item.channel in self.prepared
                 self.prepared[item.channel] = item
                 if not known:
                     self._add_channel(item)
                     continue
-                if item.unit and not self.units.get(item.channel):
-                    self._units_arrived(item.channel, item.unit)
-                if item.channel in self.curves and self.curves[item.channel].isVisible():
+                if self._settled_key(item) != self._keys.get(item.channel):
+                    relayout = True  # units or states arrived with the first live value
+                elif item.channel in self.curves and self.curves[item.channel].isVisible():
                     self._draw(item.channel)
+            if relayout:
+                self._layout_axes()
+            for channel in self._restack_states():
+                if channel in self.curves and self.curves[channel].isVisible():
+                    self._draw(channel)
         finally:
             self.legend.blockSignals(False)
         self._update_note()
         self._fit_legend()
         self.plot_item.enableAutoRange()
+        if self._right_box is not None:
+            self._right_box.enableAutoRange(axis="y")
 
     def _fit_legend(self) -> None:
-        """Wide enough for the names and a value (at most 40% of the plot): never truncated
-        to "SR01C:BPM0", never pushing the window wider."""
+        """Wide enough for the names and the value column (at most 40% of the plot): never
+        truncated to "SR01C:BPM0", never pushing the window wider."""
         metrics = self.legend.fontMetrics()
         names = [self._names.get(c, c) for c in self.prepared]
         name_width = max((metrics.horizontalAdvance(n) for n in names), default=80) + 48
-        wanted = min(name_width + 120, 420)
+        values = [
+            self.legend.topLevelItem(i).text(1) for i in range(self.legend.topLevelItemCount())
+        ]
+        value_width = max((metrics.horizontalAdvance(v) for v in values), default=0) + 24
+        wanted = min(name_width + max(120, value_width), 520)
         if self.legend.minimumWidth() < wanted:
             self.legend.setMinimumWidth(min(wanted, max(160, int(self.width() * 0.4))))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._fit_legend()  # the 40% cap was taken before the plot had its real width
 
     def _add_channel(self, item: PreparedSeries) -> None:
         channel = item.channel
         colour = PALETTE[len(self._colours) % len(PALETTE)]
         self._colours[channel] = colour
         self.units[channel] = item.unit
-        target, name = self._place(channel, item.unit)
+        key = self._settled_key(item)
+        target, name = self._place(channel, key, item)
+        self._keys[channel] = key
         self._targets[channel] = target
         self._names[channel] = name
         row = QTreeWidgetItem([name, ""])
         row.setIcon(0, swatch(colour))
         row.setData(0, Qt.ItemDataRole.UserRole, channel)
-        row.setToolTip(0, f"{name}: {item.points} points")
+        row.setToolTip(0, self._row_tooltip(item))
         visible = len(self._colours) <= self.max_visible
-        row.setFlags(row.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-        row.setCheckState(0, Qt.CheckState.Checked if visible else Qt.CheckState.Unchecked)
+        if item.drawn:  # a waveform or a text of many values has nothing to tick
+            row.setFlags(row.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            row.setCheckState(0, Qt.CheckState.Checked if visible else Qt.CheckState.Unchecked)
         self.legend.addTopLevelItem(row)
+        self._show_archive_summary(row, item)
         if visible:
             self._draw(channel)
 
+    def _row_tooltip(self, item: PreparedSeries) -> str:
+        text = f"{self._names.get(item.channel, item.channel)}: {item.points} points"
+        counts = item.alarm_counts()
+        if counts:
+            text += "; in alarm: " + ", ".join(f"{n} {name}" for name, n in counts.items())
+        return text + (f"\n{item.note}" if item.note else "")
+
+    def _show_archive_summary(self, row: QTreeWidgetItem, item: PreparedSeries) -> None:
+        """What the value column says of an archived channel: its alarms, or how it is shown."""
+        counts = item.alarm_counts()
+        if counts:
+            worst = max(counts, key=lambda name: _SEVERITY_CODE.get(name, 4))
+            self.set_channel_status(item.channel, f"⚠ {sum(counts.values())} in alarm", worst)
+            row.setToolTip(
+                1, "Samples in alarm: " + ", ".join(f"{n} {s}" for s, n in counts.items())
+            )
+        elif not item.drawn:
+            row.setText(1, "waveform: see its tab" if item.kind == "waveform" else "not drawn")
+            row.setForeground(1, QBrush(QColor("#546e7a")))
+            row.setToolTip(1, item.note)
+
     def _draw(self, channel: str) -> None:
-        """Create or update the curve (and band) of a channel."""
+        """Create or update the curve, band and alarm markers of a channel."""
         item = self.prepared[channel]
+        if not item.drawn:  # a live channel turned out to be a waveform: nothing over time
+            self._hide(channel)
+            return
         colour = self._colours[channel]
         target = self._targets[channel]
+        lift = self.state_offset(channel) if item.steps else 0.0  # a state track's rows
         curve = self.curves.get(channel)
         if curve is None:
-            curve = pg.PlotDataItem(item.t, item.v, pen=pg.mkPen(colour, width=1.5))
+            curve = pg.PlotDataItem(
+                item.t, item.v + lift, pen=pg.mkPen(colour, width=1.5), connect="finite"
+            )
             target.addItem(curve)
             # After addItem: pyqtgraph 0.14 fails on clip-to-view for an item with no view box.
-            curve.setDownsampling(auto=True, method="peak")
             curve.setClipToView(True)
             self.curves[channel] = curve
         else:
-            curve.setData(item.t, item.v)
+            curve.setData(item.t, item.v + lift)
             curve.show()
+        # a step outline is already reduced to its changes; peak downsampling would bend it
+        curve.setDownsampling(auto=not item.steps, method="peak")
+        band_t = item.band_t if item.band_t is not None else item.t
+        band = self.bands.get(channel)
         if item.band_low is not None and item.band_high is not None:
-            band = self.bands.get(channel)
             if band is None:
                 fill = QColor(colour)
                 fill.setAlpha(60)
@@ -265,8 +301,21 @@ class TimeSeriesPlot(QWidget):
                 band.setZValue(curve.zValue() - 1)
                 target.addItem(band)
                 self.bands[channel] = band
-            band.set_band(item.t, item.band_low, item.band_high)
+            band.set_band(band_t, item.band_low + lift, item.band_high + lift)
             band.show()
+        elif band is not None:
+            band.hide()
+        markers = self.markers.get(channel)
+        if item.alarm_t.size:
+            if markers is None:
+                markers = alarm_markers_item()
+                target.addItem(markers)
+                self.markers[channel] = markers
+            brushes, pens = alarm_brushes(item.alarm_severity)
+            markers.setData(x=item.alarm_t, y=item.alarm_v + lift, brush=brushes, pen=pens)
+            markers.show()
+        elif markers is not None:
+            markers.setData(x=[], y=[])
 
     def _on_legend_item(self, row: QTreeWidgetItem, column: int) -> None:
         if column != 0:
@@ -281,9 +330,7 @@ class TimeSeriesPlot(QWidget):
         if shown:
             self._draw(channel)
         else:
-            for item in (self.curves.get(channel), self.bands.get(channel)):
-                if item is not None:
-                    item.hide()
+            self._hide(channel)
         row = self._row(channel)
         if row is not None and (row.checkState(0) == Qt.CheckState.Checked) != shown:
             self.legend.blockSignals(True)
@@ -291,18 +338,33 @@ class TimeSeriesPlot(QWidget):
             self.legend.blockSignals(False)
         self._update_note()
 
+    def _hide(self, channel: str) -> None:
+        for graphic in (self.curves, self.bands, self.markers):
+            thing = graphic.get(channel)
+            if thing is not None:
+                thing.hide()
+
+    def colour(self, channel: str) -> str:
+        """The channel's colour in the legend (other views of it use the same)."""
+        return self._colours.get(channel, PALETTE[0])
+
     def visible_channels(self) -> list[str]:
         return [c for c, curve in self.curves.items() if curve.isVisible()]
 
     def _update_note(self) -> None:
-        hidden = len(self.prepared) - len(self.visible_channels())
+        drawable = [c for c, p in self.prepared.items() if p.drawn]
+        hidden = len([c for c in drawable if c not in self.visible_channels()])
         self.legend_note.setVisible(hidden > 0)
         self.legend_note.setText(f"{hidden} more channel{'s' if hidden != 1 else ''}: tick to show")
-        binned = sum(p.band_low is not None for p in self.prepared.values())
-        self.info.setText(
-            f"{len(self.prepared)} channel{'s' if len(self.prepared) != 1 else ''}"
-            + ("; binned data: line = mean, band = min…max" if binned else "")
-        )
+        items = self.prepared.values()
+        parts = [f"{len(self.prepared)} channel{'s' if len(self.prepared) != 1 else ''}"]
+        if any(p.band_low is not None and not p.steps for p in items):
+            parts.append("binned data: line = mean, band = min…max")
+        if any(p.steps for p in items):
+            parts.append("states drawn as steps")
+        if any(p.alarm_t.size for p in items):
+            parts.append(severity_legend_html())
+        self.info.setText("; ".join(parts))
 
     def _row(self, channel: str) -> QTreeWidgetItem | None:
         for i in range(self.legend.topLevelItemCount()):
@@ -311,58 +373,21 @@ class TimeSeriesPlot(QWidget):
                 return row
         return None
 
-    def _units_arrived(self, channel: str, unit: str) -> None:
-        """A live channel's units come with its first value: name them on axis and legend."""
-        self.units[channel] = unit
-        if self.axis_units and self.axis_units[0] == "":
-            self.axis_units[0] = unit
-            units_axis(self.plot_item.getAxis("left"), unit)
-        if self.axis_units and unit == self.axis_units[0]:
-            name = f"{channel} ({unit})"
-        else:
-            name = f"{channel} ({unit}, on left axis)"
-        self._names[channel] = name
-        row = self._row(channel)
-        if row is not None:
-            row.setText(0, name)
-
-    # -------------------------------------------------------------- axes
-    def _right_view(self) -> pg.ViewBox:
-        if self._right_box is None:
-            box = pg.ViewBox()
-            box.setZValue(self.plot_item.vb.zValue() - 1)
-            self.plot_item.showAxis("right")
-            self.plot_item.scene().addItem(box)
-            self.plot_item.getAxis("right").linkToView(box)
-            box.setXLink(self.plot_item)
-            self.plot_item.vb.sigResized.connect(
-                lambda: box.setGeometry(self.plot_item.vb.sceneBoundingRect())
-            )
-            box.setGeometry(self.plot_item.vb.sceneBoundingRect())
-            self._right_box = box
-        return self._right_box
-
-    def _place(self, channel: str, unit: str) -> tuple[Any, str]:
-        """The view box for a unit, and the legend name (which names foreign units)."""
-        if not self.axis_units:
-            self.axis_units.append(unit)
-            units_axis(self.plot_item.getAxis("left"), unit)
-        if unit == self.axis_units[0]:
-            return self.plot_item, f"{channel} ({unit})" if unit else channel
-        if len(self.axis_units) == 1:
-            self.axis_units.append(unit)
-            units_axis(self.plot_item.getAxis("right"), unit)
-        if unit == self.axis_units[1]:
-            return self._right_view(), f"{channel} ({unit}, right axis)"
-        return self.plot_item, f"{channel} ({unit or 'no units'}, on left axis)"
-
     # -------------------------------------------------------------- live
-    def append_point(self, channel: str, timestamp: float, value: float, unit: str = "") -> None:
-        """Queue one live sample; drawn at the next flush (2 Hz)."""
+    def append_point(
+        self, channel: str, timestamp: float, value: Any, unit: str = "", severity: Any = 0
+    ) -> None:
+        """Queue one live sample (a number, an enum state, a text); drawn at the next flush
+        (2 Hz). ``severity`` is an EPICS code or name."""
+        code = severity_code(severity)
         if channel not in self.prepared:
-            self.apply(prepare_series({channel: ([timestamp], [value])}, {channel: unit}))
+            self.apply(
+                prepare_series(
+                    {channel: ([timestamp], [value])}, {channel: unit}, severity={channel: [code]}
+                )
+            )
             return
-        self._pending.setdefault(channel, []).append((timestamp, value))
+        self._pending.setdefault(channel, []).append((timestamp, value, code))
         if not self._flush_timer.isActive():
             self._flush_timer.start()
 
@@ -375,10 +400,23 @@ class TimeSeriesPlot(QWidget):
         for channel, points in pending.items():
             item = self.prepared[channel]
             raw_t = item.raw_t if item.raw_t is not None else item.t
-            raw_v = item.raw_v if item.raw_v is not None else item.v
             t = np.append(raw_t, [p[0] for p in points])
-            v = np.append(raw_v, np.array([p[1] for p in points], dtype=float))
-            updated.extend(prepare_series({channel: (t, v)}, {channel: item.unit}))
+            if item.raw_objects is not None:
+                values: Any = [*item.raw_objects, *(p[1] for p in points)]
+            else:
+                raw_v = item.raw_v if item.raw_v is not None else item.v
+                values = np.append(raw_v, [number_or_nan(p[1]) for p in points])
+            old = item.raw_severity if item.raw_severity is not None else np.zeros(raw_t.size)
+            codes = np.append(old, [p[2] for p in points]).astype(int)
+            updated.extend(
+                prepare_series(
+                    {channel: (t, values)},
+                    {channel: item.unit},
+                    kinds={channel: item.kind},
+                    labels={channel: item.labels},
+                    severity={channel: codes} if codes.any() else None,
+                )
+            )
         self.apply(updated)
 
     def set_channel_status(self, channel: str, text: str, severity: str = "") -> None:
@@ -400,49 +438,6 @@ class TimeSeriesPlot(QWidget):
         row = self._row(channel)
         return row.text(1) if row is not None else ""
 
-    # ------------------------------------------------------------- export
-    def choose_csv_file(self) -> None:
-        self._choose_file("Export CSV", "CSV files (*.csv)", ".csv", self.export_csv)
-
-    def choose_png_file(self) -> None:
-        self._choose_file("Save plot as PNG", "PNG images (*.png)", ".png", self.save_png)
-
-    def _choose_file(self, caption: str, pattern: str, suffix: str, then: Any) -> None:
-        dialog = QFileDialog(self, caption)
-        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
-        dialog.setNameFilter(pattern)
-        dialog.setDefaultSuffix(suffix.lstrip("."))
-        dialog.selectFile(_file_stem(self.title) + suffix)
-        dialog.fileSelected.connect(lambda path: then(Path(path)))
-        dialog.finished.connect(dialog.deleteLater)
-        dialog.open()  # never exec(): the loop keeps running
-
-    def export_csv(self, path: Path) -> asyncio.Task[Any]:
-        """Write every point to ``path`` in a worker thread; report by signal."""
-        prepared = list(self.prepared.values())
-
-        async def run() -> None:
-            try:
-                text = await asyncio.to_thread(csv_text, prepared)
-                await asyncio.to_thread(Path(path).write_text, text, encoding="utf-8")
-            except Exception as exc:
-                self.export_failed.emit(
-                    f"Could not write {path}: {exc}. Choose a folder you can write to."
-                )
-            else:
-                self.exported.emit(str(path))
-
-        self._export_task = asyncio.ensure_future(run())
-        return self._export_task
-
-    def save_png(self, path: Path) -> bool:
-        ok = self.plot_widget.grab().save(str(path), "PNG")
-        if ok:
-            self.exported.emit(str(path))
-        else:
-            self.export_failed.emit(f"Could not write {path}. Choose a folder you can write to.")
-        return ok
-
     # ------------------------------------------------------------- queries
     def point_counts(self) -> dict[str, int]:
         counts = {c: p.points for c, p in self.prepared.items()}
@@ -452,8 +447,3 @@ class TimeSeriesPlot(QWidget):
 
     def legend_names(self) -> list[str]:
         return [self.legend.topLevelItem(i).text(0) for i in range(self.legend.topLevelItemCount())]
-
-
-def _file_stem(title: str) -> str:
-    keep = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in title)
-    return (keep.strip("_") or "plot")[:60]

@@ -13,8 +13,8 @@ import pytest
 from PySide6.QtCore import QPoint
 
 from osprey_desktop.ui.orbit_plot import OrbitPlot
-from osprey_desktop.ui.plot_data import orbit_frame
 from osprey_desktop.ui.plot_dock import ArchivePlotView, PlotDock
+from osprey_desktop.ui.plot_frames import orbit_frame
 from osprey_desktop.ui.timeseries_plot import TimeSeriesPlot
 
 pytestmark = pytest.mark.gui
@@ -140,8 +140,8 @@ def test_export_csv_writes_every_point_and_png_writes_an_image(qtbot, qasync_loo
     task = plot.export_csv(tmp_path / "beam.csv")
     qtbot.waitUntil(task.done, timeout=5000)
     rows = list(csv.reader((tmp_path / "beam.csv").open()))
-    assert rows[0] == ["time_local", "epoch_seconds", "channel", "value", "units"]
-    assert len(rows) == 3001 and rows[1][2:] == ["SR:DCCT:Current", "500.0", "mA"]
+    assert rows[0] == ["time_local", "epoch_seconds", "channel", "value", "units", "severity"]
+    assert len(rows) == 3001 and rows[1][2:] == ["SR:DCCT:Current", "500.0", "mA", ""]
     assert plot.save_png(tmp_path / "beam.png")
     assert (tmp_path / "beam.png").read_bytes()[:4] == b"\x89PNG"
     assert saved == [str(tmp_path / "beam.csv"), str(tmp_path / "beam.png")]
