@@ -386,7 +386,10 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
         _without_values(text) if writable else _without_quantities(strip_time_expressions(text)),
         lambda name: bool(database.channels_named(name)),
     )
-    found = finder_of(database).find(words, writable=True if writable else None)
+    finder = finder_of(database)
+    found = _joined_parts(
+        finder, words, finder.find(words, writable=True if writable else None), writable
+    )
     # model-assisted finding (models.planner: chat_model): the model's checked choice, if any
     found = chosen_instead(database, text, writable, found)
     if not found.names:
@@ -411,6 +414,40 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
     noted = [w for w in unknown if len(w) > 3]
     reason = f"finder; not in the list: {' '.join(noted)}" if noted else "finder"
     return [ChannelMatch(database.require(n), 1.0, reason) for n in found.names]
+
+
+_JOIN = re.compile(r"\s*(?:\band\b|&)\s*", re.I)
+
+
+def _joined_parts(finder: Any, words: str, found: Any, writable: bool) -> Any:
+    """ "The beam current and lifetime": each part on its own, when together they find more
+    than the whole (one channel can hold every word of both: "DCCT" means beam current).
+
+    A part of one word borrows the nouns of the last part ("horizontal and vertical tune");
+    requests with numbers or commas ("BPM 1 and 3", "sector 1, devices 1-2") are left to the
+    finder's own lists and constraints."""
+    if "," in words or re.search(r"\d", words):
+        return found  # lists and numbered constraints ("sector 1, devices 1-2") are the finder's
+    parts = [_meaningful(p) for p in _JOIN.split(words)]
+    parts = [p for p in parts if p]
+    if len(parts) < 2:
+        return found
+    nouns = parts[-1][1:]
+    union: dict[str, None] = {}
+    for part in parts:
+        query = " ".join([*part, *nouns] if len(part) == 1 else part)
+        answer = finder.find(query, writable=True if writable else None)
+        if not answer.names:
+            return found  # a part names nothing on its own: the whole decides
+        union.update(dict.fromkeys(answer.names))
+    if set(union) <= set(found.names):
+        return found
+    return type(found)(names=list(union), query=found.query, ignored_words=found.ignored_words)
+
+
+def _meaningful(part: str) -> list[str]:
+    """The words of ``part`` that can describe a channel (no filler, no stop words)."""
+    return [w for w in part.split() if w.lower() not in _FILLER and w.lower() not in STOPWORDS]
 
 
 def _gives_a_value(text: str) -> bool:
