@@ -12,6 +12,7 @@ from osprey_desktop.connectors.factory import reset_sim_machines, set_sim_machin
 from osprey_desktop.connectors.sim_machine import SimMachine
 from osprey_desktop.planners.base import reset_planner
 from osprey_desktop.registry import reset_registry
+from osprey_desktop.session import AgentSession
 
 
 @pytest.fixture(autouse=True)
@@ -38,3 +39,10 @@ async def connectors(machine: SimMachine) -> AsyncIterator[SimMachine]:
     """``machine`` plus: every connector opened on this test's loop is closed at the end."""
     yield machine
     await close_connectors()
+
+
+@pytest.fixture
+async def session(connectors, tmp_path) -> AsyncIterator[AgentSession]:
+    """An AgentSession on a fresh thread database, on this test's simulated ring."""
+    async with AgentSession.open(db_path=tmp_path / "threads.sqlite") as opened:
+        yield opened

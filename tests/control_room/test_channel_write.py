@@ -4,7 +4,6 @@ simulated ring: approval, rejection, refusals, exactly-what-was-approved, and th
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -21,12 +20,6 @@ from osprey_desktop.state import StateManager
 
 HCM01 = "SR01C:HCM01:Current:SP"
 HCM02 = "SR01C:HCM02:Current:SP"
-
-
-@pytest.fixture
-async def session(connectors, tmp_path) -> AsyncIterator[AgentSession]:
-    async with AgentSession.open(db_path=tmp_path / "threads.sqlite") as opened:
-        yield opened
 
 
 def audit() -> list[Any]:

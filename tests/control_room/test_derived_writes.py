@@ -4,8 +4,6 @@ writes to several channels, and targets that are not unique, through whole turns
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator
-from typing import Any
 
 import pytest
 
@@ -13,26 +11,12 @@ from osprey_desktop.capabilities.control_room.write_derivation import parse_deri
 from osprey_desktop.config import get_audit_db_path
 from osprey_desktop.connectors.sim_machine import SimMachine
 from osprey_desktop.safety import AuditLog
-from osprey_desktop.session import AgentSession
+from tests.support.turns import operations, steps
 
 VCM07 = "SR03C:VCM07:Current:SP"
 VCM08 = "SR03C:VCM08:Current:SP"
 QF11 = "SR03C:QF11:Current:SP"
 HCM20 = "SR07C:HCM20:Current:SP"
-
-
-@pytest.fixture
-async def session(connectors, tmp_path) -> AsyncIterator[AgentSession]:
-    async with AgentSession.open(db_path=tmp_path / "threads.sqlite") as opened:
-        yield opened
-
-
-def steps(result) -> list[str]:
-    return [s["capability"] for s in result.plan["steps"]]
-
-
-def operations(result) -> list[dict[str, Any]]:
-    return result.pending_approval["resume_payload"]["operations"]
 
 
 # -- the grammar ----------------------------------------------------------------------------

@@ -7,8 +7,6 @@ plus the same rule on a made-up facility's list, to show it depends on no naming
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
 from osprey_desktop.base import ClarificationRequired
@@ -19,17 +17,7 @@ from osprey_desktop.capabilities.control_room.channel_finding import (
 from osprey_desktop.connectors import get_configured_channel_database
 from osprey_desktop.connectors.channel_database import ChannelDatabase, ChannelRecord
 from osprey_desktop.connectors.sim_machine import SimMachine
-from osprey_desktop.session import AgentSession
-
-
-@pytest.fixture
-async def session(connectors, tmp_path) -> AsyncIterator[AgentSession]:
-    async with AgentSession.open(db_path=tmp_path / "threads.sqlite") as opened:
-        yield opened
-
-
-def steps(result) -> list[str]:
-    return [s["capability"] for s in result.plan["steps"]]
+from tests.support.turns import steps
 
 
 def setpoints(machine: SimMachine) -> dict[str, object]:

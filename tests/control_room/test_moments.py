@@ -4,24 +4,11 @@ now against that moment compares the present reading with it."""
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator
-
-import pytest
 
 from osprey_desktop.connectors.sim_machine import SimMachine
-from osprey_desktop.session import AgentSession
+from tests.support.turns import steps
 
 HCM02 = "SR01C:HCM02:Current:SP"
-
-
-@pytest.fixture
-async def session(connectors, tmp_path) -> AsyncIterator[AgentSession]:
-    async with AgentSession.open(db_path=tmp_path / "threads.sqlite") as opened:
-        yield opened
-
-
-def steps(result) -> list[str]:
-    return [s["capability"] for s in result.plan["steps"]]
 
 
 async def test_a_moment_is_the_archived_value_at_it(session, machine: SimMachine):

@@ -3,22 +3,9 @@ the questions asked instead of guesses."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import datetime
 
-import pytest
-
-from osprey_desktop.session import AgentSession
-
-
-@pytest.fixture
-async def session(connectors, tmp_path) -> AsyncIterator[AgentSession]:
-    async with AgentSession.open(db_path=tmp_path / "threads.sqlite") as opened:
-        yield opened
-
-
-def steps(result) -> list[str]:
-    return [s["capability"] for s in result.plan["steps"]]
+from tests.support.turns import steps
 
 
 async def test_a_follow_up_with_a_new_range_reuses_the_channels(session):

@@ -4,23 +4,15 @@ value is asked about, never guessed (whole turns on the simulated ring)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
 from osprey_desktop.planners.builtin import asks_for_change
-from osprey_desktop.session import AgentSession
 
 HCM01 = "SR01C:HCM01:Current:SP"
 VCM03 = "SR01C:VCM03:Current:SP"
 ID05_GAP = "SR05C:ID05:Gap:SP"
-
-
-@pytest.fixture
-async def session(connectors, tmp_path) -> AsyncIterator[AgentSession]:
-    async with AgentSession.open(db_path=tmp_path / "threads.sqlite") as opened:
-        yield opened
 
 
 def proposed(result: Any) -> dict[str, tuple[float, str]]:

@@ -323,28 +323,21 @@ class ChannelWriteCapability(ControlRoomCapability):
         self, exc: ConditionNotMet, channels: Sequence[str], connector_kind: str
     ) -> dict[str, Any]:
         """The condition is false: nothing is asked or sent; the decision is audited."""
-        audit = _audit_log()
-        message = str(exc)
-        results = []
-        for channel in channels:
-            try:
-                await audit.arecord(
-                    channel=channel,
-                    outcome="not_sent",
-                    requested_value=None,
-                    value_before=exc.origin.get("value")
-                    if exc.origin.get("channel") == channel
-                    else None,
-                    thread_id=self.thread_id(),
-                    approval_id=None,
-                    message=message,
-                    connector=connector_kind,
-                )
-            except AuditError as error:
-                message += f" (the audit log could not record this: {error})"
-            op = {"channel": channel, "new_value": None, "current_value": None, "units": ""}
-            results.append(operation_result(op, "not_sent", message, None))
-        return self.store_output_context(ChannelWriteResultsContext(results=results))
+        read = exc.origin.get("channel")
+        unsent = [
+            (
+                {
+                    "channel": c,
+                    "new_value": None,
+                    "units": "",
+                    "current_value": exc.origin.get("value") if c == read else None,
+                },
+                "not_sent",
+                str(exc),
+            )
+            for c in channels
+        ]
+        return await self._nothing_sent(unsent, connector_kind, approval_id=None)
 
     # -- values ---------------------------------------------------------------------------
 
@@ -368,15 +361,29 @@ class ChannelWriteCapability(ControlRoomCapability):
         self, operations: Sequence[Mapping[str, Any]], connector_kind: str, approval_id: str | None
     ) -> dict[str, Any]:
         """Nothing is asked or written: each operation is audited as blocked, with its reason."""
-        audit = _audit_log()
         blocking = next((op["violation"] for op in operations if op.get("violation")), "")
-        results = []
-        for op in operations:
-            own = op.get("violation")
-            reason = own or (
-                f"not written because another operation of this request was blocked: {blocking}"
+        unsent = [
+            (
+                op,
+                "blocked" if op.get("violation") else "not_sent",
+                op.get("violation")
+                or f"not written because another operation of this request was blocked: {blocking}",
             )
-            outcome = "blocked" if own else "not_sent"
+            for op in operations
+        ]
+        return await self._nothing_sent(unsent, connector_kind, approval_id)
+
+    async def _nothing_sent(
+        self,
+        unsent: Sequence[tuple[Mapping[str, Any], str, str]],
+        connector_kind: str,
+        approval_id: str | None,
+    ) -> dict[str, Any]:
+        """Results for operations that were never sent ((operation, outcome, reason) each),
+        every one audited; an audit failure is said in its reason, nothing is sent anyway."""
+        audit = _audit_log()
+        results = []
+        for op, outcome, reason in unsent:
             try:
                 await audit.arecord(
                     channel=str(op.get("channel")),

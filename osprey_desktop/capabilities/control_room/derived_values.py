@@ -36,6 +36,13 @@ class DerivedValues:
     assignments: list[tuple[str, ValueSpec]] = field(default_factory=list)
     origins: dict[str, dict[str, Any]] = field(default_factory=dict)
 
+    def add(self, channel: str, words: str, origin: dict[str, Any], text: str) -> None:
+        """``channel`` gets the value of ``origin`` (in its units), said as ``text``."""
+        units = str(origin.get("units") or "") or None
+        spec = ValueSpec(words, "absolute", float(origin["value"]), units, text)
+        self.assignments.append((channel, spec))
+        self.origins[channel] = origin
+
 
 def named_among(database: Any, words: str, channels: Sequence[str]) -> list[str]:
     """The channels among ``channels`` that ``words`` name (device or PV names first, then
@@ -77,16 +84,8 @@ def copied_values(
             raise ClarificationRequired(
                 f"{source} has no numeric reading to copy to {target}; nothing was asked."
             )
-        units = str(getattr(reading, "units", "") or "")
-        spec = ValueSpec(derivation.target, "absolute", value, units or None, f"= {source}")
-        out.assignments.append((target, spec))
-        out.origins[target] = {
-            "kind": "copy",
-            "channel": source,
-            "value": value,
-            "units": units,
-            "timestamp": _epoch(getattr(reading, "timestamp", None)),
-        }
+        origin = _copied(source, reading, value)
+        out.add(target, derivation.target, origin, f"= {source}")
     return out
 
 
@@ -96,7 +95,7 @@ def reference_values(
     readings: Mapping[str, Any],
     database: Any,
 ) -> DerivedValues:
-    """ "Set dipole 4 current to its golden value": each setpoint gets the reading of its own
+    """Each setpoint gets ("set dipole 4 current to its golden value") the reading of its own
     device's reference channel (a channel that says the reference word, "GOLDEN"); a nominal
     or design value the channel list states stands in when the list has no such channel."""
     word = derivation.source.split()[-1].lower()
@@ -111,16 +110,8 @@ def reference_values(
         source = next((s for s in sources if _same_device(database, s, target)), None)
         reading = readings.get(source) if source else None
         value = to_float(getattr(reading, "value", None)) if reading is not None else None
-        origin: dict[str, Any]
         if value is not None and math.isfinite(value):
-            units = str(getattr(reading, "units", "") or "")
-            origin = {
-                "kind": "copy",
-                "channel": source,
-                "value": value,
-                "units": units,
-                "timestamp": _epoch(getattr(reading, "timestamp", None)),
-            }
+            origin = _copied(source, reading, value)
         else:
             record = database.get(target)
             nominal = getattr(record, "nominal", None) if word in _LISTED_WORDS else None
@@ -129,17 +120,14 @@ def reference_values(
                     f"I found no {word} value for {target}; nothing was asked. Which value "
                     "should I write?"
                 )
-            value, units = float(nominal), str(getattr(record, "units", "") or "")
             origin = {
                 "kind": "listed",
                 "channel": target,
-                "value": value,
-                "units": units,
+                "value": float(nominal),
+                "units": str(getattr(record, "units", "") or ""),
                 "word": word,
             }
-        spec = ValueSpec(derivation.target, "absolute", value, units or None, f"{word} value")
-        out.assignments.append((target, spec))
-        out.origins[target] = origin
+        out.add(target, derivation.target, origin, f"{word} value")
     return out
 
 
@@ -185,19 +173,15 @@ def restored_values(
                 "nothing was asked. Which value should I write?"
             )
         stamp, value = sample
-        units = str(archive.units.get(target, "") or "")
-        spec = ValueSpec(
-            derivation.target, "absolute", value, units or None, f"archived at {moment:%H:%M}"
-        )
-        out.assignments.append((target, spec))
-        out.origins[target] = {
+        origin = {
             "kind": "archive",
             "channel": target,
             "value": value,
-            "units": units,
+            "units": str(archive.units.get(target, "") or ""),
             "timestamp": stamp,
             "moment": moment.timestamp(),
         }
+        out.add(target, derivation.target, origin, f"archived at {moment:%H:%M}")
     return out
 
 
@@ -284,6 +268,17 @@ def describe_origin(origin: Mapping[str, Any]) -> str:
         f"condition checked: `{origin.get('channel')}` reads {value} ({when}), "
         f"{origin.get('condition')}"
     )
+
+
+def _copied(source: str | None, reading: Any, value: float) -> dict[str, Any]:
+    """The origin of a value read from ``source``."""
+    return {
+        "kind": "copy",
+        "channel": source,
+        "value": value,
+        "units": str(getattr(reading, "units", "") or ""),
+        "timestamp": _epoch(getattr(reading, "timestamp", None)),
+    }
 
 
 def _counterpart(target: str, sources: Sequence[str], database: Any) -> str:
