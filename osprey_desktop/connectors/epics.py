@@ -56,16 +56,15 @@ from osprey_desktop.connectors.base import (
     ChannelNotFoundError,
     ChannelValue,
     ChannelWriteResult,
-    ControlSystemConnector,
     ValueCallback,
     Verification,
     call_value_callback,
     check_verification,
     format_value,
 )
-from osprey_desktop.connectors.channel_database import ChannelDatabase
 from osprey_desktop.connectors.values import enum_state
 from osprey_desktop.connectors.write_support import (
+    NetworkConnector,
     WriteRefused,
     completed_put_result,
     prepare_write,
@@ -152,27 +151,13 @@ class _Monitor:
         await call_value_callback(self.callback, value)
 
 
-class EpicsControlSystemConnector(ControlSystemConnector):
+class EpicsControlSystemConnector(NetworkConnector):
     """Channel Access client; one per event loop (caproto contexts are loop-bound)."""
 
     kind = "epics"
 
-    def __init__(
-        self,
-        timeout: float = 2.0,
-        database: ChannelDatabase | None = None,
-        default_tolerance: float = 0.05,
-        settle_timeout: float = 5.0,
-        poll_interval: float = 0.1,
-        confirm_timeout: float = 1.0,
-    ) -> None:
-        self.timeout = timeout
-        self.database = database
-        self.default_tolerance = default_tolerance
-        self.settle_timeout = settle_timeout
-        self.poll_interval = poll_interval
-        # the one read that decides between verified and in_doubt after an unconfirmed put
-        self.confirm_timeout = confirm_timeout
+    def __init__(self, **settings: Any) -> None:
+        super().__init__(**settings)
         self._context: Context | None = None
         self._open = False
         self._static: dict[str, _Static] = {}
@@ -344,9 +329,6 @@ class EpicsControlSystemConnector(ControlSystemConnector):
         if response is None:  # caproto gave up after the circuit died during the read
             raise _connection_lost(pv.name, "read")
         return self._to_value(pv, response)
-
-    def _readback_name(self, name: str) -> str:
-        return (self.database.readback_for(name) if self.database else None) or name
 
     # ----- writes --------------------------------------------------------------------------
     async def write_channel(

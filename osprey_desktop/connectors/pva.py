@@ -34,16 +34,15 @@ from osprey_desktop.connectors.base import (
     ChannelNotFoundError,
     ChannelValue,
     ChannelWriteResult,
-    ControlSystemConnector,
     ValueCallback,
     Verification,
     call_value_callback,
     check_verification,
     format_value,
 )
-from osprey_desktop.connectors.channel_database import ChannelDatabase
 from osprey_desktop.connectors.values import enum_state
 from osprey_desktop.connectors.write_support import (
+    NetworkConnector,
     WriteRefused,
     completed_put_result,
     prepare_write,
@@ -62,26 +61,13 @@ def bare_pva_name(name: str) -> str:
     return text[len(PVA_PREFIX) :] if text.lower().startswith(PVA_PREFIX) else text
 
 
-class PvaControlSystemConnector(ControlSystemConnector):
+class PvaControlSystemConnector(NetworkConnector):
     """PV Access client; one per event loop (p4p answers through the loop it was used on)."""
 
     kind = "pva"
 
-    def __init__(
-        self,
-        timeout: float = 2.0,
-        database: ChannelDatabase | None = None,
-        default_tolerance: float = 0.05,
-        settle_timeout: float = 5.0,
-        poll_interval: float = 0.1,
-        confirm_timeout: float = 1.0,
-    ) -> None:
-        self.timeout = timeout
-        self.database = database
-        self.default_tolerance = default_tolerance
-        self.settle_timeout = settle_timeout
-        self.poll_interval = poll_interval
-        self.confirm_timeout = confirm_timeout
+    def __init__(self, **settings: Any) -> None:
+        super().__init__(**settings)
         self._context: Any = None
         self._open = False
         self._monitors: dict[str, Any] = {}
@@ -188,9 +174,6 @@ class PvaControlSystemConnector(ControlSystemConnector):
             native_type=kind,
             element_count=len(value) if isinstance(value, list) else 1,
         )
-
-    def _readback_name(self, name: str) -> str:
-        return (self.database.readback_for(name) if self.database else None) or name
 
     # ----- writes --------------------------------------------------------------------------
     async def write_channel(

@@ -1,4 +1,4 @@
-"""What Channel Access and PV Access writes share: checking the value, and judging the put.
+"""What Channel Access and PV Access share: their settings, checking a value, judging a put.
 
 ``prepare_write`` turns what a write asks for into what goes on the wire, or refuses it before
 anything is sent: an enum takes a state name or index (the wire gets the index, the result
@@ -26,9 +26,40 @@ from osprey_desktop.connectors.base import (
     ControlSystemConnector,
     to_float,
 )
+from osprey_desktop.connectors.channel_database import ChannelDatabase
 from osprey_desktop.connectors.values import EnumValueError, resolve_enum, same_value
 
 Show = Callable[[Any], str]
+
+
+class NetworkConnector(ControlSystemConnector):
+    """The settings every network protocol's connector takes, and where a write's readback is.
+
+    ``timeout`` bounds one read or put; ``default_tolerance`` is the readback tolerance when a
+    write names none; ``settle_timeout`` and ``poll_interval`` pace the wait for a readback;
+    ``confirm_timeout`` bounds the one read that decides between verified and in doubt after
+    an unconfirmed put.
+    """
+
+    def __init__(
+        self,
+        timeout: float = 2.0,
+        database: ChannelDatabase | None = None,
+        default_tolerance: float = 0.05,
+        settle_timeout: float = 5.0,
+        poll_interval: float = 0.1,
+        confirm_timeout: float = 1.0,
+    ) -> None:
+        self.timeout = timeout
+        self.database = database
+        self.default_tolerance = default_tolerance
+        self.settle_timeout = settle_timeout
+        self.poll_interval = poll_interval
+        self.confirm_timeout = confirm_timeout
+
+    def _readback_name(self, name: str) -> str:
+        """The channel that shows whether a write to ``name`` took effect (itself if none)."""
+        return (self.database.readback_for(name) if self.database else None) or name
 
 
 class WriteRefused(Exception):
