@@ -80,6 +80,7 @@ TARGETS: dict[str, Target] = {
     "restore QF11 to its value from 09:30": Target(
         ("SR03C:QF11:Current:SP",), {"SR03C:QF11:Current:SP": 120.0}
     ),
+    "I want HCM02 at 0.4 A": Target(("SR01C:HCM02:Current:SP",), {"SR01C:HCM02:Current:SP": 0.4}),
     "bring VCM03 up by a tenth of an amp": Target(
         ("SR01C:VCM03:Current:SP",), {"SR01C:VCM03:Current:SP": 0.1}
     ),

@@ -245,6 +245,8 @@ REQUESTS: tuple[OperatorRequest, ...] = (
     _r("hello there, could you possibly check the RF frequency for me? cheers", READ, "read"),
     _r("READ QD04", READ, "read", "odd"),
     _r("bring VCM03 up by a tenth of an amp", WRITE, "write", "units", "odd"),
+    _r("I want HCM02 at 0.4 A", WRITE, "write", "odd"),
+    _r("we need the ID04 gap at 20 mm", WRITE, "write", "odd"),
     _r("open the ID04 gap", FIND_THEN_ASK, "write_missing"),
     _r("turn HCM01 off", FIND_THEN_ASK, "write_missing", "odd"),
 )

@@ -112,7 +112,9 @@ _AND_VERB = r"\band\s+(?=(?:then\s+)?(?:" + _VERBS + "|" + _UP + "|" + _DOWN + r
 _TRAIL_WORDS = re.compile(r"(?:\s|,|and|then|up|down|back|please)+$", re.I)
 _NOT_UNIT_WORDS = "and then on for in please at to now from with if or but instead again each"
 _NOT_UNITS = frozenset(_NOT_UNIT_WORDS.split())
-_CHANGE_WORDS = re.compile(rf"\b(?:{_VERBS}|{_UP}|{_DOWN})\b", re.I)
+# "I want HCM02 at 0.4 A", "we need the ID04 gap at 20 mm": a wish for a value is a command
+_WISH = r"(?:i|we)(?:'d|\s+would)?\s+(?:want|need|like)"
+_CHANGE_WORDS = re.compile(rf"\b(?:{_VERBS}|{_UP}|{_DOWN}|{_WISH})\b", re.I)
 _CLAUSE_BREAK = r"[.;?!](?!\d)|\bthen\b"
 # A device named with its number, then at most two words for the field ("ID05 gap").
 _DEVICE_NAME = re.compile(
