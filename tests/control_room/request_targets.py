@@ -80,6 +80,9 @@ TARGETS: dict[str, Target] = {
     "restore QF11 to its value from 09:30": Target(
         ("SR03C:QF11:Current:SP",), {"SR03C:QF11:Current:SP": 120.0}
     ),
+    "set HCM01 to 1.5 A, no wait, 1.2 A": Target(
+        ("SR01C:HCM01:Current:SP",), {"SR01C:HCM01:Current:SP": 1.2}
+    ),
     "I want HCM02 at 0.4 A": Target(("SR01C:HCM02:Current:SP",), {"SR01C:HCM02:Current:SP": 0.4}),
     "bring VCM03 up by a tenth of an amp": Target(
         ("SR01C:VCM03:Current:SP",), {"SR01C:VCM03:Current:SP": 0.1}

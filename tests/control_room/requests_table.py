@@ -246,6 +246,7 @@ REQUESTS: tuple[OperatorRequest, ...] = (
     _r("READ QD04", READ, "read", "odd"),
     _r("bring VCM03 up by a tenth of an amp", WRITE, "write", "units", "odd"),
     _r("I want HCM02 at 0.4 A", WRITE, "write", "odd"),
+    _r("set HCM01 to 1.5 A, no wait, 1.2 A", WRITE, "write", "odd"),
     _r("we need the ID04 gap at 20 mm", WRITE, "write", "odd"),
     _r("open the ID04 gap", FIND_THEN_ASK, "write_missing"),
     _r("turn HCM01 off", FIND_THEN_ASK, "write_missing", "odd"),

@@ -199,3 +199,16 @@ def test_units_convert_to_the_channels_own(amount, unit, channel_unit, expected)
 def test_a_unit_that_does_not_fit_the_channel_is_an_error(unit, channel_unit, fragment):
     with pytest.raises(UnitMismatch, match=fragment):
         convert_units(1.0, unit, channel_unit)
+
+
+@pytest.mark.parametrize(
+    ("text", "amount", "unit"),
+    [
+        ("set HCM01 to 1.5 A, no wait, 1.2 A", 1.2, "A"),
+        ("set the ID04 gap to 20 mm, actually 21 mm", 21.0, "mm"),
+        ("set HCM01 to 1.5, I mean 1.7", 1.7, None),
+    ],
+)
+def test_a_value_corrected_while_typing_is_the_correction(text, amount, unit):
+    (spec,) = parse_write_request(text)
+    assert (spec.amount, spec.unit) == (amount, unit)

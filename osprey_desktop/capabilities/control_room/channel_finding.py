@@ -48,7 +48,7 @@ change put adjust increase decrease raise lower ramp move bump open close write 
 add subtract someone somebody anyone
 higher than more less compared compare comparison same equal identical copy match restore
 revert hello hallo possibly kindly cheers thanks thank there mind would could might maybe
-perhaps turn switch off shut bring
+perhaps turn switch off shut bring wait sorry mean meant actually correction rather oops
 """
 _FILLER = frozenset(_FILLER_WORDS.split())
 logger = logging.getLogger(__name__)

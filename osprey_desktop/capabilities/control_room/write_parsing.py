@@ -139,6 +139,25 @@ class AmbiguousWriteValue(MissingWriteValue):
     """The value could be the new value or the change ("open the gap 2 mm")."""
 
 
+# "set HCM01 to 1.5 A, no wait, 1.2 A": the operator corrects the value as they type
+CORRECTION = (
+    r"(?:no[,\s]+wait|no[,\s]+sorry|sorry|i\s+mean|i\s+meant|actually|correction|"
+    r"make\s+(?:that|it)|rather|oops)"
+)
+_CORRECTED = re.compile(
+    rf"^(?P<before>.*?)(?P<old>{_NUM}|{SPELLED_NUMBER_PATTERN})(?:\s*[a-zA-Zµ%]+)?\s*[,;.!-]*\s*"
+    rf"\b{CORRECTION}\b[\s,:;.!-]*(?P<new>(?:{_NUM}|{SPELLED_NUMBER_PATTERN})(?:\s*[a-zA-Zµ%]+)?)"
+    r"\s*[.!]*$",
+    re.I | re.S,
+)
+
+
+def corrected(text: str) -> str:
+    """``text`` with a value the operator corrected replaced by the correction."""
+    found = _CORRECTED.match(text.strip())
+    return f"{found.group('before')}{found.group('new')}" if found else text
+
+
 def parse_write_request(text: str) -> list[ValueSpec]:
     """Every value ``text`` asks to write, in order; ``MissingWriteValue`` when there is none.
 
@@ -151,6 +170,7 @@ def parse_write_request(text: str) -> list[ValueSpec]:
     number ("HCM01 1.5 A"). A bare number after a name ("HCM01 1.5") is a value only after a
     change verb ("set HCM01 1.5").
     """
+    text = corrected(text)
     found: list[tuple[int, int, str, re.Match[str]]] = []
     for kind, pattern in _PATTERNS:
         for m in pattern.finditer(text):
