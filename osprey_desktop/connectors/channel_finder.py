@@ -13,7 +13,10 @@ A request (``channel_query.parse_channel_query``) is answered in four moves:
    write;
 2. **coverage**: each describing word weighs by how rare it is in the list (a word no channel
    has weighs nothing, so an unfamiliar word never blocks a match); the channels covering the
-   heaviest set of words are the answer, all of them;
+   heaviest set of words are the answer, all of them. Words joined by "and"/"or" ("pressure
+   and current") are alternatives: a channel needs one of them. A path ("booster-to-storage",
+   ``BoosterToStorageRing``) is one word, not its two ends; a word the list lacks may have a
+   form it has ("connection" for CONNECTED);
 3. **ordinals** pick instances in each family ("the first three", "the last two", "the
    seventh"): channels that differ only by their instance number are one family;
 4. **access**: "setpoint" keeps setpoints, "readback", "right now" or "actual" readbacks; a
@@ -37,7 +40,7 @@ import numpy as np
 import yaml
 
 from osprey_desktop.connectors.channel_index import WordIndex, common, strongest
-from osprey_desktop.connectors.channel_query import ChannelQuery, parse_channel_query
+from osprey_desktop.connectors.channel_query import FILLER, ChannelQuery, parse_channel_query
 from osprey_desktop.connectors.channel_shapes import (
     ShapeGroup,
     aliases_of,
@@ -115,7 +118,29 @@ def _segment_words(segment: str) -> tuple[tuple[str, ...], str | None]:
             merged[-1] = joined
         else:
             merged.append(piece)
-    return tuple(merged), composite
+    return _joined_paths(merged), composite
+
+
+def path_word(start: str, end: str) -> str:
+    """The one word of a path's name: "booster-to-storage" -> ``boostertostorage``."""
+    return f"{normalize(start)}to{normalize(end)}"
+
+
+def _joined_paths(words: list[str]) -> tuple[str, ...]:
+    """``words`` with each path they spell as one word (``BoosterToStorageRing``: booster,
+    to, storage -> ``boostertostorage``, ring): a transfer line from the booster is not the
+    booster, so its ends are not its words."""
+    out: list[str] = []
+    index = 0
+    while index < len(words):
+        ends = words[index : index + 3 : 2]
+        if index + 2 < len(words) and words[index + 1] == "to" and all(map(str.isalpha, ends)):
+            out.append(path_word(*ends))
+            index += 3
+        else:
+            out.append(words[index])
+            index += 1
+    return tuple(out)
 
 
 def text_words(text: str) -> list[str]:
@@ -124,7 +149,12 @@ def text_words(text: str) -> list[str]:
 
 @lru_cache(maxsize=1 << 14)
 def _text_words(text: str) -> tuple[str, ...]:
-    return tuple(normalize(w) for w in re.findall(r"[a-z0-9]+", text.lower()))
+    # "booster-to-storage transfer line": the path is one word (see ``_joined_paths``)
+    lowered = _HYPHENED_PATH.sub(lambda m: path_word(*m.groups()), text.lower())
+    return tuple(normalize(w) for w in re.findall(r"[a-z0-9]+", lowered))
+
+
+_HYPHENED_PATH = re.compile(r"\b([a-z]+)-to-([a-z]+)\b")
 
 
 @dataclass(frozen=True)
@@ -183,8 +213,10 @@ class FoundChannels:
 #: its own description, or the description of the groups it belongs to (a hierarchy's upper
 #: levels describe whole systems and mention every family in them).
 STRONG, OWN, CONTEXT = 1.0, 0.6, 0.15
-EXPANDED = 0.5
+EXPANDED = 0.6
 _TITLE_WORDS = 5
+#: A unit written with a slash ("mrem/hour", "counts/s"): how a value is measured.
+_UNIT = re.compile(r"[\w.-]*\w/\w[\w./-]*")
 _LEVELS = " | "
 
 
@@ -253,6 +285,7 @@ class ChannelFinder:
             if stated is not None:
                 self._sector_array[index] = stated
         self._cache: dict[str, dict[int, float]] = {}
+        self._stems: dict[str, list[str]] | None = None
         self._array_cache: dict[str, tuple[np.ndarray, np.ndarray, int]] = {}
 
     def _add_digit_words(self, number: int, group: ShapeGroup) -> None:
@@ -329,9 +362,10 @@ class ChannelFinder:
         levels = [p for p in record.description.split(_LEVELS) if p.strip()]
         own_text = levels[-1] if levels else ""
         # a level's title ("Beam Position Monitors: ...") or a level that is only a title
-        # ("Focusing Quadrupoles") names the group the channel is in
+        # ("Focusing Quadrupoles") names the group the channel is in; its unit does not
+        # ("Gamma Dose Rate (mrem/hour)" heads the 1-minute average too)
         titles = [
-            p.split(":", 1)[0] if ":" in p else p
+            _UNIT.sub(" ", p.split(":", 1)[0] if ":" in p else p)
             for p in levels[:-1]
             if ":" in p or len(p.split()) <= _TITLE_WORDS
         ]
@@ -398,8 +432,14 @@ class ChannelFinder:
             # another form of a known word ("focusing" for FOCUS), else a near spelling
             stems = [word[: -len(end)] for end in ("ing", "ed", "er", "al") if word.endswith(end)]
             known = [stem for stem in stems if len(stem) >= 3 and self._index.has(stem)]
+            kin = self._same_stem().get(_stem(word), ())
             if known:
                 indices, strengths = postings(known[0])
+            elif kin:  # "connection" for CONNECTED: a word of the list with the same stem
+                found = [postings(w) for w in kin]
+                indices, strengths = strongest(
+                    np.concatenate([f[0] for f in found]), np.concatenate([f[1] for f in found])
+                )
             elif len(word) >= 5:
                 near = difflib.get_close_matches(word, self._index.known(), n=1, cutoff=0.85)
                 if near:
@@ -411,22 +451,52 @@ class ChannelFinder:
         self._cache.clear()
         self._array_cache.clear()
         self._index.forget_known()
+        self._stems = None
+
+    def _same_stem(self) -> dict[str, list[str]]:
+        """The list's words by their stem (built on the first word the list lacks)."""
+        if self._stems is None:
+            table: dict[str, list[str]] = defaultdict(list)
+            for known in self._index.known():
+                if known.isalpha():
+                    table[_stem(known)].append(known)
+            self._stems = dict(table)
+        return self._stems
 
     def find(self, text: str, *, writable: bool | None = None) -> FoundChannels:
         query = parse_channel_query(text)
         mask = self._pool(query, writable)
         words = self._with_terms(list(dict.fromkeys(normalize(w) for w in query.words)))
+        for start, end in query.paths:
+            # "booster to storage": the path the list names, not its two ends
+            path = path_word(start, end)
+            if self._index.has(path):
+                ends = {normalize(start), normalize(end)}
+                words = [w for w in words if w not in ends and w != path] + [path]
         arrays = {w: self._arrays(w) for w in words}
         ignored = [w for w in words if not len(arrays[w][0])]
         total = len(self.records) or 1
+        weights = {
+            w: math.log((total + 1) / ((sure or len(indices)) + 1)) + 0.05
+            for w, (indices, _, sure) in arrays.items()
+            if len(indices)
+        }
         scores = np.zeros(len(self.records))
-        weighted = False
-        for indices, strengths, sure in arrays.values():
-            if not len(indices):
-                continue
-            weight = math.log((total + 1) / ((sure or len(indices)) + 1)) + 0.05
-            scores[indices] += weight * strengths
-            weighted = True
+        groups = _alternatives(query.alternatives, weights)
+        for word, weight in weights.items():
+            if not any(word in group for group in groups):
+                indices, strengths, _ = arrays[word]
+                scores[indices] += weight * strengths
+        # "pressure and current", "ready or fault": a channel is one or the other, and either
+        # is asked as much as the other however rare each word is in the list
+        for group in groups:
+            heavier = max(weights[w] for w in group)
+            either = np.zeros(len(self.records))
+            for word in group:
+                indices, strengths, _ = arrays[word]
+                either[indices] = np.maximum(either[indices], heavier * strengths)
+            scores += either
+        weighted = bool(weights)
         scores[~mask] = 0.0
         best = float(scores.max()) if len(scores) else 0.0
         if best <= 0.0:
@@ -549,11 +619,16 @@ class ChannelFinder:
         return asked
 
     def _unasked(self, own: frozenset[str], asked: set[str]) -> int:
+        """How many of ``own`` the request did not say, itself or in full by one of its
+        phrases: "BTS" (booster-to-storage transfer line) is not asked by "booster"."""
         return sum(
             1
             for w in own - asked
             if not w.isdigit()
-            and not any(set(p) & asked for p in self.vocabulary.phrases.get(w, ()))
+            and not any(
+                set(p) & asked and all(x in asked or x in FILLER for x in p)
+                for p in self.vocabulary.phrases.get(w, ())
+            )
         )
 
     def _select_ordinal(self, chosen: set[int], query: ChannelQuery) -> set[int]:
@@ -581,6 +656,34 @@ class ChannelFinder:
                 wanted = {numbers[count - 1]} if 0 < count <= len(numbers) else set()
             kept |= {i for i in members if int(instance[i]) in wanted}
         return kept
+
+
+def _alternatives(pairs: Iterable[tuple[str, str]], known: Mapping[str, float]) -> list[set[str]]:
+    """The request's words joined by "and"/"or" ("ready and fault"), as groups of the words the
+    list has; pairs that share a word are one group ("X, Y or Z")."""
+    groups: list[set[str]] = []
+    for pair in pairs:
+        words = {normalize(w) for w in pair} & set(known)
+        if len(words) < 2:
+            continue
+        touching = [g for g in groups if g & words]
+        for group in touching:
+            words |= group
+            groups.remove(group)
+        groups.append(words)
+    return groups
+
+
+_SUFFIXES = ("ations", "ation", "ions", "ion", "ings", "ing", "ers", "er", "ed", "ity", "al", "ly")
+
+
+@lru_cache(maxsize=1 << 16)
+def _stem(word: str) -> str:
+    """A word without its ending: "connection", "connected" -> ``connect``."""
+    for end in _SUFFIXES:
+        if word.endswith(end) and len(word) - len(end) >= 4:
+            return word[: -len(end)]
+    return word
 
 
 def _put(array: np.ndarray, at: np.ndarray, values: np.ndarray) -> np.ndarray:

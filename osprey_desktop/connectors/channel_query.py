@@ -3,9 +3,11 @@ the constraints on instance numbers, sectors, ordinals and setpoint/readback.
 
 ``parse_channel_query("the first three dipole current setpoints")`` gives the words
 ``dipole current`` with ``ordinal=("first", 3)`` and ``role="setpoint"``; "monitors 1 and 3"
-gives ``numbers={1, 3}``; "sectors 4 through 6" ``sectors={4, 5, 6}``; "right now" and
-"actual" ask for readbacks. Numbers that belong to a quantity ("one-minute average", "1 hour")
-stay words (``1min``), so they describe a channel instead of picking a device.
+gives ``numbers={1, 3}``; "sectors 4 through 6" ``sectors={4, 5, 6}``; "the twenty-first"
+``ordinal=("nth", 21)``; "right now", "actual" and "what does it read" ask for readbacks.
+Numbers that belong to a quantity ("one-minute average", "1 hour") stay words (``1min``), so
+they describe a channel instead of picking a device; a count after "all" ("all six pumps")
+picks none.
 """
 
 from __future__ import annotations
@@ -16,19 +18,31 @@ from dataclasses import dataclass, field
 
 from osprey_desktop.text_numbers import NUMBER_WORDS
 
+_UNIT_ORDINALS = [
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+]
+_TEENS = ["thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
+_TEEN_ORDINALS = ["tenth", "eleventh", "twelfth", *(w + "th" for w in _TEENS)]
+_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
 ORDINALS: dict[str, int] = {
-    "first": 1,
-    "second": 2,
-    "third": 3,
-    "fourth": 4,
-    "fifth": 5,
-    "sixth": 6,
-    "seventh": 7,
-    "eighth": 8,
-    "ninth": 9,
-    "tenth": 10,
-    "eleventh": 11,
-    "twelfth": 12,
+    **{w: n for n, w in enumerate(_UNIT_ORDINALS, 1)},
+    **{w: n for n, w in enumerate(_TEEN_ORDINALS, 10)},
+    **{w[:-1] + "ieth": 10 * n for n, w in enumerate(_TENS, 2)},  # "twentieth"
+}
+#: Counts spelled out beyond the shared table ("thirteen", "seventy"); "seventy two" and
+#: "seventy-second" are a ten and a unit.
+_CARDINALS: dict[str, int] = {
+    **NUMBER_WORDS,
+    **{w: n for n, w in enumerate(_TEENS, 13)},
+    **{w: 10 * n for n, w in enumerate(_TENS, 2)},
 }
 _ORDINAL_SUFFIX = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 #: Words that turn a following count into a selection of instances ("first three").
@@ -40,6 +54,9 @@ _READBACK_TEXT = "readback readbacks rb rbv reading readings measured actual act
 READBACK_WORDS = frozenset(_READBACK_TEXT.split())
 #: Phrases meaning "what it is now" (a readback), matched on the lower-cased text.
 _NOW_PHRASES = re.compile(r"\b(right now|at the moment|currently|current value|actual value)\b")
+#: "What does dipole 7 read?": what the device reads, not how it is set ("read HCM01" alone
+#: is every channel of it).
+_READS_QUESTION = re.compile(r"\b(?:do|does|did)\b.*\bread\b")
 _EVERYTHING_TEXT = "all every each any values pvs channels signals everything"
 EVERYTHING_WORDS = frozenset(_EVERYTHING_TEXT.split())
 
@@ -66,10 +83,13 @@ _QUANTITY_UNITS = {
     "kv": "kv",
     "mm": "mm",
 }
+#: Words after which a number counts the devices ("all six ion pumps"), never names one.
+_COUNTING = {"all", "every", "each"}
 _SECTOR_WORDS = {"sector", "sectors", "sect", "sec", "cell", "cells"}
 _INSTANCE_WORDS = {"number", "numbers", "no", "nr", "num", "#", "device", "devices", "unit"}
 _RANGE_WORDS = {"to", "through", "thru", "till", "until", "-", "–", "..."}
 _LIST_WORDS = {"and", ",", "&", "or"}
+_PATH = re.compile(r"\b([a-z]{2,})(?:\s*-\s*|\s+)to(?:\s*-\s*|\s+)([a-z]{2,})\b")
 _TOKEN = re.compile(r"\d+(?:st|nd|rd|th)?|[a-z][a-z0-9_]*|[#,&–-]|\.\.\.")
 
 #: Words that say nothing about which channel (questions, politeness, verbs of reading).
@@ -95,6 +115,11 @@ class ChannelQuery:
     role: str | None = None  # "setpoint" | "readback" | None
     everything: bool = False
     both_roles: bool = False
+    #: "booster-to-storage", "linac to booster": (start, end) of a path named; the finder
+    #: uses it where the list names such a path (a transfer line), else the words alone
+    paths: list[tuple[str, str]] = field(default_factory=list)
+    #: "pressure and current", "ready or fault": describing words joined as alternatives
+    alternatives: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
@@ -104,8 +129,31 @@ class ChannelQuery:
 def _number(token: str) -> int | None:
     if token.isdigit():
         return int(token)
-    if token in NUMBER_WORDS:
-        return NUMBER_WORDS[token]
+    return _CARDINALS.get(token)
+
+
+def _number_at(tokens: list[str], index: int) -> tuple[int, int] | None:
+    """(the number that starts at ``index``, the index after it): "7", "seven", "seventy two"."""
+    value = _number(tokens[index]) if index < len(tokens) else None
+    if value is None:
+        return None
+    unit = _CARDINALS.get(tokens[index + 1], 0) if index + 1 < len(tokens) else 0
+    if tokens[index] in _TENS and 0 < unit < 10:
+        return value + unit, index + 2
+    return value, index + 1
+
+
+def _ordinal_at(tokens: list[str], index: int) -> tuple[int, int] | None:
+    """(the ordinal at ``index``, the index after it): "seventh", "7th", "twenty-first"."""
+    token = tokens[index]
+    following = tokens[index + 1] if index + 1 < len(tokens) else ""
+    if token in _TENS and following in _UNIT_ORDINALS:
+        return _CARDINALS[token] + ORDINALS[following], index + 2
+    suffixed = _ORDINAL_SUFFIX.match(token)
+    if suffixed:
+        return int(suffixed.group(1)), index + 1
+    if token in ORDINALS:
+        return ORDINALS[token], index + 1
     return None
 
 
@@ -121,27 +169,28 @@ def _tokens(text: str) -> list[str]:
 def _read_numbers(tokens: list[str], start: int) -> tuple[set[int], int]:
     """A number, a list ("1, 3 and 5") or a range ("4 through 6") from ``start``; next index."""
     found: set[int] = set()
-    index = start
-    first = _number(tokens[index]) if index < len(tokens) else None
+    first = _number_at(tokens, start)
     if first is None:
         return found, start
-    found.add(first)
-    index += 1
+    found.add(first[0])
+    index = first[1]
     while index < len(tokens):
         word = tokens[index]
-        nxt = _number(tokens[index + 1]) if index + 1 < len(tokens) else None
-        if word in _RANGE_WORDS and nxt is not None:
+        after = _number_at(tokens, index + 1)
+        if after is None:
+            break
+        nxt, following = after
+        if word in _RANGE_WORDS:
             last = max(found)
             if nxt >= last and nxt - last <= 500:
                 found.update(range(last, nxt + 1))
             else:
                 found.add(nxt)
-            index += 2
-        elif word in _LIST_WORDS and nxt is not None:
+        elif word in _LIST_WORDS:
             found.add(nxt)
-            index += 2
         else:
             break
+        index = following
     return found, index
 
 
@@ -189,9 +238,14 @@ def parse_channel_query(text: str) -> ChannelQuery:
     """Read ``text`` (time expressions and write values already removed) into its parts."""
     query = ChannelQuery()
     lowered = text.lower()
-    if _NOW_PHRASES.search(lowered):
+    if _NOW_PHRASES.search(lowered) or _READS_QUESTION.search(lowered):
         query.role = "readback"
         lowered = _NOW_PHRASES.sub(" ", lowered)
+    query.paths = [
+        (start, end)
+        for start, end in _PATH.findall(lowered)
+        if start not in FILLER and end not in FILLER
+    ]
     tokens = _tokens(lowered)
     roles: set[str] = set()
     index = 0
@@ -206,20 +260,19 @@ def parse_channel_query(text: str) -> ChannelQuery:
                 index += 1
             continue
         if token in _SELECTORS:
-            count = _number(following)
+            count = _number_at(tokens, index + 1)
             kind = _SELECTORS[token]
             if count is not None:
-                query.ordinal = (kind, count)
-                index += 2
+                query.ordinal = (kind, count[0])
+                index = count[1]
             else:
                 query.ordinal = (kind, 1)
                 index += 1
             continue
-        ordinal = ORDINALS.get(token)
-        suffixed = _ORDINAL_SUFFIX.match(token)
-        if ordinal is not None or suffixed:
-            query.ordinal = ("nth", ordinal if ordinal is not None else int(suffixed.group(1)))
-            index += 1
+        ordinal = _ordinal_at(tokens, index)
+        if ordinal is not None:
+            query.ordinal = ("nth", ordinal[0])
+            index = ordinal[1]
             continue
         if _number(token) is not None:
             unit = _QUANTITY_UNITS.get(following)
@@ -241,16 +294,38 @@ def parse_channel_query(text: str) -> ChannelQuery:
             continue
         if token in EVERYTHING_WORDS:
             query.everything = True
+            after = tokens[index + 1] if index + 1 < len(tokens) else ""
+            # "all six": how many there are, not device 6 ("all 1 min averages": a quantity)
+            if token in _COUNTING and _number(following) is not None:
+                index += after not in _QUANTITY_UNITS
             continue
         if token in FILLER or token == "current" and _asks_now(tokens, index - 1):
             continue
         query.words.append(token)
+    query.alternatives = _alternatives(tokens, set(query.words))
     if len(roles) == 1:
         query.role = roles.pop()
     elif len(roles) > 1:
         query.both_roles = True
         query.role = None
     return query
+
+
+def _alternatives(tokens: list[str], words: set[str]) -> list[tuple[str, str]]:
+    """Describing words joined by "and"/"or": "pressure and current" (the words beside the
+    joint), "dipole current and quadrupole current" (the words before a shared last word).
+    Device names ("BPM13 X and BPM14 X") are the finder's numbers, never alternatives."""
+    pairs = []
+    for at, joint in enumerate(tokens):
+        if joint not in ("and", "or", "&") or not 0 < at < len(tokens) - 1:
+            continue
+        before, after = at - 1, at + 1
+        if after + 1 < len(tokens) and tokens[after + 1] == tokens[before] and before > 0:
+            before -= 1  # "<dipole> current and <quadrupole> current"
+        pair = (tokens[before], tokens[after])
+        if all(w in words and w.isalpha() for w in pair):
+            pairs.append(pair)
+    return pairs
 
 
 def _asks_now(tokens: list[str], index: int) -> bool:

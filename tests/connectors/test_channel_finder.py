@@ -168,3 +168,110 @@ def test_the_query_parts_are_read(text, numbers, sectors, ordinal, role):
 def test_a_quantity_number_stays_a_word():
     assert "1min" in parse_channel_query("one-minute average dose rate").words
     assert parse_channel_query("one-minute average dose rate").numbers == set()
+
+
+def test_a_path_is_not_the_place_it_starts_from():
+    """ "gun-to-linac line" is a transfer line: "gun BPM 1" is the gun's, the path is asked
+    for by its name, hyphenated or not."""
+    records = [
+        record("GUN:BPM01:X", "electron gun | beam position monitor 1 | horizontal"),
+        record("GTL:BPM01:X", "gun-to-linac line | beam position monitor 1 | horizontal"),
+        record("LI:BPM01:X", "linac | beam position monitor 1 | horizontal"),
+        record("GunToLinac_BPM_02_X", "transport line monitor 2 horizontal"),
+    ]
+    paths = ChannelFinder(records, load_vocabulary())
+    assert paths.find("gun BPM 1 horizontal").names == ["GUN:BPM01:X"]
+    assert paths.find("gun-to-linac BPM 1 horizontal").names == ["GTL:BPM01:X"]
+    assert paths.find("gun to linac line BPM 2").names == ["GunToLinac_BPM_02_X"]
+    assert paths.find("linac BPM 1 horizontal").names == ["LI:BPM01:X"]
+
+
+def test_a_name_is_asked_only_by_all_the_words_it_stands_for():
+    """ "Lifetime" stands for "beam lifetime": "beam" alone does not ask for it more than for
+    the intensity beside it."""
+    records = [
+        record("RING:MON:Lifetime", "beam monitor"),
+        record("RING:MON:Intensity", "beam monitor"),
+    ]
+    fields = ChannelFinder(records, load_vocabulary())
+    assert set(fields.find("the beam monitor").names) == {"RING:MON:Lifetime", "RING:MON:Intensity"}
+    assert fields.find("beam lifetime monitor").names == ["RING:MON:Lifetime"]
+
+
+def test_a_unit_in_a_heading_does_not_describe_one_channel():
+    """ "Dose Rate (mrem/hour)" heads both averages; "hourly" is the one-hour average."""
+    levels = "Gamma Monitors | Dose Rate (mrem/hour) | "
+    records = [
+        record("R:GAMMA1:AVG_1MIN", levels + "1-Minute Average: dose rate over 1 minute"),
+        record("R:GAMMA1:AVG_1HR", levels + "1-Hour Average: dose rate over 1 hour"),
+    ]
+    doses = ChannelFinder(records, load_vocabulary())
+    assert doses.find("hourly average gamma dose rate").names == ["R:GAMMA1:AVG_1HR"]
+
+
+def test_an_abbreviation_in_a_name_counts_as_its_description():
+    """Both monitors are DC current transformers by name; "injector" decides, not which one
+    also spells it out in a heading."""
+    records = [
+        record("SR:DCCT:I", "storage ring | DC Current Transformer | beam current"),
+        record("INJ:DCCT:I", "injector | beam current monitor | beam current"),
+    ]
+    for n in range(1, 7):
+        records.append(record(f"INJ:Q{n}:I", f"injector | quadrupole {n} | current"))
+        records.append(record(f"SR:Q{n}:I", f"storage ring | quadrupole {n} | current"))
+    monitors = ChannelFinder(records, load_vocabulary())
+    assert monitors.find("the DC current transformer of the injector").names == ["INJ:DCCT:I"]
+
+
+def test_words_joined_by_and_are_alternatives():
+    records = [
+        record("VAC:PUMP1:P", "ion pump 1 pressure"),
+        record("VAC:PUMP1:I", "ion pump 1 current"),
+        record("VAC:PUMP1:HV", "ion pump 1 voltage"),
+        record("VAC:VALVE2:READY", "valve 2 ready status"),
+        record("VAC:VALVE2:FAULT", "valve 2 fault status"),
+        record("VAC:VALVE2:OPEN", "valve 2 open status"),
+    ]
+    vacuum = ChannelFinder(records, load_vocabulary())
+    assert set(vacuum.find("ion pump 1 pressure and current").names) == {
+        "VAC:PUMP1:P",
+        "VAC:PUMP1:I",
+    }
+    assert set(vacuum.find("valve 2 ready or fault status").names) == {
+        "VAC:VALVE2:READY",
+        "VAC:VALVE2:FAULT",
+    }
+    assert parse_channel_query("dipole current and quad current 2").alternatives == [
+        ("dipole", "quad")
+    ]
+    assert parse_channel_query("read BPM13 X and BPM14 X").alternatives == []
+
+
+def test_another_form_of_a_word_finds_the_list_s_form(finder):
+    records = [record("B:BPM3:CONNECTED", "bpm 3 connected"), record("B:BPM3:VALID", "bpm 3 ok")]
+    states = ChannelFinder(records, load_vocabulary())
+    assert states.find("BPM 3 connection status").names == ["B:BPM3:CONNECTED"]
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers", "ordinal", "role", "everything"),
+    [
+        ("the twentieth corrector", set(), ("nth", 20), None, False),
+        ("the twenty-first BPM", set(), ("nth", 21), None, False),
+        ("the first twenty BPMs", set(), ("first", 20), None, False),
+        ("BPMs thirty through thirty three", {30, 31, 32, 33}, None, None, False),
+        ("bpm seventy two", {72}, None, None, False),
+        ("pump voltages, all six", set(), None, None, True),
+        ("every 1 min average", set(), None, None, True),
+        ("what does dipole 7 read", {7}, None, "readback", False),
+        ("read dipole 7", {7}, None, None, False),
+    ],
+)
+def test_counts_ordinals_and_reading_questions(text, numbers, ordinal, role, everything):
+    query = parse_channel_query(text)
+    assert (query.numbers, query.ordinal, query.role, query.everything) == (
+        numbers,
+        ordinal,
+        role,
+        everything,
+    )
