@@ -864,6 +864,11 @@ def _sector(record: ChannelRecord) -> int | None:
     return int(match.group(1)) if match and ":" in record.name else None
 
 
+def access_of(record: ChannelRecord) -> str:
+    """What a channel is for: setpoint, readback, reference, command or monitor."""
+    return _access(record)
+
+
 def _access(record: ChannelRecord) -> str:
     """setpoint, readback, reference (golden), command or monitor: from the list's role,
     else from the words of the name."""
@@ -883,6 +888,7 @@ def _access(record: ChannelRecord) -> str:
 
 __all__ = [
     "ChannelFinder",
+    "access_of",
     "FoundChannels",
     "Vocabulary",
     "load_vocabulary",

@@ -67,3 +67,23 @@ def test_a_state_word_means_the_channels_own_state_or_none(word, states, state):
 )
 def test_a_command_channel_is_named_after_its_command(channel, word, command):
     assert is_command_channel(channel, word) is command
+
+
+def test_a_command_is_found_for_an_imperative_even_when_the_list_says_no_write(tmp_path):
+    """'open gate valve 9' names the valve's OPEN command, not its position flag, whether or
+    not the list marks the command writable; 'is gate valve 9 open?' asks for the position."""
+    from osprey_desktop.capabilities.control_room.channel_finding import find_channels_noted
+    from osprey_desktop.connectors.channel_database import load_channel_database
+
+    rows = ["name,description"]
+    for field in ("CONTROL:OPEN", "CONTROL:CLOSE", "POSITION:OPEN", "POSITION:CLOSED"):
+        rows.append(f"SR:VAC:VALVE:09:{field},Storage ring gate valve 09 {field.lower()}")
+    path = tmp_path / "valves.csv"
+    path.write_text("\n".join(rows) + "\n")
+    database = load_channel_database(path)
+
+    def found(text: str) -> list[str]:
+        return find_channels_noted(database, text, writable=False, max_write_channels=48)[0]
+
+    assert found("open gate valve 9") == ["SR:VAC:VALVE:09:CONTROL:OPEN"]
+    assert found("is gate valve 9 open?") == ["SR:VAC:VALVE:09:POSITION:OPEN"]

@@ -390,6 +390,8 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
     found = _joined_parts(
         finder, words, finder.find(words, writable=True if writable else None), writable
     )
+    if not writable:
+        found = _command_asked(finder, text, words, found)
     # model-assisted finding (models.planner: chat_model): the model's checked choice, if any
     found = chosen_instead(database, text, writable, found)
     if not found.names:
@@ -623,6 +625,34 @@ def _one_device_meant(database: ChannelDatabase, text: str) -> bool:
 def _device_of(database: ChannelDatabase, name: str) -> str:
     record = database.get(name)
     return (record.device if record is not None else None) or name
+
+
+def _command_asked(finder: Any, text: str, words: str, found: Any) -> Any:
+    """ "Open gate valve 9" read (the list does not say its command is writable): the command
+    channel the verb names on the device found, not the position flag sharing its word."""
+    from osprey_desktop.capabilities.control_room.write_states import (
+        is_command_channel,
+        parse_state_request,
+    )
+    from osprey_desktop.connectors.channel_finder import access_of
+
+    state = parse_state_request(text)
+    if state is None or not found.names:
+        return found
+    if not text.strip().lower().startswith(state[1].lower()):
+        return found  # "is valve 4 open?" asks for the state, not the command
+    index = {r.name: i for i, r in enumerate(finder.records)}
+    devices = {finder.device_key(index[n]) for n in found.names if n in index}
+    named = [
+        r.name
+        for i, r in enumerate(finder.records)
+        if finder.device_key(i) in devices
+        and access_of(r) == "command"
+        and is_command_channel(r.name, state[1])
+    ]
+    if not named:
+        return found
+    return type(found)(names=named, query=found.query, ignored_words=found.ignored_words)
 
 
 def _commands_for_state(text: str, names: list[str]) -> list[str]:
