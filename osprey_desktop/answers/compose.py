@@ -12,11 +12,14 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from osprey_desktop.answers.history import history_table, latest_alarms
 from osprey_desktop.answers.model import Answer, Block, Table, TextBlock
 from osprey_desktop.answers.tables import values_table, write_table, write_tone
+
+if TYPE_CHECKING:
+    from osprey_desktop.context import ContextManager
 
 TABLED_TYPES = ("CHANNEL_VALUES", "ARCHIVER_DATA")
 WRITE_RESULTS = "CHANNEL_WRITE_RESULTS"
@@ -46,8 +49,12 @@ def plan_answer(
     state: Mapping[str, Any],
     summaries: Mapping[str, Mapping[str, Any]],
     now: float | None = None,
+    contexts: ContextManager | None = None,
 ) -> AnswerPlan:
-    """Split this turn's summaries (``{"TYPE.key": summary}``) into blocks and planner input."""
+    """Split this turn's summaries (``{"TYPE.key": summary}``) into blocks and planner input.
+
+    ``contexts`` (a manager over ``state``) reuses the objects the summaries were made from.
+    """
     now = time.time() if now is None else now
     plan = AnswerPlan()
     context_data = state.get("capability_context_data") or {}
@@ -55,7 +62,9 @@ def plan_answer(
     for label in fact_labels:
         facts = [str(line) for line in summaries[label].get("facts") or []]
         context_type, _, key = label.partition(".")
-        context = _context(state, context_type, key) if context_type == WRITE_RESULTS else None
+        context = (
+            _context(state, context_type, key, contexts) if context_type == WRITE_RESULTS else None
+        )
         if context is not None and getattr(context, "results", None):
             plan.leading.append(write_table(context, facts, (context_type, key)))
             tone, headline = write_tone(context)
@@ -74,7 +83,7 @@ def plan_answer(
         context_type, _, key = label.partition(".")
         if context_type not in TABLED_TYPES:
             continue
-        context = _context(state, context_type, key)
+        context = _context(state, context_type, key, contexts)
         if context is None:
             continue
         if context_type == "CHANNEL_VALUES" and context.channel_values:
@@ -173,13 +182,17 @@ def _worse(a: tuple[str, str], b: tuple[str, str]) -> tuple[str, str]:
     return b if _RANK.get(b[0], 0) > _RANK.get(a[0], 0) else a
 
 
-def _context(state: Mapping[str, Any], context_type: str, key: str) -> Any:
+def _context(
+    state: Mapping[str, Any], context_type: str, key: str, contexts: ContextManager | None
+) -> Any:
     """The stored context object, or None when it cannot be rebuilt (then the planner and
     the generic summary speak for it, as before)."""
     try:
-        from osprey_desktop.context import ContextManager
+        if contexts is None:
+            from osprey_desktop.context import ContextManager
 
-        return ContextManager(dict(state)).get_context(context_type, key)
+            contexts = ContextManager(dict(state))
+        return contexts.get_context(context_type, key)
     except Exception:  # noqa: BLE001 - a broken context must not break the answer
         return None
 

@@ -12,12 +12,14 @@ renders with alarm and outcome colours.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from langchain_core.messages import AIMessage
 
-from osprey_desktop.answers import ANSWER_KEY, compose_answer, plan_answer
+from osprey_desktop.answers import ANSWER_KEY, AnswerPlan, compose_answer, plan_answer
 from osprey_desktop.base.capability import BaseCapability
+from osprey_desktop.context import ContextManager
 from osprey_desktop.decorators import capability_node
 from osprey_desktop.events import Result, emit
 from osprey_desktop.infrastructure.context_summaries import turn_context_summaries
@@ -35,8 +37,10 @@ class RespondCapability(BaseCapability):
     async def execute(self) -> dict[str, Any]:
         state = self._state
         task = state.get("task_current_task") or latest_user_text(list(state.get("messages") or []))
-        summaries = turn_context_summaries(state, self.get_step_inputs())
-        plan = plan_answer(state, summaries)
+        # On the loop, on purpose: ~20 ms for a day of 72 BPMs. In a worker thread it shared
+        # the GIL with the window building that history's plot at the same moment, and
+        # stretched those stalls to 150-200 ms (bench/ui_latency.py, docs/window.md).
+        plan = answer_plan(state, self.get_step_inputs())
         text = ""
         if plan.ask_planner:
             text = await get_planner().write_response(task, state, plan.for_planner)
@@ -53,4 +57,14 @@ class RespondCapability(BaseCapability):
         return updates
 
 
-__all__ = ["RespondCapability"]
+def answer_plan(state: Mapping[str, Any], inputs: Iterable[Mapping[str, str]]) -> AnswerPlan:
+    """This turn's summaries split into the answer's blocks, each context rebuilt once."""
+    try:
+        contexts: ContextManager | None = ContextManager(dict(state))
+    except (TypeError, ValueError):
+        contexts = None  # each reader then falls back on its own, as it always did
+    summaries = turn_context_summaries(state, inputs, contexts)
+    return plan_answer(state, summaries, contexts=contexts)
+
+
+__all__ = ["RespondCapability", "answer_plan"]

@@ -54,7 +54,11 @@ def status_name(code: int) -> str:
 
 
 def _int_list(codes: np.ndarray | None) -> list[int] | None:
-    return None if codes is None else [int(c) for c in codes.tolist()]
+    if codes is None:
+        return None
+    if codes.dtype.kind in "iu":  # tolist() gives plain ints already, without a call per code
+        return codes.tolist()
+    return [int(c) for c in codes.tolist()]
 
 
 @dataclass
@@ -118,7 +122,7 @@ class ArchiverSeries:
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "timestamps": self.timestamps.astype(float).tolist(),
-            "values": [jsonable(v) for v in self.values.tolist()],
+            "values": jsonable(self.values),
             "units": self.units,
             "precision": self.precision,
             "processing": self.processing,
@@ -148,7 +152,7 @@ class ArchiverData:
 
     @property
     def time_series_data(self) -> dict[str, list[Any]]:
-        return {n: [jsonable(v) for v in s.values.tolist()] for n, s in self.series.items()}
+        return {n: jsonable(s.values) for n, s in self.series.items()}
 
     @property
     def units(self) -> dict[str, str]:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from osprey_desktop.context import ContextManager
 
 logger = logging.getLogger(__name__)
 
@@ -20,13 +23,20 @@ def successful_steps(state: Mapping[str, Any]) -> list[dict[str, Any]]:
     return records
 
 
-def context_summary(state: Mapping[str, Any], context_type: str, key: str) -> dict[str, Any]:
-    """The context's own ``get_summary()``, or its stored fields when it cannot be rebuilt."""
+def context_summary(
+    state: Mapping[str, Any], context_type: str, key: str, contexts: ContextManager | None = None
+) -> dict[str, Any]:
+    """The context's own ``get_summary()``, or its stored fields when it cannot be rebuilt.
+
+    ``contexts`` (a manager over ``state``) rebuilds each context once for all its readers.
+    """
     raw = ((state.get("capability_context_data") or {}).get(context_type) or {}).get(key)
     try:
-        from osprey_desktop.context import ContextManager
+        if contexts is None:
+            from osprey_desktop.context import ContextManager
 
-        obj = ContextManager(dict(state)).get_context(context_type, key)
+            contexts = ContextManager(dict(state))
+        obj = contexts.get_context(context_type, key)
         if obj is not None:
             summary = obj.get_summary()
             if isinstance(summary, Mapping):
@@ -37,7 +47,9 @@ def context_summary(state: Mapping[str, Any], context_type: str, key: str) -> di
 
 
 def turn_context_summaries(
-    state: Mapping[str, Any], extra_inputs: Iterable[Mapping[str, str]] = ()
+    state: Mapping[str, Any],
+    extra_inputs: Iterable[Mapping[str, str]] = (),
+    contexts: ContextManager | None = None,
 ) -> dict[str, dict[str, Any]]:
     """``{"TYPE.key": summary}`` for this turn's outputs, then for ``extra_inputs`` (reused)."""
     data = state.get("capability_context_data") or {}
@@ -55,7 +67,7 @@ def turn_context_summaries(
     for context_type, key in pairs:
         label = f"{context_type}.{key}"
         if label not in summaries:
-            summaries[label] = context_summary(state, context_type, key)
+            summaries[label] = context_summary(state, context_type, key, contexts)
     return summaries
 
 

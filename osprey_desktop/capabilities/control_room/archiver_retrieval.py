@@ -10,6 +10,7 @@ facility's display tool.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from datetime import datetime
 from typing import Any
@@ -32,7 +33,7 @@ from osprey_desktop.capabilities.control_room.time_parsing import (
     parse_time_range,
 )
 from osprey_desktop.capabilities.control_room.time_range_parsing import configured_timezone
-from osprey_desktop.connectors.archiver_base import ArchiverNotConfiguredError
+from osprey_desktop.connectors.archiver_base import ArchiverData, ArchiverNotConfiguredError
 from osprey_desktop.connectors.base import ArchiverError
 
 # A question that compares a present reading with a past one ("higher than at 08:00?").
@@ -109,6 +110,25 @@ class ArchiverRetrievalCapability(ControlRoomCapability):
         data = await archiver.get_data(
             names, time_range.start_date, time_range.end_date, max_points=max_points
         )
+        compared = self._present_readings(names) if time_range.moment else {}
+        # Off the loop: a day of 72 BPMs is ~150,000 samples to turn into JSON, validate and
+        # store (some 25 ms of computing that would freeze the window).
+        update = await asyncio.to_thread(
+            self._store_history, data, time_range, max_points, compared
+        )
+        key = str(self._step.get("context_key") or self.name)
+        update.update(self._figure_update(key, names, time_range))
+        update.update(command_updates(self._state, self.name, self._commands(names, time_range)))
+        return update
+
+    def _store_history(
+        self,
+        data: ArchiverData,
+        time_range: TimeRangeContext,
+        max_points: int,
+        compared: dict[str, dict[str, Any]],
+    ) -> dict[str, Any]:
+        """The state update storing the history as ARCHIVER_DATA (runs in a worker thread)."""
         context = ArchiverDataContext(
             **data.context_fields(),  # values, units, kinds, enum labels, severity/status
             start_date=time_range.start_date,
@@ -116,13 +136,9 @@ class ArchiverRetrievalCapability(ControlRoomCapability):
             timezone_name=time_range.timezone_name,
             max_points=max_points,
             moment=time_range.moment,
-            compared_with=self._present_readings(names) if time_range.moment else {},
+            compared_with=compared,
         )
-        update = self.store_output_context(context)
-        key = str(self._step.get("context_key") or self.name)
-        update.update(self._figure_update(key, names, time_range))
-        update.update(command_updates(self._state, self.name, self._commands(names, time_range)))
-        return update
+        return self.store_output_context(context)
 
     def _present_readings(self, names: list[str]) -> dict[str, dict[str, Any]]:
         """The plan's present readings of ``names`` (see ``inputs_for``), if it has them."""

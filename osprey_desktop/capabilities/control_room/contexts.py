@@ -11,6 +11,7 @@ import math
 from datetime import datetime
 from typing import Any, ClassVar
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from osprey_desktop.connectors.base import (
@@ -326,21 +327,17 @@ class ArchiverDataContext(CapabilityContext):
     def get_summary(self) -> dict[str, Any]:
         stats: dict[str, Any] = {}
         for channel, values in self.time_series_data.items():
-            numbers = [v for v in values if isinstance(v, int | float) and math.isfinite(v)]
             unit = self.units.get(channel, "")
             if self.kinds.get(channel) in ("enum", "string", "waveform") and values:
                 stats[channel] = _state_summary(values, self.enum_labels.get(channel, []))
                 continue
-            if not numbers:
+            numbers = _number_stats(values)
+            if numbers is None:
                 stats[channel] = "no data in this range"
                 continue
             stats[channel] = {
                 "points": len(values),
-                "first": _fmt(numbers[0], unit),
-                "last": _fmt(numbers[-1], unit),
-                "min": _fmt(min(numbers), unit),
-                "max": _fmt(max(numbers), unit),
-                "mean": _fmt(sum(numbers) / len(numbers), unit),
+                **{name: _fmt(number, unit) for name, number in numbers.items()},
             }
         summary: dict[str, Any] = {
             "type": "Archiver Data",
@@ -424,6 +421,43 @@ def _state_summary(values: list[Any], labels: list[str]) -> dict[str, Any]:
         return "no value" if value is None else str(value)
 
     return {"points": len(values), "first": shown(values[0]), "last": shown(values[-1])}
+
+
+_FLOAT_OR_GAP = frozenset((float, type(None)))
+
+
+def _number_stats(values: list[Any]) -> dict[str, float] | None:
+    """first, last, min, max and mean of the finite int/float samples; None when none are.
+
+    A history of plain floats and gaps (``None``), the usual case, goes through numpy: a day
+    of 72 BPMs took 19 ms one sample at a time, on the window's loop. The figures are the
+    very same: the mean is Python's ``sum`` over the same floats in the same order, and a
+    zero extreme (numpy may pick 0.0 or -0.0 among equals) is taken by ``min``/``max``.
+    """
+    if not values or not _FLOAT_OR_GAP.issuperset(map(type, values)):
+        numbers = [v for v in values if isinstance(v, int | float) and math.isfinite(v)]
+        if not numbers:
+            return None
+        return {
+            "first": numbers[0],
+            "last": numbers[-1],
+            "min": min(numbers),
+            "max": max(numbers),
+            "mean": sum(numbers) / len(numbers),
+        }
+    array = np.array(values, dtype=float)  # None -> NaN
+    finite = array[np.isfinite(array)]
+    if not finite.size:
+        return None
+    floats: list[float] = finite.tolist()
+    low, high = float(finite.min()), float(finite.max())
+    return {
+        "first": floats[0],
+        "last": floats[-1],
+        "min": low if low != 0.0 else min(floats),
+        "max": high if high != 0.0 else max(floats),
+        "mean": sum(floats) / len(floats),
+    }
 
 
 def _fmt(number: float, unit: str) -> str:
