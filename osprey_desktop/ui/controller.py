@@ -9,6 +9,7 @@ turn is re-read from the checkpoint so the thread stays consistent and can conti
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -98,6 +99,11 @@ class SessionController(QObject):
         self.other_approvals.emit(
             [t for t in threads if t.pending_approval and t.thread_id != self.thread_id]
         )
+        # What starting made (modules, widgets, the compiled graph, the channel list) lives as
+        # long as the window: out of the collector's generations, its full passes over a
+        # shift's histories stay short instead of stalling the window for 100 ms and more.
+        gc.collect()
+        gc.freeze()
 
     # ------------------------------------------------------------------ actions
     def submit(self, text: str) -> asyncio.Task[None] | None:

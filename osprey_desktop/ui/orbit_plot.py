@@ -58,7 +58,16 @@ class ClockAxis(pg.AxisItem):
 class OrbitPlot(QWidget):
     """Shows an ``OrbitFrame`` (``plot_frames.orbit_frame`` or ``waveform_frame``)."""
 
-    def __init__(self, frame: OrbitFrame, title: str = "", parent: QWidget | None = None):
+    def __init__(
+        self,
+        frame: OrbitFrame,
+        title: str = "",
+        parent: QWidget | None = None,
+        *,
+        deferred: bool = False,
+    ):
+        """``deferred``: the waterfall is left for ``add_waterfall()``, so a caller can let the
+        event loop run between the two views (each takes tens of ms for 72 BPMs)."""
         super().__init__(parent)
         self.frame = frame
         positions = np.asarray(frame.positions, dtype=float)
@@ -95,6 +104,36 @@ class OrbitPlot(QWidget):
         self.live_curve: pg.PlotDataItem | None = None
         self.orbit_item = orbit
 
+        self._ticks = ticks
+        self.waterfall_widget: pg.PlotWidget | None = None
+        self.marker: pg.InfiniteLine | None = None
+
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setRange(0, max(0, frame.times.size - 1))
+        self.slider.valueChanged.connect(self.show_moment)
+        self.moment_label = QLabel()
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Moment:"))
+        row.addWidget(self.slider, 1)
+        row.addWidget(self.moment_label)
+
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.addWidget(self.orbit_widget)
+        self.splitter.setChildrenCollapsible(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(row)
+        layout.addWidget(self.splitter, 1)
+        if not deferred:
+            self.add_waterfall()
+        self.slider.setValue(self.slider.maximum())
+        self.show_moment(self.slider.value())
+
+    def add_waterfall(self) -> None:
+        """The values against time below the orbit, with a marker at the chosen moment."""
+        if self.waterfall_widget is not None:
+            return
+        frame, positions, ticks = self.frame, self.positions, self._ticks
         self.waterfall_widget = pg.PlotWidget(axisItems={"left": ClockAxis("left")})
         self.waterfall_widget.setMinimumSize(200, 120)
         fall = self.waterfall_widget.getPlotItem()
@@ -124,27 +163,11 @@ class OrbitPlot(QWidget):
         fall.scene().sigMouseClicked.connect(self._on_click)
         self.waterfall_item = fall
 
-        self.slider = QSlider(Qt.Orientation.Horizontal)
-        self.slider.setRange(0, max(0, frame.times.size - 1))
-        self.slider.valueChanged.connect(self.show_moment)
-        self.moment_label = QLabel()
-        row = QHBoxLayout()
-        row.addWidget(QLabel("Moment:"))
-        row.addWidget(self.slider, 1)
-        row.addWidget(self.moment_label)
-
-        splitter = QSplitter(Qt.Orientation.Vertical)
-        splitter.addWidget(self.orbit_widget)
-        splitter.addWidget(self.waterfall_widget)
-        splitter.setChildrenCollapsible(False)
-        splitter.setStretchFactor(0, 2)
-        splitter.setStretchFactor(1, 3)  # the waterfall needs height for its time ticks
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(row)
-        layout.addWidget(splitter, 1)
-        self.slider.setValue(self.slider.maximum())
-        self.show_moment(self.slider.value())
+        self.splitter.addWidget(self.waterfall_widget)
+        self.splitter.setStretchFactor(0, 2)
+        self.splitter.setStretchFactor(1, 3)  # the waterfall needs height for its time ticks
+        if frame.times.size:
+            self.marker.setValue(float(frame.times[max(0, self.slider.value())]))
 
     def show_moment(self, index: int) -> None:
         frame = self.frame
@@ -154,7 +177,8 @@ class OrbitPlot(QWidget):
         index = max(0, min(index, frame.times.size - 1))
         self.curve.setData(self.positions, frame.at(index))
         moment = float(frame.times[index])
-        self.marker.setValue(moment)
+        if self.marker is not None:
+            self.marker.setValue(moment)
         self.moment_label.setText(f"{datetime.fromtimestamp(moment):%Y-%m-%d %H:%M:%S}")
 
     def show_live(self, values: np.ndarray) -> None:

@@ -104,9 +104,13 @@ class ArchivePlotView(QWidget):
     def _build(self, prepared: list[PreparedSeries], frames: list[OrbitFrame]) -> Iterator[None]:
         tabs: list[tuple[QWidget, str, str]] = []
         for frame in frames:
-            plot = OrbitPlot(frame, f"Orbit: {len(frame.channels)} BPMs ({frame.unit})")
+            plot = OrbitPlot(
+                frame, f"Orbit: {len(frame.channels)} BPMs ({frame.unit})", deferred=True
+            )
             self.orbits.append(plot)
             tabs.append((plot, f"Orbit ({len(frame.channels)} BPMs)", ""))
+            yield
+            plot.add_waterfall()
             yield
         for item in prepared:
             if item.frame is None:

@@ -125,8 +125,27 @@ def test_a_24_hour_orbit_is_prepared_off_the_event_loop(qtbot, qasync_loop):
     assert isinstance(view, ArchivePlotView) and not view.ready  # the tab is there at once
     assert "Preparing" in view.status.text()
     qtbot.waitUntil(lambda: view.ready, timeout=10_000)
-    assert isinstance(view.views.currentWidget(), OrbitPlot)
+    orbit = view.views.currentWidget()
+    assert isinstance(orbit, OrbitPlot)
+    assert orbit.waterfall_widget is not None, "the waterfall follows in a later loop turn"
     assert view.timeseries.point_counts()["SR01C:BPM01:X"] == 2000
+
+
+def test_a_deferred_orbit_shows_its_positions_first_and_the_waterfall_when_asked(qtbot):
+    t = [float(T0 + i) for i in range(5)]
+    frame = orbit_frame(
+        ["A:BPM1:X", "A:BPM2:X"],
+        {"A:BPM1:X": (t, [1.0] * 5), "A:BPM2:X": (t, [2.0] * 5)},
+        "mm",
+        rows=5,
+    )
+    plot = OrbitPlot(frame, "orbit", deferred=True)
+    qtbot.addWidget(plot)
+    assert plot.waterfall_widget is None and plot.current_values().tolist() == [1.0, 2.0]
+    plot.slider.setValue(0)  # the moment moves without a waterfall to mark
+    plot.add_waterfall()
+    assert plot.waterfall_widget is not None
+    assert plot.marker.value() == pytest.approx(t[0])
 
 
 def test_export_csv_writes_every_point_and_png_writes_an_image(qtbot, qasync_loop, tmp_path):
