@@ -12,6 +12,8 @@ write result, a 24-hour orbit, a 6-channel strip chart, and a history with an en
 alarm severities — as ``docs/screenshot-*.png``. The simulated ring has no enum channel, so
 that last history is the UI tests' fixture (``tests/ui/history_fixtures.py``: an RF station
 trip) opened in the same window's plot dock;
+``--approval`` takes ``docs/screenshot-approval-xvfb.png``: a value copied from another channel
+waiting in the approval dialog (the screen is grabbed, dialog included; use it with ``--xvfb``).
 ``--xvfb`` runs it on a private Xvfb display with openbox (the desktop's focus behaviour), as
 an operator's screen draws it: ``.venv/bin/python docs/make_screenshot.py --scenes --xvfb``.
 """
@@ -116,6 +118,32 @@ async def scenes(window, folder: Path) -> None:
     window.close()
 
 
+async def approval(window, out: Path) -> None:
+    """``--approval``: a copied value waiting for approval, the dialog over the window (the
+    screen is grabbed, so the dialog is in the picture)."""
+    from PySide6.QtWidgets import QApplication
+
+    while window.controller.session is None:
+        await asyncio.sleep(0.05)
+    for text, answer in (("set VCM07 to 0.35 A", True), ("make VCM08 the same as VCM07", None)):
+        window.chat.input.setPlainText(text)
+        window.chat.input.submit()
+        await idle(window)
+        dialog = window.approvals.dialog
+        while dialog is not None and not dialog.is_armed():
+            await asyncio.sleep(0.05)
+        if answer and dialog is not None:
+            dialog.approve_button.click()
+            await idle(window)
+    await asyncio.sleep(0.8)
+    QApplication.primaryScreen().grabWindow(0).copy(0, 0, *SIZE).save(str(out))
+    print(f"saved {out}")
+    if window.approvals.dialog is not None:
+        window.approvals.dialog.reject_button.click()
+        await idle(window)
+    window.close()
+
+
 async def history_scene(window, out: Path) -> None:
     """An RF trip: the station's enum state as named steps, the beam current with its alarms
     marked and its gaps broken, a text channel as a state track (test fixture data)."""
@@ -192,6 +220,11 @@ def main() -> int:
             window.fit_docks()
             if take_scenes:
                 asyncio.ensure_future(scenes(window, REPO / "docs"))
+            elif "--approval" in sys.argv:
+                window.move(0, 0)
+                asyncio.ensure_future(
+                    approval(window, REPO / "docs" / "screenshot-approval-xvfb.png")
+                )
             else:
                 asyncio.ensure_future(session(window, out))
 
