@@ -100,8 +100,10 @@ class _Builder:
             inputs.append({context_type: key})
         extra = getattr(capability, "inputs_for", None)
         for context_type in extra(self.task) if callable(extra) else []:
-            # what this request needs on top (a source channel's value, an archived one)
+            # what this request needs on top (a source channel's value, an archived one): read
+            # now, never an earlier turn's (a copied value must be the present one)
             if all(context_type not in item for item in inputs):
+                self.fresh_types.add(context_type)
                 key = self.ensure(context_type, [*stack, capability.name])
                 if key is not None:
                     inputs.append({context_type: key})

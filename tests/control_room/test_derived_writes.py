@@ -241,3 +241,14 @@ async def test_a_reference_nobody_keeps_is_asked_about(session):
     result = await session.submit("set QF03 to its golden value", "t1")
     assert result.pending_approval is None
     assert "I found no golden value for SR01C:QF03:Current:SP" in result.response
+
+
+async def test_a_copy_after_an_earlier_read_reads_the_source_again(session, machine: SimMachine):
+    await session.submit("read VCM07 and VCM08", "t1")
+    machine.set_setpoint(VCM07, 0.45)  # moves after that read
+
+    asked = await session.submit("make VCM08 the same as VCM07", "t1")
+
+    assert "channel_read" in steps(asked)
+    (op,) = operations(asked)
+    assert op["new_value"] == pytest.approx(0.45), "the present value, not the earlier read"
