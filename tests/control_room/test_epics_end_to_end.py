@@ -7,15 +7,14 @@ checks what was written.
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from osprey_desktop.connectors.demo_ioc_process import DemoIocProcess
+from tests.support.cli_env import run_cli
 
 # The module-scoped `ioc` (one demo IOC child process for this module) and `caproto_get`.
 pytest_plugins = ("tests.support.demo_ioc",)
@@ -29,22 +28,16 @@ def cli(ioc: DemoIocProcess, isolated_config: Path):
     config = isolated_config / "epics.yaml"
     config.write_text("control_system:\n  type: epics\n  epics:\n    writes_enabled: true\n")
     db = str(isolated_config / "threads.sqlite")
-    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "OSPREY_DESKTOP_CONFIG")}
-    env.update(ioc.client_environment)
-    env.update(
-        XDG_CONFIG_HOME=str(isolated_config / "config"),
-        OSPREY_DESKTOP_DATA_DIR=str(isolated_config / "data"),
-    )
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "osprey_desktop", "--config", str(config), *args, "--db", db],
-            capture_output=True,
-            text=True,
-            timeout=90,
-            cwd=REPO,
-            env=env,
-            check=False,
+        return run_cli(
+            isolated_config,
+            "--config",
+            str(config),
+            *args,
+            "--db",
+            db,
+            extra_env=ioc.client_environment,
         )
 
     return run

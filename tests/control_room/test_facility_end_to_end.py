@@ -5,16 +5,15 @@ product) runs as a child process on free loopback ports and is stopped by its pi
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.connectors.facility_ioc import FacilityIocProcess
+from tests.support.cli_env import run_cli
 
 pytestmark = [pytest.mark.ioc, pytest.mark.timeout(240)]
 
@@ -55,23 +54,11 @@ def cli(ioc: FacilityIocProcess, isolated_config: Path):
         "  epics:\n    writes_enabled: true\n"
     )
     db = str(isolated_config / "threads.sqlite")
-    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "OSPREY_DESKTOP_CONFIG")}
-    env.update(ioc.client_environment)
-    env.update(
-        XDG_CONFIG_HOME=str(isolated_config / "config"),
-        XDG_STATE_HOME=str(isolated_config / "state"),
-        OSPREY_DESKTOP_DATA_DIR=str(isolated_config / "data"),
-    )
+    ioc_env = {**ioc.client_environment, "XDG_STATE_HOME": str(isolated_config / "state")}
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "osprey_desktop", "--config", str(config), *args, "--db", db],
-            capture_output=True,
-            text=True,
-            timeout=90,
-            cwd=REPO,
-            env=env,
-            check=False,
+        return run_cli(
+            isolated_config, "--config", str(config), *args, "--db", db, extra_env=ioc_env
         )
 
     return run

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -25,14 +26,19 @@ def cli_environment(base: Path) -> dict[str, str]:
     return env
 
 
-def run_cli(base: Path, *args: str, timeout: float = 90) -> subprocess.CompletedProcess[str]:
-    """``python -m osprey_desktop ARGS`` in the environment of ``cli_environment(base)``."""
+def run_cli(
+    base: Path, *args: str, timeout: float = 90, extra_env: Mapping[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``python -m osprey_desktop ARGS`` in the environment of ``cli_environment(base)``, plus
+    ``extra_env`` (an IOC's address list, say)."""
+    env = cli_environment(base)
+    env.update(extra_env or {})
     return subprocess.run(
         [sys.executable, "-m", "osprey_desktop", *args],
         capture_output=True,
         text=True,
         timeout=timeout,
         cwd=REPO,
-        env=cli_environment(base),
+        env=env,
         check=False,
     )
