@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QResizeEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -91,6 +91,7 @@ class TimeSeriesPlot(PlotAxes, PlotExport, QWidget):
         self.plot_widget.setMinimumSize(200, 120)
         self.plot_item: pg.PlotItem = self.plot_widget.getPlotItem()
         self.plot_item.setTitle(title)
+        self.plot_widget.installEventFilter(self)  # the title follows the plot's width
         self.plot_item.showGrid(x=True, y=True, alpha=0.25)
         self.plot_item.getAxis("bottom").setLabel("time (local)")
         units_axis(self.plot_item.getAxis("left"), "")
@@ -223,6 +224,24 @@ class TimeSeriesPlot(PlotAxes, PlotExport, QWidget):
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
         self._fit_legend()  # the 40% cap was taken before the plot had its real width
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if watched is self.plot_widget and event.type() == QEvent.Type.Resize:
+            self._fit_title()
+        return super().eventFilter(watched, event)
+
+    def _fit_title(self) -> None:
+        """The title shortened in its middle to the plot's width: pyqtgraph keeps a title's
+        full width as the plot's minimum, which pushed a right axis out of sight."""
+        label = self.plot_item.titleLabel
+        room = self.plot_widget.width() - 160  # the axes beside it
+        label.setText(self.title)
+        full = label.item.boundingRect().width()
+        if not self.title or full <= room or room <= 0:
+            return
+        keep = max(8, int(len(self.title) * room / full) - 1)
+        head = (keep + 1) // 2
+        label.setText(f"{self.title[:head]}…{self.title[len(self.title) - keep // 2 :]}")
 
     def _add_channel(self, item: PreparedSeries) -> None:
         channel = item.channel

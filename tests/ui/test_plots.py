@@ -57,6 +57,25 @@ def test_archiver_figure_becomes_a_curve_per_channel_with_units(qtbot):
     assert dock.show_state(STATE) == []  # the same figure is not opened twice
 
 
+def test_a_long_title_never_pushes_the_right_axis_out_of_a_narrow_plot(qtbot):
+    plot = TimeSeriesPlot("SR:DCCT:Current, " * 8 + "end")
+    qtbot.addWidget(plot)
+    t = [T0, T0 + 60, T0 + 120]
+    plot.set_series(
+        {"SR:DCCT:Current": (t, [500.0, 499.0, 498.0]), "SR:Lifetime": (t, [10.0, 9.9, 9.8])},
+        units={"SR:DCCT:Current": "mA", "SR:Lifetime": "h"},
+    )
+    plot.resize(700, 320)
+    plot.show()
+    qtbot.waitExposed(plot)
+    assert plot.plot_item.getAxis("right").isVisible()
+    # the whole plot, right axis included, lies inside the widget that shows it
+    qtbot.waitUntil(
+        lambda: plot.plot_item.geometry().right() <= plot.plot_widget.width() + 1, timeout=2000
+    )
+    assert "…" in plot.plot_item.titleLabel.text and plot.title.endswith("end")
+
+
 def test_missing_archiver_entry_explains_instead_of_crashing(qtbot):
     state = {**STATE, "capability_context_data": {}}
     dock = PlotDock()
