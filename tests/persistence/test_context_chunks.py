@@ -27,30 +27,7 @@ from osprey_desktop.persistence.context_chunks import SqliteChunkStore
 from osprey_desktop.persistence.context_tree import REF_KEY
 from osprey_desktop.session import AgentSession
 from tests.gateway.turn_graph import build_turn_graph
-
-REPO = Path(__file__).resolve().parents[2]
-TURN_BUDGET = 32 * 1024
-
-
-def seed(count: int, label: str = "reading") -> dict[str, dict[str, dict[str, Any]]]:
-    return {
-        "READING": {
-            f"{label}_{i}": {
-                "channel": f"SR{i % 40:02d}:BPM{i % 12}:X",
-                "value": i * 0.001,
-                "units": "mm",
-                "timestamp": "2024-01-01T00:00:00Z",
-            }
-            for i in range(count)
-        }
-    }
-
-
-def chunked_graph(history_limit: int | None = 20) -> Any:
-    def factory(saver: Any) -> Any:
-        return build_turn_graph(with_context_chunks(saver, history_limit=history_limit))
-
-    return factory
+from tests.support.chunks import REPO, TURN_BUDGET, chunked_graph, seed
 
 
 def plain_graph(saver: Any) -> Any:

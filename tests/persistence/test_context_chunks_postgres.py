@@ -14,7 +14,6 @@ import sys
 import time
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -23,16 +22,13 @@ import pytest
 from osprey_desktop.persistence.chunked_saver import (
     ContextChunkingSaver,
     thread_storage_sizes,
-    with_context_chunks,
 )
 from osprey_desktop.persistence.context_chunks import RootRef
 from osprey_desktop.persistence.context_chunks_postgres import PostgresChunkStore
 from osprey_desktop.persistence.context_tree import REF_KEY, encode_tree
 from osprey_desktop.session import AgentSession
 from tests.gateway.turn_graph import build_turn_graph
-
-REPO = Path(__file__).resolve().parents[2]
-TURN_BUDGET = 32 * 1024
+from tests.support.chunks import REPO, TURN_BUDGET, chunked_graph, seed
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -41,27 +37,6 @@ SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c
 JOIN pg_namespace n ON n.oid = c.relnamespace
 WHERE n.nspname = 'public' AND c.relkind = 'r'
 """
-
-
-def seed(count: int, label: str = "reading") -> dict[str, dict[str, dict[str, Any]]]:
-    return {
-        "READING": {
-            f"{label}_{i}": {
-                "channel": f"SR{i % 40:02d}:BPM{i % 12}:X",
-                "value": i * 0.001,
-                "units": "mm",
-                "timestamp": "2024-01-01T00:00:00Z",
-            }
-            for i in range(count)
-        }
-    }
-
-
-def chunked_graph(history_limit: int | None = 20) -> Any:
-    def factory(saver: Any) -> Any:
-        return build_turn_graph(with_context_chunks(saver, history_limit=history_limit))
-
-    return factory
 
 
 def tables_size(url: str) -> int:
