@@ -9,6 +9,7 @@ it never restates a value or an outcome.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -17,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 from osprey_desktop.answers.history import history_table, latest_alarms
 from osprey_desktop.answers.model import Answer, Block, Table, TextBlock
 from osprey_desktop.answers.tables import values_table, write_table, write_tone
+
+logger = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from osprey_desktop.context import ContextManager
@@ -193,7 +196,8 @@ def _context(
 
             contexts = ContextManager(dict(state))
         return contexts.get_context(context_type, key)
-    except Exception:  # noqa: BLE001 - a broken context must not break the answer
+    except Exception as exc:  # noqa: BLE001 - a broken context must not break the answer
+        logger.warning("context %s.%s cannot be shown as a table: %s", context_type, key, exc)
         return None
 
 
