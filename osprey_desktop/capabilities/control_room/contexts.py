@@ -350,11 +350,15 @@ class ArchiverDataContext(CapabilityContext):
             summary["facts"] = [self._at_moment(channel) for channel in self.time_series_data]
         return summary
 
-    def value_at_moment(self, channel: str) -> tuple[float, float] | None:
-        """(epoch seconds, value) of the last finite sample at or before ``moment``."""
-        if self.moment is None:
+    def value_at_moment(
+        self, channel: str, moment: datetime | None = None
+    ) -> tuple[float, float] | None:
+        """(epoch seconds, value) of the last finite sample at or before ``moment`` (default:
+        the moment asked about), or None."""
+        moment = moment or self.moment
+        if moment is None:
             return None
-        cutoff = self.moment.timestamp() + 1e-6
+        cutoff = moment.timestamp() + 1e-6
         found = None
         for stamp, value in zip(
             self.timestamps.get(channel, []), self.time_series_data.get(channel, []), strict=False

@@ -154,19 +154,16 @@ def _same_device(database: Any, one: str, other: str) -> bool:
 def restored_values(
     derivation: Derivation, channels: Sequence[str], archive: Any, database: Any
 ) -> DerivedValues:
-    """ "restore QF11 to its value from 09:30": QF11's own archived sample at 09:30."""
+    """QF11's own archived sample at 09:30, for "restore QF11 to its value from 09:30"."""
     targets = named_among(database, derivation.target, channels) or list(channels)
     if archive is None:
         raise ClarificationRequired(
             f"I have no archived history to restore {', '.join(targets)} from; nothing was asked."
         )
-    moment = getattr(archive, "moment", None) or archive.end_date
-    cutoff = moment.timestamp()
+    moment = archive.moment or archive.end_date
     out = DerivedValues()
     for target in targets:
-        stamps = archive.timestamps.get(target) or []
-        values = archive.time_series_data.get(target) or []
-        sample = _last_at_or_before(stamps, values, cutoff)
+        sample = archive.value_at_moment(target, moment)
         if sample is None:
             raise ClarificationRequired(
                 f"The archive has no value of {target} at or before {moment:%Y-%m-%d %H:%M}; "
@@ -308,17 +305,6 @@ def _subject_channel(words: str, readings: Mapping[str, Any], database: Any) -> 
 
 def _single_device(matches: Sequence[Any]) -> bool:
     return len({getattr(m.channel, "device", None) or m.name for m in matches}) == 1
-
-
-def _last_at_or_before(
-    stamps: Sequence[float], values: Sequence[Any], cutoff: float
-) -> tuple[float, float] | None:
-    best = None
-    for stamp, value in zip(stamps, values, strict=False):
-        number = to_float(value)
-        if stamp <= cutoff + 1e-6 and number is not None and math.isfinite(number):
-            best = (float(stamp), number)
-    return best
 
 
 def _in_units(amount: float, unit: str | None, channel_units: str) -> float:
