@@ -17,6 +17,7 @@ from typing import Any
 
 from osprey_desktop.base.errors import ClarificationRequired
 from osprey_desktop.capabilities.control_room.write_derivation import Derivation
+from osprey_desktop.capabilities.control_room.write_operations import named_by
 from osprey_desktop.capabilities.control_room.write_parsing import ValueSpec
 from osprey_desktop.connectors.base import ConnectorError, to_float
 
@@ -50,10 +51,7 @@ def named_among(database: Any, words: str, channels: Sequence[str]) -> list[str]
     pieces = [w.strip("'’") for w in words.replace(",", " ").split()]
     # a device or PV name ("VCM07") says more than a field word ("setpoint") beside it
     devices = [w for w in pieces if any(ch.isdigit() for ch in w)]
-    named: set[str] = set()
-    for word in devices or pieces:
-        named.update(database.channels_named(word))
-    found = [c for c in channels if c in named]
+    found = named_by(database, " ".join(devices or pieces), channels)
     if found or not words.strip():
         return found
     ranked = {m.name for m in database.top_matches(words)}

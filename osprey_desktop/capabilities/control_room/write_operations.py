@@ -59,7 +59,7 @@ def assign_values(
     if len(specs) == 1:
         # "read HCM01, then set HCM02 to 0.3 A": the value goes to the channels its own words
         # name, not to every channel the request found
-        named = _named_by(database, specs[0].target, channels)
+        named = named_by(database, specs[0].target, channels)
         return [(channel, specs[0]) for channel in (named or channels)]
     assigned: dict[str, ValueSpec] = {}
     for spec in specs:
@@ -85,7 +85,7 @@ def assign_values(
     return [(channel, assigned[channel]) for channel in channels]
 
 
-def _named_by(database: Any, words: str, channels: Sequence[str]) -> list[str]:
+def named_by(database: Any, words: str, channels: Sequence[str]) -> list[str]:
     """The channels among ``channels`` that ``words`` name by a device or PV name."""
     if not words:
         return []
@@ -281,6 +281,7 @@ __all__ = [
     "assign_values",
     "describe_limits",
     "moved_beyond_precision",
+    "named_by",
     "show_reading",
     "show_value",
     "plan_operation",
