@@ -38,7 +38,7 @@ class Topic:
 
 
 def _stem(word: str) -> str:
-    from osprey_desktop.planners.matching import stem
+    from osprey_desktop.language.words import stem
 
     return stem(word)
 

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from osprey_desktop.text_numbers import NUMBER_WORDS
+from osprey_desktop.language.numbers import NUMBER_WORDS
 
 _UNIT_ORDINALS = [
     "first",

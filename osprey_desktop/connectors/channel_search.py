@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from osprey_desktop.text_numbers import NUMBER_WORD_PATTERN, NUMBER_WORDS
+from osprey_desktop.language.numbers import NUMBER_WORD_PATTERN, NUMBER_WORDS
 
 if TYPE_CHECKING:  # channel_database imports this module; records are only read here
     from osprey_desktop.connectors.channel_database import ChannelRecord

@@ -2,7 +2,7 @@
 
 * task: the latest request; when it points back ("those", "again") the previous request is
   noted as ``<request> (follow-up to: "<previous request>")`` and earlier results may be reused;
-* capabilities: scored by their ``keywords`` and ``examples`` (``planners.matching``); a
+* capabilities: scored by their ``keywords`` and ``examples`` (``language.words``); a
   capability with ``writes = True`` only on a command (``asks_for_change``): a change verb,
   an assignment, or a statement giving a name a value its writer can act on; greetings match
   nothing;
@@ -22,7 +22,7 @@ from langchain_core.messages import BaseMessage, HumanMessage
 
 from osprey_desktop.infrastructure.context_summaries import successful_steps
 from osprey_desktop.planners.base import ExtractedTask
-from osprey_desktop.planners.matching import (
+from osprey_desktop.language.words import (
     CHANGE_VERBS,
     Match,
     correct_spelling,
@@ -37,7 +37,7 @@ from osprey_desktop.planners.matching import (
 from osprey_desktop.planners.plan_builder import PlanDraft, build_steps, closing_step
 from osprey_desktop.planners.questions import asks_for_help, is_knowledge_question, is_thanks
 from osprey_desktop.planners.response_writer import render_capability_help, render_summaries
-from osprey_desktop.text_numbers import SPELLED_NUMBER_PATTERN
+from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
 
 logger = logging.getLogger(__name__)
 

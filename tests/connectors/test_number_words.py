@@ -8,7 +8,7 @@ import pytest
 
 from osprey_desktop.capabilities.control_room.time_parsing import parse_time_range
 from osprey_desktop.connectors.channel_database import ChannelDatabase
-from osprey_desktop.text_numbers import NUMBER_WORDS
+from osprey_desktop.language.numbers import NUMBER_WORDS
 
 NOW = datetime(2026, 11, 21, 14, 30, tzinfo=UTC)
 

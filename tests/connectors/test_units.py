@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from osprey_desktop.units import (
+from osprey_desktop.language.units import (
     UnitConversionError,
     canonical_unit,
     convert,

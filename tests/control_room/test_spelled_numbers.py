@@ -1,4 +1,4 @@
-"""Amounts spelled out read the same as their digits: one grammar (text_numbers) for all."""
+"""Amounts spelled out read the same as their digits: one grammar (language.numbers) for all."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from osprey_desktop.text_numbers import SPELLED_NUMBER_PATTERN, read_number, spelled_number
+from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, read_number, spelled_number
 
 
 @pytest.mark.parametrize(

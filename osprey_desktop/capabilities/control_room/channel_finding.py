@@ -611,7 +611,7 @@ def _one_device_meant(database: ChannelDatabase, text: str) -> bool:
     """Whether a request speaks of one device: "the undulator gap", "the horizontal corrector
     in sector 2" (no "all", "every", "both", no plural of a channel word, no count)."""
     from osprey_desktop.connectors.channel_finder import normalize
-    from osprey_desktop.text_numbers import NUMBER_WORDS
+    from osprey_desktop.language.numbers import NUMBER_WORDS
 
     vocabulary = set(_vocabulary(database))
     for word in re.findall(r"[a-z]+", expand_name_ranges(text.lower())):

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
-from osprey_desktop.text_numbers import NUMBER_WORDS, words_pattern
+from osprey_desktop.language.numbers import NUMBER_WORDS, words_pattern
 
 
 class TimeRangeError(ValueError):

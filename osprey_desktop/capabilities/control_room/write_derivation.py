@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from osprey_desktop.text_numbers import SPELLED_NUMBER_PATTERN, read_number
+from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, read_number
 
 Kind = Literal["copy", "restore", "condition"]
 
