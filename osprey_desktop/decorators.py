@@ -26,11 +26,21 @@ from osprey_desktop.approval.step_gate import (
     step_needs_approval,
 )
 from osprey_desktop.base.capability import BaseCapability
+from osprey_desktop.base.clarification import (
+    CLARIFY,
+    clarification_plan_updates,
+    clarify_available,
+)
 from osprey_desktop.base.errors import (
     ClarificationRequired,
     ErrorClassification,
     ErrorSeverity,
     RetryPolicy,
+)
+from osprey_desktop.base.failure_policy import (
+    classify,
+    failure_updates,
+    success_updates,
 )
 from osprey_desktop.base.nodes import BaseInfrastructureNode
 from osprey_desktop.events import (
@@ -40,16 +50,6 @@ from osprey_desktop.events import (
     PhaseComplete,
     PhaseStart,
     emit,
-)
-from osprey_desktop.infrastructure.clarification import (
-    CLARIFY,
-    clarification_plan_updates,
-    clarify_available,
-)
-from osprey_desktop.infrastructure.failure_policy import (
-    classify,
-    failure_updates,
-    success_updates,
 )
 
 logger = logging.getLogger(__name__)

@@ -15,6 +15,8 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+from osprey_desktop.catalog import built_catalog
+
 logger = logging.getLogger(__name__)
 
 APPROVAL_MODES = ("disabled", "selective", "all_capabilities")
@@ -23,7 +25,7 @@ _NEVER_ASK = frozenset({"respond", "clarify"})
 
 def get_approval_mode(state: Mapping[str, Any] | None) -> str:
     """The effective global mode; an unknown value fails closed to ``all_capabilities``."""
-    from osprey_desktop.infrastructure.control_settings import config_value
+    from osprey_desktop.state.control_settings import config_value
 
     control = (state or {}).get("agent_control") or {}
     mode = control.get("approval_global_mode")
@@ -38,7 +40,7 @@ def get_approval_mode(state: Mapping[str, Any] | None) -> str:
 
 
 def _capability_settings(state: Mapping[str, Any] | None) -> Mapping[str, Any]:
-    from osprey_desktop.infrastructure.control_settings import config_value
+    from osprey_desktop.state.control_settings import config_value
 
     control = (state or {}).get("agent_control") or {}
     settings = control.get("approval_capabilities")
@@ -59,9 +61,11 @@ def _enabled(entry: Any) -> bool:
 def _registered_writer(name: str) -> bool:
     """Whether the registered capability ``name`` writes; True when that cannot be checked."""
     try:
-        from osprey_desktop.registry import get_registry
-
-        capability = get_registry().get_capability(name)
+        catalog = built_catalog()
+        if catalog is None:
+            logger.warning("no registry to tell whether %r writes; asking for approval", name)
+            return True
+        capability = catalog.get_capability(name)
     except Exception as exc:  # noqa: BLE001 - an unreadable registry must not lower the bar
         logger.warning("cannot tell whether %r writes (%s); asking for approval", name, exc)
         return True

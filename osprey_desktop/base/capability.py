@@ -334,7 +334,7 @@ class BaseCapability:
 
     def get_retry_policy(self) -> dict[str, Any]:
         """Retry budget for RETRIABLE failures, from the configured limits."""
-        from osprey_desktop.infrastructure.control_settings import get_limit
+        from osprey_desktop.state.control_settings import get_limit
 
         retries = int(get_limit(self._state, "max_step_retries"))
         delay = float(get_limit(self._state, "retry_backoff_seconds"))

@@ -33,7 +33,7 @@ class BaseInfrastructureNode:
 
     @classmethod
     def get_retry_policy(cls, state: dict[str, Any] | None = None) -> dict[str, Any]:
-        from osprey_desktop.infrastructure.control_settings import get_limit
+        from osprey_desktop.state.control_settings import get_limit
 
         retries = int(get_limit(state, "max_step_retries"))
         delay = float(get_limit(state, "retry_backoff_seconds"))

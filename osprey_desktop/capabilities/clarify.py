@@ -13,11 +13,12 @@ from typing import Any
 from langchain_core.messages import AIMessage
 
 from osprey_desktop.base.capability import BaseCapability
+from osprey_desktop.base.clarification import format_clarification
 from osprey_desktop.decorators import capability_node
 from osprey_desktop.events import Result, emit
-from osprey_desktop.infrastructure.clarification import format_clarification
-from osprey_desktop.infrastructure.task_extraction_node import latest_user_text
-from osprey_desktop.planners.base import PlannerError, get_planner
+from osprey_desktop.planners.base import PlannerError
+from osprey_desktop.planners.selection import get_planner
+from osprey_desktop.state import StateManager
 
 
 @capability_node
@@ -49,7 +50,7 @@ class ClarifyCapability(BaseCapability):
 
     async def _planner_question(self, reason: Any) -> str:
         state = self._state
-        task = state.get("task_current_task") or latest_user_text(list(state.get("messages") or []))
+        task = state.get("task_current_task") or (StateManager.get_user_query(state) or "").strip()
         question = await get_planner().ask_clarification(
             task, state, str(reason) if reason else None
         )

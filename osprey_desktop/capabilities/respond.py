@@ -22,9 +22,10 @@ from osprey_desktop.base.capability import BaseCapability
 from osprey_desktop.context import ContextManager
 from osprey_desktop.decorators import capability_node
 from osprey_desktop.events import Result, emit
-from osprey_desktop.infrastructure.context_summaries import turn_context_summaries
-from osprey_desktop.infrastructure.task_extraction_node import latest_user_text
-from osprey_desktop.planners.base import PlannerError, get_planner
+from osprey_desktop.planners.base import PlannerError
+from osprey_desktop.planners.selection import get_planner
+from osprey_desktop.state import StateManager
+from osprey_desktop.state.context_summaries import turn_context_summaries
 
 
 @capability_node
@@ -36,7 +37,7 @@ class RespondCapability(BaseCapability):
 
     async def execute(self) -> dict[str, Any]:
         state = self._state
-        task = state.get("task_current_task") or latest_user_text(list(state.get("messages") or []))
+        task = state.get("task_current_task") or (StateManager.get_user_query(state) or "").strip()
         # On the loop, on purpose: ~20 ms for a day of 72 BPMs. In a worker thread it shared
         # the GIL with the window building that history's plot at the same moment, and
         # stretched those stalls to 150-200 ms (bench/ui_latency.py, docs/window.md).

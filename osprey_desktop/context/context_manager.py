@@ -20,6 +20,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from osprey_desktop.catalog import current_catalog
 from osprey_desktop.context.base import CapabilityContext, get_context_class, get_context_types
 from osprey_desktop.context.constraints import (
     Constraint,
@@ -67,9 +68,7 @@ class ContextManager:
         self._owned_types: set[str] = set()
         self._cache: dict[tuple[str, str], tuple[Any, ContextObject]] = {}
         if registry is None:
-            from osprey_desktop.registry import current_registry
-
-            registry = current_registry()
+            registry = current_catalog()
         self._registry = registry
 
     def _context_class(self, context_type: str) -> type | None:

@@ -19,7 +19,7 @@ from osprey_desktop.config.models import AppConfig
 from osprey_desktop.config.runtime import config_scope
 from osprey_desktop.infrastructure.router_node import router_conditional_edge
 from osprey_desktop.persistence.chunked_saver import DEFAULT_HISTORY_LIMIT, with_context_chunks
-from osprey_desktop.planners.base import as_planner, default_planner, planner_scope
+from osprey_desktop.planners.selection import as_planner, default_planner, planner_scope
 from osprey_desktop.registry import RegistryManager, get_registry, registry_scope
 from osprey_desktop.state import AgentState
 

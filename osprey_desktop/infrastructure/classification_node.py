@@ -16,9 +16,10 @@ from osprey_desktop.base.capability import BaseCapability
 from osprey_desktop.base.nodes import BaseInfrastructureNode
 from osprey_desktop.decorators import infrastructure_node
 from osprey_desktop.events import CapabilitiesSelected, emit
-from osprey_desktop.infrastructure.control_settings import control_setting
-from osprey_desktop.planners.base import PlannerError, get_planner
+from osprey_desktop.planners.base import PlannerError
+from osprey_desktop.planners.selection import get_planner
 from osprey_desktop.registry import get_registry
+from osprey_desktop.state.control_settings import control_setting
 
 logger = logging.getLogger(__name__)
 

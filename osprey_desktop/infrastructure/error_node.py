@@ -17,7 +17,7 @@ from langchain_core.messages import AIMessage
 from osprey_desktop.base.nodes import BaseInfrastructureNode
 from osprey_desktop.decorators import infrastructure_node
 from osprey_desktop.events import ErrorEvent, Result, emit
-from osprey_desktop.infrastructure.context_summaries import (
+from osprey_desktop.state.context_summaries import (
     compact,
     context_summary,
     successful_steps,

@@ -18,10 +18,11 @@ from osprey_desktop.approval import create_plan_approval_payload, request_payloa
 from osprey_desktop.base.nodes import BaseInfrastructureNode
 from osprey_desktop.decorators import infrastructure_node
 from osprey_desktop.events import PlanCreated, Result, emit
-from osprey_desktop.infrastructure.control_settings import get_limit, is_planning_mode_enabled
 from osprey_desktop.infrastructure.plan_validation import validate_plan
-from osprey_desktop.planners.base import PlannerError, get_planner
+from osprey_desktop.planners.base import PlannerError
+from osprey_desktop.planners.selection import get_planner
 from osprey_desktop.registry import get_registry
+from osprey_desktop.state.control_settings import get_limit, is_planning_mode_enabled
 
 PLAN_REJECTED_MESSAGE = "Plan rejected, nothing executed."
 

@@ -19,10 +19,11 @@ from osprey_desktop.base.errors import ErrorSeverity
 from osprey_desktop.base.nodes import BaseInfrastructureNode
 from osprey_desktop.decorators import infrastructure_node
 from osprey_desktop.events import PlanCreated, Result, emit
-from osprey_desktop.infrastructure.control_settings import get_limit, is_planning_mode_enabled
 from osprey_desktop.infrastructure.plan_validation import TERMINAL_CAPABILITIES, validate_plan
-from osprey_desktop.planners.base import PlannerError, get_planner
+from osprey_desktop.planners.base import PlannerError
+from osprey_desktop.planners.selection import get_planner
 from osprey_desktop.registry import get_registry
+from osprey_desktop.state.control_settings import get_limit, is_planning_mode_enabled
 
 STEP_REJECTED_MESSAGE = "Step rejected, nothing further executed."
 

@@ -19,7 +19,7 @@ from osprey_desktop.approval.decisions import APPROVAL_CLOCK_KEY
 from osprey_desktop.base.errors import ErrorSeverity
 from osprey_desktop.base.nodes import BaseInfrastructureNode
 from osprey_desktop.decorators import infrastructure_node
-from osprey_desktop.infrastructure.control_settings import get_limit, get_orchestration_mode
+from osprey_desktop.state.control_settings import get_limit, get_orchestration_mode
 
 logger = logging.getLogger(__name__)
 

@@ -8,27 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from langchain_core.messages import BaseMessage, HumanMessage
-
 from osprey_desktop.base.nodes import BaseInfrastructureNode
 from osprey_desktop.decorators import infrastructure_node
 from osprey_desktop.events import TaskExtracted, emit
-from osprey_desktop.infrastructure.control_settings import control_setting
-from osprey_desktop.planners.base import ExtractedTask, PlannerError, get_planner
-
-
-def latest_user_text(messages: list[BaseMessage]) -> str:
-    """The text of the most recent human message ('' when there is none)."""
-    for message in reversed(messages):
-        if isinstance(message, HumanMessage) or getattr(message, "type", "") == "human":
-            content = message.content
-            if isinstance(content, list):
-                content = " ".join(
-                    part.get("text", "") if isinstance(part, dict) else str(part)
-                    for part in content
-                )
-            return str(content).strip()
-    return ""
+from osprey_desktop.planners.base import ExtractedTask, PlannerError
+from osprey_desktop.planners.selection import get_planner
+from osprey_desktop.state import StateManager
+from osprey_desktop.state.control_settings import control_setting
 
 
 @infrastructure_node
@@ -40,7 +26,7 @@ class TaskExtractionNode(BaseInfrastructureNode):
     async def execute(state: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         messages = list(state.get("messages") or [])
         if control_setting(state, "task_extraction_bypass_enabled"):
-            text = latest_user_text(messages)
+            text = (StateManager.get_user_query(state) or "").strip()
             extracted = ExtractedTask(task=text, depends_on_chat_history=True)
         else:
             extracted = await get_planner().extract_task(messages, state)
@@ -62,4 +48,4 @@ class TaskExtractionNode(BaseInfrastructureNode):
         }
 
 
-__all__ = ["TaskExtractionNode", "latest_user_text"]
+__all__ = ["TaskExtractionNode"]

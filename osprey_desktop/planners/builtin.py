@@ -20,8 +20,7 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage
 
-from osprey_desktop.infrastructure.context_summaries import successful_steps
-from osprey_desktop.planners.base import ExtractedTask
+from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
 from osprey_desktop.language.words import (
     CHANGE_VERBS,
     Match,
@@ -34,10 +33,11 @@ from osprey_desktop.language.words import (
     stem,
     words,
 )
+from osprey_desktop.planners.base import ExtractedTask
 from osprey_desktop.planners.plan_builder import PlanDraft, build_steps, closing_step
 from osprey_desktop.planners.questions import asks_for_help, is_knowledge_question, is_thanks
 from osprey_desktop.planners.response_writer import render_capability_help, render_summaries
-from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
+from osprey_desktop.state.context_summaries import successful_steps
 
 logger = logging.getLogger(__name__)
 

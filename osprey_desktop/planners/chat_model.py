@@ -64,14 +64,14 @@ def without_unasked_writes(
     Both the model's task and the operator's own latest words are read (the task may have
     resolved "do it again" into "set HCM01 to 1.5 A").
     """
-    from osprey_desktop.infrastructure.task_extraction_node import latest_user_text
     from osprey_desktop.planners.builtin import asks_for_change
+    from osprey_desktop.state import StateManager
 
     writers = {c.name for c in capabilities if getattr(c, "writes", False)}
     steps = list(plan.get("steps") or [])
     if not any(step.get("capability") in writers for step in steps):
         return plan
-    spoken = latest_user_text(list(state.get("messages") or [])) or ""
+    spoken = (StateManager.get_user_query(state) or "").strip()
     if asks_for_change(task) or (spoken and asks_for_change(spoken)):
         return plan
     logger.warning("the model planned a write the request does not ask for; asking instead")

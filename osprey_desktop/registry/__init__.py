@@ -11,6 +11,7 @@ import contextvars
 import threading
 from collections.abc import Iterator
 
+from osprey_desktop.catalog import install_source
 from osprey_desktop.registry.manager import (
     DEFAULT_CAPABILITY_MODULES,
     ENTRY_POINT_GROUP,
@@ -43,6 +44,10 @@ def current_registry() -> RegistryManager | None:
     """
     scoped = _scoped.get()
     return scoped if scoped is not None else _registry
+
+
+# The floors below the registry (context, approval, clarification) ask through the catalog.
+install_source(current_registry, get_registry)
 
 
 def set_registry(registry: RegistryManager | None) -> None:

@@ -220,7 +220,7 @@ class RegistryManager:
         if modules is None and config is not None:
             modules = list(config.registry.modules or [])
         elif modules is None:
-            from osprey_desktop.infrastructure.control_settings import config_value
+            from osprey_desktop.state.control_settings import config_value
 
             modules = list(config_value("registry.modules", []) or [])
         for module_name in modules:

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 from langgraph.graph import MessagesState
 
-from osprey_desktop.base.planning import ExecutionPlan
+from osprey_desktop.state.planning import ExecutionPlan
 from osprey_desktop.state.reducers import merge_capability_context_data, merge_session_state
 
 StateUpdate = dict[str, Any]

@@ -8,11 +8,11 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
-from osprey_desktop.base.planning import ExecutionPlan, PlannedStep
 from osprey_desktop.context.base import CapabilityContext
 from osprey_desktop.context.context_manager import ContextManager
 from osprey_desktop.state.agent_state import AgentState, StateUpdate
 from osprey_desktop.state.events import _now_iso
+from osprey_desktop.state.planning import ExecutionPlan, PlannedStep
 
 logger = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ import pytest
 from osprey_desktop.connectors import close_connectors, get_configured_channel_database
 from osprey_desktop.connectors.factory import reset_sim_machines, set_sim_machine
 from osprey_desktop.connectors.sim_machine import SimMachine
-from osprey_desktop.planners.base import reset_planner
+from osprey_desktop.planners.selection import reset_planner
 from osprey_desktop.registry import reset_registry
 from osprey_desktop.session import AgentSession
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from osprey_desktop.infrastructure.classification_node import select_capabilities
-from osprey_desktop.planners.base import get_planner
+from osprey_desktop.planners.selection import get_planner
 from osprey_desktop.registry import get_registry
 from osprey_desktop.state import StateManager
 

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from osprey_desktop.planners.base import reset_planner
+from osprey_desktop.planners.selection import reset_planner
 from osprey_desktop.registry import reset_registry
 from tests.control_room.planner_eval import Outcome, evaluate, exact_rate
 from tests.control_room.requests_table import CHANGE_KINDS, REQUESTS

@@ -21,7 +21,7 @@ from osprey_desktop.capabilities.respond import answer_plan
 from osprey_desktop.connectors.archiver_base import ArchiverData, ArchiverSeries
 from osprey_desktop.connectors.base import jsonable
 from osprey_desktop.connectors.values import EnumState
-from osprey_desktop.infrastructure.context_summaries import turn_context_summaries
+from osprey_desktop.state.context_summaries import turn_context_summaries
 from osprey_desktop.state.reducers import merge_capability_context_data
 
 NOW = datetime(2026, 11, 24, 14, 2, 55, tzinfo=UTC)

@@ -10,7 +10,7 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
 from osprey_desktop.graph import create_graph
-from osprey_desktop.planners.base import reset_planner
+from osprey_desktop.planners.selection import reset_planner
 from osprey_desktop.registry import RegistryManager, reset_registry, set_registry
 from osprey_desktop.state import StateManager
 from tests.graph.lab import build_lab_registry, reset_lab

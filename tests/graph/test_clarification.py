@@ -11,11 +11,11 @@ from langchain_core.messages import AIMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
 from osprey_desktop.base import BaseCapability, ClarificationRequired
+from osprey_desktop.base.clarification import format_clarification
 from osprey_desktop.decorators import capability_node
 from osprey_desktop.graph import create_graph
-from osprey_desktop.infrastructure.clarification import format_clarification
-from osprey_desktop.planners.base import set_planner
 from osprey_desktop.planners.builtin import BuiltinPlanner
+from osprey_desktop.planners.selection import set_planner
 from osprey_desktop.registry import set_registry
 from osprey_desktop.state import StateManager
 from tests.graph import lab

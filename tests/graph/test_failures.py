@@ -15,8 +15,9 @@ from osprey_desktop.base.errors import ErrorClassification, ErrorSeverity, Retry
 from osprey_desktop.base.nodes import BaseInfrastructureNode
 from osprey_desktop.decorators import capability_node, infrastructure_node
 from osprey_desktop.graph import create_graph
-from osprey_desktop.planners.base import PlannerError, set_planner
+from osprey_desktop.planners.base import PlannerError
 from osprey_desktop.planners.builtin import BuiltinPlanner
+from osprey_desktop.planners.selection import set_planner
 from osprey_desktop.state import StateManager
 from tests.graph import lab
 from tests.graph.lab import build_lab_registry

@@ -9,12 +9,8 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from osprey_desktop.config import build_config, get_config
 from osprey_desktop.graph import create_graph
-from osprey_desktop.planners.base import (
-    PartialPlanner,
-    get_planner,
-    set_planner,
-)
 from osprey_desktop.planners.builtin import BuiltinPlanner
+from osprey_desktop.planners.selection import PartialPlanner, get_planner, set_planner
 from osprey_desktop.registry import RegistryManager
 from osprey_desktop.state import StateManager
 from tests.graph.conftest import thread

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from osprey_desktop.base.errors import ErrorClassification, ErrorSeverity, RetryPolicy
-from osprey_desktop.infrastructure.control_settings import get_limit
+from osprey_desktop.state.control_settings import get_limit
 
 
 def classify(classifier: Any, exc: BaseException, context: dict[str, Any]) -> ErrorClassification:

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from osprey_desktop.base.errors import ClarificationRequired
+from osprey_desktop.catalog import built_catalog
 
 CLARIFY = "clarify"
 
@@ -19,9 +20,8 @@ CLARIFY = "clarify"
 def clarify_available() -> bool:
     """True when the running graph has a clarify node to hand the question to."""
     try:
-        from osprey_desktop.registry import get_registry
-
-        return get_registry().get_node(CLARIFY) is not None
+        catalog = built_catalog()
+        return catalog is not None and catalog.get_node(CLARIFY) is not None
     except Exception:  # noqa: BLE001 - no registry means no clarify: report as an error
         return False
 
