@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import itertools
 import logging
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
@@ -25,6 +27,37 @@ logger = logging.getLogger(__name__)
 REFRESH_TIMEOUT_S = 10.0
 
 TurnCall = Callable[[Callable[[str, Any], None]], Awaitable["TurnResult"]]
+_queue_ids = itertools.count(1)
+
+
+@dataclass(frozen=True)
+class QueuedRequest:
+    """A request typed while the agent was busy; it runs when its turn comes."""
+
+    id: int
+    text: str
+
+
+def is_approval_answer(text: str) -> bool:
+    """A yes / no (imported on use: the approval package loads the agent stack)."""
+    from osprey_desktop.approval.answers import parse_approval_answer
+
+    return parse_approval_answer(text) is not None
+
+
+def queue_hold_reason(
+    opening: bool, running: bool, approval_pending: bool, held_after_stop: bool
+) -> str:
+    """Why the queue waits, in the operator's words ("" when it runs on)."""
+    if opening:
+        return "Waiting for the thread database to open"
+    if running:
+        return "Waiting for the running turn"
+    if approval_pending:
+        return "Waiting until you answer the approval"
+    if held_after_stop:
+        return "Held after Stop: press Run to continue"
+    return ""
 
 
 class SessionController(QObject):
@@ -48,6 +81,8 @@ class SessionController(QObject):
     exit_requested = Signal()
 
     ready = Signal()  # a session is attached: requests can be sent
+    queue_changed = Signal(object, str)  # [QueuedRequest], why it waits ("" = runs on)
+    request_returned = Signal(str)  # text given back to the input, with why (``note``)
     other_approvals = Signal(object)  # [ThreadInfo]: other threads waiting for an approval
 
     def __init__(
@@ -62,6 +97,10 @@ class SessionController(QObject):
         self.live = LiveState()
         self.pending_approval: dict[str, Any] | None = None
         self.task: asyncio.Task[None] | None = None
+        self.queue: list[QueuedRequest] = []
+        self.queue_held = False  # after Stop the queue waits for the operator
+        self._stopped = False
+        self.opening = session is None  # until a session is attached and its thread read
 
     # ------------------------------------------------------------------ queries
     @property
@@ -82,6 +121,7 @@ class SessionController(QObject):
         """
         from osprey_desktop.session import new_thread_id
 
+        self.opening = True
         thread_id = thread_id or self.thread_id or None
         try:
             threads = await session.list_threads()
@@ -95,6 +135,8 @@ class SessionController(QObject):
         self._set_thread(thread_id, {})
         self.ready.emit()
         await self.restore()
+        self.opening = False
+        self._run_next()  # what was typed while the window opened
         # An approval waiting on another thread must not stay invisible behind "Idle".
         self.other_approvals.emit(
             [t for t in threads if t.pending_approval and t.thread_id != self.thread_id]
@@ -107,29 +149,93 @@ class SessionController(QObject):
 
     # ------------------------------------------------------------------ actions
     def submit(self, text: str) -> asyncio.Task[None] | None:
-        """Send what the operator typed (a request, a slash command, or yes/no)."""
+        """Send what the operator typed (a request, a slash command, or yes/no).
+
+        While the agent is busy (opening, a turn running, an approval waiting, or queued
+        requests ahead) the request is queued and runs in order; nothing typed is dropped.
+        A yes / no is never queued: it would answer an approval the operator has not seen.
+        """
         text = text.strip()
         if not text:
             return None
-        if self.session is None:
-            self.error.emit(
-                "Osprey is still opening the thread database; nothing was sent. "
-                "Try again in a moment."
-            )
+        if self.opening or self.session is None:  # queue first, ask what it is once open
+            self._enqueue(text)
             return None
-        if self.running:
-            self.error.emit(
-                f"A turn is still running on thread {self.thread_id}; nothing was sent. "
-                "Wait for it to finish or press Stop (Esc)."
-            )
-            return None
-        from osprey_desktop.infrastructure.gateway import parse_approval_answer
+        is_answer = is_approval_answer(text)
+        if self._can_run_now(text, is_answer):
+            if self.pending_approval is not None and is_answer:
+                self._clear_approval()
+            return self._submit_now(text)
+        if is_answer:
+            self._give_back(text)
+        else:
+            self._enqueue(text)
+        return None
 
-        if self.pending_approval is not None and parse_approval_answer(text) is not None:
-            self._clear_approval()
+    def _enqueue(self, text: str) -> None:
+        self.queue.append(QueuedRequest(next(_queue_ids), text))
+        self._publish_queue()
+
+    def _give_back(self, text: str) -> None:
+        self.request_returned.emit(text)
+        self.note.emit(
+            f"“{text}” was not sent: it answers an approval only while one is shown, and none "
+            "is shown now. It is back in the input."
+        )
+
+    def _can_run_now(self, text: str, is_answer: bool) -> bool:
+        if self.opening or self.session is None or self.running:
+            return False
+        if is_answer:
+            return self.pending_approval is not None
+        if self.queue or self.queue_held:
+            return False
+        # /help and the like run beside a waiting approval; a request waits for the answer
+        return self.pending_approval is None or text.startswith("/")
+
+    def _submit_now(self, text: str) -> asyncio.Task[None]:
         return self._start(
             text, lambda on_event: self.session.submit(text, self.thread_id, on_event)
         )
+
+    def remove_queued(self, request_id: int) -> QueuedRequest | None:
+        """Take a queued request out (it never runs); returns it so its text can be kept."""
+        for request in self.queue:
+            if request.id == request_id:
+                self.queue.remove(request)
+                self._publish_queue()
+                return request
+        return None
+
+    def run_queue(self) -> None:
+        """Go on with the queue after Stop held it."""
+        self.queue_held = False
+        self._publish_queue()
+        self._run_next()
+
+    def queue_reason(self) -> str:
+        return queue_hold_reason(
+            self.opening or self.session is None,
+            self.running,
+            self.pending_approval is not None,
+            self.queue_held,
+        )
+
+    def _publish_queue(self) -> None:
+        self.queue_changed.emit(list(self.queue), self.queue_reason() if self.queue else "")
+
+    def _run_next(self) -> None:
+        """Start the next queued request when nothing is in its way."""
+        if not self.queue or self.queue_reason():
+            self._publish_queue()
+            return
+        request = self.queue.pop(0)
+        self._publish_queue()
+        if is_approval_answer(request.text):  # typed during start-up: never answers unseen
+            self._give_back(request.text)
+            self._run_next()
+            return
+        self._submit_now(request.text)
 
     def decide(self, approved: bool) -> asyncio.Task[None] | None:
         """Answer the pending approval with a structured decision."""
@@ -155,6 +261,7 @@ class SessionController(QObject):
         if not self.running:
             return None
         assert self.task is not None
+        self._stopped = True
         self.task.cancel()
         return self.task
 
@@ -225,7 +332,18 @@ class SessionController(QObject):
 
     def _start(self, text: str, call: TurnCall) -> asyncio.Task[None]:
         self.task = asyncio.ensure_future(self._run(text, call))
+        self.task.add_done_callback(self._after_turn)
         return self.task
+
+    def _after_turn(self, task: asyncio.Task[None]) -> None:
+        """Once a turn is over (not inside it: it still counts as running there), the next
+        queued request starts; after Stop the queue waits for the operator."""
+        if task is not self.task:
+            return
+        if self._stopped and self.queue:
+            self.queue_held = True
+        self._stopped = False
+        self._run_next()
 
     async def _run(self, text: str, call: TurnCall) -> None:
         self.running_changed.emit(True)

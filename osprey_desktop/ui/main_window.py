@@ -163,6 +163,10 @@ class MainWindow(QMainWindow):
         c.exit_requested.connect(self.close)
         c.ready.connect(self._on_ready)
         c.other_approvals.connect(self._on_other_approvals)
+        c.queue_changed.connect(self.chat.queue_view.show_queue)
+        c.request_returned.connect(self.chat.give_back)
+        self.chat.queue_view.remove_requested.connect(self._unqueue)
+        self.chat.queue_view.run_requested.connect(c.run_queue)
         self.status.switch_requested.connect(
             lambda thread_id: asyncio.ensure_future(c.switch_thread(thread_id))
         )
@@ -177,6 +181,11 @@ class MainWindow(QMainWindow):
             lambda path: self.chat.transcript.add_note(f"Context exported to {path}")
         )
         self.context_browser.export_failed.connect(self.chat.transcript.add_error)
+
+    def _unqueue(self, request_id: int) -> None:
+        request = self.controller.remove_queued(request_id)
+        if request is not None:
+            self.chat.give_back(request.text)
 
     def _on_ready(self) -> None:
         self.chat.input.set_slash_commands(self.controller.slash_commands())

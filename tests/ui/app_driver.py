@@ -29,7 +29,7 @@ def main_window():
 
 async def drive(how: str) -> None:
     window = None
-    while window is None or window.controller.session is None:
+    while window is None or window.controller.opening:
         await asyncio.sleep(0.02)
         window = main_window()
     print("ready", window.windowTitle(), flush=True)

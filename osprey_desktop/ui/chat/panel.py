@@ -10,6 +10,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from osprey_desktop.ui.chat.input import ChatInput
+from osprey_desktop.ui.chat.queue_view import QueueView
 from osprey_desktop.ui.chat.transcript import Transcript
 
 
@@ -33,6 +34,7 @@ class ChatPanel(QWidget):
         self.input_notice.setWordWrap(True)
         self.input_notice.setStyleSheet("color: #b71c1c; font-weight: 600;")
         self.input_notice.hide()
+        self.queue_view = QueueView()
         self.input.refused.connect(self.show_input_notice)
         self.input.submitted.connect(lambda _text: self.input_notice.hide())
         self.input.submitted.connect(self.send_requested)
@@ -49,12 +51,20 @@ class ChatPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.transcript, 1)
+        layout.addWidget(self.queue_view)
         layout.addWidget(self.input_notice)
         layout.addLayout(row)
 
     def show_input_notice(self, text: str) -> None:
         self.input_notice.setText(text)
         self.input_notice.show()
+
+    def give_back(self, text: str) -> None:
+        """Put a request that was not sent back into the input, before what is there now."""
+        current = self.input.toPlainText().strip()
+        self.input.setPlainText(f"{text} {current}".strip() if current else text)
+        self.input.moveCursor(self.input.textCursor().MoveOperation.End)
+        self.input.setFocus()
 
     def set_running(self, running: bool) -> None:
         """Stop only while a turn runs; Send stays on so 'yes' / 'no' can answer an approval."""
