@@ -38,6 +38,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("threads", "osprey_desktop.cli.threads", "list or delete conversation threads"),
     Command("audit", "osprey_desktop.cli.audit", "show the audit log of channel writes"),
     Command("channels", "osprey_desktop.cli.channels", "check a channel list before using it"),
+    Command("config", "osprey_desktop.cli.config", "show the merged configuration and its sources"),
     Command(
         "demo-ioc",
         "osprey_desktop.cli.demo_ioc",

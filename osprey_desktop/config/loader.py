@@ -1,17 +1,27 @@
 """Reading, expanding, merging and validating the YAML configuration files.
 
-Order: ``resources/config.yaml``, then one user file (explicit path, ``$OSPREY_DESKTOP_CONFIG``,
-or ``<platform config folder>/osprey-desktop/config.yaml``), deep-merged: mappings merge key by
-key, every other value (lists included) replaces the default. ``${NAME}`` and
-``${NAME:-fallback}`` in string values expand from the environment before validation.
+Order: ``resources/config.yaml``, then the site file (``$OSPREY_DESKTOP_SITE_CONFIG`` or
+``/etc/xdg/osprey-desktop/config.yaml``), then one user file (explicit path,
+``$OSPREY_DESKTOP_CONFIG``, or ``<platform config folder>/osprey-desktop/config.yaml``),
+deep-merged: mappings merge key by key, every other value (lists included) replaces the one
+below. ``${NAME}`` and ``${NAME:-fallback}`` in string values expand from the environment
+before validation.
+
+The site file may **lock** keys (``locked: [control_system.epics.writes_enabled, archiver]``):
+a locked key, and every key under it, keeps the site's value (or the shipped default); a user
+file's value there is ignored, logged as a warning and shown by ``osprey-desktop config
+--show``. ``load_config_layers`` returns the merged configuration with where each value came
+from.
 """
 
 from __future__ import annotations
 
 import difflib
+import logging
 import os
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +30,17 @@ from pydantic import BaseModel, ValidationError
 
 from osprey_desktop.config.errors import ConfigError
 from osprey_desktop.config.models import AppConfig
-from osprey_desktop.config.paths import CONFIG_ENV_VAR, default_config_path, user_config_path
+from osprey_desktop.config.paths import (
+    CONFIG_ENV_VAR,
+    SITE_CONFIG_ENV_VAR,
+    default_config_path,
+    site_config_path,
+    user_config_path,
+)
+
+_log = logging.getLogger(__name__)
+#: The site file's own key: the dotted keys a user file may not change.
+LOCKED_KEY = "locked"
 
 _ENV_REFERENCE = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?::-(?P<fallback>[^}]*))?\}")
 
@@ -178,6 +198,8 @@ def validate_config(
     user_data: Mapping[str, Any] | None = None,
     user_file: Path | str | None = None,
     default_file: Path | str | None = None,
+    site_data: Mapping[str, Any] | None = None,
+    site_file: Path | str | None = None,
 ) -> AppConfig:
     """Validate a merged dict; a failure names the file that supplied the bad key."""
     try:
@@ -188,6 +210,8 @@ def validate_config(
         loc = tuple(first["loc"])
         owner_loc = loc[:-1] if first["type"] == "missing" else loc
         blame = user_file if user_data is not None and _contains(user_data, owner_loc) else None
+        if blame is None and site_data is not None and _contains(site_data, owner_loc):
+            blame = site_file
         more = f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
         raise ConfigError(
             _describe(first) + (more if len(errors) > 1 else ""),
@@ -211,19 +235,154 @@ def _user_file(path: str | Path | None) -> tuple[Path | None, str | None]:
     return (candidate, None) if candidate.is_file() else (None, None)
 
 
-def load_config(path: str | Path | None = None) -> AppConfig:
-    """The default config overridden by the user file; raises ConfigError with one-line text."""
+@dataclass(frozen=True)
+class ConfigLayers:
+    """The merged configuration and where each of its values came from."""
+
+    config: AppConfig
+    #: dotted key -> "default", "site" or "user" (leaves of the merged configuration)
+    sources: dict[str, str]
+    files: dict[str, Path]  # "default"/"site"/"user" -> the file read
+    locked: tuple[str, ...]  # the site's locked keys
+    #: (dotted key, the user's value) a lock kept out
+    overridden: tuple[tuple[str, Any], ...] = ()
+
+    def source_of(self, key: str) -> str:
+        """ "default", "site" or "user" for a dotted key (its nearest set ancestor's)."""
+        parts = key.split(".")
+        for end in range(len(parts), 0, -1):
+            found = self.sources.get(".".join(parts[:end]))
+            if found is not None:
+                return found
+        return "default"
+
+    def is_locked(self, key: str) -> bool:
+        return any(_under(key, lock) for lock in self.locked)
+
+
+def _under(key: str, lock: str) -> bool:
+    return key == lock or key.startswith(lock + ".")
+
+
+def _site_locks(site_file: Path, data: dict[str, Any]) -> tuple[str, ...]:
+    raw = data.pop(LOCKED_KEY, None)
+    if raw is None:
+        return ()
+    if isinstance(raw, str):
+        raw = [raw]
+    if not isinstance(raw, list) or not all(isinstance(k, str) and k.strip() for k in raw):
+        raise ConfigError(
+            "'locked' must be a list of dotted keys, e.g. [control_system.epics.writes_enabled]",
+            file=site_file,
+            key=LOCKED_KEY,
+        )
+    locks = tuple(k.strip() for k in raw)
+    for lock in locks:
+        if not _known_key(lock):
+            raise ConfigError(
+                f"'{lock}' is not a configuration key, so it cannot be locked",
+                file=site_file,
+                key=LOCKED_KEY,
+            )
+    return locks
+
+
+def _known_key(dotted: str) -> bool:
+    parts = tuple(dotted.split("."))
+    owner = _model_at(parts[:-1])
+    if owner is None:
+        return False
+    return parts[-1] in owner.model_fields
+
+
+def _without_locked(
+    data: Mapping[str, Any], locks: tuple[str, ...], prefix: str = ""
+) -> tuple[dict[str, Any], list[tuple[str, Any]]]:
+    """``data`` without the locked keys, and the (key, value) pairs taken out."""
+    kept: dict[str, Any] = {}
+    dropped: list[tuple[str, Any]] = []
+    for key, value in data.items():
+        dotted = f"{prefix}{key}"
+        if any(_under(dotted, lock) for lock in locks):
+            dropped.append((dotted, value))
+        elif isinstance(value, Mapping) and any(lock.startswith(dotted + ".") for lock in locks):
+            inner, gone = _without_locked(value, locks, dotted + ".")
+            kept[key] = inner
+            dropped.extend(gone)
+        else:
+            kept[key] = value
+    return kept, dropped
+
+
+def _leaves(data: Mapping[str, Any], prefix: str = "") -> list[str]:
+    out: list[str] = []
+    for key, value in data.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, Mapping) and value:
+            out.extend(_leaves(value, dotted + "."))
+        else:
+            out.append(dotted)
+    return out
+
+
+def load_config_layers(
+    path: str | Path | None = None, site: str | Path | None = None
+) -> ConfigLayers:
+    """The shipped defaults, the site file and the user file merged, with their sources.
+
+    ``site``: a site file to read instead of the usual places (tests).
+    """
     default_path, defaults = _read_defaults()
+    files: dict[str, Path] = {"default": default_path}
+    sources = dict.fromkeys(_leaves(defaults), "default")
+    merged: dict[str, Any] = defaults
+    site_path = Path(site).expanduser() if site is not None else site_config_path()
+    site_data: dict[str, Any] | None = None
+    locks: tuple[str, ...] = ()
+    if site_path is not None:
+        why = SITE_CONFIG_ENV_VAR if os.environ.get(SITE_CONFIG_ENV_VAR) else None
+        site_data = expand_env(read_yaml_file(site_path, why=why), file=site_path)
+        locks = _site_locks(site_path, site_data)
+        files["site"] = site_path
+        merged = deep_merge(merged, site_data)
+        sources.update(dict.fromkeys(_leaves(site_data), "site"))
     user_path, why = _user_file(path)
-    if user_path is None:
-        return validate_config(defaults, default_file=default_path)
-    user_data = expand_env(read_yaml_file(user_path, why=why), file=user_path)
-    return validate_config(
-        deep_merge(defaults, user_data),
+    user_data: dict[str, Any] | None = None
+    overridden: list[tuple[str, Any]] = []
+    if user_path is not None:
+        raw_user = expand_env(read_yaml_file(user_path, why=why), file=user_path)
+        if LOCKED_KEY in raw_user:
+            raise ConfigError(
+                "only the site file may lock keys; remove 'locked' from this file",
+                file=user_path,
+                key=LOCKED_KEY,
+            )
+        user_data, overridden = _without_locked(raw_user, locks)
+        for key, value in overridden:
+            _log.warning(
+                "%s sets %s to %r, but the site file %s locks it: the site's value holds",
+                user_path,
+                key,
+                value,
+                site_path,
+            )
+        files["user"] = user_path
+        merged = deep_merge(merged, user_data)
+        sources.update(dict.fromkeys(_leaves(user_data), "user"))
+    config = validate_config(
+        merged,
         user_data=user_data,
         user_file=user_path,
         default_file=default_path,
+        site_data=site_data,
+        site_file=site_path,
     )
+    return ConfigLayers(config, sources, files, locks, tuple(overridden))
+
+
+def load_config(path: str | Path | None = None) -> AppConfig:
+    """Defaults, site file and user file merged; raises ConfigError with one-line text."""
+    return load_config_layers(path).config
 
 
 def build_config(overrides: Mapping[str, Any] | None = None) -> AppConfig:

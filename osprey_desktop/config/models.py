@@ -120,8 +120,17 @@ class EpicsConfig(_Section):
     writes_enabled: bool
 
 
+class TangoConfig(_Section):
+    """Tango (``control_system.type: tango``, or ``tango://`` names beside EPICS)."""
+
+    #: Seconds for one read or write (PyTango's client timeout).
+    timeout: PositiveFloat = 3.0
+    #: Writes armed on the Tango system; off unless the facility's file says so.
+    writes_enabled: bool = False
+
+
 class ControlSystemConfig(_Section):
-    type: Literal["sim", "epics"]
+    type: Literal["sim", "epics", "tango"]
     #: No write is planned or sent, whatever is armed (also ``--read-only``).
     read_only: bool = False
     #: The former single switch: ``false`` disarms every system; ``true`` arms only the
@@ -134,6 +143,7 @@ class ControlSystemConfig(_Section):
     verification_tolerance: NonNegativeFloat
     sim: SimConfig
     epics: EpicsConfig
+    tango: TangoConfig = Field(default_factory=TangoConfig)
 
     @field_validator("writes_enabled")
     @classmethod

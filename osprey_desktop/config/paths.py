@@ -1,7 +1,7 @@
-"""Where configuration, resources and data live on this machine.
+"""Where configuration files, resources and the platform folders live on this machine.
 
-Relative ``file_paths`` entries are read against the data folder (``data_dir`` itself against
-the current directory); ``~`` expands everywhere.
+Plain paths only: nothing here reads the configuration (``data_paths`` resolves the folders a
+configuration names), so the loader can use these without an import cycle.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import sys
 from pathlib import Path
 
 from osprey_desktop.config.errors import ConfigError
-from osprey_desktop.config.models import AppConfig
 
 APP_DIR_NAME = "osprey-desktop"
 CONFIG_ENV_VAR = "OSPREY_DESKTOP_CONFIG"
+SITE_CONFIG_ENV_VAR = "OSPREY_DESKTOP_SITE_CONFIG"
 DATA_DIR_ENV_VAR = "OSPREY_DESKTOP_DATA_DIR"
 RESOURCES_PACKAGE = "osprey_desktop.resources"
 
@@ -65,6 +65,24 @@ def user_config_path() -> Path:
     return platform_config_dir() / "config.yaml"
 
 
+def site_config_path() -> Path | None:
+    """The site-wide file under every user's: ``$OSPREY_DESKTOP_SITE_CONFIG``, else
+    ``osprey-desktop/config.yaml`` in the first folder of ``$XDG_CONFIG_DIRS`` that has one
+    (``/etc/xdg`` when unset); None when there is none."""
+    from_env = os.environ.get(SITE_CONFIG_ENV_VAR)
+    if from_env:
+        return Path(from_env).expanduser()
+    if sys.platform == "win32":
+        folders = [os.environ.get("PROGRAMDATA") or "C:/ProgramData"]
+    else:
+        folders = (os.environ.get("XDG_CONFIG_DIRS") or "/etc/xdg").split(os.pathsep)
+    for folder in folders:
+        candidate = Path(folder) / APP_DIR_NAME / "config.yaml" if folder else None
+        if candidate is not None and candidate.is_file():
+            return candidate
+    return None
+
+
 def platform_data_dir() -> Path:
     """The per-user data folder (XDG on Linux) used when nothing else names one."""
     if sys.platform == "win32":
@@ -85,54 +103,6 @@ def platform_state_dir() -> Path:
     else:
         base = Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state")
     return base / APP_DIR_NAME
-
-
-def _config(config: AppConfig | None) -> AppConfig:
-    if config is not None:
-        return config
-    from osprey_desktop.config.runtime import get_config
-
-    return get_config()
-
-
-def get_data_dir(config: AppConfig | None = None) -> Path:
-    """``file_paths.data_dir``, else ``$OSPREY_DESKTOP_DATA_DIR``, else the platform folder.
-
-    Pure: nothing is created; callers make the folders they write into.
-    """
-    configured = _config(config).file_paths.data_dir
-    if configured:
-        return Path(configured).expanduser().absolute()
-    from_env = os.environ.get(DATA_DIR_ENV_VAR)
-    if from_env:
-        return Path(from_env).expanduser().absolute()
-    return platform_data_dir()
-
-
-def _under_data_dir(value: str | None, default_name: str, config: AppConfig | None) -> Path:
-    cfg = _config(config)
-    if not value:
-        return get_data_dir(cfg) / default_name
-    path = Path(value).expanduser()
-    return path if path.is_absolute() else get_data_dir(cfg) / path
-
-
-def get_checkpoint_db_path(config: AppConfig | None = None) -> Path:
-    """SQLite file of the LangGraph checkpointer (conversation threads)."""
-    cfg = _config(config)
-    return _under_data_dir(cfg.file_paths.checkpoint_db, "threads.sqlite", cfg)
-
-
-def get_audit_db_path(config: AppConfig | None = None) -> Path:
-    """SQLite file of the write audit log."""
-    cfg = _config(config)
-    return _under_data_dir(cfg.file_paths.audit_db, "audit.sqlite", cfg)
-
-
-def get_agent_data_dir(config: AppConfig | None = None) -> Path:
-    """Folder for context.json exports and figures."""
-    cfg = _config(config)
-    return _under_data_dir(cfg.file_paths.agent_data_dir, "agent_data", cfg)
 
 
 def resolve_resource_file(value: str | None, default_name: str) -> Path:

@@ -93,6 +93,10 @@ def _address_list(env: Mapping[str, str], protocol: str) -> str:
 
 
 def describe_control_system(config: AppConfig, env: Mapping[str, str] | None = None) -> str:
+    if config.control_system.type == "tango":
+        environ = os.environ if env is None else env
+        host = environ.get("TANGO_HOST", "").strip()
+        return f"Tango (TANGO_HOST {host})" if host else "Tango (TANGO_HOST unset)"
     protocol = _protocol(config)
     if protocol is None:
         return "Simulated ring"

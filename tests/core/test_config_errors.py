@@ -50,10 +50,10 @@ def test_wrong_type_names_the_key_and_the_value(tmp_path):
 
 
 def test_value_outside_the_choices_lists_the_choices(tmp_path):
-    user = write(tmp_path / "c.yaml", "control_system:\n  type: tango\n")
+    user = write(tmp_path / "c.yaml", "control_system:\n  type: tine\n")
     error = load_error(user)
     assert error.key == "control_system.type"
-    assert "'sim' or 'epics'" in error.problem
+    assert "'sim', 'epics' or 'tango'" in error.problem
 
 
 def test_negative_limit_is_refused(tmp_path):
