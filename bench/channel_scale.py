@@ -104,8 +104,8 @@ def main() -> int:
     parser.add_argument("--queries", type=int, default=200)
     args = parser.parse_args()
 
-    from osprey_desktop.connectors.channel_database import load_channel_database
-    from osprey_desktop.connectors.channel_finder import ChannelFinder, load_vocabulary
+    from osprey_desktop.channels import load_channel_database
+    from osprey_desktop.channels.finder import ChannelFinder, load_vocabulary
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "in_context.json"

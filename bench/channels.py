@@ -26,9 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from osprey_desktop.channels.database import ChannelDatabase  # noqa: E402
 from osprey_desktop.connectors.archiver_appliance import ArchiverApplianceConnector  # noqa: E402
 from osprey_desktop.connectors.base import ChannelValue, ControlSystemConnector  # noqa: E402
-from osprey_desktop.connectors.channel_database import ChannelDatabase  # noqa: E402
 from osprey_desktop.connectors.demo_ioc_process import DemoIocProcess  # noqa: E402
 from osprey_desktop.connectors.factory import get_configured_channel_database  # noqa: E402
 from osprey_desktop.connectors.sim import SimulatedControlSystemConnector  # noqa: E402

@@ -154,8 +154,8 @@ def _channels_of_kind(
 def configured_abbreviations() -> dict[str, list[str]]:
     """Abbreviation -> what it stands for: the shipped vocabulary and the facility's own
     (config ``channel_finding.vocabulary.abbreviations``)."""
+    from osprey_desktop.channels.finder import _shipped_vocabulary
     from osprey_desktop.config import get_config_value
-    from osprey_desktop.connectors.channel_finder import _shipped_vocabulary
 
     out: dict[str, list[str]] = {}
     own = (get_config_value("channel_finding.vocabulary", None) or {}).get("abbreviations")

@@ -72,8 +72,8 @@ def format_summary(summary: dict[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from osprey_desktop.connectors.channel_database import ChannelDatabaseError
-    from osprey_desktop.connectors.channel_formats import read_channel_list
+    from osprey_desktop.channels.database import ChannelDatabaseError
+    from osprey_desktop.channels.formats import read_channel_list
 
     try:
         listing = read_channel_list(args.file)

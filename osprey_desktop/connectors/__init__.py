@@ -11,6 +11,14 @@ The EPICS (caproto) and Archiver Appliance (httpx) modules are imported only whe
 configuration selects them.
 """
 
+from osprey_desktop.channels import (
+    ChannelDatabase,
+    ChannelDatabaseError,
+    ChannelMatch,
+    ChannelRecord,
+    get_channel_database,
+    load_channel_database,
+)
 from osprey_desktop.connectors.archiver_base import (
     ArchiverConnector,
     ArchiverData,
@@ -30,14 +38,6 @@ from osprey_desktop.connectors.base import (
     ControlSystemConnector,
     format_value,
     to_float,
-)
-from osprey_desktop.connectors.channel_database import (
-    ChannelDatabase,
-    ChannelDatabaseError,
-    ChannelMatch,
-    ChannelRecord,
-    get_channel_database,
-    load_channel_database,
 )
 from osprey_desktop.connectors.factory import (
     close_connectors,

@@ -36,6 +36,8 @@ from typing import Any, Literal, get_args
 
 import numpy as np
 
+from osprey_desktop.channels.errors import ChannelNotFoundError as ChannelNotFoundError
+from osprey_desktop.channels.errors import ConnectorError
 from osprey_desktop.connectors.values import (
     EnumState,
     EnumValueError,
@@ -84,22 +86,6 @@ CONFIRMED_OUTCOMES: frozenset[str] = frozenset({"verified", "verified_with_alarm
 
 #: EPICS alarm severities, in rising order, as every connector reports them.
 ALARM_SEVERITIES: tuple[str, ...] = ("NO_ALARM", "MINOR", "MAJOR", "INVALID")
-
-
-class ConnectorError(Exception):
-    """Base of every connector failure; the message is meant for the operator."""
-
-
-class ChannelNotFoundError(ConnectorError):
-    """The channel is not in the database, or no server answered for it."""
-
-    def __init__(self, channel: str, message: str | None = None) -> None:
-        self.channel = channel
-        super().__init__(
-            message
-            or f"Channel '{channel}' was not found. Check the name, or search the channel "
-            "database for the right one."
-        )
 
 
 class ChannelAccessError(ConnectorError):

@@ -22,7 +22,7 @@ import sys
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
-from osprey_desktop.connectors.channel_database import ChannelRecord
+from osprey_desktop.channels.database import ChannelRecord
 from osprey_desktop.connectors.demo_ioc_records import DemoRecord, DemoSetpoint
 from osprey_desktop.connectors.sim_machine import SimMachine
 

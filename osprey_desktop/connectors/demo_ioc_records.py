@@ -33,7 +33,7 @@ from caproto import (
     ChannelString,
 )
 
-from osprey_desktop.connectors.channel_database import ChannelRecord
+from osprey_desktop.channels.database import ChannelRecord
 from osprey_desktop.connectors.sim_machine import SimMachine
 
 SEVERITY_MENU = ("NO_ALARM", "MINOR", "MAJOR", "INVALID")

@@ -28,9 +28,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from osprey_desktop.channels import ChannelDatabase, get_channel_database
 from osprey_desktop.connectors.archiver_base import ArchiverConnector, ArchiverNotConfiguredError
 from osprey_desktop.connectors.base import ControlSystemConnector
-from osprey_desktop.connectors.channel_database import ChannelDatabase, get_channel_database
 from osprey_desktop.connectors.sim_machine import SimMachine
 from osprey_desktop.connectors.sim_state import STATE_FILE_NAME
 

@@ -17,8 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from osprey_desktop.channels.database import ChannelRecord
 from osprey_desktop.connectors.base import (
     ChannelAccessError,
+    ChannelMetadata,
     ChannelNotFoundError,
     ChannelValue,
     ChannelWriteResult,
@@ -31,10 +33,28 @@ from osprey_desktop.connectors.base import (
     format_value,
     to_float,
 )
-from osprey_desktop.connectors.channel_database import ChannelRecord
 from osprey_desktop.connectors.sim_machine import SimMachine, SimWriteError
 
 log = logging.getLogger(__name__)
+
+
+def record_metadata(
+    record: ChannelRecord, alarm_status: str = "NO_ALARM", alarm_severity: str = "NO_ALARM"
+) -> ChannelMetadata:
+    """A list's record as connector metadata, with the given alarm state."""
+    alarm = record.limits.alarm.as_dict() if record.limits.alarm else None
+    return ChannelMetadata(
+        name=record.name,
+        units=record.units,
+        precision=record.precision,
+        description=record.description,
+        alarm_status=alarm_status,
+        alarm_severity=alarm_severity,
+        display_limits=record.limits.display,
+        control_limits=record.limits.control,
+        alarm_limits=alarm or None,
+        writable=record.writable,
+    )
 
 
 @dataclass
@@ -98,7 +118,7 @@ class SimulatedControlSystemConnector(ControlSystemConnector):
             name=record.name,
             value=reading.value,
             timestamp=reading.timestamp,
-            metadata=record.metadata(reading.alarm_status, reading.alarm_severity),
+            metadata=record_metadata(record, reading.alarm_status, reading.alarm_severity),
         )
 
     async def read_channel(self, name: str, timeout: float | None = None) -> ChannelValue:

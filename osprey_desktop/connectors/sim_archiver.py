@@ -18,6 +18,7 @@ from datetime import datetime
 
 import numpy as np
 
+from osprey_desktop.channels.database import ChannelRecord
 from osprey_desktop.connectors.archiver_base import (
     STATUS_NAMES,
     ArchiverConnector,
@@ -31,7 +32,6 @@ from osprey_desktop.connectors.archiver_base import (
     epoch_seconds,
 )
 from osprey_desktop.connectors.base import ArchiverError
-from osprey_desktop.connectors.channel_database import ChannelRecord
 from osprey_desktop.connectors.sim_machine import SimMachine
 
 SAMPLE_PERIOD_S = 1.0

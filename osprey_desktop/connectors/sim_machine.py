@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from osprey_desktop.connectors.channel_database import ChannelDatabase, ChannelRecord
+from osprey_desktop.channels.database import ChannelDatabase, ChannelRecord
 from osprey_desktop.connectors.sim_lattice import (
     MOMENTUM_COMPACTION,
     NOMINAL_TUNES,

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from osprey_desktop.channels.database import ChannelDatabase
 from osprey_desktop.connectors.base import (
     ChannelValue,
     ChannelWriteResult,
@@ -26,7 +27,6 @@ from osprey_desktop.connectors.base import (
     ControlSystemConnector,
     to_float,
 )
-from osprey_desktop.connectors.channel_database import ChannelDatabase
 from osprey_desktop.connectors.values import EnumValueError, resolve_enum, same_value
 
 Show = Callable[[Any], str]

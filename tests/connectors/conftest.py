@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from osprey_desktop.channels import ChannelDatabase, load_channel_database
 from osprey_desktop.config import resources_dir
-from osprey_desktop.connectors.channel_database import ChannelDatabase, load_channel_database
 from osprey_desktop.connectors.factory import reset_sim_machines
 from osprey_desktop.connectors.sim_machine import SimMachine
 from tests.connectors.helpers import FakeClock

@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
-from osprey_desktop.connectors.channel_database import ChannelDatabase, ChannelRecord
+from osprey_desktop.channels.database import ChannelDatabase, ChannelRecord
 from osprey_desktop.connectors.epics import EpicsControlSystemConnector
 from tests.connectors.slow_put_ioc import PUT_DELAY, SlowPutIocProcess
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from osprey_desktop.connectors.channel_database import ChannelDatabase
+from osprey_desktop.channels.database import ChannelDatabase
 from osprey_desktop.connectors.sim_machine import (
     FILL_CURRENT_MA,
     TOPUP_PERIOD_S,

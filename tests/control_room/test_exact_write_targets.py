@@ -14,8 +14,8 @@ from osprey_desktop.capabilities.control_room.channel_finding import (
     find_channels,
     named_devices,
 )
+from osprey_desktop.channels.database import ChannelDatabase, ChannelRecord
 from osprey_desktop.connectors import get_configured_channel_database
-from osprey_desktop.connectors.channel_database import ChannelDatabase, ChannelRecord
 from osprey_desktop.connectors.sim_machine import SimMachine
 from tests.support.turns import steps
 

@@ -24,7 +24,7 @@ from osprey_desktop.capabilities.control_room.model_channel_finding import (
     SMALL_LIST,
     choose_channels,
 )
-from osprey_desktop.connectors.channel_database import ChannelDatabase, ChannelRecord
+from osprey_desktop.channels.database import ChannelDatabase, ChannelRecord
 from osprey_desktop.state import StateManager
 from tests.support.openai_stub import (
     OpenAIStub,

@@ -73,7 +73,7 @@ def test_a_command_is_found_for_an_imperative_even_when_the_list_says_no_write(t
     """'open gate valve 9' names the valve's OPEN command, not its position flag, whether or
     not the list marks the command writable; 'is gate valve 9 open?' asks for the position."""
     from osprey_desktop.capabilities.control_room.channel_finding import find_channels_noted
-    from osprey_desktop.connectors.channel_database import load_channel_database
+    from osprey_desktop.channels import load_channel_database
 
     rows = ["name,description"]
     for field in ("CONTROL:OPEN", "CONTROL:CLOSE", "POSITION:OPEN", "POSITION:CLOSED"):

@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from osprey_desktop.channels import load_channel_database
 from osprey_desktop.config import resources_dir
 from osprey_desktop.connectors.base import ChannelMetadata, ChannelValue
-from osprey_desktop.connectors.channel_database import load_channel_database
 from osprey_desktop.connectors.sim import SimulatedControlSystemConnector
 from osprey_desktop.connectors.sim_machine import SimMachine
 from osprey_desktop.safety import write_policy

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
+from osprey_desktop.channels import load_channel_database
 from osprey_desktop.config import resources_dir
 from osprey_desktop.connectors.base import ChannelAccessError, ChannelValue, ChannelWriteResult
-from osprey_desktop.connectors.channel_database import load_channel_database
 from osprey_desktop.connectors.sim import SimulatedControlSystemConnector
 from osprey_desktop.connectors.sim_machine import SimMachine
 from osprey_desktop.safety.audit import AuditLog

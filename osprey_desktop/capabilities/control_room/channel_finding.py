@@ -22,64 +22,32 @@ from functools import lru_cache
 from typing import Any
 
 from osprey_desktop.base.errors import ClarificationRequired
+from osprey_desktop.capabilities.control_room.channel_phrases import (
+    FILLER,
+    channel_phrase,
+    finder_of,
+    named_devices,
+    without_quantities,
+    without_values,
+)
 from osprey_desktop.capabilities.control_room.common import ControlRoomCapability
 from osprey_desktop.capabilities.control_room.contexts import ChannelAddressesContext
+from osprey_desktop.capabilities.control_room.model_channel_finding import chosen_instead, consulted
 from osprey_desktop.capabilities.control_room.time_parsing import strip_time_expressions
 from osprey_desktop.capabilities.control_room.write_parsing import (
     WriteRequestError,
-    lookup_unit,
     parse_write_request,
 )
-from osprey_desktop.connectors.channel_database import DEVICE_NAME, STOPWORDS, ChannelDatabase
-from osprey_desktop.connectors.channel_query import expand_name_ranges
-from osprey_desktop.connectors.channel_search import is_sector_reference, without_sector
+from osprey_desktop.channels.database import DEVICE_NAME, STOPWORDS, ChannelDatabase
+from osprey_desktop.channels.query import expand_name_ranges
 
-# Words operators add around a channel's description that describe no channel. Unknown words
-# are kept on purpose: "cryoplant pressure" must not quietly become "pressure".
-_FILLER_WORDS = """
-pls plz please gimme give me show tell let lets let's what whats what's how much many is
-are was were be do does did don dont don't t s anything nothing just only without
-writing touching quick quickly right now currently current_value value values reading
-readings level levels status state evolve evolved evolving behave behaved doing look
-like drop dropped dropping rise rose rising go went going ok okay hey hi list compare
-versus vs zero then also again both it them this that these those back after before
-graph plot plotted trend trends history archived archive data check monitor watch set
-change put adjust increase decrease raise lower ramp move bump open close write apply
-add subtract someone somebody anyone
-higher than more less compared compare comparison same equal identical copy match restore
-revert hello hallo possibly kindly cheers thanks thank there mind would could might maybe
-perhaps turn switch off shut bring wait sorry mean meant actually correction rather oops
-"""
-_FILLER = frozenset(_FILLER_WORDS.split())
 logger = logging.getLogger(__name__)
 
 # Database words too general to signal that a request is about a channel.
 _GENERIC_WORDS = "time next device part sum rate until added integer top"
 _GENERIC = frozenset(_GENERIC_WORDS.split())
 
-_UNIT_AFTER_IN = re.compile(r"\bin\s+([a-zµ%]+)\b")
 _SECTOR_NAME = re.compile(r"\b(?:sector|sect|sec)\s*#?\s*\w+\b")
-_WORD = re.compile(r"[a-z0-9_:%µ\-']+|[^\sa-z0-9_:%µ\-']+")
-
-
-def channel_phrase(text: str, database: ChannelDatabase | None = None) -> str:
-    """The words of ``text`` that can describe channels.
-
-    Drops time expressions, the values (and units) of a write, units asked for ("in amps")
-    and conversational filler; keeps channel names, sector references and unknown words.
-    Ranges of names ("VCM05 to VCM08") become the names (those ``database`` has, if given).
-    """
-    known = (lambda name: bool(database.channels_named(name))) if database is not None else None
-    phrase = expand_name_ranges(_without_values(text), known)
-    phrase = _UNIT_AFTER_IN.sub(lambda m: " " if lookup_unit(m.group(1)) else m.group(0), phrase)
-    kept = []
-    for word in _WORD.findall(phrase):
-        if word in _FILLER or not (re.search(r"[a-z0-9]", word) or word == ","):
-            continue
-        if word in STOPWORDS and word != "and":  # kept: "A and B" is searched part by part
-            continue
-        kept.append(word)
-    return " ".join(kept).replace(" ,", ",").strip(", ")
 
 
 def channel_vocabulary(database: ChannelDatabase) -> list[str]:
@@ -204,34 +172,6 @@ def find_channels_noted(
     return names, phrase, note
 
 
-def named_devices(phrase: str, database: ChannelDatabase) -> tuple[list[str], list[str]]:
-    """(device or PV names, other numbers) in a channel phrase, lower case.
-
-    A name is letters then digits ("hcm99", "sr03c" excepted: sectors are the search's), or
-    words joined by ":" ("sr03c:hcm09"); "hcm 99" is one name when the channel list has
-    devices starting with "hcm". The numbers are the bare ones left ("corrector 9").
-    """
-    words = [w.strip(",'-") for w in phrase.split()]
-    prefixes = database.device_prefixes()
-    names: list[str] = []
-    rest: list[str] = []
-    index = 0
-    while index < len(words):
-        word = words[index]
-        if word in prefixes and index + 1 < len(words) and words[index + 1].isdigit():
-            index += 1
-            word += words[index]
-        index += 1
-        pv_name = len([p for p in word.split(":") if p]) > 1 and re.search(r"[a-z]", word)
-        device = DEVICE_NAME.fullmatch(word) and not is_sector_reference(word)
-        if pv_name or device:
-            names.append(word)
-        else:
-            rest.append(word)
-    numbers = [w for w in without_sector(" ".join(rest)).split() if w.isdigit()]
-    return list(dict.fromkeys(names)), list(dict.fromkeys(numbers))
-
-
 def _typed(text: str, name: str) -> str:
     """``name`` as the operator spelled it in ``text`` ("HCM 99" for "hcm99")."""
     pattern = r"\s*".join(re.escape(c) for c in name)
@@ -352,26 +292,6 @@ def _reworded(text: str, name: str, replacement: str) -> str:
     return text.replace(_typed(text, name), replacement, 1).strip()
 
 
-def finder_of(database: ChannelDatabase) -> Any:
-    """The database's ``ChannelFinder`` with the configured vocabulary (built once)."""
-    from osprey_desktop.config import get_config_value
-
-    extra = get_config_value("channel_finding.vocabulary", {}) or {}
-    key = (id(database), repr(sorted(extra.items())) if isinstance(extra, dict) else "")
-    found = _FINDERS.get(key)
-    if found is None or found[0] is not database:
-        from osprey_desktop.connectors.channel_finder import ChannelFinder, load_vocabulary
-
-        finder = ChannelFinder(list(database), load_vocabulary(extra))
-        _FINDERS.clear()  # one list at a time: the configured one
-        _FINDERS[key] = (database, finder)
-        return finder
-    return found[1]
-
-
-_FINDERS: dict[Any, tuple[Any, Any]] = {}
-
-
 def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> list[Any]:
     """The channels ``text`` names (see ``connectors.channel_finder``), as search matches.
 
@@ -379,11 +299,10 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
     time expressions and write values taken out; the ranked search of the phrase answers
     when the finder finds nothing.
     """
-    from osprey_desktop.capabilities.control_room.model_channel_finding import chosen_instead
-    from osprey_desktop.connectors.channel_search import ChannelMatch
+    from osprey_desktop.channels.search import ChannelMatch
 
     words = expand_name_ranges(
-        _without_values(text) if writable else _without_quantities(strip_time_expressions(text)),
+        without_values(text) if writable else without_quantities(strip_time_expressions(text)),
         lambda name: bool(database.channels_named(name)),
     )
     finder = finder_of(database)
@@ -399,7 +318,7 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
     unknown = [
         w
         for w in found.ignored_words
-        if not w.isdigit() and len(w) > 2 and w not in _FILLER and w not in STOPWORDS
+        if not w.isdigit() and len(w) > 2 and w not in FILLER and w not in STOPWORDS
     ]
     if writable and not any(database.require(n).writable for n in found.names):
         raise ClarificationRequired(
@@ -449,7 +368,7 @@ def _joined_parts(finder: Any, words: str, found: Any, writable: bool) -> Any:
 
 def _meaningful(part: str) -> list[str]:
     """The words of ``part`` that can describe a channel (no filler, no stop words)."""
-    return [w for w in part.split() if w.lower() not in _FILLER and w.lower() not in STOPWORDS]
+    return [w for w in part.split() if w.lower() not in FILLER and w.lower() not in STOPWORDS]
 
 
 def _gives_a_value(text: str) -> bool:
@@ -459,32 +378,6 @@ def _gives_a_value(text: str) -> bool:
         return bool(parse_write_request(text))
     except WriteRequestError:
         return False
-
-
-def _without_values(text: str) -> str:
-    """``text`` without its time expressions, the values of a write and quantities stated
-    ("is HCM05 at 1.2 A?": 1.2 A is no device number)."""
-    cleaned = strip_time_expressions(text)
-    try:
-        for spec in parse_write_request(cleaned):
-            cleaned = cleaned.replace(spec.text.lower(), " ")
-    except WriteRequestError:
-        pass
-    return _without_quantities(cleaned)
-
-
-_QUANTITY = re.compile(r"(?<![\w.])[-+−]?\d+(?:\.\d+)?\s*(?P<unit>[a-zµ%]{1,12})\b", re.I)
-
-
-def _without_quantities(text: str) -> str:
-    """``text`` without "<number> <unit>" where the unit is a physical one ("1.2 A", "20 mm");
-    a duration stays ("1 hour average" describes a channel)."""
-
-    def drop(found: re.Match[str]) -> str:
-        unit = lookup_unit(found.group("unit"))
-        return " " if unit is not None and unit[0] != "s" else found.group(0)
-
-    return _QUANTITY.sub(drop, text)
 
 
 def _search(database: ChannelDatabase, phrase: str, writable: bool | None) -> list[Any]:
@@ -541,7 +434,6 @@ class ChannelFindingCapability(ControlRoomCapability):
         self.keywords = [*type(self).keywords, *_configured_vocabulary()]  # type: ignore[misc]
 
     async def execute(self) -> dict[str, Any]:
-        from osprey_desktop.capabilities.control_room.model_channel_finding import consulted
         from osprey_desktop.connectors import get_configured_channel_database
 
         text = self.request_text()
@@ -610,7 +502,7 @@ _QUANTIFIERS = frozenset(["all", "every", "each", "both", "entire", "whole"])
 def _one_device_meant(database: ChannelDatabase, text: str) -> bool:
     """Whether a request speaks of one device: "the undulator gap", "the horizontal corrector
     in sector 2" (no "all", "every", "both", no plural of a channel word, no count)."""
-    from osprey_desktop.connectors.channel_finder import normalize
+    from osprey_desktop.channels.finder import normalize
     from osprey_desktop.language.numbers import NUMBER_WORDS
 
     vocabulary = set(_vocabulary(database))
@@ -634,7 +526,7 @@ def _command_asked(finder: Any, text: str, words: str, found: Any) -> Any:
         is_command_channel,
         parse_state_request,
     )
-    from osprey_desktop.connectors.channel_finder import access_of
+    from osprey_desktop.channels.finder import access_of
 
     state = parse_state_request(text)
     if state is None or not found.names:

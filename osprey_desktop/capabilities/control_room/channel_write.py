@@ -122,7 +122,7 @@ class ChannelWriteCapability(ControlRoomCapability):
         a plan that stops half-way.
         """
         from osprey_desktop.capabilities.control_room.channel_finding import channel_phrase
-        from osprey_desktop.connectors.channel_database import STOPWORDS
+        from osprey_desktop.channels.database import STOPWORDS
 
         derivation = parse_derivation(request)
         if derivation is not None and derivation.kind != "condition":

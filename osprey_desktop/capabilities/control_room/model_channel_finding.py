@@ -37,12 +37,17 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from osprey_desktop.connectors.channel_finder import FoundChannels, normalize, text_words
+from osprey_desktop.capabilities.control_room.channel_phrases import (
+    channel_phrase,
+    finder_of,
+    named_devices,
+)
+from osprey_desktop.channels.finder import FoundChannels, normalize, text_words
 from osprey_desktop.planners.base import PlannerError
 
 if TYPE_CHECKING:
-    from osprey_desktop.connectors.channel_database import ChannelDatabase, ChannelRecord
-    from osprey_desktop.connectors.channel_finder import ChannelFinder
+    from osprey_desktop.channels.database import ChannelDatabase, ChannelRecord
+    from osprey_desktop.channels.finder import ChannelFinder
     from osprey_desktop.planners.chat_model import ChatModelPlanner
 
 logger = logging.getLogger(__name__)
@@ -146,8 +151,6 @@ def chosen_instead(
         return found
     if choice.writable != writable:
         return found
-    from osprey_desktop.capabilities.control_room.channel_finding import finder_of
-
     finder = finder_of(database)
     index = {record.name: i for i, record in enumerate(finder.records)}
     query = found.query
@@ -266,11 +269,6 @@ def _chat_planner() -> ChatModelPlanner | None:
 def _worth_asking(database: ChannelDatabase, text: str) -> bool:
     """False when channel_finding will ask the operator before it searches at all (no channel
     words, or a typed name the list lacks): its exact-name rules come first."""
-    from osprey_desktop.capabilities.control_room.channel_finding import (
-        channel_phrase,
-        named_devices,
-    )
-
     phrase = channel_phrase(text)
     if not phrase:
         return False
@@ -292,11 +290,6 @@ async def _ask_model(
     budget = _catalog_budget(system, request)
     if len(records) <= SMALL_LIST and _size(whole) <= budget:
         return await _ask_channels(planner, system, request, whole, 0)
-
-    from osprey_desktop.capabilities.control_room.channel_finding import (
-        channel_phrase,
-        finder_of,
-    )
 
     finder = finder_of(database)
     phrase = channel_phrase(text)

@@ -89,7 +89,7 @@ def named_by(database: Any, words: str, channels: Sequence[str]) -> list[str]:
     """The channels among ``channels`` that ``words`` name by a device or PV name."""
     if not words:
         return []
-    from osprey_desktop.connectors.channel_query import expand_name_ranges
+    from osprey_desktop.channels.query import expand_name_ranges
 
     named: set[str] = set()
     known = lambda name: bool(database.channels_named(name))  # noqa: E731

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from osprey_desktop.connectors.channel_formats.draft import ChannelDraft, ListProblem
-from osprey_desktop.connectors.channel_formats.hierarchical import MAX_INSTANCES
+from osprey_desktop.channels.formats.draft import ChannelDraft, ListProblem
+from osprey_desktop.channels.formats.hierarchical import MAX_INSTANCES
 
 FORMAT = "Osprey in_context JSON"
 _DEFAULT_ADDRESS = "{base}{instance:02d}{suffix}"

@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from osprey_desktop.connectors.channel_database import Role
-from osprey_desktop.connectors.channel_formats.naming import humanize, role_marker
+from osprey_desktop.channels.formats.naming import humanize, role_marker
+from osprey_desktop.channels.records import Role
 
 _CAMEL_CASE = re.compile(r"[a-z][A-Z]")
 

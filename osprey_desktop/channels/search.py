@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from osprey_desktop.language.numbers import NUMBER_WORD_PATTERN, NUMBER_WORDS
 
-if TYPE_CHECKING:  # channel_database imports this module; records are only read here
-    from osprey_desktop.connectors.channel_database import ChannelRecord
+if TYPE_CHECKING:  # records are only read here
+    from osprey_desktop.channels.records import ChannelRecord
 
 
 @dataclass(frozen=True)

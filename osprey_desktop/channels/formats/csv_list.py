@@ -18,8 +18,8 @@ import io
 import re
 from typing import Any
 
-from osprey_desktop.connectors.channel_formats.draft import ChannelDraft, ListProblem
-from osprey_desktop.connectors.channel_formats.epics_db import OUTPUT_TYPES
+from osprey_desktop.channels.formats.draft import ChannelDraft, ListProblem
+from osprey_desktop.channels.formats.epics_db import OUTPUT_TYPES
 
 FORMAT = "CSV"
 

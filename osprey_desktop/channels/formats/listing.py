@@ -21,15 +21,16 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from osprey_desktop.connectors.channel_database import ChannelDatabase, ChannelRecord
-from osprey_desktop.connectors.channel_formats.draft import ChannelDraft, ListProblem
-from osprey_desktop.connectors.channel_formats.naming import (
+from osprey_desktop.channels.database import ChannelDatabase
+from osprey_desktop.channels.formats.draft import ChannelDraft, ListProblem
+from osprey_desktop.channels.formats.naming import (
     device_of,
     role_from_texts,
     sector_of,
     writable_from_texts,
 )
-from osprey_desktop.connectors.channel_formats.pairing import pair_setpoints
+from osprey_desktop.channels.formats.pairing import pair_setpoints
+from osprey_desktop.channels.records import ChannelRecord
 
 
 @dataclass

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from osprey_desktop.connectors.channel_formats.draft import ChannelDraft, ListProblem
+from osprey_desktop.channels.formats.draft import ChannelDraft, ListProblem
 
 FORMAT = "EPICS database"
 OUTPUT_TYPES = frozenset(

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from osprey_desktop.connectors.channel_formats.draft import ChannelDraft, ListProblem
-from osprey_desktop.connectors.channel_formats.naming import path_description, role_word
+from osprey_desktop.channels.formats.draft import ChannelDraft, ListProblem
+from osprey_desktop.channels.formats.naming import path_description, role_word
 
 FORMAT = "Osprey middle_layer JSON"
 _WRITTEN_MEMBERSHIPS = frozenset({"setpoint", "control", "boolean control"})

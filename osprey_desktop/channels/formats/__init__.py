@@ -25,8 +25,7 @@ from typing import Any
 
 import yaml
 
-from osprey_desktop.connectors.channel_database import ChannelDatabaseError
-from osprey_desktop.connectors.channel_formats import (
+from osprey_desktop.channels.formats import (
     csv_list,
     epics_db,
     hierarchical,
@@ -34,8 +33,9 @@ from osprey_desktop.connectors.channel_formats import (
     middle_layer,
     osprey_yaml,
 )
-from osprey_desktop.connectors.channel_formats.draft import ChannelDraft, ListProblem
-from osprey_desktop.connectors.channel_formats.listing import ChannelList, finish
+from osprey_desktop.channels.formats.draft import ChannelDraft, ListProblem
+from osprey_desktop.channels.formats.listing import ChannelList, finish
+from osprey_desktop.channels.records import ChannelDatabaseError
 
 __all__ = ["FORMATS", "ChannelList", "ListProblem", "read_channel_list"]
 

@@ -39,9 +39,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import yaml
 
-from osprey_desktop.connectors.channel_index import WordIndex, common, strongest
-from osprey_desktop.connectors.channel_query import FILLER, ChannelQuery, parse_channel_query
-from osprey_desktop.connectors.channel_shapes import (
+from osprey_desktop.channels.index import WordIndex, common, strongest
+from osprey_desktop.channels.query import FILLER, ChannelQuery, parse_channel_query
+from osprey_desktop.channels.shapes import (
     ShapeGroup,
     aliases_of,
     group_results,
@@ -49,7 +49,7 @@ from osprey_desktop.connectors.channel_shapes import (
 )
 
 if TYPE_CHECKING:
-    from osprey_desktop.connectors.channel_database import ChannelRecord
+    from osprey_desktop.channels.records import ChannelRecord
 
 _SPLIT = re.compile(r"[^A-Za-z0-9]+")
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")

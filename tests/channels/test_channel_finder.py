@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from osprey_desktop.connectors.channel_database import ChannelRecord
-from osprey_desktop.connectors.channel_finder import ChannelFinder, load_vocabulary
-from osprey_desktop.connectors.channel_query import parse_channel_query
+from osprey_desktop.channels.database import ChannelRecord
+from osprey_desktop.channels.finder import ChannelFinder, load_vocabulary
+from osprey_desktop.channels.query import parse_channel_query
 
 
 def record(name: str, description: str = "", **fields) -> ChannelRecord:

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:
-    from osprey_desktop.connectors.channel_database import ChannelRecord
+    from osprey_desktop.channels.records import ChannelRecord
 
 DIGITS = re.compile(r"\d+")
 #: Splits a word into its letters and its digit runs: ``["bpm", "05", ""]``.

@@ -21,8 +21,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from osprey_desktop.connectors.channel_formats.draft import ChannelDraft, ListProblem
-from osprey_desktop.connectors.channel_formats.naming import path_description
+from osprey_desktop.channels.formats.draft import ChannelDraft, ListProblem
+from osprey_desktop.channels.formats.naming import path_description
 
 FORMAT = "Osprey hierarchical JSON"
 MAX_INSTANCES = 100_000  # a typo such as [1, 10000000] must not exhaust the memory

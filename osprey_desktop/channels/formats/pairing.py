@@ -10,7 +10,7 @@ as the readback. A pair the list states is kept; an ambiguous one is not made.
 
 from __future__ import annotations
 
-from osprey_desktop.connectors.channel_formats.draft import ChannelDraft, ListProblem
+from osprey_desktop.channels.formats.draft import ChannelDraft, ListProblem
 
 
 def pair_setpoints(drafts: list[ChannelDraft], problems: list[ListProblem]) -> int:

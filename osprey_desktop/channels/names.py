@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from osprey_desktop.connectors.channel_shapes import (
+from osprey_desktop.channels.shapes import (
     SPLIT_DIGITS,
     ShapeGroup,
     ShapeTable,

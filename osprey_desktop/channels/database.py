@@ -17,25 +17,24 @@ neighbour, so channel finding checks names here before it trusts the search.
 from __future__ import annotations
 
 import difflib
-import gc
-import logging
-import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from pathlib import Path
-from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
-
-from osprey_desktop.connectors.base import ChannelMetadata, ChannelNotFoundError, ConnectorError
-from osprey_desktop.connectors.channel_names import DEVICE_NAME, NameIndex, name_key
-from osprey_desktop.connectors.channel_search import (
+from osprey_desktop.channels.errors import ChannelNotFoundError
+from osprey_desktop.channels.names import DEVICE_NAME, NameIndex, name_key
+from osprey_desktop.channels.records import (
+    AlarmLimits,
+    ChannelDatabaseError,
+    ChannelLimits,
+    ChannelRecord,
+    Role,
+)
+from osprey_desktop.channels.search import (
     STOPWORDS,
     ChannelMatch,
     ChannelSearchIndex,
     is_sector_reference,
 )
-from osprey_desktop.connectors.channel_shapes import shape_table
+from osprey_desktop.channels.shapes import shape_table
 
 __all__ = [
     "DEVICE_NAME",
@@ -47,83 +46,8 @@ __all__ = [
     "ChannelMatch",
     "ChannelRecord",
     "Role",
-    "get_channel_database",
-    "load_channel_database",
     "name_key",
 ]
-
-Role = Literal["setpoint", "readback", "monitor"]
-log = logging.getLogger(__name__)
-
-
-class ChannelDatabaseError(ConnectorError):
-    """The channel database file is missing or malformed."""
-
-
-class AlarmLimits(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    lolo: float | None = None
-    low: float | None = None
-    high: float | None = None
-    hihi: float | None = None
-
-    def as_dict(self) -> dict[str, float]:
-        return {k: v for k, v in self.model_dump().items() if v is not None}
-
-
-class ChannelLimits(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    display: tuple[float, float] | None = None
-    control: tuple[float, float] | None = None
-    alarm: AlarmLimits | None = None
-
-
-class ChannelRecord(BaseModel):
-    """One channel as the database describes it."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    name: str = Field(min_length=1)
-    description: str = ""
-    synonyms: tuple[str, ...] = ()
-    family: str = ""
-    sector: int | None = None
-    device: str | None = None
-    role: Role = "monitor"
-    units: str = ""
-    precision: int = 3
-    writable: bool = False
-    nominal: float = 0.0
-    readback: str | None = None
-    setpoint: str | None = None
-    limits: ChannelLimits = ChannelLimits()
-
-    @model_validator(mode="after")
-    def _setpoints_are_writable(self) -> ChannelRecord:
-        if self.role == "setpoint" and not self.writable:
-            raise ValueError(f"{self.name}: a setpoint must be writable")
-        return self
-
-    def metadata(self, alarm_status: str = "NO_ALARM", alarm_severity: str = "NO_ALARM"):
-        """This record as connector metadata, with the given alarm state."""
-        alarm = self.limits.alarm.as_dict() if self.limits.alarm else None
-        return ChannelMetadata(
-            name=self.name,
-            units=self.units,
-            precision=self.precision,
-            description=self.description,
-            alarm_status=alarm_status,
-            alarm_severity=alarm_severity,
-            display_limits=self.limits.display,
-            control_limits=self.limits.control,
-            alarm_limits=alarm or None,
-            writable=self.writable,
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        return self.model_dump(mode="json")
 
 
 class ChannelDatabase:
@@ -287,76 +211,3 @@ class ChannelDatabase:
 def _number(name: str) -> int:
     match = DEVICE_NAME.fullmatch(name.strip())
     return int(match.group(2)) if match else 0
-
-
-def load_channel_database(path: str | Path) -> ChannelDatabase:
-    """Read a channel list in any format ``channel_formats`` knows; errors name the file.
-
-    Problems with single channels of a facility's list (a row without a name, a limit that is
-    not a number) are logged and those channels left out or kept read-only; the rest loads.
-    ``osprey-desktop channels check FILE`` lists them all.
-    """
-    from osprey_desktop.connectors.channel_formats import read_channel_list
-
-    with _cyclic_gc_paused():
-        listing = read_channel_list(path)
-        database = listing.to_database()
-    if listing.problems:
-        log.warning(
-            "Channel database %s (%s): %d problem(s), e.g. %s. Run 'osprey-desktop channels "
-            "check %s' for the full list.",
-            listing.source,
-            listing.format,
-            len(listing.problems),
-            listing.problems[0],
-            listing.source,
-        )
-    return database
-
-
-_gc_lock = threading.Lock()
-_gc_pausers = 0
-_gc_was_enabled = False
-
-
-@contextmanager
-def _cyclic_gc_paused() -> Iterator[None]:
-    """No cyclic garbage collection while a list loads.
-
-    Loading 100,000 channels makes a few hundred thousand objects that all live on; the
-    collector's passes over them find nothing and cost a third of the load (1 s of 3). It is
-    paused while any load runs (a count, for loads in several threads) and restored after.
-    """
-    global _gc_pausers, _gc_was_enabled
-    with _gc_lock:
-        if _gc_pausers == 0:
-            _gc_was_enabled = gc.isenabled()
-            gc.disable()
-        _gc_pausers += 1
-    try:
-        yield
-    finally:
-        with _gc_lock:
-            _gc_pausers -= 1
-            if _gc_pausers == 0 and _gc_was_enabled:
-                gc.enable()
-
-
-_cache: dict[tuple[str, float], ChannelDatabase] = {}
-
-
-def get_channel_database(path: str | Path | None = None) -> ChannelDatabase:
-    """The database at ``path`` (default: the configured or shipped one), cached per file."""
-    if path is None:
-        from osprey_desktop.config import get_config, resolve_resource_file
-
-        path = resolve_resource_file(get_config().control_system.channel_database, "channels.yaml")
-    file = Path(path).expanduser().absolute()
-    try:
-        stamp = file.stat().st_mtime
-    except OSError:
-        stamp = -1.0
-    key = (str(file), stamp)
-    if key not in _cache:
-        _cache[key] = load_channel_database(file)
-    return _cache[key]

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from osprey_desktop.config import resources_dir
-from osprey_desktop.connectors.base import ChannelNotFoundError
-from osprey_desktop.connectors.channel_database import (
+from osprey_desktop.channels import (
     ChannelDatabase,
     ChannelDatabaseError,
     load_channel_database,
 )
+from osprey_desktop.config import resources_dir
+from osprey_desktop.connectors.base import ChannelNotFoundError
 
 
 def names(matches) -> list[str]:

@@ -12,9 +12,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from osprey_desktop.connectors.channel_database import ChannelDatabaseError, ChannelRecord
-from osprey_desktop.connectors.channel_formats.draft import ChannelDraft, ListProblem
-from osprey_desktop.connectors.channel_formats.pairing import pair_setpoints
+from osprey_desktop.channels.formats.draft import ChannelDraft, ListProblem
+from osprey_desktop.channels.formats.pairing import pair_setpoints
+from osprey_desktop.channels.records import ChannelDatabaseError, ChannelRecord
 
 FORMAT = "Osprey Desktop YAML"
 

@@ -15,7 +15,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from osprey_desktop.connectors.channel_shapes import DIGITS, SPLIT_DIGITS, ShapeTable, Template
+from osprey_desktop.channels.shapes import DIGITS, SPLIT_DIGITS, ShapeTable, Template
 
 _NONE = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=float)
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from osprey_desktop.connectors.channel_database import ChannelDatabaseError, load_channel_database
-from osprey_desktop.connectors.channel_formats import read_channel_list
+from osprey_desktop.channels import ChannelDatabaseError, load_channel_database
+from osprey_desktop.channels.formats import read_channel_list
 from osprey_desktop.connectors.sim_machine import SimMachine
 from tests.support.cli_env import cli_environment, run_cli
 

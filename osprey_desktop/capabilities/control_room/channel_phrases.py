@@ -1,0 +1,144 @@
+"""The words of a request that describe channels, and the finder of the configured list.
+
+``channel_phrase`` drops what names no channel (time expressions, a write's values, filler);
+``named_devices`` picks the typed device and PV names out of a phrase; ``finder_of`` is the
+database's finder with the configured vocabulary. Both channel finding and the model-assisted
+finding read requests through these, so neither imports the other for them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from osprey_desktop.capabilities.control_room.time_parsing import strip_time_expressions
+from osprey_desktop.capabilities.control_room.write_parsing import (
+    WriteRequestError,
+    lookup_unit,
+    parse_write_request,
+)
+from osprey_desktop.channels.database import DEVICE_NAME, STOPWORDS, ChannelDatabase
+from osprey_desktop.channels.finder import ChannelFinder, load_vocabulary
+from osprey_desktop.channels.query import expand_name_ranges
+from osprey_desktop.channels.search import is_sector_reference, without_sector
+from osprey_desktop.config import get_config_value
+
+# Words operators add around a channel's description that describe no channel. Unknown words
+# are kept on purpose: "cryoplant pressure" must not quietly become "pressure".
+FILLER_WORDS = """
+pls plz please gimme give me show tell let lets let's what whats what's how much many is
+are was were be do does did don dont don't t s anything nothing just only without
+writing touching quick quickly right now currently current_value value values reading
+readings level levels status state evolve evolved evolving behave behaved doing look
+like drop dropped dropping rise rose rising go went going ok okay hey hi list compare
+versus vs zero then also again both it them this that these those back after before
+graph plot plotted trend trends history archived archive data check monitor watch set
+change put adjust increase decrease raise lower ramp move bump open close write apply
+add subtract someone somebody anyone
+higher than more less compared compare comparison same equal identical copy match restore
+revert hello hallo possibly kindly cheers thanks thank there mind would could might maybe
+perhaps turn switch off shut bring wait sorry mean meant actually correction rather oops
+"""
+FILLER = frozenset(FILLER_WORDS.split())
+_UNIT_AFTER_IN = re.compile(r"\bin\s+([a-zµ%]+)\b")
+_WORD = re.compile(r"[a-z0-9_:%µ\-']+|[^\sa-z0-9_:%µ\-']+")
+
+
+def channel_phrase(text: str, database: ChannelDatabase | None = None) -> str:
+    """The words of ``text`` that can describe channels.
+
+    Drops time expressions, the values (and units) of a write, units asked for ("in amps")
+    and conversational filler; keeps channel names, sector references and unknown words.
+    Ranges of names ("VCM05 to VCM08") become the names (those ``database`` has, if given).
+    """
+    known = (lambda name: bool(database.channels_named(name))) if database is not None else None
+    phrase = expand_name_ranges(without_values(text), known)
+    phrase = _UNIT_AFTER_IN.sub(lambda m: " " if lookup_unit(m.group(1)) else m.group(0), phrase)
+    kept = []
+    for word in _WORD.findall(phrase):
+        if word in FILLER or not (re.search(r"[a-z0-9]", word) or word == ","):
+            continue
+        if word in STOPWORDS and word != "and":  # kept: "A and B" is searched part by part
+            continue
+        kept.append(word)
+    return " ".join(kept).replace(" ,", ",").strip(", ")
+
+
+def named_devices(phrase: str, database: ChannelDatabase) -> tuple[list[str], list[str]]:
+    """(device or PV names, other numbers) in a channel phrase, lower case.
+
+    A name is letters then digits ("hcm99", "sr03c" excepted: sectors are the search's), or
+    words joined by ":" ("sr03c:hcm09"); "hcm 99" is one name when the channel list has
+    devices starting with "hcm". The numbers are the bare ones left ("corrector 9").
+    """
+    words = [w.strip(",'-") for w in phrase.split()]
+    prefixes = database.device_prefixes()
+    names: list[str] = []
+    rest: list[str] = []
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word in prefixes and index + 1 < len(words) and words[index + 1].isdigit():
+            index += 1
+            word += words[index]
+        index += 1
+        pv_name = len([p for p in word.split(":") if p]) > 1 and re.search(r"[a-z]", word)
+        device = DEVICE_NAME.fullmatch(word) and not is_sector_reference(word)
+        if pv_name or device:
+            names.append(word)
+        else:
+            rest.append(word)
+    numbers = [w for w in without_sector(" ".join(rest)).split() if w.isdigit()]
+    return list(dict.fromkeys(names)), list(dict.fromkeys(numbers))
+
+
+def finder_of(database: ChannelDatabase) -> Any:
+    """The database's ``ChannelFinder`` with the configured vocabulary (built once)."""
+    extra = get_config_value("channel_finding.vocabulary", {}) or {}
+    key = (id(database), repr(sorted(extra.items())) if isinstance(extra, dict) else "")
+    found = _FINDERS.get(key)
+    if found is None or found[0] is not database:
+        finder = ChannelFinder(list(database), load_vocabulary(extra))
+        _FINDERS.clear()  # one list at a time: the configured one
+        _FINDERS[key] = (database, finder)
+        return finder
+    return found[1]
+
+
+_FINDERS: dict[Any, tuple[Any, Any]] = {}
+
+
+def without_values(text: str) -> str:
+    """``text`` without its time expressions, the values of a write and quantities stated
+    ("is HCM05 at 1.2 A?": 1.2 A is no device number)."""
+    cleaned = strip_time_expressions(text)
+    try:
+        for spec in parse_write_request(cleaned):
+            cleaned = cleaned.replace(spec.text.lower(), " ")
+    except WriteRequestError:
+        pass
+    return without_quantities(cleaned)
+
+
+_QUANTITY = re.compile(r"(?<![\w.])[-+−]?\d+(?:\.\d+)?\s*(?P<unit>[a-zµ%]{1,12})\b", re.I)
+
+
+def without_quantities(text: str) -> str:
+    """``text`` without "<number> <unit>" where the unit is a physical one ("1.2 A", "20 mm");
+    a duration stays ("1 hour average" describes a channel)."""
+
+    def drop(found: re.Match[str]) -> str:
+        unit = lookup_unit(found.group("unit"))
+        return " " if unit is not None and unit[0] != "s" else found.group(0)
+
+    return _QUANTITY.sub(drop, text)
+
+
+__all__ = [
+    "FILLER",
+    "channel_phrase",
+    "finder_of",
+    "named_devices",
+    "without_quantities",
+    "without_values",
+]
