@@ -231,6 +231,15 @@ class ChannelFindingConfig(_Section):
     vocabulary: dict[str, dict[str, list[str]]] = Field(default_factory=dict)
 
 
+class PredictionConfig(_Section):
+    """The model that predicts a write's effect in the approval dialog. ``null``: the
+    simulated ring uses its own optics and EPICS has none; ``ring_model``: the simulated
+    ring's optics also on EPICS (e.g. the demo IOC); ``none``: never predict."""
+
+    model: Literal["ring_model", "none"] | None = None
+    seed: NonNegativeInt = 0  # the ring model's seed (the simulated ring's is 0)
+
+
 class AppConfig(_Section):
     """The whole validated configuration of one Osprey Desktop process."""
 
@@ -244,3 +253,4 @@ class AppConfig(_Section):
     file_paths: FilePathsConfig
     registry: RegistryConfig = Field(default_factory=lambda: RegistryConfig(modules=[]))
     channel_finding: ChannelFindingConfig = Field(default_factory=ChannelFindingConfig)
+    prediction: PredictionConfig = Field(default_factory=PredictionConfig)

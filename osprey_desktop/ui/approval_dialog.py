@@ -27,12 +27,13 @@ import math
 import time
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QBrush, QColor, QDesktopServices, QFont, QKeyEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QDialog,
     QHBoxLayout,
     QHeaderView,
@@ -45,8 +46,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from osprey_desktop.ui.approval_summary import (
+    Describe,
+    WriteRow,
+    format_change,
+    ordered_rows,
+    summary_line,
+)
 from osprey_desktop.ui.async_dialogs import await_dialog
 from osprey_desktop.ui.values import format_scalar
+
+if TYPE_CHECKING:
+    from osprey_desktop.prediction import PredictedEffect
 
 TITLES = {
     "plan": "Approve execution plan",
@@ -55,7 +66,9 @@ TITLES = {
     "capability": "Approve capability action",
     "channel_write": "Approve channel write",
 }
-WRITE_COLUMNS = ("Channel", "Current", "New", "Units", "Limits", "Violation")
+WRITE_COLUMNS = ("Channel", "Now", "New", "Δ", "Units", "Limits", "Verdict")
+LISTED_WRITES = 3  # up to this many writes are also spelled out one line each
+VISIBLE_ROWS = 12  # the table shows this many rows before it scrolls
 VIOLATION_BG = QColor("#ffcdd2")
 GRACE_MS = 1000  # like browsers' install / permission prompts: long enough to stop typing
 GRACE_NOTE = "⌨ Keys ignored for a moment — what you type goes back to the chat."
@@ -151,6 +164,8 @@ class ApprovalDialog(QDialog):
         payload: Mapping[str, Any],
         parent: QWidget | None = None,
         grace_ms: int = GRACE_MS,
+        prediction: PredictedEffect | None = None,
+        describe: Describe | None = None,
     ) -> None:
         super().__init__(parent)
         self.payload = payload
@@ -163,28 +178,48 @@ class ApprovalDialog(QDialog):
         self.setObjectName("approval_dialog")
         self.setMinimumWidth(640)
 
+        many = len(self.operations) > LISTED_WRITES
+        message, bullets = _split_write_lines(
+            str(payload.get("user_message") or "Approve this action?"), len(self.operations)
+        )
         self.message = QTextBrowser()
-        self.message.setMarkdown(str(payload.get("user_message") or "Approve this action?"))
+        self.message.setObjectName("approval_message")
+        # with many writes each bullet becomes its row's tooltip: the table says it once
+        self.message.setMarkdown(message if many and bullets else "\n".join([message, *bullets]))
         # Web links open in the browser; any other link is ignored rather than followed
         # inside the browser, which would replace the request being approved.
         self.message.setOpenLinks(False)
         self.message.anchorClicked.connect(_open_web_link)
 
         layout = QVBoxLayout(self)
-        layout.addWidget(self.message, 2)
+        layout.addWidget(self.message, 1 if self.operations else 2)
 
         self.table: QTableWidget | None = None
         self.violations = [op for op in self.operations if op.get("violation")]
+        self.rows: list[WriteRow] = ordered_rows(self.operations)
+        self.summary: QLabel | None = None
         if self.operations:
-            self.table = self._build_table(self.operations)
-            layout.addWidget(self.table, 1)
-            summary = QLabel("\n".join(describe_write(op) for op in self.operations))
-            summary.setObjectName("write_summary")
-            summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            bold = QFont(summary.font())
+            tips = dict(zip(map(id, self.operations), bullets, strict=False))  # none: no tips
+            self.table = self._build_table(self.rows, tips)
+            layout.addWidget(self.table, 3)
+            if many:
+                text = summary_line(self.operations, describe)
+            else:
+                text = "\n".join(describe_write(op) for op in self.operations)
+            self.summary = QLabel(text)
+            self.summary.setObjectName("write_summary")
+            self.summary.setWordWrap(True)
+            self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            bold = QFont(self.summary.font())
             bold.setBold(True)
-            summary.setFont(bold)
-            layout.addWidget(summary)
+            self.summary.setFont(bold)
+            layout.addWidget(self.summary)
+        self.prediction_view: QWidget | None = None
+        if prediction is not None and self.operations:
+            from osprey_desktop.ui.prediction_view import PredictionView
+
+            self.prediction_view = PredictionView(prediction)
+            layout.addWidget(self.prediction_view, 2 if prediction.planes else 0)
 
         self.freshness = QLabel()
         self.freshness.setObjectName("freshness")
@@ -210,11 +245,19 @@ class ApprovalDialog(QDialog):
         self.approve_button.clicked.connect(self.accept)
         self.status: QLabel | None = None
         if self.violations:
-            reasons = "; ".join(f"{op.get('channel')}: {op['violation']}" for op in self.violations)
+            first = f"{self.violations[0].get('channel')}: {self.violations[0]['violation']}"
+            if len(self.violations) == 1:
+                reasons = first
+            else:
+                reasons = (
+                    f"{len(self.violations)} of {len(self.operations)} writes are blocked "
+                    f"(listed first, in red; hover a row for its reason). First: {first}"
+                )
             self.approve_button.setToolTip(
-                f"Cannot approve: {reasons}. Reject, then ask for a value within limits."
+                f"Cannot approve: {reasons}. Reject, then ask for values within limits."
             )
             self.status = QLabel(f"⚠ Approve is disabled — {reasons}")
+            self.status.setObjectName("violation_status")
             self.status.setStyleSheet("color: #c62828; font-weight: bold;")
             self.status.setWordWrap(True)
             layout.addWidget(self.status)
@@ -298,36 +341,64 @@ class ApprovalDialog(QDialog):
 
     # ----------------------------------------------------------------- content
     def _approve_tooltip(self) -> str:
+        if len(self.operations) > LISTED_WRITES:
+            return "Approve: " + summary_line(self.operations)
         if self.operations:
             return "Approve: " + "; ".join(describe_write(op) for op in self.operations)
         return f"Approve this {self.approval_type.replace('_', ' ')}"
 
-    def _build_table(self, operations: Sequence[Mapping[str, Any]]) -> QTableWidget:
-        table = QTableWidget(len(operations), len(WRITE_COLUMNS))
+    def _build_table(self, rows: Sequence[WriteRow], bullets: Mapping[int, str]) -> QTableWidget:
+        table = QTableWidget(len(rows), len(WRITE_COLUMNS))
         table.setObjectName("write_table")
         table.setHorizontalHeaderLabels(list(WRITE_COLUMNS))
         table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        table.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         table.verticalHeader().setVisible(False)
+        table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 6)
         table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         table.horizontalHeader().setStretchLastSection(True)
-        for row, op in enumerate(operations):
+        for row, write in enumerate(rows):
+            op = write.op
             cells = (
-                str(op.get("channel", "?")),
+                ("⛔ " if write.blocked else "") + str(op.get("channel", "?")),
                 _reading(op),
                 format_scalar(op.get("new_value")),
+                format_change(write.delta, op.get("precision")),
                 str(op.get("units") or ""),
                 format_limits(op.get("limits")),
-                str(op.get("violation") or "—"),
+                ("⛔ " + write.verdict) if write.blocked else "✓ ok",
             )
+            tip = bullets.get(id(op)) or describe_write(op)
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                item.setToolTip(describe_write(op))
-                if op.get("violation"):
+                item.setToolTip(tip)
+                if col in (1, 2, 3):
+                    item.setTextAlignment(
+                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+                    )
+                if write.blocked:
                     item.setBackground(QBrush(VIOLATION_BG))
                     item.setToolTip(f"{op.get('channel')}: {op['violation']}")
                 table.setItem(row, col, item)
+        shown = min(len(rows), VISIBLE_ROWS)
+        header = table.horizontalHeader().sizeHint().height()
+        rows_height = shown * table.verticalHeader().defaultSectionSize()
+        table.setMinimumHeight(
+            header + min(len(rows), 4) * table.verticalHeader().defaultSectionSize() + 4
+        )
+        self._table_height = header + rows_height + 6
         return table
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        """Room for the table's first rows and the prediction, within the screen."""
+        hint = super().sizeHint()
+        width = max(hint.width(), 760 if self.operations else 560)
+        height = hint.height()
+        if self.table is not None:
+            height += max(0, self._table_height - self.table.sizeHint().height())
+        screen = (self.screen() or QApplication.primaryScreen()).availableGeometry()
+        return QSize(min(width, int(screen.width() * 0.9)), min(height, int(screen.height() * 0.9)))
 
     async def ask(self, modal: bool = False) -> bool:
         """Show the dialog (no nested loop) and return the operator's decision.
@@ -336,6 +407,19 @@ class ApprovalDialog(QDialog):
         yes / no in the chat; closing the dialog is a rejection.
         """
         return await await_dialog(self, modal=modal) == QDialog.DialogCode.Accepted
+
+
+def _split_write_lines(message: str, count: int) -> tuple[str, list[str]]:
+    """The message without its one-bullet-per-write lines, and those lines as plain text
+    (the table shows them; each becomes its row's tooltip). Nothing is split unless there is
+    exactly one bullet per write."""
+    lines = message.splitlines()
+    bullets = [line for line in lines if line.startswith("- write ")]
+    if count == 0 or len(bullets) != count:
+        return message, []
+    rest = "\n".join(line for line in lines if not line.startswith("- write "))
+    plain = [b[2:].replace("**", "").replace("`", "") for b in bullets]
+    return rest, plain
 
 
 def _forwardable_text(event: QKeyEvent) -> str:

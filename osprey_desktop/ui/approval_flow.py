@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Mapping
+import logging
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import shiboken6
@@ -28,6 +29,8 @@ from osprey_desktop.ui.plan_viewer import PlanViewerDock
 from osprey_desktop.ui.status_bar import AppStatusBar
 
 TextField = QLineEdit | QPlainTextEdit | QTextEdit
+Predict = Callable[[Sequence[Mapping[str, Any]]], Any]  # operations -> PredictedEffect
+log = logging.getLogger(__name__)
 
 
 def editable_text_field(widget: QWidget | None) -> TextField | None:
@@ -61,8 +64,12 @@ class ApprovalFlow(QObject):
         window: QWidget,
         plan_viewer: PlanViewerDock,
         status_bar: AppStatusBar,
+        predict: Predict | None = None,
+        describe: Callable[[str], str] | None = None,
     ) -> None:
         super().__init__(window)
+        self.predict = predict
+        self.describe = describe
         self.controller = controller
         self.window = window
         self.plan_viewer = plan_viewer
@@ -88,7 +95,9 @@ class ApprovalFlow(QObject):
     def open_dialog(self, payload: Mapping[str, Any]) -> None:
         self._close_dialog()
         typing_field = editable_text_field(self.window.focusWidget())
-        dialog = ApprovalDialog(payload, self.window)
+        dialog = ApprovalDialog(
+            payload, self.window, prediction=self._prediction(payload), describe=self.describe
+        )
         if typing_field is not None:
             dialog.typed_while_arming.connect(lambda text: type_into(typing_field, text))
         self.dialog = dialog
@@ -96,6 +105,20 @@ class ApprovalFlow(QObject):
         shown = show_dialog(dialog, modal=False)
         self._dialog_task = asyncio.ensure_future(self._ask(dialog, shown))
         self.dialog_opened.emit(dialog)
+
+    def _prediction(self, payload: Mapping[str, Any]) -> Any:
+        """The predicted effect of a channel write (None for other approvals)."""
+        resume = payload.get("resume_payload") or {}
+        operations = resume.get("operations") or []
+        if self.predict is None or resume.get("approval_type") != "channel_write":
+            return None
+        if not operations:
+            return None
+        try:
+            return self.predict(operations)
+        except Exception:  # a prediction must never keep the approval from showing
+            log.exception("predicting the effect of a write failed")
+            return None
 
     async def _ask(self, dialog: ApprovalDialog, shown: asyncio.Future[int]) -> None:
         try:

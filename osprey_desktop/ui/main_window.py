@@ -126,7 +126,14 @@ class MainWindow(QMainWindow):
         self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.addToolBar(self.toolbar)
         self.menus = WindowMenus(self)
-        self.approvals = ApprovalFlow(controller, self, self.plan_viewer, self.status)
+        self.approvals = ApprovalFlow(
+            controller,
+            self,
+            self.plan_viewer,
+            self.status,
+            predict=self._predict_write,
+            describe=self._describe_channel,
+        )
         self.focus_return = FocusReturn(self.chat.input, self)
         for widget in (self.plan_viewer, self.context_browser, self.process_log, self.toolbar):
             self.focus_return.watch(widget)
@@ -181,6 +188,23 @@ class MainWindow(QMainWindow):
             lambda path: self.chat.transcript.add_note(f"Context exported to {path}")
         )
         self.context_browser.export_failed.connect(self.chat.transcript.add_error)
+
+    def _predict_write(self, operations: Any) -> Any:
+        from osprey_desktop.prediction import predict_write_effect
+        from osprey_desktop.prediction.configured import configured_model
+
+        model, reason = configured_model(self.config)
+        return predict_write_effect(operations, model, reason)
+
+    def _describe_channel(self, channel: str) -> str:
+        """The channel list's description of a channel ("" when it is not listed)."""
+        from osprey_desktop.connectors.factory import get_configured_channel_database
+
+        try:
+            record = get_configured_channel_database(self.config).get(channel)
+        except Exception:  # no list: the approval still shows, with plainer words
+            return ""
+        return record.description if record is not None else ""
 
     def _unqueue(self, request_id: int) -> None:
         request = self.controller.remove_queued(request_id)

@@ -213,8 +213,8 @@ def test_write_table_shows_what_will_be_written_where(qtbot):
     dialog = ApprovalDialog(WRITE)
     qtbot.addWidget(dialog)
     cells = [dialog.table.item(0, c).text() for c in range(dialog.table.columnCount())]
-    assert cells[:4] == ["HCM01:SP", "1.2", "1.5", "A"]
-    assert "-5" in cells[4] and "step ≤ 0.5" in cells[4]
+    assert cells[:5] == ["HCM01:SP", "1.2", "1.5", "+0.300", "A"]
+    assert "-5" in cells[5] and "step ≤ 0.5" in cells[5]
     assert describe_write(WRITE["resume_payload"]["operations"][0]) == (
         "write 1.5 A to HCM01:SP (now 1.2 A)"
     )

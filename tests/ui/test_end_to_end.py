@@ -66,7 +66,7 @@ def test_approved_write_changes_the_channel(windows, qtbot, run_async):
     window = windows.open(use_real_graph=True)
     dialog = _open_write_dialog(windows, qtbot, window)
     channel = dialog.table.item(0, 0).text()
-    assert "HCM01" in channel and dialog.table.item(0, 3).text() == "A"
+    assert "HCM01" in channel and dialog.table.item(0, 4).text() == "A"
     assert dialog.table.item(0, 2).text() == "1.5"
     assert "awaiting approval" in window.plan_viewer.states()
     with qtbot.waitSignal(window.controller.turn_finished, timeout=15_000):
