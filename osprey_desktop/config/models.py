@@ -231,6 +231,27 @@ class ChannelFindingConfig(_Section):
     vocabulary: dict[str, dict[str, list[str]]] = Field(default_factory=dict)
 
 
+class OlogConfig(_Section):
+    """An Olog service (Phoebus logbook) that entries are published to (``logbook.type: olog``)."""
+
+    url: str | None = None  # e.g. https://olog.example.org:8181/Olog
+    logbook: str = "Operations"
+    tags: list[str] = Field(default_factory=list)
+    username_env: str = "OLOG_USERNAME"  # credentials come from the environment (or keyring)
+    password_env: str = "OLOG_PASSWORD"
+    timeout_seconds: PositiveFloat = 10.0
+    verify_tls: bool = True
+
+
+class LogbookConfig(_Section):
+    """Where logbook entries go: ``local`` (the conversation database) or ``olog``."""
+
+    type: Literal["local", "olog"] = "local"
+    logbook: str = "operations"
+    tags: list[str] = Field(default_factory=list)
+    olog: OlogConfig = Field(default_factory=OlogConfig)
+
+
 class PredictionConfig(_Section):
     """The model that predicts a write's effect in the approval dialog. ``null``: the
     simulated ring uses its own optics and EPICS has none; ``ring_model``: the simulated
@@ -253,4 +274,5 @@ class AppConfig(_Section):
     file_paths: FilePathsConfig
     registry: RegistryConfig = Field(default_factory=lambda: RegistryConfig(modules=[]))
     channel_finding: ChannelFindingConfig = Field(default_factory=ChannelFindingConfig)
+    logbook: LogbookConfig = Field(default_factory=LogbookConfig)
     prediction: PredictionConfig = Field(default_factory=PredictionConfig)

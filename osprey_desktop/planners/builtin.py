@@ -298,6 +298,23 @@ def _default_action(
     return [best]
 
 
+def claiming_capabilities(text: str, capabilities: Sequence[Any]) -> list[Any]:
+    """Capabilities that declare ``claims(text)`` and claim this request: they alone are the
+    goals (the logbook's "log this", "undo the last write" name no channel to read or write
+    by the usual rules). A check that fails claims nothing."""
+    claimed = []
+    for capability in capabilities:
+        check = getattr(capability, "claims", None)
+        if not callable(check):
+            continue
+        try:
+            if check(text):
+                claimed.append(capability)
+        except Exception as exc:  # noqa: BLE001 - a broken check must not stop planning
+            logger.warning("%s.claims failed: %s", capability.name, exc)
+    return claimed
+
+
 def _missing_information(goals: Sequence[Any], text: str, state: Mapping[str, Any]) -> str | None:
     """A goal capability may declare ``missing_information(request, state)``: what the
     request lacks for it to act (a value to write, a target). The first answer wins."""
@@ -355,6 +372,9 @@ class BuiltinPlanner:
     def _goals(self, task: str, capabilities: Sequence[Any]) -> tuple[str, list[Any]]:
         """The text that matched and the goal capabilities, in the order the text names them."""
         primary, previous = split_task(task)
+        claimed = claiming_capabilities(primary, capabilities)
+        if claimed:
+            return primary, claimed  # claimed outright ("make a logbook entry: ...", "undo ...")
         if is_greeting(primary) or is_knowledge_question(primary):
             return primary, []  # answered from what is known, nothing read or changed
         by_name = {c.name: c for c in capabilities}

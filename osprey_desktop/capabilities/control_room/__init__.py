@@ -16,9 +16,16 @@ from osprey_desktop.capabilities.control_room.contexts import (
     ChannelWriteResultsContext,
     TimeRangeContext,
 )
+from osprey_desktop.capabilities.control_room.logbook_contexts import (
+    LogbookEntryContext,
+    LogbookSearchContext,
+)
+from osprey_desktop.capabilities.control_room.logbook_entry import LogbookEntryCapability
+from osprey_desktop.capabilities.control_room.logbook_search import LogbookSearchCapability
 from osprey_desktop.capabilities.control_room.time_range_parsing import (
     TimeRangeParsingCapability,
 )
+from osprey_desktop.capabilities.control_room.undo import UndoWriteCapability
 from osprey_desktop.decorators import capability_node
 
 CAPABILITIES = [
@@ -27,6 +34,9 @@ CAPABILITIES = [
     capability_node(ChannelReadCapability),
     capability_node(ChannelWriteCapability),
     capability_node(ArchiverRetrievalCapability),
+    capability_node(LogbookEntryCapability),
+    capability_node(LogbookSearchCapability),
+    capability_node(UndoWriteCapability),
 ]
 CONTEXT_CLASSES = [
     TimeRangeContext,
@@ -34,6 +44,8 @@ CONTEXT_CLASSES = [
     ChannelValuesContext,
     ChannelWriteResultsContext,
     ArchiverDataContext,
+    LogbookEntryContext,
+    LogbookSearchContext,
 ]
 
 __all__ = [
