@@ -261,7 +261,8 @@ class ArchiverApplianceConnector(ArchiverConnector):
         if response.status_code >= 400:
             return PVType()
         if pv_type.kind == "enum" and self._enum_labels is not None:
-            pv_type = replace(pv_type, labels=await self._labels(name))
+            # the live channel's states (the IOC's words) win; the archive's ENUM_n otherwise
+            pv_type = replace(pv_type, labels=await self._labels(name) or pv_type.labels)
         self._types[name] = pv_type
         self._missing.discard(name)
         return pv_type

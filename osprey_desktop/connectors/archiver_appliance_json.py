@@ -71,12 +71,30 @@ def _precision(raw: Any) -> int | None:
         return None
 
 
+def enum_labels_of(meta: Any) -> tuple[str, ...]:
+    """The state strings an Appliance ``meta`` or ``getMetadata`` answer carries as
+    ``ENUM_0``, ``ENUM_1``, … (index order; a missing index is an empty label)."""
+    if not isinstance(meta, dict):
+        return ()
+    found: dict[int, str] = {}
+    for key, value in meta.items():
+        head, _, index = str(key).partition("_")
+        if head.upper() == "ENUM" and index.isdigit():
+            found[int(index)] = str(value)
+    if not found:
+        return ()
+    return tuple(found.get(i, "") for i in range(max(found) + 1))
+
+
 def pv_type_from_metadata(metadata: Any) -> PVType:
-    """The kind, units and precision a ``getMetadata`` answer names (unknown parts left empty)."""
+    """The kind, units, precision and enum states a ``getMetadata`` answer names (unknown
+    parts left empty)."""
     if not isinstance(metadata, dict):
         return PVType()
+    kind = kind_of_dbr_type(str(metadata.get("DBRType") or ""))
     return PVType(
-        kind=kind_of_dbr_type(str(metadata.get("DBRType") or "")),
+        kind=kind,
+        labels=enum_labels_of(metadata) if kind in ("enum", None) else (),
         units=str(metadata.get("EGU") or metadata.get("units") or ""),
         precision=_precision(metadata.get("PREC", metadata.get("precision"))),
     )
@@ -164,7 +182,10 @@ def parse_block(
     meta = block.get("meta") if isinstance(block.get("meta"), dict) else {}
     samples = block.get("data") or []
     binnable = processing.startswith("optimized_")
-    kind: SeriesKind = pv_type.kind or _kind_from_values(samples, binnable)
+    meta_labels = enum_labels_of(meta)
+    kind: SeriesKind = pv_type.kind or (
+        "enum" if meta_labels else _kind_from_values(samples, binnable)
+    )
     binned = (
         binnable
         and kind == "number"
@@ -219,7 +240,7 @@ def parse_block(
         precision=precision,
         processing=processing if binned else _raw_processing(processing),
         kind=kind,
-        labels=pv_type.labels if kind == "enum" else (),
+        labels=(pv_type.labels or meta_labels) if kind == "enum" else (),
         severity=np.asarray(columns.severity, dtype=np.int32),
         status=np.asarray(columns.status, dtype=np.int32),
         minimum=np.asarray(columns.low, dtype=float) if binned else None,

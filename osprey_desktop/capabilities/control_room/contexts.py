@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from osprey_desktop.answers.moments import moment_line
 from osprey_desktop.connectors.base import (
     CONFIRMED_OUTCOMES,
     SENT_OUTCOMES,
@@ -368,42 +369,10 @@ class ArchiverDataContext(CapabilityContext):
         return found
 
     def _at_moment(self, channel: str) -> str:
-        """One answer line: the archived value at the moment, and how now compares."""
+        """One answer line: the archived value at the moment (or the gap that hides it), and
+        how now compares (``answers.moments``)."""
         assert self.moment is not None
-        unit = self.units.get(channel, "")
-        when = (
-            f"{self.moment:%H:%M}"
-            if self.moment.date() == self.end_date.date()
-            else (f"{self.moment:%Y-%m-%d %H:%M}")
-        )
-        sample = self.value_at_moment(channel)
-        if sample is None:
-            return (
-                f"- `{channel}` at {when}: no archived value in the hour before "
-                f"({self.start_date:%H:%M} to {self.moment:%H:%M})"
-            )
-        stamp, then = sample
-        taken = datetime.fromtimestamp(stamp, self.moment.tzinfo)
-        line = (
-            f"- `{channel}` at {when}: **{_fmt(then, unit)}** (archived sample of {taken:%H:%M:%S})"
-        )
-        now = self.compared_with.get(channel)
-        number = now.get("value") if now else None
-        if isinstance(number, int | float) and math.isfinite(number):
-            line += "; now " + _fmt(float(number), str(now.get("units") or unit))
-            line += ": " + _comparison(float(number), then, unit)
-        return line
-
-
-def _comparison(now: float, then: float, unit: str) -> str:
-    """ "higher by 4.2 mA (+0.85 %)": how a present reading compares with an archived one."""
-    difference = now - then
-    scale = max(abs(now), abs(then))
-    if scale == 0 or abs(difference) <= 1e-9 * scale:
-        return "**the same**"
-    word = "higher" if difference > 0 else "lower"
-    percent = f" ({difference / abs(then) * 100:+.2g} %)" if then else ""
-    return f"**{word}** by {_fmt(abs(difference), unit)}{percent}"
+        return moment_line(self, channel)
 
 
 def _plain(value: Any, units: str, digits: int | None = None) -> str:
