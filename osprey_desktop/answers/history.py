@@ -1,5 +1,8 @@
 """Archived history as an operator reads it: one row per channel (last, min, max, mean).
 
+The mean is time-weighted: an archived sample holds until the next one (the archive stores a
+change, not a ramp), so a setpoint's mean is where it sat, not the average of its samples.
+
 With many channels (an orbit of 50 BPMs) the rows that need a look come first: channels in
 alarm in a reading of this thread, channels without data, and channels out of the ordinary
 for their family (last value, mean or spread far from the others, by a robust z-score). The
@@ -14,13 +17,11 @@ from typing import Any
 
 import numpy as np
 
-from osprey_desktop.answers.history_kinds import STATE_KINDS, gap_note, state_row
 from osprey_desktop.answers.model import Cell, Table
 from osprey_desktop.answers.numbers import decimals_for, format_fixed
 
 MAX_ROWS = 16
 """Rows shown when the ordinary channels have to be cut."""
-NOTHING_ARCHIVED = "no samples archived in this range"
 MANY_CHANNELS = 20
 """From this many channels on, unusual ones go first and the ordinary rest may be cut."""
 OUTLIER_Z = 3.5
@@ -49,19 +50,49 @@ def families(
     ]
 
 
-def channel_stats(values: Sequence[Any]) -> dict[str, float] | None:
-    """last, min, max, mean and point count of the finite values; None when there are none."""
+def channel_stats(
+    values: Sequence[Any], timestamps: Sequence[float] | None = None, end: float | None = None
+) -> dict[str, float] | None:
+    """last, min, max, mean and point count of the finite values; None when there are none.
+
+    With ``timestamps`` the mean is time-weighted: an archived sample holds until the next
+    one (a gap ends it; the last holds until ``end``), so a setpoint that sat at 1.2 A for
+    an hour and at 0.5 A for ten minutes averages near 1.2 A, not halfway."""
     array = np.asarray(values, dtype=float)  # None -> NaN
-    finite = array[np.isfinite(array)]
+    finite_mask = np.isfinite(array)
+    finite = array[finite_mask]
     if finite.size == 0:
         return None
+    mean = float(finite.mean())
+    if timestamps is not None and len(timestamps) == array.size:
+        mean = _time_weighted_mean(np.asarray(timestamps, dtype=float), array, end, mean)
     return {
         "last": float(finite[-1]),
         "min": float(finite.min()),
         "max": float(finite.max()),
-        "mean": float(finite.mean()),
+        "mean": mean,
         "points": float(finite.size),
     }
+
+
+def _time_weighted_mean(t: np.ndarray, v: np.ndarray, end: float | None, fallback: float) -> float:
+    """Mean of a stepped signal: each finite sample weighted by how long it held."""
+    if t.size == 0 or not np.isfinite(t).all():
+        return fallback
+    until = np.append(t[1:], max(float(end) if end is not None else t[-1], t[-1]))
+    held = np.clip(until - t, 0.0, None)
+    finite = np.isfinite(v)
+    weight = float(held[finite].sum())
+    if weight <= 0:
+        return fallback
+    return float((held[finite] * v[finite]).sum() / weight)
+
+
+def _time_axis(context: Any, channel: str) -> tuple[Sequence[float] | None, float | None]:
+    """A channel's timestamps and the history's end, for time-weighted statistics."""
+    stamps = (getattr(context, "timestamps", None) or {}).get(channel)
+    end_date = getattr(context, "end_date", None)
+    return stamps, end_date.timestamp() if hasattr(end_date, "timestamp") else None
 
 
 def _robust_z(values: dict[str, float]) -> dict[str, float]:
@@ -110,17 +141,8 @@ def history_table(
     channels = list(context.time_series_data)
     stats: dict[str, dict[str, float]] = {}
     empty: list[str] = []
-    kinds = dict(getattr(context, "kinds", {}) or {})
-    labels = dict(getattr(context, "enum_labels", {}) or {})
-    state_rows = {  # enums, texts, waveforms: states and per-element summaries, not a mean
-        c: state_row(c, context.time_series_data[c], kinds[c], labels.get(c, []), units.get(c, ""))
-        for c in channels
-        if kinds.get(c) in STATE_KINDS
-    }
     for channel in channels:
-        result = channel_stats(context.time_series_data[channel])
-        if channel in state_rows:
-            continue
+        result = channel_stats(context.time_series_data[channel], *_time_axis(context, channel))
         if result is None:
             empty.append(channel)
         else:
@@ -132,19 +154,9 @@ def history_table(
     shown = flagged + ordinary[: max(0, MAX_ROWS - len(flagged))] if many else channels
     decimals = _decimals_per_unit(stats, units)
     rows = [
-        state_rows[c]
-        if c in state_rows
-        else _row(c, stats.get(c), units.get(c, ""), alarms.get(c), reasons.get(c), decimals)
+        _row(c, stats.get(c), units.get(c, ""), alarms.get(c), reasons.get(c), decimals)
         for c in shown
     ]
-    for row, channel in zip(rows, shown, strict=True):
-        values = context.time_series_data[channel]
-        if channel in empty:  # nothing archived is not a disconnection; only gaps are INVALID
-            row[-1].text = "only gaps: " + gap_note(values) if values else NOTHING_ARCHIVED
-            row[-1].severity = row[-1].severity or ("INVALID" if values else "")
-        elif channel in stats:  # a gap is said, never passed over
-            gaps = gap_note(len(values) - int(stats[channel]["points"]))
-            row[-1].text = "; ".join(t for t in (row[-1].text, gaps) if t)
     notes: list[str] = []
     hidden = [c for c in ordinary if c not in shown]
     if hidden:
@@ -172,8 +184,12 @@ def _row(
     decimals: Mapping[str, int | None],
 ) -> list[Cell]:
     severity = alarm or ""
-    if stats is None:  # the note is set by history_table: nothing archived, or only gaps
-        return [Cell(channel), *(Cell("—") for _ in range(4)), Cell("")]
+    if stats is None:
+        return [
+            Cell(channel),
+            *(Cell("—") for _ in range(4)),
+            Cell("no data in this range", severity="DISCONNECTED"),
+        ]
     numbers = [stats["last"], stats["min"], stats["max"], stats["mean"]]
     places = decimals.get(unit, decimals_for(numbers))
     cells = [Cell(format_fixed(n, places, unit), numeric=True) for n in numbers]

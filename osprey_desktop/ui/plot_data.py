@@ -2,10 +2,13 @@
 
 ``prepare_series`` turns ``{channel: (timestamps, values)}`` into arrays to draw, by kind:
 
-- **numbers**: the line, broken at gaps (``None``/NaN: no value there, never a line joining
-  across); with more points than a plot has pixels, display bins — the mean line and the
-  min/max band of each bin (Phoebus Data Browser's "optimized" look), a bin holding a gap
-  still breaking the line;
+- **numbers**: archived samples as steps — a sample holds until the next one, as the archive
+  stores a change and not a ramp (Phoebus Data Browser's "staircase"): a setpoint that stepped
+  from 1.2 A to 0.5 A is drawn as a step, never as a slope over hours. Broken at gaps
+  (``None``/NaN: no value there, never a line joining across). Linear only where the values
+  are averages: bins the archive sent (with their min/max envelope) and, with more points than
+  a plot has pixels, display bins — the mean line and the min/max band of each bin (the
+  Data Browser's "optimized" look), a bin holding a gap still breaking the line;
 - **enums**: a step outline of the state indices (a state holds until the next sample), with
   the state labels for the axis — never a mean of indices;
 - **strings**: the same step track over the distinct texts when there are few of them, else
@@ -64,6 +67,7 @@ class PreparedSeries:
     kind: str = "number"  # number | enum | string | waveform
     labels: tuple[str, ...] = ()  # state index -> label (enums, texts drawn as a track)
     steps: bool = False  # t/v are a step outline: a state holds until the next sample
+    held: bool = False  # numbers drawn as a step outline (raw samples hold until the next)
     band_t: np.ndarray | None = None  # x of the band when it differs from t (steps)
     raw_severity: np.ndarray | None = None  # EPICS severity code per raw sample
     alarm_t: np.ndarray = field(default_factory=_empty)
@@ -332,6 +336,13 @@ def prepare_series(
                     item.band_low, item.band_high = low, high
             if item.band_low is None and t.size > 2 * bins:
                 item.t, item.v, item.band_low, item.band_high = display_bins(t, v, bins)
+                item.note = "more samples than pixels: mean of each bin, band = min … max"
+            elif item.band_low is None:
+                item.t, item.v = step_outline(t, v, end)
+                item.held = True
+                item.note = "archived samples as steps: each value holds until the next"
+            else:
+                item.note = "archive bins: mean line, band = min … max (interpolated)"
         if codes is not None:
             sev = np.asarray([0 if c is None else c for c in codes], dtype=int).reshape(-1)
             if sev.size == item.raw_t.size:  # type: ignore[union-attr]

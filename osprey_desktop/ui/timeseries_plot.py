@@ -7,8 +7,9 @@
   the left axis, a second unit a right axis with its own view box; further units share the
   left axis and the legend says so. An enum (or a text channel with few texts) is a step
   plot on an axis that names its states; it takes an axis the way a unit does.
-- A gap (no value) breaks the line. A series with more points than the plot has pixels is
-  drawn as display bins: the mean line and a min/max band (``plot_data.prepare_series``).
+- Archived samples are drawn as steps (a value holds until the next sample); a gap (no
+  value) breaks the line. A series with more points than the plot has pixels is drawn as
+  display bins: the mean line and a min/max band (``plot_data.prepare_series``).
 - Samples in alarm are marked in the control-room colours (MINOR yellow, MAJOR red, INVALID
   magenta); the legend counts them per channel.
 - A waveform channel is listed but drawn against its index elsewhere (``orbit_plot``).
@@ -309,7 +310,7 @@ class TimeSeriesPlot(PlotAxes, PlotExport, QWidget):
             curve.setData(item.t, item.v + lift)
             curve.show()
         # a step outline is already reduced to its changes; peak downsampling would bend it
-        curve.setDownsampling(auto=not item.steps, method="peak")
+        curve.setDownsampling(auto=not (item.steps or item.held), method="peak")
         band_t = item.band_t if item.band_t is not None else item.t
         band = self.bands.get(channel)
         if item.band_low is not None and item.band_high is not None:
