@@ -17,11 +17,13 @@ from typing import Any
 
 import numpy as np
 
+from osprey_desktop.answers.history_kinds import STATE_KINDS, gap_note, state_row
 from osprey_desktop.answers.model import Cell, Table
 from osprey_desktop.answers.numbers import decimals_for, format_fixed
 
 MAX_ROWS = 16
 """Rows shown when the ordinary channels have to be cut."""
+NOTHING_ARCHIVED = "no samples archived in this range"
 MANY_CHANNELS = 20
 """From this many channels on, unusual ones go first and the ordinary rest may be cut."""
 OUTLIER_Z = 3.5
@@ -141,7 +143,16 @@ def history_table(
     channels = list(context.time_series_data)
     stats: dict[str, dict[str, float]] = {}
     empty: list[str] = []
+    kinds = dict(getattr(context, "kinds", {}) or {})
+    labels = dict(getattr(context, "enum_labels", {}) or {})
+    state_rows = {  # enums, texts, waveforms: states and per-element summaries, not a mean
+        c: state_row(c, context.time_series_data[c], kinds[c], labels.get(c, []), units.get(c, ""))
+        for c in channels
+        if kinds.get(c) in STATE_KINDS
+    }
     for channel in channels:
+        if channel in state_rows:
+            continue
         result = channel_stats(context.time_series_data[channel], *_time_axis(context, channel))
         if result is None:
             empty.append(channel)
@@ -154,9 +165,19 @@ def history_table(
     shown = flagged + ordinary[: max(0, MAX_ROWS - len(flagged))] if many else channels
     decimals = _decimals_per_unit(stats, units)
     rows = [
-        _row(c, stats.get(c), units.get(c, ""), alarms.get(c), reasons.get(c), decimals)
+        state_rows[c]
+        if c in state_rows
+        else _row(c, stats.get(c), units.get(c, ""), alarms.get(c), reasons.get(c), decimals)
         for c in shown
     ]
+    for row, channel in zip(rows, shown, strict=True):
+        values = context.time_series_data[channel]
+        if channel in empty:  # nothing archived is not a disconnection; only gaps are INVALID
+            row[-1].text = "only gaps: " + gap_note(values) if values else NOTHING_ARCHIVED
+            row[-1].severity = row[-1].severity or ("INVALID" if values else "")
+        elif channel in stats:  # a gap is said, never passed over
+            gaps = gap_note(len(values) - int(stats[channel]["points"]))
+            row[-1].text = "; ".join(t for t in (row[-1].text, gaps) if t)
     notes: list[str] = []
     hidden = [c for c in ordinary if c not in shown]
     if hidden:
@@ -184,12 +205,8 @@ def _row(
     decimals: Mapping[str, int | None],
 ) -> list[Cell]:
     severity = alarm or ""
-    if stats is None:
-        return [
-            Cell(channel),
-            *(Cell("—") for _ in range(4)),
-            Cell("no data in this range", severity="DISCONNECTED"),
-        ]
+    if stats is None:  # the note is set by history_table: nothing archived, or only gaps
+        return [Cell(channel), *(Cell("—") for _ in range(4)), Cell("")]
     numbers = [stats["last"], stats["min"], stats["max"], stats["mean"]]
     places = decimals.get(unit, decimals_for(numbers))
     cells = [Cell(format_fixed(n, places, unit), numeric=True) for n in numbers]
