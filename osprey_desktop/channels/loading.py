@@ -15,23 +15,37 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from osprey_desktop.channels.database import ChannelDatabase
-from osprey_desktop.channels.formats import read_channel_list
+from osprey_desktop.channels.formats import ChannelList, read_channel_list
+from osprey_desktop.channels.sources import is_source, load_source
 from osprey_desktop.config import get_config, resolve_resource_file
 
-__all__ = ["get_channel_database", "load_channel_database"]
+__all__ = [
+    "get_channel_database",
+    "load_channel_database",
+    "read_any_list",
+    "refresh_channel_database",
+]
 
 log = logging.getLogger(__name__)
 
 
-def load_channel_database(path: str | Path) -> ChannelDatabase:
-    """Read a channel list in any format ``channel_formats`` knows; errors name the file.
+def read_any_list(path: str | Path, *, refresh: bool = False) -> ChannelList:
+    """The list a file or a service (``channelfinder+…``, ``archiver+…``) holds."""
+    if is_source(path):
+        return load_source(str(path), refresh=refresh)
+    return read_channel_list(path)
+
+
+def load_channel_database(path: str | Path, *, refresh: bool = False) -> ChannelDatabase:
+    """Read a channel list in any format ``channel_formats`` knows, or from a service
+    (``channels.sources``; ``refresh``: read the service again); errors name the file.
 
     Problems with single channels of a facility's list (a row without a name, a limit that is
     not a number) are logged and those channels left out or kept read-only; the rest loads.
     ``osprey-desktop channels check FILE`` lists them all.
     """
     with _cyclic_gc_paused():
-        listing = read_channel_list(path)
+        listing = read_any_list(path, refresh=refresh)
         database = listing.to_database()
     if listing.problems:
         log.warning(
@@ -77,10 +91,26 @@ def _cyclic_gc_paused() -> Iterator[None]:
 _cache: dict[tuple[str, float], ChannelDatabase] = {}
 
 
+def refresh_channel_database(url: str) -> ChannelDatabase:
+    """The list of the service ``url`` read again now; later ``get_channel_database(url)``
+    calls answer it."""
+    database = load_channel_database(url, refresh=True)
+    _cache[(url, 0.0)] = database
+    return database
+
+
 def get_channel_database(path: str | Path | None = None) -> ChannelDatabase:
-    """The database at ``path`` (default: the configured or shipped one), cached per file."""
+    """The database at ``path`` (default: the configured or shipped one), cached per file
+    (a service's list: per URL, see ``refresh_channel_database``)."""
     if path is None:
-        path = resolve_resource_file(get_config().control_system.channel_database, "channels.yaml")
+        configured = get_config().control_system.channel_database
+        path = configured if is_source(configured) else None
+        path = path or resolve_resource_file(configured, "channels.yaml")
+    if is_source(path):
+        key = (str(path), 0.0)
+        if key not in _cache:
+            _cache[key] = load_channel_database(path)
+        return _cache[key]
     file = Path(path).expanduser().absolute()
     try:
         stamp = file.stat().st_mtime

@@ -1,14 +1,22 @@
-"""``osprey-desktop channels check FILE``: will this channel list load, and what is in it?
+"""``osprey-desktop channels``: channel lists and what channel finding learned.
 
-Reads the list as the app would (any format ``connectors.channel_formats`` knows) and prints
-the format found, the channel count, the families, the setpoint/readback pairs, how many
-channels are writable and every problem with its line or entry. Nothing is connected to and
-nothing is written. Exit 0 when the list loads (problems or not), 2 when it cannot be loaded.
+- ``channels check LIST``: will this channel list load, and what is in it? Reads the list as
+  the app would (a file in any format ``channels.formats`` knows, or a service:
+  ``channelfinder+https://…``, ``archiver+http://…``) and prints the format found, the channel
+  count, the families, the setpoint/readback pairs, how many channels are writable and every
+  problem with its line or entry. Nothing is written. Exit 0 when the list loads (problems or
+  not), 2 when it cannot be loaded. Output cut short by a pager or ``head`` is no error.
+- ``channels refresh [URL]``: read a service's list again (default: the configured one) and
+  keep the new copy for the next start.
+- ``channels aliases [--remove PHRASE]``: the facility aliases learned from answered
+  clarifications (``channels.aliases``), and removing one.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from typing import Any
 
 from osprey_desktop.cli.common import EXIT_OK, EXIT_USAGE, fail, print_json
@@ -32,8 +40,27 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "CSV, EPICS .db), channels per family, setpoint/readback pairs, writable channels and "
         "every problem by line or entry. Exit 0 when it loads, 2 when it cannot.",
     )
-    check.add_argument("file", metavar="FILE", help="the channel list to check")
+    check.add_argument(
+        "file", metavar="LIST", help="the channel list to check: a file or a service URL"
+    )
     check.add_argument("--json", action="store_true", help="print the summary as JSON")
+    refresh = actions.add_parser(
+        "refresh",
+        help="read a channel list service again",
+        description="Read a ChannelFinder or Archiver Appliance list again and keep the copy "
+        "(the app uses the copy until the next refresh).",
+    )
+    refresh.add_argument(
+        "url", nargs="?", metavar="URL", help="the service (default: the configured list)"
+    )
+    aliases = actions.add_parser(
+        "aliases",
+        help="list or remove the aliases learned from answered questions",
+        description="The facility aliases channel finding learned when an operator answered "
+        "which channel a phrase means; they live in aliases.yaml beside the user config.",
+    )
+    aliases.add_argument("--remove", metavar="PHRASE", help="forget the alias of PHRASE")
+    aliases.add_argument("--json", action="store_true", help="print them as JSON")
     return parser
 
 
@@ -72,11 +99,25 @@ def format_summary(summary: dict[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from osprey_desktop.channels.database import ChannelDatabaseError
-    from osprey_desktop.channels.formats import read_channel_list
+    try:
+        if args.channels_action == "refresh":
+            return _refresh(args)
+        if args.channels_action == "aliases":
+            return _aliases(args)
+        return _check(args)
+    except BrokenPipeError:
+        # the reader (head, a pager) stopped early: what it read is the answer, not an error
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
+
+
+def _check(args: argparse.Namespace) -> int:
+    from osprey_desktop.channels.loading import read_any_list
+    from osprey_desktop.channels.records import ChannelDatabaseError
 
     try:
-        listing = read_channel_list(args.file)
+        listing = read_any_list(args.file)
         listing.to_database()  # what the app builds: a list it refuses must not pass here
     except ChannelDatabaseError as exc:
         if args.json:
@@ -87,4 +128,49 @@ def run(args: argparse.Namespace) -> int:
         print_json(summary)
     else:
         print(format_summary(summary))
+    sys.stdout.flush()
+    return EXIT_OK
+
+
+def _refresh(args: argparse.Namespace) -> int:
+    from osprey_desktop.channels.loading import refresh_channel_database
+    from osprey_desktop.channels.records import ChannelDatabaseError
+    from osprey_desktop.channels.sources import is_source
+    from osprey_desktop.config import get_config
+
+    url = args.url or get_config().control_system.channel_database
+    if not is_source(url):
+        return fail(
+            "channels refresh",
+            f"'{url}' is a file, read afresh whenever it changes; refresh is for a "
+            "channelfinder+… or archiver+… list",
+            EXIT_USAGE,
+        )
+    try:
+        database = refresh_channel_database(url)
+    except ChannelDatabaseError as exc:
+        return fail("channels refresh", str(exc), EXIT_USAGE)
+    print(f"{url}: {len(database)} channels read")
+    return EXIT_OK
+
+
+def _aliases(args: argparse.Namespace) -> int:
+    from osprey_desktop.channels.aliases import AliasStore
+
+    store = AliasStore.default()
+    if args.remove:
+        if not store.remove(args.remove):
+            return fail("channels aliases", f"no alias for '{args.remove}' in {store.path}")
+        print(f"removed the alias of '{args.remove}' from {store.path}")
+        return EXIT_OK
+    entries = store.entries()
+    if args.json:
+        print_json({"file": str(store.path), "aliases": [e.to_dict() for e in entries]})
+        return EXIT_OK
+    if not entries:
+        print(f"no aliases learned yet ({store.path})")
+        return EXIT_OK
+    print(f"aliases in {store.path}:")
+    for entry in entries:
+        print(f"  '{entry.phrase}' -> {', '.join(entry.channels)}  ({entry.learned})")
     return EXIT_OK

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from osprey_desktop.channels import ChannelDatabase, get_channel_database
+from osprey_desktop.channels.sources import is_source
 from osprey_desktop.connectors.archiver_base import ArchiverConnector, ArchiverNotConfiguredError
 from osprey_desktop.connectors.base import ControlSystemConnector
 from osprey_desktop.connectors.sim_machine import SimMachine
@@ -52,11 +53,15 @@ def _config(config: AppConfig | None) -> AppConfig:
     return get_config()
 
 
-def channel_database_path(config: AppConfig | None = None) -> Path:
-    """The channel database file the configuration names (the shipped one when null)."""
+def channel_database_path(config: AppConfig | None = None) -> Path | str:
+    """The channel database file the configuration names (the shipped one when null), or the
+    URL of the service it names as it is (``channelfinder+…``, ``archiver+…``)."""
     from osprey_desktop.config import resolve_resource_file
 
-    return resolve_resource_file(_config(config).control_system.channel_database, "channels.yaml")
+    value = _config(config).control_system.channel_database
+    if is_source(value):
+        return str(value)
+    return resolve_resource_file(value, "channels.yaml")
 
 
 def get_configured_channel_database(config: AppConfig | None = None) -> ChannelDatabase:

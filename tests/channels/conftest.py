@@ -16,3 +16,9 @@ def database() -> ChannelDatabase:
     if _DB is None:
         _DB = load_channel_database(resources_dir() / "channels.yaml")
     return _DB
+
+
+@pytest.fixture(autouse=True)
+def _own_cache(tmp_path_factory, monkeypatch) -> None:
+    """Each test keeps its lists' cached copies and indexes in a folder of its own."""
+    monkeypatch.setenv("OSPREY_DESKTOP_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))

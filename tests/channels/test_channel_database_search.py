@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from osprey_desktop.channels import database as channel_database
 from osprey_desktop.channels.database import ChannelDatabase, ChannelRecord
 from osprey_desktop.channels.search import STOPWORDS, ChannelMatch, ChannelSearchIndex
-from osprey_desktop.channels import database as channel_database
 
 RECORDS = [
     ChannelRecord(

@@ -6,11 +6,11 @@ from collections import defaultdict
 
 import pytest
 
+from osprey_desktop.channels import finder as channel_finder
 from osprey_desktop.channels.database import ChannelDatabase, ChannelRecord
 from osprey_desktop.channels.finder import ChannelFinder, load_vocabulary
 from osprey_desktop.channels.names import DEVICE_NAME, in_order, name_key, named_pieces
 from osprey_desktop.channels.shapes import ShapeTable
-from osprey_desktop.channels import finder as channel_finder
 
 
 def tricky() -> list[ChannelRecord]:

@@ -38,6 +38,7 @@ from osprey_desktop.capabilities.control_room.write_parsing import (
     WriteRequestError,
     parse_write_request,
 )
+from osprey_desktop.channels.aliases import AliasStore, learn_from_answer, remember_question
 from osprey_desktop.channels.database import DEVICE_NAME, STOPWORDS, ChannelDatabase
 from osprey_desktop.channels.query import expand_name_ranges
 
@@ -104,7 +105,50 @@ def find_channels(
 def find_channels_noted(
     database: ChannelDatabase, text: str, *, writable: bool, max_write_channels: int
 ) -> tuple[list[str], str, str]:
-    """``find_channels`` plus a note for the operator ("" or which words the list lacks)."""
+    """``find_channels`` plus a note for the operator ("" or which words the list lacks).
+
+    A phrase the operator explained before (an alias learned from an answered question,
+    ``channels.aliases``) is answered with its channels; a question asked with candidates is
+    remembered, and the next request that names some of them teaches the alias.
+    """
+    source = database.source
+    phrase = channel_phrase(text, database)
+    learned = AliasStore.default().lookup(phrase, source) if phrase else None
+    if learned is not None and all(c in database for c in learned.channels):
+        names = [database.require(c).name for c in learned.channels]
+        if not writable or all(database.require(n).writable for n in names):
+            note = (
+                f"'{phrase}' is the alias chosen on {learned.learned[:10]} "
+                "(osprey-desktop channels aliases lists and removes aliases)."
+            )
+            return names, phrase, note
+    try:
+        names, phrase, note = _find_channels_noted(
+            database, text, writable=writable, max_write_channels=max_write_channels
+        )
+    except ClarificationRequired as exc:
+        if not isinstance(exc, _InstanceChoice):  # which of N devices is a choice for now
+            remember_question(phrase or text, exc.suggestions, source)
+        raise
+    alias = learn_from_answer(names, source)
+    if alias is not None:
+        chosen = _first(list(alias.channels))
+        kept = f"'{alias.phrase}' will mean {chosen} from now on (kept as an alias)."
+        note = f"{note} {kept}".strip()
+    return names, phrase, note
+
+
+class _InstanceChoice(ClarificationRequired):
+    """Which one of several devices a write means: answered for this write only."""
+
+
+def _instance_choice(question: str, suggestions: list[str]) -> _InstanceChoice:
+    return _InstanceChoice(question, suggestions)
+
+
+def _find_channels_noted(
+    database: ChannelDatabase, text: str, *, writable: bool, max_write_channels: int
+) -> tuple[list[str], str, str]:
     phrase = channel_phrase(text, database)
     if not phrase:
         raise ClarificationRequired(
@@ -150,7 +194,7 @@ def find_channels_noted(
     if writable and not typed and _one_device_meant(database, text):
         devices = list(dict.fromkeys(_device_of(database, n) for n in names))
         if len(devices) > 1:
-            raise ClarificationRequired(
+            raise _instance_choice(
                 f"'{phrase}' names one device, and {len(devices)} fit it "
                 f"({_first(devices)}); a write never picks one for you. Which one do you mean? "
                 "(Say 'all' or 'every' to write them all.)",
