@@ -19,6 +19,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator, Sequence
 
+from osprey_desktop.channels.addresses import channel_key
 from osprey_desktop.channels.errors import ChannelNotFoundError
 from osprey_desktop.channels.names import DEVICE_NAME, NameIndex, name_key
 from osprey_desktop.channels.records import (
@@ -63,7 +64,7 @@ class ChannelDatabase:
                     f"Channel database {source} lists '{record.name}' twice; keep one entry."
                 )
             self._records[record.name] = record
-            self._by_lower[record.name.lower()] = record
+            self._by_lower[channel_key(record.name).lower()] = record  # pva://X is X
         self._records_for_index = records
         self._search_index: ChannelSearchIndex | None = None
         # which channels a typed name names, kept per shape group (channel_names); the
@@ -76,7 +77,7 @@ class ChannelDatabase:
         return len(self._records)
 
     def __contains__(self, name: object) -> bool:
-        return isinstance(name, str) and name.lower() in self._by_lower
+        return isinstance(name, str) and channel_key(name).lower() in self._by_lower
 
     def __iter__(self) -> Iterator[ChannelRecord]:
         return iter(self._records.values())
@@ -86,8 +87,8 @@ class ChannelDatabase:
         return list(self._records)
 
     def get(self, name: str) -> ChannelRecord | None:
-        """The record for a name (case-insensitive), or None."""
-        return self._records.get(name) or self._by_lower.get(name.lower())
+        """The record for a name (case-insensitive; ``ca://X``, ``pva://X`` and ``X`` alike)."""
+        return self._records.get(name) or self._by_lower.get(channel_key(name).lower())
 
     def require(self, name: str) -> ChannelRecord:
         """The record for a name, or ``ChannelNotFoundError`` with the nearest names."""

@@ -42,6 +42,7 @@ from osprey_desktop.connectors.values import (
     EnumState,
     EnumValueError,
     resolve_enum,
+    to_float,
     value_kind,
     waveform_summary,
 )
@@ -559,25 +560,6 @@ def _format_array(values: Any, precision: int | None, units: str) -> str:
     )
     unit = f" {units}" if units else ""
     return f"{count} value{'s' if count != 1 else ''}, {stats}{unit}; first {first}{more}"
-
-
-def to_float(value: Any) -> float | None:
-    """A finite float from a scalar reading or a one-element array; None otherwise."""
-    if isinstance(value, np.ndarray):
-        if value.size != 1:
-            return None
-        value = value.reshape(-1)[0]
-    if isinstance(value, list | tuple):
-        if len(value) != 1:
-            return None
-        value = value[0]
-    if isinstance(value, bool):
-        return float(value)
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        return None
-    return number if math.isfinite(number) else None
 
 
 async def call_value_callback(callback: ValueCallback, value: ChannelValue) -> None:

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from osprey_desktop.channels import ChannelDatabase, get_channel_database
 from osprey_desktop.channels.sources import is_source
 from osprey_desktop.connectors.archiver_base import ArchiverConnector, ArchiverNotConfiguredError
-from osprey_desktop.connectors.base import ControlSystemConnector
+from osprey_desktop.connectors.base import ChannelAccessError, ControlSystemConnector
 from osprey_desktop.connectors.sim_machine import SimMachine
 from osprey_desktop.connectors.sim_state import STATE_FILE_NAME
 
@@ -110,14 +110,16 @@ def _loop_cache() -> dict[tuple[Any, ...], Any]:
         return _by_loop.setdefault(loop, {})
 
 
-def _epics_connector(cfg: AppConfig) -> ControlSystemConnector:
-    """Channel Access and PV Access behind one router (``ca://``, ``pva://``, bare names)."""
+def _network_connector(cfg: AppConfig) -> ControlSystemConnector:
+    """Channel Access, PV Access and Tango behind one router (``ca://``, ``pva://``,
+    ``tango://``, bare names: the list's prefix, else the default protocol)."""
     from osprey_desktop.connectors.protocol_router import ProtocolRouterConnector
 
     cs = cfg.control_system
+    database = get_configured_channel_database(cfg)
     settings: dict[str, Any] = {
         "timeout": cs.epics.timeout,
-        "database": get_configured_channel_database(cfg),
+        "database": database,
         "default_tolerance": cs.verification_tolerance,
     }
 
@@ -131,9 +133,22 @@ def _epics_connector(cfg: AppConfig) -> ControlSystemConnector:
 
         return PvaControlSystemConnector(**settings)
 
+    def tango() -> ControlSystemConnector:
+        try:
+            from osprey_desktop.connectors.tango import TangoControlSystemConnector
+        except ImportError as exc:  # PyTango is a wheel of its own
+            raise ChannelAccessError(
+                "tango://",
+                f"Tango channels need PyTango, which is not installed ({exc}); install it "
+                "with 'pip install pytango' in Osprey Desktop's environment.",
+            ) from exc
+        return TangoControlSystemConnector(**{**settings, "timeout": cs.tango.timeout})
+
+    default = "tango" if cs.type == "tango" else getattr(cs.epics, "default_protocol", "ca")
     return ProtocolRouterConnector(
-        {"ca": channel_access, "pva": pv_access},
-        default_protocol=getattr(cs.epics, "default_protocol", "ca"),
+        {"ca": channel_access, "pva": pv_access, "tango": tango},
+        default_protocol=default,
+        database=database,
     )
 
 
@@ -148,6 +163,7 @@ async def get_control_system_connector(config: AppConfig | None = None) -> Contr
         cs.verification_tolerance,
         cs.epics.timeout,
         getattr(cs.epics, "default_protocol", "ca"),
+        cs.tango.timeout,
     )
     cache = _loop_cache()
     connector = cache.get(key)
@@ -158,11 +174,11 @@ async def get_control_system_connector(config: AppConfig | None = None) -> Contr
             connector = SimulatedControlSystemConnector(
                 get_sim_machine(cfg), default_tolerance=cs.verification_tolerance
             )
-        elif cs.type == "epics":
-            connector = _epics_connector(cfg)
+        elif cs.type in ("epics", "tango"):
+            connector = _network_connector(cfg)
         else:  # the config model already restricts the type; keep the message for dict configs
             raise ValueError(
-                f"control_system.type '{cs.type}' is not supported; use 'sim' or 'epics'."
+                f"control_system.type '{cs.type}' is not supported; use 'sim', 'epics' or 'tango'."
             )
         await connector.connect()
         cache[key] = connector

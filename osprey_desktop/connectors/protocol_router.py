@@ -1,9 +1,12 @@
-"""``ProtocolRouterConnector``: one connector for Channel Access and PV Access names.
+"""``ProtocolRouterConnector``: one connector for Channel Access, PV Access and Tango names.
 
 Channel names follow PyDM's convention: ``ca://NAME`` goes to Channel Access, ``pva://NAME``
-to PV Access, and a bare ``NAME`` to the default protocol (``control_system.epics.
-default_protocol``, Channel Access unless set). Each protocol's connector is built and
-connected on first use, so a facility that only speaks CA never starts a PV Access client.
+to PV Access, ``tango://host:port/d/f/m/attr`` to Tango, and a bare ``NAME`` to the protocol
+the channel list spells it with (a list entry ``pva://X`` makes a typed ``X`` a PV Access
+channel), else to the default protocol (``control_system.epics.default_protocol``, Channel
+Access unless set). The prefix never changes which channel it is (``channels.addresses``).
+Each protocol's connector is built and connected on first use, so a facility that only speaks
+CA never starts a PV Access client.
 
 Results keep the name as the caller spelt it (``pva://X`` stays ``pva://X``), so a caller
 that reads several channels finds each answer under its own name. Writes go to the routed
@@ -18,6 +21,7 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from osprey_desktop.channels.addresses import AddressError, parse_address
 from osprey_desktop.connectors.base import (
     ChannelMetadata,
     ChannelNotFoundError,
@@ -28,23 +32,23 @@ from osprey_desktop.connectors.base import (
     Verification,
 )
 
-PROTOCOLS: tuple[str, ...] = ("ca", "pva")
+PROTOCOLS: tuple[str, ...] = ("ca", "pva", "tango")
 
 
-def split_protocol(name: str, default: str = "ca") -> tuple[str, str]:
-    """(protocol, bare name) of ``ca://X``, ``pva://X`` or a bare ``X`` (the default)."""
-    text = name.strip() if isinstance(name, str) else ""
-    scheme, sep, rest = text.partition("://")
-    if sep:
-        protocol = scheme.lower()
-        if protocol not in PROTOCOLS:
-            raise ChannelNotFoundError(
-                name,
-                f"'{name}' names the protocol '{scheme}', which is not supported; use ca:// "
-                "(Channel Access), pva:// (PV Access) or a bare name.",
-            )
-        return protocol, rest.strip()
-    return default, text
+def split_protocol(name: str, default: str = "ca", database: Any = None) -> tuple[str, str]:
+    """(protocol, bare name) of ``ca://X``, ``pva://X``, ``tango://…`` or a bare ``X``.
+
+    A bare name takes the protocol its channel-list entry is spelt with, else ``default``.
+    """
+    try:
+        address = parse_address(name)
+    except AddressError as exc:
+        raise ChannelNotFoundError(str(name), str(exc)) from exc
+    if address.protocol is not None:
+        return address.protocol, address.name
+    record = database.get(address.name) if database is not None else None
+    listed = parse_address(record.name).protocol if record is not None else None
+    return listed or default, address.name
 
 
 class ProtocolRouterConnector(ControlSystemConnector):
@@ -56,6 +60,7 @@ class ProtocolRouterConnector(ControlSystemConnector):
         self,
         factories: Mapping[str, Callable[[], ControlSystemConnector]],
         default_protocol: str = "ca",
+        database: Any = None,
     ) -> None:
         if default_protocol not in factories:
             raise ValueError(
@@ -63,14 +68,21 @@ class ProtocolRouterConnector(ControlSystemConnector):
             )
         self._factories = dict(factories)
         self.default_protocol = default_protocol
+        self._database = database
         self._connectors: dict[str, ControlSystemConnector] = {}
         self._lock = asyncio.Lock()
         self._open = False
 
     @property
     def database(self) -> Any:
-        """The channel database of the default protocol's connector (readback pairs)."""
+        """The channel list (readback pairs, listed protocols)."""
+        if self._database is not None:
+            return self._database
         return getattr(self._peek(self.default_protocol), "database", None)
+
+    def protocol_of(self, name: str) -> str:
+        """The protocol ``name`` is reached by (its prefix, its list entry or the default)."""
+        return split_protocol(name, self.default_protocol, self.database)[0]
 
     @property
     def timeout(self) -> float | None:
@@ -97,7 +109,13 @@ class ProtocolRouterConnector(ControlSystemConnector):
 
     async def connector_for(self, name: str) -> tuple[ControlSystemConnector, str]:
         """The connected connector of ``name``'s protocol and the bare name it knows."""
-        protocol, bare = split_protocol(name, self.default_protocol)
+        protocol, bare = split_protocol(name, self.default_protocol, self.database)
+        if protocol not in self._factories:
+            raise ChannelNotFoundError(
+                name,
+                f"'{name}' is a {protocol} channel, and this control system speaks "
+                f"{', '.join(self._factories)} only; check control_system.type.",
+            )
         async with self._lock:
             connector = self._peek(protocol)
             if self._open and not connector.connected:
@@ -129,7 +147,7 @@ class ProtocolRouterConnector(ControlSystemConnector):
 
     async def subscribe(self, name: str, callback: ValueCallback) -> str:
         connector, bare = await self.connector_for(name)
-        protocol, _ = split_protocol(name, self.default_protocol)
+        protocol = self.protocol_of(name)
 
         def renamed(value: ChannelValue) -> Any:
             return callback(value if value.name == name else dataclasses.replace(value, name=name))

@@ -11,7 +11,8 @@ EPICS serves five shapes of value and an operator reads each differently:
 - an array (``waveform``, NTScalarArray): kept whole as a list, shown as a summary (count,
   min, max, mean, first values) and plotted against its index.
 
-Everything here is plain Python; ``base`` builds ``format_value``/``jsonable`` on it.
+Everything here is plain Python and imports nothing of the connectors; ``base`` builds
+``format_value``/``jsonable`` on it.
 """
 
 from __future__ import annotations
@@ -143,10 +144,27 @@ def waveform_points(values: Any) -> tuple[list[int], list[float]]:
     return list(range(len(out))), out
 
 
+def to_float(value: Any) -> float | None:
+    """A finite float from a scalar reading or a one-element array; None otherwise."""
+    if isinstance(value, np.ndarray):
+        if value.size != 1:
+            return None
+        value = value.reshape(-1)[0]
+    if isinstance(value, list | tuple):
+        if len(value) != 1:
+            return None
+        value = value[0]
+    if isinstance(value, bool):
+        return float(value)
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if math.isfinite(number) else None
+
+
 def same_value(read: Any, written: Any, number: float | None, tolerance: float) -> bool:
     """Whether a reading shows the written value (within ``tolerance`` for numbers and enums)."""
-    from osprey_desktop.connectors.base import to_float
-
     if number is not None:
         got = to_float(read)
         return got is not None and abs(got - number) <= tolerance
@@ -167,6 +185,7 @@ __all__ = [
     "enum_state",
     "resolve_enum",
     "same_value",
+    "to_float",
     "value_kind",
     "waveform_points",
     "waveform_summary",

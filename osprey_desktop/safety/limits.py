@@ -146,6 +146,7 @@ class LimitsDatabase:
     ) -> None:
         self.source = source
         self.allow_unlisted = allow_unlisted
+        rules = {bare_channel_name(k): v for k, v in rules.items()}  # pva://X is X's rule
         self._exact = {k: v for k, v in rules.items() if not _is_pattern(k)}
         self._patterns = [(k, v) for k, v in rules.items() if _is_pattern(k)]
 

@@ -14,6 +14,8 @@ PVs (``FAC:`` over Channel Access, caproto records with their fields; ``PVA:`` o
     ``WF``          16-point waveform (0.5, 1.0, ... 8.0 mm), read-only
     ``COUNTS``      integer in "counts", read-only, counts up 10 times a second
     ``SIGNAL``      a number in "a.u.", writable
+    ``STUCK:SP``    a setpoint in A, writable, whose readback ``STUCK:RB`` stays at 12.49 A
+                    (a supply that does not follow: verification must fail)
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from osprey_desktop.connectors.demo_ioc_process import DemoIocProcess, free_port
 
 HEATER_MAX = 100.0
 WAVEFORM = [0.5 * (i + 1) for i in range(16)]
+STUCK = 12.49
 
 
 def say(line: str) -> None:
@@ -69,6 +72,8 @@ class FacilityGroup(PVGroup):
     wf = pvproperty(name="WF", value=WAVEFORM, units="mm", precision=2, read_only=True)
     counts = pvproperty(name="COUNTS", value=0, units="counts", read_only=True)
     signal_au = pvproperty(name="SIGNAL", value=1.0, units="a.u.", precision=3)
+    stuck_sp = pvproperty(name="STUCK:SP", value=12.5, units="A", precision=2, record="ao")
+    stuck_rb = pvproperty(name="STUCK:RB", value=STUCK, units="A", precision=2, read_only=True)
 
     @heater_sp.putter
     async def heater_sp(self, instance: Any, value: float) -> float:
@@ -127,6 +132,8 @@ def serve_pva() -> None:
     )
     counts = scalar("i", 0, "counts")
     signal_au = scalar("d", 1.0, "a.u.")
+    stuck_sp = scalar("d", 12.5, "A")
+    stuck_rb = scalar("d", STUCK, "A")
 
     @heater_sp.put
     def put_heater(pv: SharedPV, op: Any) -> None:
@@ -139,7 +146,7 @@ def serve_pva() -> None:
         pv.post(op.value())
         op.done()
 
-    for pv in (valve, mode, signal_au):
+    for pv in (valve, mode, signal_au, stuck_sp):
         pv.put(plain_put)
 
     pvs = {
@@ -151,6 +158,8 @@ def serve_pva() -> None:
         "PVA:WF": wf,
         "PVA:COUNTS": counts,
         "PVA:SIGNAL": signal_au,
+        "PVA:STUCK:SP": stuck_sp,
+        "PVA:STUCK:RB": stuck_rb,
     }
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())

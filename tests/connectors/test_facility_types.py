@@ -176,7 +176,8 @@ async def test_pva_write_goes_through_the_guarded_write_path(router, tmp_path: P
 
 async def test_guarded_write_of_an_enum_state_by_name(router, tmp_path) -> None:
     """Unlisted (and allowed): the name is recorded, the connector sends the index. Listed
-    with numeric limits: a name cannot be checked against them, so it is refused unsent."""
+    with numeric limits (keyed ``ca://FAC:VALVE``, which is FAC:VALVE): they apply to the
+    state's index, as on the wire."""
     audit = AuditLog(tmp_path / "audit.sqlite")
     unlisted = WritePolicy(True, LimitsDatabase({}, allow_unlisted=True), connector_type="epics")
     outcome = await perform_guarded_write(router, unlisted, audit, "ca://FAC:VALVE", "Open")
@@ -186,10 +187,13 @@ async def test_guarded_write_of_an_enum_state_by_name(router, tmp_path) -> None:
     assert (done.outcome, done.readback_after) == ("verified", "Open")
     listed = WritePolicy(
         True,
-        LimitsDatabase({"ca://FAC:VALVE": LimitRule(min=0.0, max=1.0)}),
+        LimitsDatabase({"ca://FAC:VALVE": LimitRule(min=0.0, max=0.0)}),  # Closed only
         connector_type="epics",
     )
-    refused = await perform_guarded_write(router, listed, audit, "ca://FAC:VALVE", "Closed")
+    refused = await perform_guarded_write(router, listed, audit, "FAC:VALVE", "Open")
     assert refused.outcome == "blocked" and not refused.sent
-    assert (await router.read_channel("ca://FAC:VALVE")).value == "Open"
+    assert "maximum of 0" in refused.result.message
+    closed = await perform_guarded_write(router, listed, audit, "ca://FAC:VALVE", "closed")
+    assert closed.outcome == "verified" and closed.result.value_sent == 0
+    assert (await router.read_channel("ca://FAC:VALVE")).value == "Closed"
     await router.write_channel("ca://FAC:VALVE", "Closed", verification="callback")
