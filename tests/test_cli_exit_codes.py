@@ -163,5 +163,6 @@ def test_help_lists_every_exit_code(tmp_path):
         assert shown.returncode == 0, shown.stderr
         epilog = shown.stdout.split("exit codes:", 1)[1]
         codes = [int(m) for m in re.findall(r"^  (\d)  ", epilog, flags=re.MULTILINE)]
-        assert codes == [0, 1, 2, 3, 4], shown.stdout
+        assert codes == [0, 1, 2, 3, 4, 5], shown.stdout
         assert "already answered" in epilog and "locked, disk full, damaged" in epilog
+        assert "was not sent, or its" in epilog

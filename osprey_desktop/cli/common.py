@@ -24,6 +24,7 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_PENDING = 3
 EXIT_ALREADY_ANSWERED = 4
+EXIT_NOT_WRITTEN = 5
 # Not codes of their own: a thread id that names nothing is a usage error, and a database that
 # cannot be used (locked, disk full, damaged, permissions) is one of configuration.
 EXIT_NO_THREAD = EXIT_USAGE
@@ -36,7 +37,9 @@ EXIT_CODES_HELP = f"""exit codes:
      database cannot be used (locked, disk full, damaged, permissions)
   {EXIT_PENDING}  an approval is pending: answer it with
      '{PROG} approve --thread ID yes|no'
-  {EXIT_ALREADY_ANSWERED}  the approval was already answered: this answer was not applied"""
+  {EXIT_ALREADY_ANSWERED}  the approval was already answered: this answer was not applied
+  {EXIT_NOT_WRITTEN}  an approved write did not fully happen: a channel was not sent, or its
+     write is in doubt (read it back with '{PROG} verify --thread ID')"""
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -184,14 +187,32 @@ def already_answered_message(result: Any) -> str | None:
 
 
 def turn_exit_code(result: Any) -> int:
-    """The exit code of a TurnResult: 4 already answered, 3 pending, 1 failed, else 0."""
+    """The exit code of a TurnResult: 4 already answered, 3 pending, 1 failed, 5 a write not
+    sent or in doubt, else 0."""
     if getattr(result, "already_answered", None) is not None:
         return EXIT_ALREADY_ANSWERED
     if result.pending_approval is not None:
         return EXIT_PENDING
     if turn_failure(result) is not None:
         return EXIT_FAILED
+    if unfinished_writes(result):
+        return EXIT_NOT_WRITTEN
     return EXIT_OK
+
+
+def unfinished_writes(result: Any) -> list[dict[str, Any]]:
+    """This turn's write results whose channel was not sent or is in doubt."""
+    state = getattr(result, "state", None) or {}
+    steps = state.get("execution_step_results") or {}
+    keys = {r.get("context_key") for r in steps.values() if isinstance(r, dict)}
+    data = (state.get("capability_context_data") or {}).get("CHANNEL_WRITE_RESULTS") or {}
+    return [
+        r
+        for key, entry in data.items()
+        if key in keys
+        for r in entry.get("results") or []
+        if isinstance(r, dict) and r.get("outcome") in ("not_sent", "in_doubt")
+    ]
 
 
 def found_channels(result: Any) -> list[dict[str, Any]]:

@@ -70,6 +70,7 @@ CREATE TABLE IF NOT EXISTS audit_log (
     message TEXT,
     connector TEXT
 )""",
+    "CREATE INDEX IF NOT EXISTS audit_log_approval ON audit_log (approval_id)",
     "CREATE TRIGGER IF NOT EXISTS audit_log_no_update BEFORE UPDATE ON audit_log BEGIN"
     " SELECT RAISE(ABORT, 'the audit log is append-only: entries cannot be changed'); END",
     "CREATE TRIGGER IF NOT EXISTS audit_log_no_delete BEFORE DELETE ON audit_log BEGIN"
@@ -333,6 +334,24 @@ class AuditLog:
     async def arecord(self, **fields: Any) -> int:
         """``record`` in a worker thread, so the event loop never waits on the disk."""
         return await asyncio.to_thread(lambda: self.record(**fields))
+
+    def approval_entries(self, approval_id: str) -> list[AuditEntry]:
+        """Every entry of one approval, oldest first (opens the log as a write would: the
+        log is the witness consulted right before a put, so a log that cannot be used stops
+        the write with the same ``AuditError``)."""
+        with self._lock, self._connect() as conn:
+            try:
+                rows = conn.execute(
+                    f"SELECT id, {ENTRY_COLUMNS} FROM audit_log WHERE approval_id = ? ORDER BY id",
+                    (approval_id,),
+                ).fetchall()
+            except sqlite3.Error as exc:
+                raise AuditError(self._problem(exc, "read")) from exc
+        return [entry_of_row(r) for r in rows]
+
+    async def aapproval_entries(self, approval_id: str) -> list[AuditEntry]:
+        """``approval_entries`` in a worker thread."""
+        return await asyncio.to_thread(self.approval_entries, approval_id)
 
     def entries(self, limit: int | None = None) -> list[AuditEntry]:
         """The last ``limit`` entries (all when None), oldest first; [] when there is no file.

@@ -85,6 +85,30 @@ class PostgresAuditLog:
         """``record`` in a worker thread, so the event loop never waits on the server."""
         return await asyncio.to_thread(lambda: self.record(**fields))
 
+    def approval_entries(self, approval_id: str) -> list[AuditEntry]:
+        """Every entry of one approval, oldest first; ``AuditError`` when the server cannot
+        be asked (the write it guards is then not sent)."""
+        import psycopg
+
+        with self._lock:
+            try:
+                with self._connect() as conn:
+                    if not self._ready:
+                        prepare_schema_sync(conn)
+                        self._ready = True
+                    rows = conn.execute(
+                        f"SELECT id, {ENTRY_COLUMNS} FROM {TABLE} WHERE approval_id = %s"
+                        " ORDER BY id",
+                        (approval_id,),
+                    ).fetchall()
+            except psycopg.Error as exc:
+                raise AuditError(self._problem(exc, "read")) from exc
+        return [entry_of_row(tuple(r)) for r in rows]
+
+    async def aapproval_entries(self, approval_id: str) -> list[AuditEntry]:
+        """``approval_entries`` in a worker thread."""
+        return await asyncio.to_thread(self.approval_entries, approval_id)
+
     def entries(self, limit: int | None = None) -> list[AuditEntry]:
         """The last ``limit`` entries (all when None), oldest first; [] before the first write.
 

@@ -41,6 +41,7 @@ from osprey_desktop.capabilities.control_room.derived_values import (
     copied_values,
     describe_origin,
     reference_values,
+    restore_moment,
     restored_values,
 )
 from osprey_desktop.capabilities.control_room.write_derivation import Derivation, parse_derivation
@@ -188,9 +189,13 @@ class ChannelWriteCapability(ControlRoomCapability):
             record = await ledger.get(approval_id)
             if record is None:
                 try:
-                    operations = await self._plan_operations(connector, policy, channels)
+                    # asked again: every fact is read afresh (never the read step's values,
+                    # which are what changed)
+                    operations = await self._plan_operations(
+                        connector, policy, channels, fresh=asked_again is not None
+                    )
                 except ConditionNotMet as exc:
-                    return await self._condition_not_met(exc, channels, connector.kind)
+                    return await self._condition_not_met(exc, channels, connector.kind, asked_again)
                 if any(op["violation"] for op in operations):
                     return await self._refuse_all(operations, connector.kind, approval_id=None)
                 asked_at = time.time()
@@ -251,11 +256,12 @@ class ChannelWriteCapability(ControlRoomCapability):
         )
 
     async def _plan_operations(
-        self, connector: Any, policy: Any, channels: Sequence[str]
+        self, connector: Any, policy: Any, channels: Sequence[str], *, fresh: bool = False
     ) -> list[dict[str, Any]]:
         derivation = self._derivation()
+        readings = await self._readings(connector, fresh)
         if derivation is not None and derivation.kind != "condition":
-            derived = self._derived_values(derivation, channels)
+            derived = await self._derived_values(derivation, channels, readings)
         else:
             try:
                 specs = (
@@ -270,7 +276,7 @@ class ChannelWriteCapability(ControlRoomCapability):
                 origin = await checked_condition(
                     derivation,
                     [c for c, _ in derived.assignments],
-                    self._readings(),
+                    readings,
                     _channel_database(),
                     connector,
                 )
@@ -294,20 +300,33 @@ class ChannelWriteCapability(ControlRoomCapability):
                 return derivation
         return None
 
-    def _derived_values(self, derivation: Derivation, channels: Sequence[str]) -> DerivedValues:
+    async def _derived_values(
+        self, derivation: Derivation, channels: Sequence[str], readings: Mapping[str, Any]
+    ) -> DerivedValues:
         database = _channel_database()
         if derivation.kind == "copy" and derivation.reference:
             found = getattr(self, "_found", None) or list(channels)
-            return reference_values(derivation, found, self._readings(), database)
+            return reference_values(derivation, found, readings, database)
         if derivation.kind == "copy":
-            return copied_values(derivation, channels, self._readings(), database)
-        return restored_values(
-            derivation, channels, self._optional_input("ARCHIVER_DATA"), database
-        )
+            return copied_values(derivation, channels, readings, database)
+        from osprey_desktop.connectors import get_archiver_connector
 
-    def _readings(self) -> dict[str, Any]:
+        moment = restore_moment(derivation)
+        archiver = await get_archiver_connector()
+        return await restored_values(derivation, channels, moment, archiver, database)
+
+    async def _readings(self, connector: Any, fresh: bool) -> dict[str, Any]:
+        """The plan's readings of the channels a derived value comes from; ``fresh``: the same
+        channels read again now (an approval asked again shows the facts of now)."""
         values = self._optional_input("CHANNEL_VALUES")
-        return dict(getattr(values, "channel_values", None) or {})
+        readings = dict(getattr(values, "channel_values", None) or {})
+        if not fresh or not readings:
+            return readings
+        try:
+            now = await connector.read_multiple_channels(list(readings))
+        except ConnectorError:
+            return {}  # nothing stale stands in: the derivation then reads or asks
+        return {name: r for name, r in now.items() if not isinstance(r, Exception)}
 
     def _optional_input(self, context_type: str) -> Any:
         """A context this step reads beyond ``requires`` (see ``inputs_for``), or None."""
@@ -320,10 +339,18 @@ class ChannelWriteCapability(ControlRoomCapability):
         return None
 
     async def _condition_not_met(
-        self, exc: ConditionNotMet, channels: Sequence[str], connector_kind: str
+        self,
+        exc: ConditionNotMet,
+        channels: Sequence[str],
+        connector_kind: str,
+        asked_again: str | None = None,
     ) -> dict[str, Any]:
-        """The condition is false: nothing is asked or sent; the decision is audited."""
+        """The condition is false: nothing is asked or sent; the decision is audited. After
+        an approval (``asked_again``: why it was not carried out) it says what changed."""
         read = exc.origin.get("channel")
+        reason = str(exc)
+        if asked_again:
+            reason = f"the approved write was not sent: {asked_again}. {reason}"
         unsent = [
             (
                 {
@@ -333,7 +360,7 @@ class ChannelWriteCapability(ControlRoomCapability):
                     "current_value": exc.origin.get("value") if c == read else None,
                 },
                 "not_sent",
-                str(exc),
+                reason,
             )
             for c in channels
         ]

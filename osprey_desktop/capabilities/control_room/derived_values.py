@@ -12,8 +12,9 @@ import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from osprey_desktop.base.errors import ClarificationRequired
 from osprey_desktop.capabilities.control_room.write_derivation import Derivation
@@ -149,34 +150,64 @@ def _same_device(database: Any, one: str, other: str) -> bool:
     return one.rsplit(":", 1)[0] == other.rsplit(":", 1)[0]
 
 
-def restored_values(
-    derivation: Derivation, channels: Sequence[str], archive: Any, database: Any
-) -> DerivedValues:
-    """QF11's own archived sample at 09:30, for "restore QF11 to its value from 09:30"."""
-    targets = named_among(database, derivation.target, channels) or list(channels)
-    if archive is None:
+def restore_moment(derivation: Derivation, now: datetime | None = None) -> datetime:
+    """The instant a restore names ("from 09:30", "a minute ago", "yesterday at 14:00"), in
+    facility time; a range, an unreadable or a future moment is asked about instead."""
+    from osprey_desktop.capabilities.control_room.time_parsing import (
+        TimeRangeError,
+        parse_moment,
+    )
+    from osprey_desktop.capabilities.control_room.time_range_parsing import configured_timezone
+
+    try:
+        return parse_moment(derivation.moment, now=now, tz=configured_timezone())
+    except TimeRangeError as exc:
         raise ClarificationRequired(
-            f"I have no archived history to restore {', '.join(targets)} from; nothing was asked."
-        )
-    moment = archive.moment or archive.end_date
+            f"Which moment should {derivation.target} be restored to? {str(exc).rstrip('.')}; "
+            "nothing was asked.",
+            ["its value from 09:30 today", "its value 10 minutes ago", "yesterday at 14:00"],
+        ) from exc
+
+
+async def restored_values(
+    derivation: Derivation,
+    channels: Sequence[str],
+    moment: datetime,
+    archiver: Any,
+    database: Any,
+) -> DerivedValues:
+    """QF11's own archived sample in force at 09:30, for "restore QF11 to its value from
+    09:30": asked of the archive itself (the history a plot shows may be reduced to bin means,
+    which are not a value the channel ever held)."""
+    from osprey_desktop.connectors.archiver_base import ArchiverError
+
+    targets = named_among(database, derivation.target, channels) or list(channels)
+    try:
+        samples = await archiver.values_at(targets, moment)
+    except (ArchiverError, ConnectorError, OSError) as exc:
+        raise ClarificationRequired(
+            f"The archive cannot be asked for {', '.join(targets)} at {clock_with_date(moment)} "
+            f"({exc}); nothing was asked."
+        ) from exc
     out = DerivedValues()
     for target in targets:
-        sample = archive.value_at_moment(target, moment)
-        if sample is None:
+        sample = samples.get(target)
+        value = to_float(getattr(sample, "value", None))
+        if sample is None or value is None or not math.isfinite(value):
             raise ClarificationRequired(
-                f"The archive has no value of {target} at or before {moment:%Y-%m-%d %H:%M}; "
+                f"The archive has no value of {target} at or before {clock_with_date(moment)}; "
                 "nothing was asked. Which value should I write?"
             )
-        stamp, value = sample
         origin = {
             "kind": "archive",
             "channel": target,
             "value": value,
-            "units": str(archive.units.get(target, "") or ""),
-            "timestamp": stamp,
+            "units": str(sample.units or ""),
+            "precision": sample.precision,
+            "timestamp": float(sample.timestamp),
             "moment": moment.timestamp(),
         }
-        out.add(target, derivation.target, origin, f"archived at {moment:%H:%M}")
+        out.add(target, derivation.target, origin, f"archived at {clock_with_date(moment)}")
     return out
 
 
@@ -231,6 +262,9 @@ async def checked_condition(
         "units": units,
         "timestamp": _epoch(getattr(reading, "timestamp", None)),
         "condition": condition.describe(),
+        # what execution needs to check the verdict again (write_rederivation)
+        "comparison": condition.comparison,
+        "threshold": threshold,
     }
     shown = f"{value:g} {units}".strip()
     check = type(condition)(condition.subject, condition.comparison, threshold, None, "")
@@ -254,10 +288,11 @@ def describe_origin(origin: Mapping[str, Any]) -> str:
         channel = origin.get("channel")
         return f"the {origin.get('word')} value of `{channel}` in the channel list ({value})"
     if kind == "archive":
-        moment = _clock(origin.get("moment"))
+        moment = _clock(origin.get("moment"), dated=True)
+        sample = _clock(origin.get("timestamp"), dated=True)
         return (
             f"restored from the archive: `{origin.get('channel')}` was {value} at {moment} "
-            f"(sample of {when})"
+            f"(sample of {sample})"
         )
     return (
         f"condition checked: `{origin.get('channel')}` reads {value} ({when}), "
@@ -272,8 +307,17 @@ def _copied(source: str | None, reading: Any, value: float) -> dict[str, Any]:
         "channel": source,
         "value": value,
         "units": str(getattr(reading, "units", "") or ""),
+        "precision": _precision(reading),
         "timestamp": _epoch(getattr(reading, "timestamp", None)),
     }
+
+
+def _precision(reading: Any) -> int | None:
+    """A reading's display precision (a read step's reading, or a connector's)."""
+    precision = getattr(reading, "precision", None)
+    if precision is None:
+        precision = getattr(getattr(reading, "metadata", None), "precision", None)
+    return precision if isinstance(precision, int) else None
 
 
 def _counterpart(target: str, sources: Sequence[str], database: Any) -> str:
@@ -320,20 +364,34 @@ def _epoch(value: Any) -> float | None:
     return number
 
 
-def _clock(stamp: Any) -> str:
+def _clock(stamp: Any, dated: bool = False) -> str:
     number = to_float(stamp)
     if number is None:
         return "an unknown time"
+    if dated:
+        return clock_with_date(datetime.fromtimestamp(number, UTC))
     return time.strftime("%H:%M:%S", time.localtime(number))
+
+
+def clock_with_date(moment: datetime) -> str:
+    """A moment as the approval shows it: date and time in facility time (``machine.timezone``,
+    else this computer's zone), with the zone's abbreviation."""
+    from osprey_desktop.capabilities.control_room.time_range_parsing import configured_timezone
+
+    zone = configured_timezone()
+    local = moment.astimezone(ZoneInfo(zone)) if zone else moment.astimezone()
+    return f"{local:%Y-%m-%d %H:%M:%S %Z}".strip()
 
 
 __all__ = [
     "ConditionNotMet",
     "DerivedValues",
     "checked_condition",
+    "clock_with_date",
     "copied_values",
     "describe_origin",
     "named_among",
     "reference_values",
+    "restore_moment",
     "restored_values",
 ]

@@ -37,6 +37,7 @@ __all__ = [
     "ParsedTimeRange",
     "TimeRangeError",
     "local_timezone",
+    "parse_moment",
     "parse_time_range",
     "strip_time_expressions",
 ]
@@ -113,6 +114,12 @@ _PERIODS = {
     "yesterday evening": ("yesterday", time(18), None),
 }
 _CALENDAR = re.compile(r"\bthis\s+(week|month|year)\b")
+# Words that place a time after now: there is no history there (nor anything to restore).
+_FUTURE = re.compile(
+    rf"\b(?:tomorrow|the\s+day\s+after\s+tomorrow|next\s+(?:{UNIT_PATTERN}|morning|"
+    rf"afternoon|evening|night|shift)|(?:in\s+)?(?:{NUMBER_PATTERN}){NUMBER_UNIT_GAP}"
+    rf"(?:{UNIT_PATTERN})\s+from\s+now)\b"
+)
 _RANGE_JOIN = re.compile(r"^\s*(?:to|and|until|till|through|thru|-|–)\s*$")
 _SINCE = re.compile(r"\b(?:since|after|starting(?:\s+(?:at|from))?|from)\s*$")
 _BEFORE = re.compile(r"\b(?:before|until|till|up to)\s*$")
@@ -134,6 +141,11 @@ def parse_time_range(
     zone, zone_name = _resolve_tz(tz)
     current = (now or datetime.now(UTC)).astimezone(zone)
     lowered = " ".join(text.lower().split())
+    future = _FUTURE.search(lowered)
+    if future:
+        raise InvalidTimeRange(
+            f"'{future.group(0)}' is in the future: there is no history there yet"
+        )
     vague = _VAGUE.search(lowered)
     if vague:
         raise AmbiguousTimeRange(
@@ -206,6 +218,30 @@ def parse_time_range(
     if not points:
         raise NoTimeRange(f"no time range found in {text.strip()!r}")
     return _from_points(lowered, points, current, zone, zone_name)
+
+
+_MOMENT_LEAD = re.compile(r"^\s*(?:(?:from|at|as\s+of|on|of)\s+)+")
+
+
+def parse_moment(
+    text: str, now: datetime | None = None, tz: tzinfo | str | None = None
+) -> datetime:
+    """The instant ``text`` names ("09:30", "from 09:30", "a minute ago", "yesterday at
+    14:00"), with its date, in ``tz``.
+
+    Unlike ``parse_time_range``, "from 09:30" is the moment 09:30, not the range since then.
+    Raises ``InvalidTimeRange`` for a future instant or a period that is not one moment
+    ("yesterday"), and what ``parse_time_range`` raises for anything else it cannot read.
+    """
+    words = _MOMENT_LEAD.sub("", " ".join(text.split()))
+    parsed = parse_time_range(words, now=now, tz=tz)
+    if parsed.moment is None:
+        raise InvalidTimeRange(
+            f"'{parsed.expression}' is a period ({parsed.start:%Y-%m-%d %H:%M} to "
+            f"{parsed.end:%Y-%m-%d %H:%M}), not one moment: say the time too, e.g. "
+            f"'{parsed.expression} at 14:00'"
+        )
+    return parsed.moment
 
 
 _TIME_LINKS = re.compile(

@@ -17,11 +17,13 @@ from osprey_desktop.base.errors import ClarificationRequired
 from osprey_desktop.capabilities.control_room.common import ControlRoomCapability
 from osprey_desktop.capabilities.control_room.contexts import TimeRangeContext
 from osprey_desktop.capabilities.control_room.time_parsing import (
+    MOMENT_LOOKBACK,
     AmbiguousTimeRange,
     NoTimeRange,
     ParsedTimeRange,
     TimeRangeError,
     local_timezone,
+    parse_moment,
     parse_time_range,
 )
 
@@ -114,12 +116,34 @@ class TimeRangeParsingCapability(ControlRoomCapability):
         no time ("for the last hour" follow-ups name one, "do it again" does not)."""
         texts = self.candidate_texts()
         zone = configured_timezone()
+        for text in texts:
+            restored = _restore_moment(text, zone)
+            if restored is not None:
+                return restored
         for text in texts[:-1]:
             try:
                 return parse_time_range(text, tz=zone)
             except NoTimeRange:
                 continue
         return parse_time_range(texts[-1] if texts else "", tz=zone)
+
+
+def _restore_moment(text: str, zone: str | None) -> ParsedTimeRange | None:
+    """ "restore QF11 to its value from 09:30": the moment 09:30 (with the lookback before
+    it), not the range since 09:30 that "from 09:30" means in a history request."""
+    from osprey_desktop.capabilities.control_room.write_derivation import parse_derivation
+
+    derivation = parse_derivation(text)
+    if derivation is None or derivation.kind != "restore" or not derivation.moment:
+        return None
+    moment = parse_moment(derivation.moment, tz=zone)
+    return ParsedTimeRange(
+        moment - MOMENT_LOOKBACK,
+        moment,
+        zone or local_timezone()[1],
+        derivation.moment,
+        moment=moment,
+    )
 
 
 _PRESENT = re.compile(r"\b(?:right\s+)?now\b|\bat\s+(?:the\s+|this\s+)?(?:moment|present)\b")

@@ -11,7 +11,10 @@ approval's row in the ledger (``persistence.approvals``), never by the resumed v
   ``executing`` is the only one that may send;
 * before sending, every channel is read again: a value that moved beyond its precision, or
   an approval older than ``approval.expiry_minutes``, supersedes the approval and asks again
-  with fresh values (nothing is sent);
+  with fresh values (nothing is sent); a derived value (copy, restore, condition) is derived
+  again from fresh reads (``write_rederivation``), and a changed fact supersedes it the same way;
+* the audit log is asked for the approval id before the first put: an id it already holds
+  was acted on before (a thread database restored from a copy replays it) and is refused;
 * the intent of every put is in the audit log before the first put; if it cannot be stored,
   nothing is sent;
 * a row left ``sending`` by a process that is gone is a write *in doubt*: it is reported with
@@ -33,6 +36,7 @@ from osprey_desktop.capabilities.control_room.write_operations import (
     moved_beyond_precision,
     show_reading,
 )
+from osprey_desktop.capabilities.control_room.write_rederivation import changed_facts
 from osprey_desktop.connectors.base import ConnectorError, to_float
 from osprey_desktop.persistence.approvals import ApprovalLedger, ApprovalRecord
 from osprey_desktop.safety.audit import AuditError, AuditLog
@@ -176,6 +180,10 @@ class WriteExecution:
         ]
         if moved:
             return await self._supersede("; ".join(moved) + "; nothing was sent")
+        # a copy, restore or condition: its facts derived again from fresh reads
+        changed = await changed_facts(self.operations, self.connector)
+        if changed:
+            return await self._supersede("; ".join(changed) + "; nothing was sent")
         # From here on the sequence must finish even if the turn is stopped: it either sends
         # nothing or leaves a complete record (intents, outcomes, the ledger row).
         task = asyncio.ensure_future(self._send_all(checks))
@@ -189,6 +197,23 @@ class WriteExecution:
     async def _send_all(self, checks: Sequence[Any]) -> list[WriteOperationResult]:
         kind = self.connector.kind
         try:
+            # The audit log is the durable witness: a thread database restored from a copy
+            # can make a carried-out approval look unanswered, the log cannot.
+            seen = await self.audit.aapproval_entries(self.approval_id)
+        except (AuditError, OSError) as exc:
+            message = f"nothing was sent: the audit log could not be checked first. {exc}"
+            return await self._not_sent(message)
+        if seen:
+            first = seen[0]
+            message = (
+                f"nothing was sent: the audit log already holds approval {self.approval_id} "
+                f"({first.outcome} of {first.channel} at {_clock(first.time)} by "
+                f"{first.operator}), so it was acted on before; this is a replay (was the "
+                "thread database restored from a copy?). Ask again for a new write."
+            )
+            logger.error("approval %s replayed: %s", self.approval_id, message)
+            return await self._not_sent(message, audit=True)
+        try:
             for op, check in zip(self.operations, checks, strict=True):
                 await record_intent(
                     self.audit,
@@ -201,12 +226,7 @@ class WriteExecution:
                 )
         except (AuditError, OSError) as exc:
             message = f"nothing was sent: the write could not be recorded first. {exc}"
-            results = [
-                operation_result(op, "not_sent", message, self.approval_id)
-                for op in self.operations
-            ]
-            await self._finish("executing", "done", results)
-            return results
+            return await self._not_sent(message)
         sent_at = time.time()
         if not await self.ledger.transition(
             self.approval_id, ["executing"], "sending", sent_at=sent_at
@@ -243,6 +263,27 @@ class WriteExecution:
                 )
             )
         await self._finish("sending", "done", results)
+        return results
+
+    async def _not_sent(self, message: str, audit: bool = False) -> list[WriteOperationResult]:
+        """Close the approval with nothing sent (``audit``: and say so in the audit log)."""
+        results = [
+            operation_result(op, "not_sent", message, self.approval_id) for op in self.operations
+        ]
+        if audit:
+            for op in self.operations:
+                await _record_quietly(
+                    self.audit,
+                    channel=str(op["channel"]),
+                    outcome="not_sent",
+                    requested_value=op.get("new_value"),
+                    value_before=op.get("current_value"),
+                    thread_id=self.thread_id,
+                    approval_id=self.approval_id,
+                    message=message,
+                    connector=self.connector.kind,
+                )
+        await self._finish("executing", "done", results)
         return results
 
     async def _finish(
