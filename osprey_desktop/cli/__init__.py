@@ -37,6 +37,9 @@ COMMANDS: tuple[Command, ...] = (
     Command("verify", "osprey_desktop.cli.verify", "read back the writes in doubt on a thread"),
     Command("threads", "osprey_desktop.cli.threads", "list or delete conversation threads"),
     Command("audit", "osprey_desktop.cli.audit", "show the audit log of channel writes"),
+    Command(
+        "logbook", "osprey_desktop.cli.logbook", "list, show, search and retry logbook entries"
+    ),
     Command("channels", "osprey_desktop.cli.channels", "check a channel list before using it"),
     Command("config", "osprey_desktop.cli.config", "show the merged configuration and its sources"),
     Command(

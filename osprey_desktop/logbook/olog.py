@@ -165,7 +165,8 @@ class OlogClient:
                 f"{self.settings.timeout_seconds:g} s"
             ) from exc
         except httpx.HTTPError as exc:
-            raise OlogError(f"the Olog service at {where} cannot be reached ({exc})") from exc
+            reason = str(exc) or type(exc).__name__
+            raise OlogError(f"the Olog service at {where} cannot be reached ({reason})") from exc
         if response.status_code in (401, 403):
             who = self.settings.username or "no user"
             raise OlogError(

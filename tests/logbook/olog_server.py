@@ -68,11 +68,11 @@ class OlogHandler(BaseHTTPRequestHandler):
         if self.path.split("?")[0] != "/Olog/logs/multipart":
             self._send(404, {"error": "not found"})
             return
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length)  # read first, as a real server does, even to refuse
         if not self._authorised():
             self._send(401, {"error": "Unauthorized"})
             return
-        length = int(self.headers.get("Content-Length") or 0)
-        body = self.rfile.read(length)
         head = f"Content-Type: {self.headers.get('Content-Type')}\r\n\r\n".encode()
         message = BytesParser(policy=HTTP).parsebytes(head + body)
         if not message.is_multipart():
