@@ -252,3 +252,83 @@ async def test_a_copy_after_an_earlier_read_reads_the_source_again(session, mach
     assert "channel_read" in steps(asked)
     (op,) = operations(asked)
     assert op["new_value"] == pytest.approx(0.45), "the present value, not the earlier read"
+
+
+# -- moments of a restore ----------------------------------------------------------------------
+
+
+async def test_a_restore_from_a_minute_ago_is_the_value_then_not_now(session, machine: SimMachine):
+    now = time.time()
+    machine.set_setpoint(QF11, 121.0, t=now - 600)
+    machine.set_setpoint(QF11, 122.0, t=now - 20)
+
+    asked = await session.submit("restore QF11 to its value from 1 minute ago", "t1")
+
+    (op,) = operations(asked)
+    assert op["new_value"] == pytest.approx(121.0), "the value a minute ago, not the present one"
+    assert op["derived_from"]["moment"] == pytest.approx(now - 60, abs=5)
+    day = time.strftime("%Y-%m-%d", time.localtime(now - 60))
+    assert f"was 121 A at {day} " in asked.pending_approval["user_message"]
+
+
+async def test_a_restore_from_a_clock_time_is_that_instant_with_its_date(
+    session, machine: SimMachine
+):
+    now = time.time()
+    moment = now - 2 * 3600
+    clock = time.strftime("%H:%M", time.localtime(moment))
+    machine.set_setpoint(QF11, 121.0, t=moment - 600)
+    machine.set_setpoint(QF11, 119.0, t=moment + 600)  # since then it changed
+
+    asked = await session.submit(f"restore QF11 to its value from {clock}", "t1")
+
+    (op,) = operations(asked)
+    assert op["new_value"] == pytest.approx(121.0)
+    day = time.strftime("%Y-%m-%d", time.localtime(moment))
+    assert f"at {day} {clock}:00" in asked.pending_approval["user_message"]
+
+
+@pytest.mark.parametrize("moment", ["tomorrow at 10:00", "2 hours from now", "next week"])
+async def test_a_restore_to_a_future_moment_is_refused(session, machine: SimMachine, moment):
+    result = await session.submit(f"restore QF11 to its value from {moment}", "t1")
+
+    assert result.pending_approval is None
+    assert "in the future" in result.response
+    assert machine.setpoint_changes(QF11) == ()
+
+
+async def test_a_restore_to_a_whole_day_asks_which_moment(session):
+    result = await session.submit("restore QF11 to its value from yesterday", "t1")
+
+    assert result.pending_approval is None
+    assert "not one moment" in result.response
+
+
+# -- facts asked again in the same process -----------------------------------------------------
+
+
+async def test_a_copy_asked_again_reads_its_source_afresh(session, machine: SimMachine):
+    machine.set_setpoint(VCM07, 0.2)
+    await session.submit("make VCM08 the same as VCM07", "t1")
+    machine.set_setpoint(VCM07, 0.6)
+
+    again = await session.resume("t1", True)
+
+    assert machine.value(VCM08) == 0.0
+    (op,) = operations(again)
+    assert op["new_value"] == pytest.approx(0.6)
+    assert op["derived_from"]["value"] == pytest.approx(0.6)
+    assert "now reads 0.600 A, not 0.200 A" in again.pending_approval["user_message"]
+
+
+async def test_a_condition_still_holding_with_a_new_reading_is_sent(session, machine: SimMachine):
+    hcm03 = "SR01C:HCM03:Current:SP"
+    vcm04 = "SR02C:VCM04:Current:SP"
+    machine.set_setpoint(hcm03, 1.0)
+    await session.submit("set VCM04 to 0.3 A if the HCM03 setpoint is above 0.5 A", "t1")
+    machine.set_setpoint(hcm03, 0.9)  # moved, but the verdict is the approved one
+
+    done = await session.resume("t1", True)
+
+    assert done.pending_approval is None
+    assert machine.value(vcm04) == pytest.approx(0.3)

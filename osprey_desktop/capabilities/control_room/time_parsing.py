@@ -263,6 +263,7 @@ def strip_time_expressions(text: str, now: datetime | None = None) -> str:
     spans += [m.span() for m in _CALENDAR.finditer(lowered)]
     spans += [m.span() for m in _SHIFT.finditer(lowered)]
     spans += [m.span() for m in _VAGUE.finditer(lowered)]
+    spans += [m.span() for m in _FUTURE.finditer(lowered)]
     spans += [m.span() for p in _PERIODS for m in re.finditer(rf"\b{p}\b", lowered)]
     # An ambiguous date raises: its words then simply stay in the text.
     with contextlib.suppress(TimeRangeError):
