@@ -1,8 +1,16 @@
-"""The language of a request: numbers, units, words, and (later) the parse of a whole request.
+"""The language of a request: numbers, units, times, words, and the parse of a whole request.
 
-A Qt-free package low in the layers: it imports only ``events`` and ``config``; the planners,
-the capabilities and the channel finder import it.
+A Qt-free package low in the layers: it imports only ``events`` and ``config`` (never the
+channel list, the connectors or the planners); the planners and the capabilities use it. What
+it needs to know of a facility (the letters of its device names, the words of its channel
+list, its time zone) is handed in by the caller.
 
+* ``request``: the parse of a whole request into an intent, targets, a quantity, a time, a
+  reference and the words used or left over, and a follow-up as the previous parse with the
+  slots the new turn names replaced. Its docstring names the grammar.
+* ``times``: clock hours qualified by their words ("between 1 and 2 pm", "since 7 this
+  morning", "from 10 last night"), resolved to instants in the past.
+* ``questions``: which requests ask for an explanation, help or a thank-you, not a value.
 * ``numbers``: number words ("three", "twenty-four") and amounts spelled out ("two point five").
 * ``units``: the unit words an operator types and conversion between units (pint).
 * ``words``: tokens, light stemming, stop words, change verbs and capability scores.

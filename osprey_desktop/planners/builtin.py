@@ -21,6 +21,8 @@ from typing import Any
 from langchain_core.messages import BaseMessage, HumanMessage
 
 from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
+from osprey_desktop.language.questions import asks_for_help, is_knowledge_question, is_thanks
+from osprey_desktop.language.request import CHANGE_INTENTS, Request, follow_up, parse_request
 from osprey_desktop.language.words import (
     CHANGE_VERBS,
     Match,
@@ -34,8 +36,8 @@ from osprey_desktop.language.words import (
     words,
 )
 from osprey_desktop.planners.base import ExtractedTask
+from osprey_desktop.planners.channel_words import configured_vocabulary, facility_now
 from osprey_desktop.planners.plan_builder import PlanDraft, build_steps, closing_step
-from osprey_desktop.planners.questions import asks_for_help, is_knowledge_question, is_thanks
 from osprey_desktop.planners.response_writer import render_capability_help, render_summaries
 from osprey_desktop.state.context_summaries import successful_steps
 
@@ -201,12 +203,28 @@ def asks_for_change(text: str, capabilities: Sequence[Any] | None = None) -> boo
             # Read as "set ...", the rest gives a value: "open the gap 2 mm" asks for a
             # change (to or by? the writer asks), "open the strip chart" does not.
             as_set = re.sub(rf"^.*?\b{first[0]}\b", "set", raw, count=1, flags=re.I | re.S)
-            if _TARGET_VALUE.search(clause) or can_write(as_set) or writer_acts_or_asks(raw):
+            if _TARGET_VALUE.search(clause) or (
+                _names_channels(raw) and (can_write(as_set) or writer_acts_or_asks(raw))
+            ):
                 return True  # ... or a state ("open the cooling valve"), or a question
     return any(
-        _without_verb_or_question(part, capabilities) and can_write(part)
+        _without_verb_or_question(part, capabilities) and _gives_a_value(part) and can_write(part)
         for part in _statements(text)
     )
+
+
+def _gives_a_value(part: str) -> bool:
+    """The parse finds an amount with a unit or a mark ("QF07 to 119 A", "VCM11 -> 0.35"),
+    not a device number, a count or a time ("HCM01 1.5", "sectors 2 to 4", "3 hours")."""
+    quantity = parse(part).quantity
+    return quantity is not None and bool(quantity.unit or _VALUE_MARK.search(part))
+
+
+def _names_channels(text: str) -> bool:
+    """``text`` names a target and every word of it is placed ("open the ID04 gap"; not
+    "open the strip chart", whose "strip" no channel has)."""
+    request = parse(text)
+    return bool(request.targets) and not request.unused
 
 
 def _statements(text: str) -> list[str]:
@@ -332,6 +350,28 @@ def _missing_information(goals: Sequence[Any], text: str, state: Mapping[str, An
     return None
 
 
+# "QD08 to 98", "VCM11 -> 0.35": a value given without a verb (a bare "HCM01 1.5" is not)
+_VALUE_MARK = re.compile(r"(?:\bto\b|\bat\b|->|→|:?=|:)\s*[-+]?\.?\d|\bto\s+[a-z]", re.I)
+_PERSONAL = re.compile(r"\b(?:i|you|we|me|us|my|your|our)\b", re.I)
+
+
+def parse(text: str) -> Request:
+    """The parse of one request with the facility's words and clock (``language.request``)."""
+    return parse_request(text, configured_vocabulary(), facility_now())
+
+
+def _unplaced_question(request: Request) -> str:
+    """A question naming the words of ``request`` that fit nowhere."""
+    words = ", ".join(f"“{w}”" for w in request.unused) or f"“{request.verb}”"
+    what = " and ".join(request.targets) or "it"
+    if request.intent == "unknown" and request.verb:
+        return (
+            f"I do not know what “{request.verb}” should do to {what}. Do you want me to read "
+            "it, show its history, or change it (to which value)?"
+        )
+    return f"I could not place {words} in “{request.text}”. Which channel or action do you mean?"
+
+
 def _explanation(question: str) -> str:
     """A knowledge answer, naming the facility's channels of the kind asked about."""
     from osprey_desktop.knowledge import answer_question, configured_abbreviations
@@ -363,6 +403,11 @@ class BuiltinPlanner:
             len(texts) > 1 or bool(state.get("capability_context_data"))
         )
         task = latest
+        if len(texts) > 1:
+            # a follow-up is the previous request with the slots this turn names replaced
+            merged = follow_up(parse(texts[-2]), parse(latest))
+            if merged is not None:
+                return ExtractedTask(task=merged.canonical, depends_on_chat_history=False)
         if refers and len(texts) > 1:
             task = f'{latest} (follow-up to: "{texts[-2]}")'
         return ExtractedTask(task=task, depends_on_chat_history=refers)
@@ -377,7 +422,11 @@ class BuiltinPlanner:
             return primary, claimed  # claimed outright ("make a logbook entry: ...", "undo ...")
         if is_greeting(primary) or is_knowledge_question(primary):
             return primary, []  # answered from what is known, nothing read or changed
+        request = parse(primary)
+        if request.intent in ("conversation", "knowledge", "unknown"):
+            return primary, []  # answered, or asked about (ask_clarification names the word)
         by_name = {c.name: c for c in capabilities}
+        primary = request.canonical or primary  # joined names, absolute clock times
         matches = match_capabilities(primary, capabilities)
         text = primary
         if not matches:
@@ -388,8 +437,19 @@ class BuiltinPlanner:
         if not matches and previous:
             matches = match_capabilities(previous, capabilities)
             text = previous
-        # Questions and negations that use a change verb ask for no change (asks_for_change).
-        change = asks_for_change(text, capabilities)
+        # The parse decides a change when a verb leads a clause (a noun that is also a verb,
+        # "tunes, ...", is no command); a statement without a verb ("QD08 to 98 A") is a
+        # change when a writer can act on its value (asks_for_change).
+        change = request.intent in CHANGE_INTENTS or (
+            request.verb is None
+            and request.quantity is not None
+            and bool(request.quantity.unit or _VALUE_MARK.search(text))
+            and asks_for_change(text, capabilities)
+        )
+        if not matches and request.targets and not _PERSONAL.search(text):
+            # only names ("klystron reflected power?"): read them; the finder then says what
+            # the list has, instead of the help text
+            matches = match_capabilities(f"read {text}", capabilities)
         matches = [m for m in matches if change or not by_name[m.name].writes]
         goals = drop_subsumed_goals(matches, by_name)
         if change and not any(g.writes for g in goals):
@@ -462,9 +522,27 @@ class BuiltinPlanner:
         )
         return text, draft, produced
 
+    @staticmethod
+    def _asked_first(task: str) -> str | None:
+        """A question to ask before planning: a clause led by a word that is no verb this
+        planner knows ("straighten the orbit"), or a state asked of something the channel
+        list does not name ("shut the sector 6 valve"): asked about, never read or written."""
+        primary, _ = split_task(task)
+        if is_greeting(primary) or is_knowledge_question(primary):
+            return None
+        if claiming_capabilities(primary, _all_capabilities()):
+            return None  # a capability's own request form ("log this", "undo the last write")
+        request = parse(primary)
+        if request.intent == "unknown" or (request.intent == "state" and request.unused):
+            return _unplaced_question(request)  # "shut the sector 6 valve": no valve listed
+        return None
+
     async def create_plan(
         self, task: str, capabilities: Sequence[Any], state: Mapping[str, Any]
     ) -> dict[str, Any]:
+        question = self._asked_first(task)
+        if question:
+            return {"steps": [closing_step("clarify", task, PlanDraft(), question)]}
         text, goals = self._goals(task, capabilities)
         missing = _missing_information(goals, text, state)
         if missing:
@@ -498,6 +576,9 @@ class BuiltinPlanner:
     async def choose_next_step(
         self, task: str, capabilities: Sequence[Any], state: Mapping[str, Any]
     ) -> dict[str, Any]:
+        question = self._asked_first(task)
+        if question:
+            return closing_step("clarify", task, PlanDraft(), question)
         text, goals = self._goals(task, capabilities)
         missing = _missing_information(goals, text, state)
         if missing:

@@ -7,7 +7,7 @@ import pytest
 
 from osprey_desktop.connectors import get_configured_channel_database
 from osprey_desktop.knowledge import answer_question, configured_abbreviations, topics_from
-from osprey_desktop.planners.questions import asks_for_help, is_knowledge_question, is_thanks
+from osprey_desktop.language.questions import asks_for_help, is_knowledge_question, is_thanks
 
 
 @pytest.mark.parametrize(

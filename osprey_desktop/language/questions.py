@@ -2,10 +2,11 @@
 
 "What is a DCCT?" asks what a kind of device is; "what is the DCCT current?" asks for a value.
 The difference is in the form, not the words: an indefinite article or a generic plural after
-"what is", a question about meaning ("stand for", "difference between"), "why" about things
-in general, "how do I", a hypothetical ("what would happen if"), or a question about the
-assistant itself ("can you change anything without my approval?"). Such a request is answered
-from ``osprey_desktop.knowledge`` without reading or changing anything.
+"what is", a question about meaning ("stand for", "difference between"), "why" about a cause
+("why does the lifetime fall when the pressure rises?"), "how do I", a hypothetical ("what
+would happen if"), or a question about the assistant itself ("can you change anything
+without my approval?"). Such a request is answered from ``osprey_desktop.knowledge`` without
+reading or changing anything.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ _CONCEPT_FORMS = [
     re.compile(r"^(?:what|who)(?:\s+is|\s+are|'s)\s+\w+s\s+(?:for|used for)\b"),
     # what does HCM stand for / mean; what does a DCCT measure
     re.compile(r"^what\s+(?:does|do)\s+.+\s+(?:mean|stand\s+for|measure|do|control)\s*[?.!]*$"),
+    # what does a quadrupole do to the tune
+    re.compile(r"^what\s+(?:does|do)\s+(?:a|an)\s+.+\s+do\s+(?:to|for|with)\b"),
     re.compile(r"^what\s+is\s+meant\s+by\b"),
     re.compile(
         r"^what(?:\s+is|'s)\s+the\s+(?:difference|meaning|purpose|role|point|function|idea)"
@@ -41,9 +44,11 @@ _CONCEPT_FORMS = [
     re.compile(r"^what\s+happens\s+(?:if|when)\b"),
     re.compile(r"^is\s+it\s+(?:safe|possible|ok|okay|allowed)\s+to\b"),
 ]
-# why does a readback differ / why do correctors have readbacks (a generic subject)
+# why does a readback differ / why does the lifetime fall when the pressure rises: "why" asks
+# for a cause, never for a value (a question naming a device or a time is about the machine)
+# ("why is the beam current dropping" asks about now: a progressive is no general question)
 _WHY_GENERIC = re.compile(
-    r"^why\s+(?:does|do|is|are|would|should|can|could|might|must)\s+(?:a|an|\w+s)\b"
+    r"^why\s+(?:(?:does|do|would|should|can|could|might|must)\b|(?:is|are)\b(?!.*\w{3,}ing\b))"
 )
 # can you change anything without my approval / do you write on your own
 _ABOUT_ASSISTANT = re.compile(

@@ -1,0 +1,808 @@
+"""The parse of a whole request: intent, targets, quantity, time, reference, unused words.
+
+A request is read as one structure, not matched against triggers:
+
+* **intent**: read, history, plot, statistic, compare, write, copy, restore, state,
+  knowledge, conversation, or ``unknown`` when a clause leads with a word that is no verb
+  this grammar knows and no channel word ("straighten the orbit": asked about, not read);
+* **targets**: the phrases naming channels, split at commas, "and", "as well as", "plus"
+  ("beam current, lifetime and RF"); a phrase that is only a modifier takes the head of the
+  next one ("horizontal and vertical tune" is "horizontal tune", "vertical tune");
+* **quantity**: absolute ("to 98 A"), relative ("by 2 mm", "0.2 A higher"), percent ("by 2
+  %"), comparative without a number ("a touch lower": a write that must be asked about);
+* **time**: a qualified clock time (``language.times``) or the words the time parser reads;
+* **reference**: another channel ("match QD04", "in line with VCM12", "the same as"), the
+  archive ("back to where it was", "its value from 9:30"), a golden value ("nominal"), or
+  the previous value;
+* **used / unused**: every content word is placed (verb, target, quantity, time, reference,
+  politeness) or listed as unused, so a planner can ask about exactly those words.
+
+Verbs: a change verb acts on a target with a value, a state, a reference or a comparative;
+without one the request is still a change (asked about, never read). A word that is a noun
+and a verb ("tune", "trim", "scan", "set") is a verb only in verb position: first in its
+clause (after "please", "can you", "I want to") and followed by what it acts on.
+
+``canonical`` is the request in the forms the capabilities' parsers read: device names written
+with a space joined ("qd 08" -> "QD08"), qualified clock times made absolute, a comparative
+made a relative change ("HCM09 0.2 A higher" -> "increase HCM09 by 0.2 A"), a copy made "set
+X to the same value as Y". A follow-up ("0.55 then", "close it by 1 mm", "same for the vacuum
+in sector 4") is the previous parse with the slots the new turn names replaced (``follow_up``).
+
+Facility words (which letters start a device name, which words describe channels) come in as
+a ``Vocabulary`` from the caller: this package knows English, not a channel list.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from functools import lru_cache
+from typing import Literal
+
+from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, read_number
+from osprey_desktop.language.times import ClockSpan, find_clock_spans, replace_clock_spans
+from osprey_desktop.language.units import lookup_unit
+from osprey_desktop.language.words import CHANGE_VERBS, STOP_WORDS, stem
+
+__all__ = [
+    "Quantity",
+    "Reference",
+    "Request",
+    "TimeSlot",
+    "Vocabulary",
+    "follow_up",
+    "parse_request",
+]
+
+Intent = Literal[
+    "read",
+    "history",
+    "plot",
+    "statistic",
+    "compare",
+    "write",
+    "copy",
+    "restore",
+    "state",
+    "knowledge",
+    "conversation",
+    "unknown",
+]
+#: Intents that change the machine.
+CHANGE_INTENTS = frozenset({"write", "copy", "restore", "state"})
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The facility's words, given by the caller (built from its channel list)."""
+
+    #: Lower-case letters that start a device name ("hcm" for HCM01, "qd" for QD08).
+    device_prefixes: frozenset[str] = frozenset()
+    #: Lower-case words of the channels' descriptions and synonyms ("lifetime", "gap").
+    channel_words: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Quantity:
+    kind: Literal["absolute", "relative", "percent", "comparative"]
+    value: float | None  # relative: signed; comparative without a number: None
+    unit: str | None
+    words: str
+
+    def describe(self) -> str:
+        if self.value is None:
+            return f"{self.kind}, no number ({self.words!r})"
+        unit = f" {self.unit}" if self.unit else ""
+        sign = "+" if self.kind != "absolute" and self.value > 0 else ""
+        return f"{self.kind} {sign}{self.value:g}{unit}"
+
+
+@dataclass(frozen=True)
+class Reference:
+    kind: Literal["channel", "archive", "golden", "previous"]
+    words: str
+
+
+@dataclass(frozen=True)
+class TimeSlot:
+    kind: Literal["moment", "since", "range", "words"]
+    words: str
+    canonical: str
+
+
+@dataclass(frozen=True)
+class Request:
+    """One request, parsed. ``canonical`` is what the capabilities are given to read."""
+
+    text: str
+    intent: Intent
+    targets: tuple[str, ...] = ()
+    quantity: Quantity | None = None
+    time: TimeSlot | None = None
+    reference: Reference | None = None
+    state: str | None = None
+    verb: str | None = None
+    used: tuple[str, ...] = ()
+    unused: tuple[str, ...] = ()
+    canonical: str = ""
+    refers_back: bool = False
+    clauses: tuple[str, ...] = field(default=(), repr=False)
+
+    @property
+    def changes(self) -> bool:
+        return self.intent in CHANGE_INTENTS
+
+    def explain(self) -> dict[str, object]:
+        """The parse as plain data (``ask --explain``, the chat-model planner's schema)."""
+        return {
+            "intent": self.intent,
+            "targets": list(self.targets),
+            "quantity": self.quantity.describe() if self.quantity else None,
+            "time": self.time.canonical if self.time else None,
+            "reference": f"{self.reference.kind}: {self.reference.words}"
+            if self.reference
+            else None,
+            "state": self.state,
+            "verb": self.verb,
+            "unused_words": list(self.unused),
+            "canonical": self.canonical,
+        }
+
+
+# -- lexicon: generic English of a control room ----------------------------------------------
+def _set(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+READ_VERBS = _set(
+    """read show get check display give tell list fetch see report print look what whats
+    monitor view pull query find gimme"""
+)
+PLOT_VERBS = _set("plot trend graph chart draw")
+HISTORY_WORDS = _set("history historical archived archive evolve evolved evolution behaved trend")
+STATISTIC_WORDS = _set(
+    """average mean maximum max minimum min rms std deviation median peak spread variance
+    highest lowest"""
+)
+COMPARE_WORDS = _set("compare comparison versus vs against")
+#: Verbs that change a device. The planner's word list plus those that act only with a value,
+#: a state or a reference.
+CHANGE = CHANGE_VERBS | _set(
+    """open close shut bring drive take make return start stop insert retract extract arm
+    disarm activate deactivate match copy restore revert zero put raise lower drop reduce
+    increase decrease cut boost widen narrow steer degauss cycle"""
+)
+#: Nouns that are also verbs: a verb only in verb position, followed by what they act on.
+NOUN_VERBS = _set("tune trim scan set change current step drop cut match cycle steer zero")
+_NOUN_VERB_STEMS = frozenset(stem(w) for w in NOUN_VERBS)
+STATE_VERBS = {
+    "open": "open",
+    "close": "closed",
+    "shut": "closed",
+    "start": "on",
+    "stop": "off",
+    "insert": "in",
+    "retract": "out",
+    "extract": "out",
+    "arm": "armed",
+    "disarm": "disarmed",
+    "activate": "on",
+    "deactivate": "off",
+    "enable": "on",
+    "disable": "off",
+}
+UP_WORDS = _set("higher up more raise increase wider larger bigger further above open widen")
+DOWN_WORDS = _set("lower down less reduce decrease narrower smaller below close drop cut narrow")
+#: "a touch lower", "slightly higher": a direction and no amount.
+VAGUE_AMOUNTS = _set("touch bit little tad smidge slightly somewhat notch hair fraction")
+GOLDEN_WORDS = _set("golden nominal reference usual default design saved standard")
+POLITE = _set(
+    """please kindly thanks thank cheers pls plz ok okay hi hello hey just now also quickly
+    possibly maybe mind could would can will you me for us want need like let lets go ahead
+    there right away thx ta please"""
+)
+QUESTION_LEADS = _set(
+    """what which who whom whose how why when where whether is are was were am do does did has
+    have had can could would should will shall may might if"""
+)
+NEGATIONS = _set("not no never nothing without don dont doesn didn isn aren wasn weren won")
+DETERMINERS = _set(
+    """the a an all every each this that these those it them its my our both some any"""
+)
+PLACE_WORDS = _set("sector sectors cell cells straight section arc ring machine storage")
+_PRONOUNS = _set("it that them those these this one everything anything something")
+RANGE_WORDS = _set("through thru to till until from")
+ORDINALS = _set("first second third fourth fifth sixth last next previous")
+
+_NUM = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?"
+_NUMBER = re.compile(rf"(?<![\w.:]){_NUM}(?![\w:])|\b{SPELLED_NUMBER_PATTERN}\b", re.I)
+_ITEM_SPLIT = re.compile(r"\s*(?:,|;|\band\b|\bas\s+well\s+as\b|\bplus\b|&|\balong\s+with\b)\s*")
+_CLAUSES = re.compile(r"(?<=[?!;])\s+|(?<=\.)\s+(?=[a-z])|\bthen\b", re.I)
+_POLITE_LEAD = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|now|also|just|please|kindly|hi|hello|hey|and|then|right|alright|"
+    r"go ahead and|(?:can|could|would|will) you(?: please)?|i(?:'d| would)? (?:want|like|need) "
+    r"(?:to|you to)|we (?:want|need) to|let'?s)\b[\s,]*)+",
+    re.I,
+)
+_WISH = re.compile(r"\b(?:i|we)(?:'d|\s+would)?\s+(?:want|need|like)\b", re.I)
+
+
+# -- device names with a space -----------------------------------------------------------------
+def join_device_names(text: str, vocabulary: Vocabulary) -> str:
+    """ "qd 08" -> "QD08", "hcm 5" -> "HCM5": a device prefix of the facility, a space, and a
+    number that is not an amount (no unit after it)."""
+    if not vocabulary.device_prefixes:
+        return text
+    prefixes = "|".join(sorted(map(re.escape, vocabulary.device_prefixes), key=len, reverse=True))
+    pattern = re.compile(rf"\b({prefixes})\s*[-#]?\s+(\d{{1,3}})\b(?!\.\d)", re.I)
+
+    def join(m: re.Match[str]) -> str:
+        after = text[m.end() :].lstrip()
+        unit = re.match(r"[a-zµ%]+", after, re.I)
+        word = unit.group(0).lower() if unit else ""
+        if word and lookup_unit(word) and word not in ("a", "x", "y"):
+            return m.group(0)  # "at 5 mm": an amount, not a device number
+        return f"{m.group(1).upper()}{m.group(2)}"
+
+    return pattern.sub(join, text)
+
+
+# -- quantity ----------------------------------------------------------------------------------
+def _unit_after(text: str, end: int) -> tuple[str | None, int]:
+    after = text[end:]
+    m = re.match(r"\s*(%|[a-zµΩ]+(?:/[a-z]+)?)", after, re.I)
+    if not m:
+        return None, end
+    word = m.group(1)
+    if word == "%" or word.lower() in ("percent", "per cent", "pct"):
+        return "%", end + m.end()
+    if word.lower() in ("a",) and re.match(r"\s*a\s+(?:touch|bit|little|tad)", after, re.I):
+        return None, end
+    found = lookup_unit(word)
+    return (word, end + m.end()) if found else (None, end)
+
+
+def _is_target_number(text: str, start: int) -> bool:
+    """A number that names a device or a place ("sector 5", "BPM 12", "first three")."""
+    before = text[:start].rstrip().lower()
+    if re.search(rf"\b(?:{'|'.join(PLACE_WORDS)})\s+\d+\s*(?:to|through|thru|-|and)$", before):
+        return True  # "sectors 2 to 4"
+    last = re.findall(r"[a-z]+$", before)
+    if last and (last[0] in PLACE_WORDS or last[0] in ORDINALS or last[0].endswith("s")):
+        return last[0] not in ("is", "was", "its", "plus", "minus", "us", "has", "does", "this")
+    return bool(last and last[0] in ("number", "no", "gauge", "monitor", "corrector", "quadrupole"))
+
+
+@dataclass(frozen=True)
+class _Amount:
+    value: float
+    unit: str | None
+    start: int
+    end: int
+    words: str
+
+
+def _amounts(text: str) -> list[_Amount]:
+    out = []
+    for m in _NUMBER.finditer(text):
+        if _is_target_number(text, m.start()):
+            continue
+        value = read_number(m.group(0))
+        if value is None:
+            continue
+        unit, end = _unit_after(text, m.end())
+        if unit in ("x", "y", "X", "Y"):
+            continue
+        out.append(_Amount(value, unit, m.start(), end, text[m.start() : end]))
+    return out
+
+
+def _direction(words: list[str]) -> int:
+    for w in reversed(words):
+        if w in UP_WORDS:
+            return 1
+        if w in DOWN_WORDS:
+            return -1
+    return 0
+
+
+def _quantity(text: str, lowered_words: list[str]) -> tuple[Quantity | None, set[str]]:
+    amounts = _amounts(text)
+    used: set[str] = set()
+    if amounts:
+        amount = amounts[-1]  # the last value given wins ("1.5 A, no wait, 1.2 A")
+        before = text[: amount.start].lower()
+        after = text[amount.end :].lower()
+        before_words = re.findall(r"[a-z]+", before)
+        after_words = re.findall(r"[a-z]+", after)[:2]
+        used.update(re.findall(r"[a-z]+", amount.words.lower()))
+        unit = amount.unit
+        if unit == "%":
+            sign = _direction(before_words[-4:] + after_words) or 1
+            return Quantity("percent", sign * amount.value, "%", amount.words), used
+        comparative = _direction(after_words)
+        if comparative and before_words[-1:] != ["to"]:
+            used.update(after_words[:1])
+            return Quantity("relative", comparative * amount.value, unit, amount.words), used
+        if before_words[-1:] == ["by"]:
+            sign = _direction(before_words[-8:]) or 1
+            return Quantity("relative", sign * amount.value, unit, amount.words), used
+        return Quantity("absolute", amount.value, unit, amount.words), used
+    for i, w in enumerate(lowered_words):
+        if w in VAGUE_AMOUNTS:
+            following = lowered_words[i + 1 : i + 3]
+            if _direction(following):
+                used.update([w, *following[:1]])
+                return Quantity("comparative", None, None, " ".join([w, *following])), used
+    return None, used
+
+
+# -- clauses, verbs, intents ---------------------------------------------------------------------
+def _lead_stripped(clause: str) -> str:
+    previous = None
+    clause = clause.strip(" ,.!")
+    while clause != previous:
+        previous, clause = clause, _POLITE_LEAD.sub("", clause).strip(" ,")
+    return clause
+
+
+def _verb_of(clause: str, vocabulary: Vocabulary) -> tuple[str | None, bool]:
+    """The verb leading a clause and whether it is one this grammar knows. ``(None, True)``
+    when the clause leads with something else (a name, a question word, a number)."""
+    ws = re.findall(r"[a-z]+|\d", clause.lower())
+    if not ws:
+        return None, True
+    first, nxt = ws[0], (ws[1] if len(ws) > 1 else "")
+    acts_on = (
+        nxt in DETERMINERS
+        or nxt in ("up", "down", "back", "off", "on")
+        or bool(re.match(r"[a-z]+\d|\d", nxt) or re.search(rf"\b{first}\s+[A-Z]{{2,}}\d", clause))
+    )
+    if first in NOUN_VERBS or stem(first) in _NOUN_VERB_STEMS:
+        # "tune the RF", never "tunes, chromaticity and lifetime" (a plural is a noun)
+        return (first, True) if acts_on and first in NOUN_VERBS else (None, True)
+    if stem(first) in {stem(v) for v in CHANGE} or first in CHANGE:
+        return first, True
+    if first in READ_VERBS or first in PLOT_VERBS or first in COMPARE_WORDS:
+        return first, True
+    if first in QUESTION_LEADS or first in STOP_WORDS or first in POLITE:
+        return None, True
+    if first in vocabulary.channel_words or first in STATISTIC_WORDS or first in HISTORY_WORDS:
+        return None, True
+    if first in vocabulary.device_prefixes or re.match(r"[a-z]+\d", first):
+        return None, True
+    if acts_on and nxt in DETERMINERS and first not in PLACE_WORDS:
+        return first, False  # "straighten the orbit": a verb nobody taught this grammar
+    return None, True
+
+
+_COPY = re.compile(
+    r"\b(?:match(?:es)?|in\s+line\s+with|the\s+same\s+(?:\w+\s+)?as|equal\s+to|like|"
+    r"identical\s+to|copy(?:\s+of)?|from)\s+(?:the\s+)?(?P<source>[A-Za-z]{1,5}\s?\d{1,3}\b[\w\s]*)",
+    re.I,
+)
+_RESTORE = re.compile(
+    r"\b(?:restore|revert|back\s+(?:to|the\s+way|where|how|as)|(?:where|what|how)\s+it\s+was|"
+    r"its\s+(?:value|setting)\s+(?:from|at|of))\b",
+    re.I,
+)
+_GOLDEN = re.compile(rf"\b(?:{'|'.join(sorted(GOLDEN_WORDS))})\b", re.I)
+
+
+def _reference(text: str, changes: bool) -> tuple[Reference | None, set[str]]:
+    if not changes:
+        return None, set()
+    restore = _RESTORE.search(text)
+    if restore:
+        return Reference("archive", restore.group(0)), set(re.findall(r"[a-z]+", restore[0]))
+    copy = _COPY.search(text)
+    if copy and re.search(r"\d", copy.group("source")):
+        words = set(re.findall(r"[a-z]+", copy.group(0).lower()))
+        return Reference("channel", copy.group("source").strip()), words
+    golden = _GOLDEN.search(text)
+    if golden:
+        return Reference("golden", golden.group(0)), {golden.group(0).lower()}
+    return None, set()
+
+
+def _is_question(clause: str) -> bool:
+    stripped = _lead_stripped(clause).lower()
+    first = re.findall(r"[a-z]+", stripped)[:1]
+    return clause.strip().endswith("?") or bool(first and first[0] in QUESTION_LEADS)
+
+
+def _negated(clause: str) -> bool:
+    ws = re.findall(r"[a-z]+", clause.lower().replace("n't", " not"))
+    return any(w in NEGATIONS for w in ws)
+
+
+# -- targets -------------------------------------------------------------------------------------
+_TARGET_NOISE = re.compile(
+    r"\b(?:on\s+one\s+plot|together|in\s+one\s+(?:plot|chart|graph)|side\s+by\s+side|"
+    r"for\s+me|right\s+now|at\s+the\s+moment|currently|please|pls|thanks|now)\b",
+    re.I,
+)
+
+
+def split_targets(phrase: str) -> list[str]:
+    """The items of a list of channel phrases; a modifier alone takes the next item's head."""
+    parts = [p.strip(" ,.?!") for p in _ITEM_SPLIT.split(phrase) if p and p.strip(" ,.?!")]
+    out: list[str] = []
+    for i, part in enumerate(parts):
+        words = part.split()
+        if len(words) == 1 and i + 1 < len(parts) and len(parts[i + 1].split()) >= 2:
+            head = " ".join(parts[i + 1].split()[1:])
+            if not re.search(r"\d", part) and not re.search(r"\d", parts[i + 1].split()[0]):
+                part = f"{part} {head}"  # "horizontal and vertical tune"
+        out.append(part)
+    return out
+
+
+def _target_phrase(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` without the spans the other slots took, leading verbs and politeness."""
+    keep, last = [], 0
+    for start, end in sorted(spans):
+        if start >= last:
+            keep.append(text[last:start])
+            last = end
+    keep.append(text[last:])
+    rest = " ".join("".join(keep).split())
+    rest = _TARGET_NOISE.sub(" ", rest)
+    rest = _lead_stripped(rest)
+    return " ".join(rest.split()).strip(" ,.?!")
+
+
+# -- times the capabilities' parser reads (words only: recorded, not resolved here) -------------
+_UNITS_OF_TIME = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|shifts?)"
+_COUNT = (
+    r"(?:\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|few|"
+    r"couple\s+of)"
+)
+_TIME_WORDS = re.compile(
+    rf"\b(?:(?:for|over|during|in|within)\s+)?(?:the\s+)?(?:last|past|previous)\s+(?:{_COUNT}\s*)?"
+    rf"{_UNITS_OF_TIME}\b"
+    rf"|\b{_COUNT}\s*{_UNITS_OF_TIME}\s+ago\b"
+    rf"|\b(?:for|over|during)\s+(?:the\s+)?(?:next\s+)?{_COUNT}\s*{_UNITS_OF_TIME}\b"
+    r"|\b(?:since|from|after|until|till|before|between)\s+(?:yesterday|today|noon|midnight|"
+    r"\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2})?|\d{1,2}(?::\d{2})?)"
+    r"(?:\s+(?:and|to|until|till|-)\s+(?:\d{4}-\d{2}-\d{2}\s+)?\d{1,2}(?::\d{2})?)?"
+    r"|\bat\s+(?:\d{4}-\d{2}-\d{2}\s+)?\d{1,2}:\d{2}\b"
+    r"|\b(?:yesterday|today|overnight|tonight|last\s+night|last\s+week|this\s+(?:morning|afternoon|"
+    r"evening|week|shift))\b"
+    r"|\bnow\b(?=.*\bthan\b)",
+    re.I,
+)
+_NOW_THAN_THEN = re.compile(
+    r"\b(?:now|currently|at\s+present)\b.*\b(?:than|with|to|against)\b", re.I
+)
+
+
+def _time_slot(
+    canonical: str, spans: list[ClockSpan]
+) -> tuple[TimeSlot | None, list[tuple[int, int]]]:
+    found = [(m.start(), m.end()) for m in _TIME_WORDS.finditer(canonical)]
+    if spans:
+        first = spans[0]
+        return TimeSlot(first.kind, first.words, first.canonical()), found
+    if found:
+        words = " ".join(canonical[a:b] for a, b in found)
+        kind = "moment" if re.search(r"\bago\b|\bat\s+\d", words, re.I) else "words"
+        return TimeSlot(kind, words, words), found
+    return None, []
+
+
+# -- the parse -----------------------------------------------------------------------------------
+def _verb_clauses(text: str) -> list[str]:
+    """Pieces that may each lead with a verb: sentences, "then", ", " and "and" before a verb."""
+    verbs = "|".join(sorted(CHANGE | READ_VERBS | PLOT_VERBS, key=len, reverse=True))
+    pieces = re.split(
+        rf"[;?!]|\.(?!\d)|\bthen\b|,\s*(?=(?:and\s+)?(?:just\s+)?(?:{verbs})\b)|"
+        rf"\band\s+(?=(?:then\s+)?(?:{verbs})\b)",
+        text,
+        flags=re.I,
+    )
+    return [p.strip() for p in pieces if p and p.strip(" ,.")]
+
+
+def _content(words: list[str]) -> list[str]:
+    return [
+        w
+        for w in words
+        if w not in STOP_WORDS and w not in POLITE and not w.isdigit() and len(w) > 1
+    ]
+
+
+def parse_request(
+    text: str, vocabulary: Vocabulary | None = None, now: datetime | None = None
+) -> Request:
+    """The structure of ``text`` (see the module docstring). ``now`` (timezone-aware, in the
+    facility's zone) resolves qualified clock times; without it they stay as typed."""
+    from osprey_desktop.language.questions import asks_for_help, is_knowledge_question, is_thanks
+    from osprey_desktop.language.words import is_greeting
+
+    vocabulary = vocabulary or Vocabulary()
+    original = " ".join(str(text).split())
+    work = join_device_names(original, vocabulary)
+    spans = find_clock_spans(work, now) if now is not None else []
+    canonical = replace_clock_spans(work, spans)
+    time_slot, time_spans = _time_slot(canonical, spans)
+    lowered = canonical.lower()
+    all_words = re.findall(r"[a-z][a-z'-]*[a-z]|[a-z]", lowered.replace("n't", " not"))
+    used: set[str] = set()
+    for a, b in time_spans:
+        used.update(re.findall(r"[a-z]+", lowered[a:b]))
+
+    if is_greeting(original) or is_thanks(original) or asks_for_help(original):
+        return Request(original, "conversation", canonical=canonical, used=tuple(all_words))
+    if is_knowledge_question(original):
+        return Request(original, "knowledge", canonical=canonical, used=tuple(all_words))
+
+    # verbs, clause by clause
+    verb: str | None = None
+    change_verb: str | None = None
+    unknown: list[str] = []
+    for clause in _verb_clauses(canonical):
+        stripped = _lead_stripped(clause)
+        found, known = _verb_of(stripped, vocabulary)
+        if found is None:
+            continue
+        used.add(found)
+        if not known:
+            unknown.append(found)
+            continue
+        verb = verb or found
+        is_change = found in CHANGE or stem(found) in {stem(v) for v in CHANGE}
+        # the verb leads its clause, so a negation ("don't set") leaves no verb to find
+        if is_change and found not in READ_VERBS and not _is_question(clause) and not change_verb:
+            change_verb = found
+    wish = bool(_WISH.search(canonical)) and not _is_question(canonical)
+
+    without_times = canonical
+    for m in _TARGET_NOISE.finditer(canonical):
+        time_spans_and_noise = (m.start(), m.end())
+        a, b = time_spans_and_noise
+        without_times = without_times[:a] + " " * (b - a) + without_times[b:]
+    for a, b in time_spans:
+        without_times = without_times[:a] + " " * (b - a) + without_times[b:]
+    quantity, quantity_words = _quantity(without_times, all_words)
+    used |= quantity_words
+    # A comparative with a number and no verb ("HCM09 0.2 A higher") is a change too.
+    comparative_change = (
+        quantity is not None
+        and quantity.kind in ("relative", "comparative", "percent")
+        and not _is_question(canonical)
+        and not _negated(canonical)
+    )
+    changes = change_verb is not None or comparative_change
+    reference, reference_words = _reference(canonical, changes or wish)
+    used |= reference_words
+    state = None
+    if change_verb in STATE_VERBS and (quantity is None or quantity.kind == "comparative"):
+        state = STATE_VERBS[change_verb]
+
+    if changes:
+        if reference is not None and reference.kind == "archive":
+            intent: Intent = "restore"
+        elif reference is not None and reference.kind == "channel":
+            intent = "copy"
+        elif state is not None and reference is None:
+            intent = "state"
+        else:
+            intent = "write"
+    elif unknown:
+        intent = "unknown"
+    elif any(w in COMPARE_WORDS for w in all_words) or (
+        time_slot is not None and _NOW_THAN_THEN.search(canonical)
+    ):
+        intent = "compare"
+    elif any(w in STATISTIC_WORDS for w in all_words) and time_slot is not None:
+        intent = "statistic"
+    elif any(w in PLOT_VERBS for w in all_words) or re.search(r"\bon\s+one\s+plot\b", lowered):
+        intent = "plot"
+    elif time_slot is not None or any(w in HISTORY_WORDS for w in all_words):
+        intent = "history"
+    else:
+        intent = "read"
+
+    # targets: what the other slots leave
+    taken = list(time_spans)
+    amount_spans = [(a.start, a.end) for a in _amounts(without_times)]
+    if quantity is not None and quantity.value is not None and amount_spans:
+        taken.append(amount_spans[-1])
+    body = canonical
+    for a, b in sorted(taken, reverse=True):
+        body = body[:a] + " " * (b - a) + body[b:]
+    source = reference.words if reference is not None and reference.kind == "channel" else ""
+    phrase = body
+    if source:
+        phrase = re.split(
+            r"\b(?:match(?:es)?|in\s+line\s+with|the\s+same\s+|equal\s+to|identical\s+to)\b",
+            phrase,
+            maxsplit=1,
+            flags=re.I,
+        )[0]
+    words_out = set(quantity_words) | set(VAGUE_AMOUNTS) | UP_WORDS | DOWN_WORDS
+    words_out -= {"open", "close"}
+    phrase = re.sub(
+        rf"\b(?:{'|'.join(sorted(words_out))})\b(?=\s*(?:$|[,.?!]))", " ", phrase, flags=re.I
+    )
+    trailing = words_out | {"a", "an", "up", "down", "back", "to", "by", "at", "then"}
+    pattern = rf"(?:\s+|^)(?:{'|'.join(sorted(map(re.escape, trailing)))})\s*(?=[,.?!]|$)"
+    previous = None
+    while previous != phrase:
+        previous, phrase = phrase, re.sub(pattern, "", phrase.rstrip(), flags=re.I)
+    if change_verb or verb:
+        phrase = re.sub(
+            rf"^\W*(?:\w+\W+){{0,6}}?\b{re.escape(change_verb or verb or '')}\b",
+            " ",
+            _lead_stripped(phrase),
+            count=1,
+            flags=re.I,
+        )
+    for lead in unknown:
+        phrase = re.sub(rf"\b{re.escape(lead)}\b", " ", phrase, count=1, flags=re.I)
+    phrase = re.sub(
+        r"^\s*(?:(?:what|how)\s*(?:'s\b|is\b|are\b|was\b|were\b)?|'s\b|is\b|are\b|was\b)",
+        " ",
+        phrase,
+        flags=re.I,
+    )
+    phrase = _target_phrase(phrase, [])
+    phrase = re.sub(
+        r"\b(?:the\s+)?(?:history|trend|value|values|reading|readings)\s+of\b",
+        " ",
+        phrase,
+        flags=re.I,
+    )
+    phrase = re.sub(r"^(?:me|us)\b", "", phrase.strip(), flags=re.I).strip(" ,.?!")
+    targets = tuple(
+        t
+        for t in split_targets(phrase)
+        if re.search(r"[a-z0-9]", t, re.I) and t.lower() not in _PRONOUNS
+    )
+    if source:
+        targets = (*targets, source)
+
+    # words: used by a slot, by a target the vocabulary knows, or unused
+    target_words = set(re.findall(r"[a-z]+", " ".join(targets).lower()))
+    known = vocabulary.channel_words
+    unplaced = []
+    for word in _content(all_words):
+        if word in used or word in READ_VERBS or word in PLOT_VERBS or word in QUESTION_LEADS:
+            continue
+        if word in STATISTIC_WORDS or word in HISTORY_WORDS or word in COMPARE_WORDS:
+            continue
+        if word in target_words and (not known or word in known or stem(word) in _stems(known)):
+            used.add(word)
+            continue
+        if word in PLACE_WORDS or word in ORDINALS or word in NEGATIONS or word in RANGE_WORDS:
+            continue
+        if (
+            word in target_words
+            and re.fullmatch(r"[a-z]{1,5}", word)
+            and word in vocabulary.device_prefixes
+        ):
+            continue
+        if word in target_words or word in unknown:
+            unplaced.append(word)
+    canonical = _canonical_change(canonical, intent, quantity, targets, reference, change_verb)
+    return Request(
+        text=original,
+        intent=intent,
+        targets=targets,
+        quantity=quantity,
+        time=time_slot,
+        reference=reference,
+        state=state,
+        verb=change_verb or verb or (unknown[0] if unknown else None),
+        used=tuple(sorted(used)),
+        unused=tuple(dict.fromkeys(unplaced)),
+        canonical=canonical,
+        refers_back=bool(re.search(r"\b(?:it|that|them|those|these|same)\b", lowered)),
+    )
+
+
+@lru_cache(maxsize=4)
+def _stems(words: frozenset[str]) -> frozenset[str]:
+    return frozenset(stem(w) for w in words)
+
+
+def _canonical_change(
+    canonical: str,
+    intent: str,
+    quantity: Quantity | None,
+    targets: tuple[str, ...],
+    reference: Reference | None,
+    verb: str | None,
+) -> str:
+    """The change in a form the write parsers read, when the words had another form."""
+    if intent == "write" and quantity is not None and quantity.value is not None and targets:
+        single = len(_verb_clauses(canonical)) == 1
+        if quantity.kind == "relative" and (single or not re.search(r"\bby\b", canonical, re.I)):
+            word = "increase" if quantity.value > 0 else "decrease"
+            unit = f" {quantity.unit}" if quantity.unit else ""
+            return f"{word} {' and '.join(targets)} by {abs(quantity.value):g}{unit}"
+    same = re.search(r"\bthe\s+same\s+(?:\w+\s+)?as\b|\bcopy\b", canonical, re.I)
+    if intent == "copy" and reference is not None and len(targets) >= 2 and not same:
+        return f"set {' and '.join(targets[:-1])} to the same value as {targets[-1]}"
+    return canonical
+
+
+_ONLY_A_VALUE = re.compile(
+    rf"^(?:(?:ok(?:ay)?|no|sorry|fine|right|alright|so|then|and|make\s+(?:that|it)|try|"
+    rf"let'?s\s+(?:say|try)|instead|rather|please|actually)\b[\s,]*)*"
+    rf"(?:{_NUM}|{SPELLED_NUMBER_PATTERN})\s*(?:%|[a-zµ]+)?"
+    rf"(?:[\s,]*(?:then|instead|please|rather|thanks))*[\s.!]*$",
+    re.I,
+)
+_SAME_FOR = re.compile(
+    r"^(?:(?:ok(?:ay)?|and|now|then|also)\b[\s,]*)*(?:(?:do\s+)?the\s+same\s+(?:for|with)|"
+    r"same\s+(?:for|with)|what\s+about|how\s+about|and|now|also)\s+(?P<rest>.+?)[\s?.!]*$",
+    re.I,
+)
+
+
+def follow_up(
+    previous: Request, new: Request, vocabulary: Vocabulary | None = None
+) -> Request | None:
+    """The previous request with the slots ``new`` names replaced, or None when ``new``
+    stands on its own. "0.55 then" replaces the quantity; "close it by 1 mm" puts the
+    previous targets in place of "it"; "same for X" replaces the targets and keeps the
+    intent, the time and the quantity."""
+    del vocabulary
+    if new.intent in ("conversation", "knowledge") or not previous.targets:
+        return None
+    before = " and ".join(t for t in previous.targets)
+    old_phrase = _phrase_in(previous.canonical, previous.targets)
+    if _ONLY_A_VALUE.match(new.text) and new.quantity is not None and previous.changes:
+        quantity = new.quantity
+        earlier = previous.quantity
+        unitless = quantity.kind == "absolute" and quantity.unit is None
+        if unitless and earlier is not None and earlier.kind == "absolute":
+            quantity = replace(quantity, unit=earlier.unit)  # "0.55 then" after "0.6 A": in A
+        unit = f" {quantity.unit}" if quantity.unit else ""
+        if quantity.kind == "absolute":
+            canonical = f"set {before} to {quantity.value:g}{unit}"
+        else:
+            word = "increase" if (quantity.value or 0) > 0 else "decrease"
+            canonical = f"{word} {before} by {abs(quantity.value or 0):g}{unit}"
+        return replace(
+            previous, text=new.text, intent="write", quantity=quantity, canonical=canonical
+        )
+    pronoun = re.search(r"\b(?:it|that|them|those|these|this)\b", new.canonical, re.I)
+    if pronoun and (new.verb or new.quantity) and not _names_a_device(new):
+        canonical = new.canonical[: pronoun.start()] + old_phrase + new.canonical[pronoun.end() :]
+        return replace(new, targets=previous.targets, canonical=canonical, refers_back=True)
+    same = _SAME_FOR.match(new.canonical)
+    if same and new.verb is None and new.quantity is None:
+        rest = same.group("rest")
+        targets = tuple(split_targets(rest))
+        if old_phrase and old_phrase in previous.canonical:
+            canonical = previous.canonical.replace(old_phrase, rest, 1)
+        else:
+            canonical = f"{previous.canonical} for {rest}"
+        return replace(previous, text=new.text, targets=targets, canonical=canonical)
+    return None
+
+
+def _names_a_device(request: Request) -> bool:
+    return any(re.search(r"[A-Za-z]{2,5}\d", t) for t in request.targets) or any(
+        len(t.split()) > 1 for t in request.targets
+    )
+
+
+def _phrase_in(canonical: str, targets: tuple[str, ...]) -> str:
+    """The words of ``canonical`` that name ``targets`` (from the first to the last)."""
+    if not targets:
+        return ""
+    first = canonical.find(targets[0])
+    last_target = targets[-1]
+    last = canonical.find(last_target, max(first, 0))
+    if first < 0 or last < 0:
+        return " and ".join(targets)
+    start = first
+    article = re.search(r"\bthe\s+$", canonical[:first], re.I)
+    if article:
+        start = article.start()
+    return canonical[start : last + len(last_target)]

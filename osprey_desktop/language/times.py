@@ -1,0 +1,214 @@
+"""Clock hours qualified by their words: "between 1 and 2 pm", "since 7 this morning".
+
+A bare hour ("since 7") could be morning or evening; the words around it usually say which:
+a meridiem ("pm", "a.m."), a part of the day ("this morning", "in the afternoon", "tonight",
+"last night"), a day ("yesterday"), or the other end of a range ("between 1 and 2 pm": one
+"pm" for both). This grammar reads exactly those forms and resolves them to timezone-aware
+instants in the past; anything else (an hour with nothing to qualify it, "08:00", "2 hours
+ago") is left to the capabilities' time parser, which asks when a reading is ambiguous.
+
+Grammar (case-insensitive; ``HOUR`` is 1-12 or 0-23 with optional ``:MM``, a number word up to
+twelve, "noon" or "midnight"; ``PART`` is a meridiem, a part of the day or a day):
+
+* range:  ``between HOUR [PART] and HOUR PART``, ``from HOUR [PART] to|until|till HOUR PART``
+  (a PART on either end qualifies the other end too);
+* since:  ``since|from|after HOUR PART``;
+* moment: ``at HOUR PART``, ``PART at HOUR [PART]`` ("yesterday at 3 pm").
+
+Each match is a ``ClockSpan`` with its character span in the text and the instants, so a
+caller can put a canonical form ("since 2026-11-26 07:00") in place of the words.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta, tzinfo
+from typing import Literal
+
+from osprey_desktop.language.numbers import NUMBER_WORDS
+
+__all__ = ["ClockSpan", "find_clock_spans", "replace_clock_spans"]
+
+_HOUR_WORDS = {w: n for w, n in NUMBER_WORDS.items() if 1 <= n <= 12}
+_HOUR = (
+    r"(?:\d{1,2}(?::\d{2}|\.\d{2}(?!\d))?|noon|midnight|"
+    + "|".join(sorted(_HOUR_WORDS, key=len, reverse=True))
+    + r")(?:\s*o'?clock)?"
+)
+_MERIDIEM = r"a\.?\s?m\.?|p\.?\s?m\.?"
+_PART = (
+    rf"(?:{_MERIDIEM})(?![a-z])|(?:(?:this|in\s+the|yesterday|tomorrow)\s+)?"
+    r"(?:morning|afternoon|evening)|tonight|(?:last|at)\s+night|yesterday|today"
+)
+_PARTS = rf"(?:{_PART})(?:\s+(?:{_PART}))?"
+_END = r"(?![\w:])"
+
+_RANGE = re.compile(
+    rf"\b(?P<lead>between|from)\s+(?P<h1>{_HOUR})(?:\s*(?P<p1>{_PARTS}))?{_END}\s*"
+    rf"(?:and|to|until|till|-|–)\s*(?P<h2>{_HOUR})(?:\s*(?P<p2>{_PARTS}))?{_END}",
+    re.I,
+)
+_SINCE = re.compile(
+    rf"\b(?P<lead>since|from|after)\s+(?P<h1>{_HOUR})\s*(?P<p1>{_PARTS}){_END}", re.I
+)
+_MOMENT = re.compile(
+    rf"(?:\b(?P<p0>{_PARTS})\s+)?\bat\s+(?P<h1>{_HOUR})(?:\s*(?P<p1>{_PARTS}))?{_END}", re.I
+)
+
+Kind = Literal["moment", "since", "range"]
+
+
+@dataclass(frozen=True)
+class ClockSpan:
+    """One qualified clock time (or range) found in a text."""
+
+    start: int
+    end: int
+    kind: Kind
+    first: datetime
+    second: datetime | None
+    words: str
+
+    def canonical(self) -> str:
+        """The same time in the form every time parser reads: absolute, to the minute."""
+        first = self.first.strftime("%Y-%m-%d %H:%M")
+        if self.kind == "range" and self.second is not None:
+            return f"from {first} to {self.second.strftime('%Y-%m-%d %H:%M')}"
+        return f"since {first}" if self.kind == "since" else f"at {first}"
+
+
+def _hour(text: str) -> tuple[int, int] | None:
+    """(hour, minute) as typed, before any part of the day is applied."""
+    text = re.sub(r"\s*o'?clock$", "", text.strip().lower())
+    if text == "noon":
+        return 12, 0
+    if text == "midnight":
+        return 0, 0
+    if text in _HOUR_WORDS:
+        return _HOUR_WORDS[text], 0
+    match = re.fullmatch(r"(\d{1,2})(?:[:.](\d{2}))?", text)
+    if not match:
+        return None
+    hour, minute = int(match.group(1)), int(match.group(2) or 0)
+    return (hour, minute) if hour <= 24 and minute < 60 else None
+
+
+@dataclass(frozen=True)
+class _Part:
+    """What the words after an hour say: morning or evening, and which day."""
+
+    evening: bool | None = None  # True: pm, False: am, None: not said
+    days_back: int | None = None  # 0 today, 1 yesterday; None: not said
+    night: bool = False  # "last night", "at night": 6-11 pm of the day before, 0-5 am today
+
+
+def _part(words: str | None) -> _Part:
+    if not words:
+        return _Part()
+    w = " ".join(words.lower().replace(".", "").split())
+    evening: bool | None = None
+    days_back: int | None = None
+    night = False
+    if re.search(r"\bp\s?m\b|afternoon|evening|tonight", w):
+        evening = True
+    elif re.search(r"\ba\s?m\b|morning", w):
+        evening = False
+    if "yesterday" in w:
+        days_back = 1
+    elif re.search(r"\b(?:this|today|tonight)\b", w):
+        days_back = 0
+    if re.search(r"\b(?:last|at) night\b", w):
+        night = True
+        days_back = None if "last" not in w else days_back
+    return _Part(evening, days_back, night)
+
+
+def _clock(hm: tuple[int, int], part: _Part) -> tuple[int, int, int] | None:
+    """(hour 0-23, minute, days back) for an hour and its words; None when they say nothing
+    that decides morning or evening."""
+    hour, minute = hm
+    days = part.days_back
+    if part.night:
+        if 6 <= hour <= 11:
+            return hour + 12, minute, 1
+        if hour == 12:
+            return 0, minute, 0
+        if hour <= 5:
+            return hour, minute, 0
+        return hour, minute, 1
+    if hour > 12 or hour == 0:
+        return (hour % 24, minute, days or 0) if part.evening is None else None
+    if part.evening is None:
+        return None
+    if part.evening:
+        return (hour % 12) + 12, minute, days or 0
+    return hour % 12, minute, days or 0
+
+
+def _instant(today: date, clock: tuple[int, int, int], zone: tzinfo) -> datetime:
+    hour, minute, days = clock
+    return datetime.combine(today - timedelta(days=days), time(hour, minute), tzinfo=zone)
+
+
+def find_clock_spans(text: str, now: datetime) -> list[ClockSpan]:
+    """The qualified clock times in ``text``, as of ``now`` (timezone-aware: its zone is the
+    facility's). A time the words leave open is not returned; a time later than ``now`` on
+    its day is taken as the day before (an operator asks about the past)."""
+    zone = now.tzinfo
+    if zone is None:
+        raise ValueError("now must be timezone-aware")
+    today = now.date()
+    found: list[ClockSpan] = []
+    taken: list[tuple[int, int]] = []
+
+    def free(a: int, b: int) -> bool:
+        return all(b <= s or a >= e for s, e in taken)
+
+    for match in _RANGE.finditer(text):
+        h1, h2 = _hour(match.group("h1")), _hour(match.group("h2"))
+        if h1 is None or h2 is None:
+            continue
+        p1, p2 = _part(match.group("p1")), _part(match.group("p2"))
+        shared = p2 if match.group("p2") else p1
+        first_part = p1 if match.group("p1") else shared
+        c2 = _clock(h2, p2 if match.group("p2") else shared)
+        c1 = _clock(h1, first_part)
+        if c1 is None or c2 is None:
+            continue
+        if not match.group("p1") and c1[0] > c2[0] and first_part.evening:
+            c1 = (c1[0] - 12, c1[1], c1[2])  # "between 11 and 1 pm": 11 am to 1 pm
+        first, second = _instant(today, c1, zone), _instant(today, c2, zone)
+        if second <= first:
+            first -= timedelta(days=1)  # "between 11 pm and 1 am"
+        if first > now:
+            first, second = first - timedelta(days=1), second - timedelta(days=1)
+        found.append(ClockSpan(match.start(), match.end(), "range", first, second, match[0]))
+        taken.append(match.span())
+    for pattern, kind in ((_SINCE, "since"), (_MOMENT, "moment")):
+        for match in pattern.finditer(text):
+            if not free(*match.span()):
+                continue
+            hm = _hour(match.group("h1"))
+            words = " ".join(w for w in (match.groupdict().get("p0"), match.group("p1")) if w)
+            if hm is None or not words:
+                continue
+            clock = _clock(hm, _part(words))
+            if clock is None:
+                continue
+            first = _instant(today, clock, zone)
+            if first > now and _part(words).days_back is None:
+                first -= timedelta(days=1)
+            found.append(ClockSpan(match.start(), match.end(), kind, first, None, match[0]))  # type: ignore[arg-type]
+            taken.append(match.span())
+    return sorted(found, key=lambda s: s.start)
+
+
+def replace_clock_spans(text: str, spans: list[ClockSpan]) -> str:
+    """``text`` with each span's words replaced by its canonical form."""
+    out, last = [], 0
+    for span in sorted(spans, key=lambda s: s.start):
+        out += [text[last : span.start], span.canonical()]
+        last = span.end
+    out.append(text[last:])
+    return "".join(out)

@@ -1,0 +1,92 @@
+"""What the request parse needs from the facility: its channel words and its clock.
+
+The parse of a request (``language.request``) knows English, not a facility: which letters
+start a device name ("QD" of QD08) and which words describe channels ("lifetime", "gap") are
+read here from the configured channel list and handed to it as a ``Vocabulary``; qualified
+clock times ("since 7 this morning") are resolved in the facility's time zone.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from datetime import datetime, tzinfo
+from typing import Any
+
+from osprey_desktop.language.request import Vocabulary
+
+logger = logging.getLogger(__name__)
+
+_CACHE: dict[int, tuple[Any, Vocabulary]] = {}
+
+
+def _database() -> Any | None:
+    try:
+        from osprey_desktop.connectors import get_configured_channel_database
+
+        return get_configured_channel_database()
+    except Exception as exc:  # noqa: BLE001 - without a list the parse still reads English
+        logger.info("no channel list for the request parse: %s", exc)
+        return None
+
+
+def vocabulary_of(database: Any) -> Vocabulary:
+    """Device prefixes and channel words of a channel list (records with ``name``,
+    ``description``, ``synonyms``, ``device``)."""
+    prefixes: set[str] = set()
+    words: set[str] = set()
+    for record in database:
+        device = getattr(record, "device", None) or ""
+        for token in re.findall(r"[A-Za-z]+(?=\d)", f"{device} {' '.join(record.synonyms)}"):
+            if 2 <= len(token) <= 5:
+                prefixes.add(token.lower())
+        text = " ".join([record.description, *record.synonyms])
+        words.update(w for w in re.findall(r"[a-z]+", text.lower()) if len(w) > 1)
+    return Vocabulary(frozenset(prefixes), frozenset(words))
+
+
+def configured_vocabulary() -> Vocabulary:
+    """The vocabulary of the configured channel list (empty without one)."""
+    database = _database()
+    if database is None:
+        return Vocabulary()
+    cached = _CACHE.get(id(database))
+    if cached is None or cached[0] is not database:
+        _CACHE.clear()
+        cached = (database, vocabulary_of(database))
+        _CACHE[id(database)] = cached
+    return cached[1]
+
+
+def facility_now() -> datetime:
+    """Now, in the facility's time zone (config ``machine.timezone``, else this computer's)."""
+    return datetime.now(_facility_zone())
+
+
+def _facility_zone() -> tzinfo:
+    from zoneinfo import ZoneInfo
+
+    try:
+        from osprey_desktop.config import get_config
+
+        name = get_config().machine.timezone
+    except Exception:  # noqa: BLE001 - a missing config means this computer's zone
+        name = None
+    if name:
+        return ZoneInfo(name)
+    import os
+
+    for candidate in (os.environ.get("TZ", "").lstrip(":"), _zone_of_localtime()):
+        if candidate:
+            try:
+                return ZoneInfo(candidate)
+            except Exception:  # noqa: BLE001 - try the next
+                continue
+    return datetime.now().astimezone().tzinfo or ZoneInfo("UTC")
+
+
+def _zone_of_localtime() -> str:
+    import os
+
+    link = os.path.realpath("/etc/localtime")
+    return link.split("zoneinfo/", 1)[1] if "zoneinfo/" in link else ""
