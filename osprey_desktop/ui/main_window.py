@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox, QToolBar, QWidget
 from osprey_desktop import __version__
 from osprey_desktop.answers import answer_of_message
 from osprey_desktop.config.posture import describe_posture
+from osprey_desktop.ui.activity_dock import install_activity
 from osprey_desktop.ui.approval_flow import ApprovalFlow
 from osprey_desktop.ui.async_dialogs import await_dialog
 from osprey_desktop.ui.chat.panel import ChatPanel
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
 INTERNAL_ROUTES = ("stripchart", "context")
 FIGURE_DELAY_MS = 10
 ConnectorFactory = Callable[[], Any]
+_DEFAULT: Any = object()  # "the configured archiver" (None means none)
 
 
 def window_title(config: Any) -> str:
@@ -60,6 +62,7 @@ class MainWindow(QMainWindow):
         config: Any,
         connector_factory: ConnectorFactory | None = None,
         parent: QWidget | None = None,
+        archiver_factory: Any = _DEFAULT,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("main_window")
@@ -67,6 +70,10 @@ class MainWindow(QMainWindow):
         self.controller = controller
         self.config = config
         self._connector_factory = connector_factory
+        # the archive behind plot ranges and strip charts (tests may pass their own, or None)
+        self._archiver_factory = (
+            self._default_archiver_factory if archiver_factory is _DEFAULT else archiver_factory
+        )
         self._quitting = False
         self._close_task: asyncio.Task[None] | None = None
         self.close_prompt: QMessageBox | None = None
@@ -138,6 +145,7 @@ class MainWindow(QMainWindow):
         for widget in (self.plan_viewer, self.context_browser, self.process_log, self.toolbar):
             self.focus_return.watch(widget)
         self._wire()
+        self.activity = install_activity(self)  # Activity dock, "Log this"
         if not restore_layout(self):
             self.fit_docks()
 
@@ -386,8 +394,12 @@ class MainWindow(QMainWindow):
         if self.plot_dock is None:
             from osprey_desktop.ui.plot_dock import PlotDock
 
-            self.plot_dock = PlotDock(self._connector_factory or self._default_connector_factory)
+            self.plot_dock = PlotDock(
+                self._connector_factory or self._default_connector_factory,
+                archiver_factory=self._archiver_factory,
+            )
             self.plot_dock.tab_opened.connect(self.focus_return.watch)
+            self.plot_dock.stripchart_requested.connect(self.open_stripchart)
             self.plot_dock.message.connect(self.chat.transcript.add_note)
             self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.plot_dock)
             self.tabifyDockWidget(self.process_log, self.plot_dock)
@@ -412,7 +424,7 @@ class MainWindow(QMainWindow):
                 return existing
         factory = self._connector_factory or self._default_connector_factory
         width = self.width()
-        dock = StripChartDock(channels, factory)
+        dock = StripChartDock(channels, factory, archiver_factory=self._archiver_factory)
         dock.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
         self.tabifyDockWidget(self.plot_dock or self.process_log, dock)
@@ -428,6 +440,11 @@ class MainWindow(QMainWindow):
             lambda: self.stripcharts.remove(dock) if dock in self.stripcharts else None
         )
         return dock
+
+    async def _default_archiver_factory(self) -> Any:
+        from osprey_desktop.connectors.factory import get_archiver_connector
+
+        return await get_archiver_connector(self.config)
 
     async def _default_connector_factory(self) -> Any:
         from osprey_desktop.connectors.factory import get_control_system_connector

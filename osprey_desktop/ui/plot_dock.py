@@ -35,11 +35,14 @@ from osprey_desktop.ui.orbit_plot import OrbitPlot
 from osprey_desktop.ui.plot_artifacts import PlotArtifact, artifacts_from_state
 from osprey_desktop.ui.plot_data import PreparedSeries, prepare_series
 from osprey_desktop.ui.plot_frames import OrbitFrame, orbit_frame
+from osprey_desktop.ui.plot_range import RangeBar, series_of_archive
 from osprey_desktop.ui.timeseries_plot import TimeSeriesPlot
 
 MAX_TABS = 16
 SYNC_POINTS = 20_000
 """Below this many points in a figure the arrays are computed inline (they take < 5 ms)."""
+MAX_POINTS = 2000
+"""Points per channel asked of the archive for a new range (about two per pixel)."""
 CHANNELS_PER_STEP = 12
 """A big figure's time series takes its channels this many at a time between loop turns."""
 ConnectorFactory = Callable[[], Awaitable[Any]]
@@ -79,8 +82,11 @@ class ArchivePlotView(QWidget):
         self.status = QLabel("Preparing the plot…")
         self.status.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.views.addTab(self.status, "Time series")
+        start, end = _span_of(artifact)
+        self.range_bar = RangeBar(start, end)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.range_bar)
         layout.addWidget(self.views)
         self.ready = False
         self.closed = False  # its tab was closed (a build in steps stops)
@@ -139,14 +145,26 @@ class ArchivePlotView(QWidget):
         self.ready = True
 
 
+def _span_of(artifact: PlotArtifact) -> tuple[float, float]:
+    """The time range a figure covers (its samples' first and last, or its stored end)."""
+    stamps = [float(t) for t, _ in artifact.series.values() for t in (t[:1] + t[-1:]) if t]
+    end = artifact.end or (max(stamps) if stamps else 0.0)
+    start = min(stamps) if stamps else end - 3600.0
+    return start, end
+
+
 class PlotDock(QDockWidget):
     """Tabs of plots and figure images."""
 
     tab_opened = Signal(QWidget)  # a new tab (the window watches its buttons)
     message = Signal(str)  # exports and live problems, for the transcript
+    stripchart_requested = Signal(object)  # [channel] from a plot's menu
 
     def __init__(
-        self, connector_factory: ConnectorFactory | None = None, parent: QWidget | None = None
+        self,
+        connector_factory: ConnectorFactory | None = None,
+        parent: QWidget | None = None,
+        archiver_factory: ConnectorFactory | None = None,
     ) -> None:
         super().__init__("Plots", parent)
         self.setObjectName("plot_dock")
@@ -156,6 +174,7 @@ class PlotDock(QDockWidget):
         self.tabs.tabCloseRequested.connect(self._close_tab)
         self.setWidget(self.tabs)
         self._connector_factory = connector_factory
+        self._archiver_factory = archiver_factory
         # identity -> tab widget; None once closed, so a closed figure does not reopen
         self._shown: dict[str, QWidget | None] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -205,6 +224,14 @@ class PlotDock(QDockWidget):
             view.timeseries.live_toggled.connect(lambda on, v=view: self._set_live(v, on))
             view.timeseries.exported.connect(lambda path: self.message.emit(f"Saved {path}"))
             view.timeseries.export_failed.connect(self.message.emit)
+            view.timeseries.stripchart_requested.connect(self.stripchart_requested)
+            view.range_bar.range_requested.connect(
+                lambda start, end, v=view: self._track(
+                    asyncio.ensure_future(self.requery(v, start, end))
+                )
+            )
+            if self._archiver_factory is None:
+                view.range_bar.set_busy(True, "no archive connection: the range cannot change")
             points = sum(len(t) for t, _ in artifact.series.values())
             if points <= SYNC_POINTS:
                 view.show_prepared(*prepare_figure(artifact))
@@ -237,6 +264,36 @@ class PlotDock(QDockWidget):
         await view.show_prepared_in_steps(prepared, frames)
         if not view.closed:
             self.tab_opened.emit(view)
+
+    async def requery(self, view: ArchivePlotView, start: float, end: float) -> bool:
+        """Ask the archive for ``start``..``end`` and redraw the time series with it."""
+        from datetime import datetime
+
+        if self._archiver_factory is None:
+            return False
+        channels = list(view.timeseries.prepared) or list(view.artifact.series)
+        view.range_bar.set_busy(True, "asking the archive…")
+        try:
+            archiver = await self._archiver_factory()
+            data = await archiver.get_data(
+                channels,
+                datetime.fromtimestamp(start).astimezone(),
+                datetime.fromtimestamp(end).astimezone(),
+                max_points=MAX_POINTS,
+            )
+            fields = series_of_archive(data, channels)
+            series, units, envelopes = (fields.pop(k) for k in ("series", "units", "envelopes"))
+            prepared = await asyncio.to_thread(prepare_series, series, units, envelopes, **fields)
+        except Exception as exc:  # an archive error is said in the bar, the plot stays
+            if not view.closed:
+                view.range_bar.set_busy(False, f"The archive did not answer: {exc}")
+            return False
+        if view.closed:
+            return False
+        view.timeseries.apply(prepared)
+        view.timeseries.plot_item.setXRange(start, end, padding=0)
+        view.range_bar.set_busy(False)
+        return True
 
     def _track(self, task: asyncio.Task[Any]) -> None:
         self._tasks.add(task)

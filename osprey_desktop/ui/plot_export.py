@@ -1,6 +1,7 @@
 """Export of a time plot: every point as CSV (in a worker thread) and the plot as PNG (a mixin).
 
-The file dialog is opened with ``open()``, never ``exec()``: the loop keeps running.
+The file dialog is opened with ``open()``, never ``exec()``: the loop keeps running. It offers
+the folder of the last export, else the documents folder (``export_folder``).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QFileDialog
 
+from osprey_desktop.ui.export_folder import export_folder, remember_export_folder
 from osprey_desktop.ui.plot_data import PreparedSeries, csv_text
 
 
@@ -35,8 +37,11 @@ class PlotExport:
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         dialog.setNameFilter(pattern)
         dialog.setDefaultSuffix(suffix.lstrip("."))
-        dialog.selectFile(_file_stem(self.title) + suffix)
-        dialog.fileSelected.connect(lambda path: then(Path(path)))
+        dialog.setDirectory(str(export_folder()))
+        dialog.selectFile(str(export_folder() / (_file_stem(self.title) + suffix)))
+        dialog.fileSelected.connect(
+            lambda path: (remember_export_folder(Path(path)), then(Path(path)))
+        )
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()  # never exec(): the loop keeps running
 

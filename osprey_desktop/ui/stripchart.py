@@ -2,9 +2,11 @@
 
 Subscribes through the control-system connector on the GUI loop (``LiveFeed``). Updates only
 fill ring buffers; a 5 Hz timer redraws, so a fast channel cannot flood the event loop. The
-time axis is wall-clock time over the last ``window_seconds``; the legend beside the plot
-lists each channel with its last value, units and alarm colour (disconnected shows too), so
-six channels take six legend rows, not a row of labels wider than the screen.
+time axis is wall-clock time over the last ``window_seconds``, chosen above the plot (10 min,
+1 h, 8 h, 24 h); the span is filled from the archive when an archiver is connected, so the
+chart never starts empty. The legend beside the plot lists each channel with its last value
+(at the channel's precision, as tables show it), units and alarm colour (disconnected shows
+too), so six channels take six legend rows, not a row of labels wider than the screen.
 
 Each channel is drawn by what it holds: numbers as lines, enums as steps on an axis that names
 their states (from the channel's metadata), texts as a state track, samples in alarm marked in
@@ -24,17 +26,27 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QDockWidget, QSplitter, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDockWidget,
+    QHBoxLayout,
+    QLabel,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
 
 from osprey_desktop.connectors.values import value_kind, waveform_points, waveform_summary
 from osprey_desktop.ui.live_feed import LiveFeed
 from osprey_desktop.ui.plot_frames import number_or_nan
 from osprey_desktop.ui.plot_items import units_axis
+from osprey_desktop.ui.plot_range import SPANS
 from osprey_desktop.ui.timeseries_plot import TimeSeriesPlot, severity_code
 from osprey_desktop.ui.values import format_scalar
 
 ConnectorFactory = Callable[[], Awaitable[Any]]
 MAX_POINTS = 20_000
+ARCHIVE_POINTS = 2000  # per channel when the span is filled from the archive
 PLAUSIBLE_EPOCH = 946_684_800.0  # 2000-01-01: an older stamp is a clock problem, not a time
 
 
@@ -52,6 +64,7 @@ class StripChartDock(QDockWidget):
         connector_factory: ConnectorFactory,
         window_seconds: float = 600.0,
         parent: QWidget | None = None,
+        archiver_factory: ConnectorFactory | None = None,
     ) -> None:
         channels = list(dict.fromkeys(channels))
         shown = ", ".join(channels[:3]) + (f" +{len(channels) - 3}" if len(channels) > 3 else "")
@@ -72,17 +85,43 @@ class StripChartDock(QDockWidget):
         self._waveform_updates: dict[str, int] = {}
         self._dirty = False
 
-        self.plot = TimeSeriesPlot(f"Live, last {round(window_seconds / 60)} min")
+        self._archiver_factory = archiver_factory
+        self._filled_from = time.time()  # the archive filled the buffers back to here
+        self.archive_task: asyncio.Task[None] | None = None
+        self.plot = TimeSeriesPlot(_title(window_seconds))
         self.plot.max_visible = len(self.channels)
         self.plot.set_series({c: ([], []) for c in self.channels})
         for channel in self.channels:
             self.plot.set_channel_status(channel, "connecting…")
         self.waveform_widget: pg.PlotWidget | None = None  # made when a waveform arrives
         self.waveform_curves: dict[str, pg.PlotDataItem] = {}
+        self.span = QComboBox()
+        self.span.setObjectName("stripchart_span")
+        self.span.setToolTip("How much time the chart shows (filled from the archive)")
+        for label, seconds in SPANS:
+            self.span.addItem(label, seconds)
+        chosen = min(range(len(SPANS)), key=lambda i: abs(SPANS[i][1] - window_seconds))
+        self.span.setCurrentIndex(chosen)
+        self.span.currentIndexChanged.connect(
+            lambda _i: self.set_span(float(self.span.currentData()))
+        )
+        self.archive_note = QLabel()
+        self.archive_note.setStyleSheet("color: #546e7a;")
+        bar = QHBoxLayout()
+        bar.setContentsMargins(4, 0, 4, 0)
+        bar.addWidget(QLabel("Span"))
+        bar.addWidget(self.span)
+        bar.addWidget(self.archive_note, 1)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setChildrenCollapsible(False)
         self.splitter.addWidget(self.plot)
-        self.setWidget(self.splitter)
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addLayout(bar)
+        layout.addWidget(self.splitter, 1)
+        self.setWidget(body)
         self.feed = LiveFeed(self.channels, connector_factory, self.add_reading, self._problem)
 
         self._redraw_timer = QTimer(self)
@@ -99,7 +138,65 @@ class StripChartDock(QDockWidget):
     def start(self) -> asyncio.Task[None]:
         self.started = self.feed.start()
         self._redraw_timer.start()
+        self._fill_from_archive(time.time() - self.window_seconds)
         return self.started
+
+    def set_span(self, seconds: float) -> None:
+        """Show the last ``seconds``; what the buffers lack comes from the archive."""
+        self.window_seconds = seconds
+        self.plot.title = _title(seconds)
+        self.plot._fit_title()
+        self._dirty = True
+        self._redraw()
+        self._fill_from_archive(time.time() - seconds)
+
+    def _fill_from_archive(self, since: float) -> None:
+        if self._archiver_factory is None or since >= self._filled_from:
+            return
+        if self.archive_task is not None and not self.archive_task.done():
+            self.archive_task.cancel()
+        self.archive_task = asyncio.ensure_future(self._load_archive(since, self._filled_from))
+
+    async def _load_archive(self, start: float, end: float) -> None:
+        """Put the archive's samples of ``start``..``end`` before the live ones."""
+        from datetime import datetime
+
+        self.archive_note.setText("filling from the archive…")
+        try:
+            archiver = await self._archiver_factory()  # type: ignore[misc]
+            data = await archiver.get_data(
+                self.channels,
+                datetime.fromtimestamp(start).astimezone(),
+                datetime.fromtimestamp(end).astimezone(),
+                max_points=ARCHIVE_POINTS,
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # live data still flows; say why the past is missing
+            self.archive_note.setText(f"no archive history: {exc}")
+            return
+        for channel in self.channels:
+            found = data.series.get(channel)
+            if found is None or found.kind == "waveform" or len(found) == 0:
+                continue
+            self._units[channel] = self._units.get(channel) or found.units
+            if found.kind != "number":
+                self._kinds.setdefault(channel, found.kind)
+            if found.labels:
+                self._labels.setdefault(channel, tuple(found.labels))
+            codes = found.severity if found.severity is not None else np.zeros(len(found))
+            older = [
+                (float(t), v if found.kind == "string" else number_or_nan(v), int(c))
+                for t, v, c in zip(
+                    found.timestamps.tolist(), found.values.tolist(), codes.tolist(), strict=True
+                )
+                if t < end
+            ]
+            buffer = self._buffers[channel]
+            self._buffers[channel] = deque([*older, *buffer], maxlen=MAX_POINTS)
+        self._filled_from = start
+        self.archive_note.setText("")
+        self._dirty = True
 
     def add_reading(self, channel: str, reading: Any) -> None:
         """One update from the connector: buffer it and refresh the channel's legend row."""
@@ -126,7 +223,8 @@ class StripChartDock(QDockWidget):
                 value if kind == "string" else number_or_nan(value)
             )  # an EnumState is its index
             self._buffers[channel].append((stamp, stored, severity_code(severity)))
-            text = f"{format_scalar(value)} {units}".rstrip()
+            precision = getattr(getattr(reading, "metadata", None), "precision", None)
+            text = f"{_shown(value, precision)} {units}".rstrip()
         self._dirty = True
         if severity not in ("NO_ALARM", ""):
             text += f"  [{severity}]"
@@ -191,6 +289,9 @@ class StripChartDock(QDockWidget):
     async def stop(self) -> None:
         """Unsubscribe everything (also called when the window closes)."""
         self._redraw_timer.stop()
+        if self.archive_task is not None and not self.archive_task.done():
+            self.archive_task.cancel()
+            await asyncio.gather(self.archive_task, return_exceptions=True)
         await self.feed.stop()
 
     def closeEvent(self, event: QCloseEvent) -> None:
@@ -200,6 +301,21 @@ class StripChartDock(QDockWidget):
     def point_counts(self) -> dict[str, int]:
         """Readings kept per channel (for a waveform channel: arrays received)."""
         return {c: len(b) or self._waveform_updates.get(c, 0) for c, b in self._buffers.items()}
+
+
+def _title(seconds: float) -> str:
+    label = next((name for name, span in SPANS if span == seconds), f"{round(seconds / 60)} min")
+    return f"Live, last {label}"
+
+
+def _shown(value: Any, precision: Any) -> str:
+    """A live number at the channel's precision (as tables show it), else 4 significant
+    digits; anything else as it is."""
+    if isinstance(value, float) and not isinstance(value, bool):
+        if isinstance(precision, int) and 0 <= precision <= 9:
+            return f"{value:.{precision}f}"
+        return f"{value:.4g}"
+    return format_scalar(value)
 
 
 def _waveform_text(value: Any, units: str) -> str:

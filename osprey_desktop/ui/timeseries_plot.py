@@ -25,12 +25,13 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QResizeEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QMenu,
     QPushButton,
     QSplitter,
     QTreeWidget,
@@ -40,6 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from osprey_desktop.ui.plot_axes import PlotAxes
+from osprey_desktop.ui.plot_cursor import CursorReadout, TimeViewBox, reading_text, value_at
 from osprey_desktop.ui.plot_data import PreparedSeries, as_arrays, prepare_series
 from osprey_desktop.ui.plot_export import PlotExport
 from osprey_desktop.ui.plot_frames import number_or_nan
@@ -75,6 +77,7 @@ class TimeSeriesPlot(PlotAxes, PlotExport, QWidget):
     """Shows ``{channel: (epoch seconds, values)}`` with ``{channel: units}``."""
 
     live_toggled = Signal(bool)  # the operator wants the plot to keep growing live
+    stripchart_requested = Signal(object)  # [channel]: "Add to strip chart" in the menu
     exported = Signal(str)  # a file was written (path)
     export_failed = Signal(str)
 
@@ -88,12 +91,20 @@ class TimeSeriesPlot(PlotAxes, PlotExport, QWidget):
         super().__init__(parent)
         self.max_visible = max_visible
         self.title = title
-        self.plot_widget = pg.PlotWidget(axisItems={"bottom": pg.DateAxisItem()})
+        self.view_box = TimeViewBox()
+        self.plot_widget = pg.PlotWidget(
+            viewBox=self.view_box, axisItems={"bottom": pg.DateAxisItem()}
+        )
         self.plot_widget.setMinimumSize(200, 120)
         self.plot_item: pg.PlotItem = self.plot_widget.getPlotItem()
         self.plot_item.setTitle(title)
         self.plot_widget.installEventFilter(self)  # the title follows the plot's width
         self.plot_item.showGrid(x=True, y=True, alpha=0.25)
+        self.plot_item.setMenuEnabled(False, enableViewBoxMenu=True)  # our menu, not theirs
+        self.view_box.menu_requested.connect(self.show_menu)
+        self.cursor = CursorReadout(self.plot_item)
+        self.plot_widget.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self._statuses: dict[str, tuple[str, str]] = {}  # the Value column without a cursor
         self.plot_item.getAxis("bottom").setLabel("time (local)")
         units_axis(self.plot_item.getAxis("left"), "")
         self.curves: dict[str, pg.PlotDataItem] = {}
@@ -229,7 +240,68 @@ class TimeSeriesPlot(PlotAxes, PlotExport, QWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
         if watched is self.plot_widget and event.type() == QEvent.Type.Resize:
             self._fit_title()
+        if watched is self.plot_widget and event.type() == QEvent.Type.Leave:
+            self.show_cursor(None)
         return super().eventFilter(watched, event)
+
+    # ------------------------------------------------------------------ cursor
+    def _on_mouse_moved(self, pos: QPointF) -> None:
+        self.show_cursor(self.cursor.x_of_scene(pos))
+
+    def show_cursor(self, t: float | None) -> dict[str, str]:
+        """Put the cursor at time ``t`` (None: take it away); the legend's Value column reads
+        every channel there. Returns what it shows, by channel."""
+        self.cursor.place(t)
+        self.legend.headerItem().setText(1, CursorReadout.header(t))
+        shown: dict[str, str] = {}
+        for channel, item in self.prepared.items():
+            row = self._row(channel)
+            if row is None or not item.drawn:  # a waveform keeps saying where it is drawn
+                continue
+            if t is None:
+                text, severity = self._statuses.get(channel, ("", ""))
+                self._paint_status(channel, text, severity)
+                continue
+            shown[channel] = reading_text(item, value_at(item, t))
+            row.setText(1, shown[channel])
+            row.setBackground(1, QBrush())
+            row.setForeground(1, QBrush())
+        return shown
+
+    # -------------------------------------------------------------------- menu
+    def menu_actions(self) -> QMenu:
+        """The plot's own context menu (pyqtgraph's generic one is off)."""
+        menu = QMenu(self)
+        menu.addAction("Export CSV…", self.choose_csv_file)
+        menu.addAction("Save PNG…", self.choose_png_file)
+        menu.addAction("Show data table", self.show_data_table)
+        channels = [c for c, item in self.prepared.items() if item.drawn]
+        strip = menu.addAction(
+            "Add to strip chart", lambda: self.stripchart_requested.emit(channels)
+        )
+        strip.setEnabled(bool(channels))
+        strip.setToolTip("A live strip chart of these channels, filled from the archive")
+        menu.addSeparator()
+        menu.addAction("Autoscale", self.autoscale)
+        return menu
+
+    def show_menu(self, where: QPoint) -> None:
+        menu = self.menu_actions()
+        menu.aboutToHide.connect(menu.deleteLater)
+        menu.popup(where)
+
+    def autoscale(self) -> None:
+        self.plot_item.enableAutoRange()
+        if self._right_box is not None:
+            self._right_box.enableAutoRange()
+
+    def show_data_table(self) -> QWidget:
+        from osprey_desktop.ui.plot_table import SampleTableDialog
+
+        dialog = SampleTableDialog(self.title, list(self.prepared.values()), self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        return dialog
 
     def _fit_title(self) -> None:
         """The title shortened in its middle to the plot's width: pyqtgraph keeps a title's
@@ -284,7 +356,9 @@ class TimeSeriesPlot(PlotAxes, PlotExport, QWidget):
                 1, "Samples in alarm: " + ", ".join(f"{n} {s}" for s, n in counts.items())
             )
         elif not item.drawn:
-            row.setText(1, "waveform: see its tab" if item.kind == "waveform" else "not drawn")
+            text = "waveform: see its tab" if item.kind == "waveform" else "not drawn"
+            self._statuses[item.channel] = (text, "")
+            row.setText(1, text)
             row.setForeground(1, QBrush(QColor("#546e7a")))
             row.setToolTip(1, item.note)
 
@@ -329,6 +403,7 @@ class TimeSeriesPlot(PlotAxes, PlotExport, QWidget):
         if item.alarm_t.size:
             if markers is None:
                 markers = alarm_markers_item()
+                markers.setZValue(curve.zValue() - 0.5)  # under the trace: alarm never hides it
                 target.addItem(markers)
                 self.markers[channel] = markers
             brushes, pens = alarm_brushes(item.alarm_severity)
@@ -440,7 +515,13 @@ class TimeSeriesPlot(PlotAxes, PlotExport, QWidget):
         self.apply(updated)
 
     def set_channel_status(self, channel: str, text: str, severity: str = "") -> None:
-        """The legend's value column: last value, in its alarm colour."""
+        """The legend's value column: last value, in its alarm colour (kept while the cursor
+        reads the plot, shown again when it leaves)."""
+        self._statuses[channel] = (text, severity)
+        if self.cursor.at is None:
+            self._paint_status(channel, text, severity)
+
+    def _paint_status(self, channel: str, text: str, severity: str) -> None:
         row = self._row(channel)
         if row is None:
             return
@@ -455,8 +536,7 @@ class TimeSeriesPlot(PlotAxes, PlotExport, QWidget):
         row.setToolTip(1, f"{channel}: {text}" + (f" ({severity})" if severity else ""))
 
     def channel_status(self, channel: str) -> str:
-        row = self._row(channel)
-        return row.text(1) if row is not None else ""
+        return self._statuses.get(channel, ("", ""))[0]
 
     # ------------------------------------------------------------- queries
     def point_counts(self) -> dict[str, int]:

@@ -204,9 +204,16 @@ class ContextBrowserDock(QDockWidget):
         dialog = QFileDialog(self, "Export context.json to folder")
         dialog.setFileMode(QFileDialog.FileMode.Directory)
         dialog.setOption(QFileDialog.Option.ShowDirsOnly, True)
-        if self._export_folder is not None:
-            dialog.setDirectory(str(self._export_folder))
-        dialog.fileSelected.connect(lambda folder: self.export_to(Path(folder)))
+        from osprey_desktop.ui.export_folder import export_folder, remember_export_folder
+
+        # the configured folder (file_paths.agent_data_dir) when set, else the last export's
+        dialog.setDirectory(str(self._export_folder or export_folder()))
+        dialog.fileSelected.connect(
+            lambda folder: (
+                remember_export_folder(Path(folder) / "context.json"),
+                self.export_to(Path(folder)),
+            )
+        )
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
 
