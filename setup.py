@@ -14,5 +14,5 @@ setup(
         "osprey_desktop.resources",
     ],
     package_dir={"osprey_desktop.resources": "resources"},
-    package_data={"osprey_desktop.resources": ["*.yaml", "*.svg"]},
+    package_data={"osprey_desktop.resources": ["*.yaml", "*.svg", "scenarios/*.yaml"]},
 )

@@ -110,6 +110,8 @@ class ModelsConfig(_Section):
 class SimConfig(_Section):
     #: Writes armed on the simulated ring (its own switch: never carried over to EPICS).
     writes_enabled: bool
+    #: A scenario of resources/scenarios (or a scenario file's path) the ring replays.
+    scenario: str | None = None
 
 
 class EpicsConfig(_Section):

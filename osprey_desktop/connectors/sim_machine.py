@@ -31,6 +31,7 @@ import time
 import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
@@ -42,6 +43,7 @@ from osprey_desktop.connectors.sim_lattice import (
     build_plane,
 )
 from osprey_desktop.connectors.sim_noise import gaussian_noise
+from osprey_desktop.connectors.sim_scenario_engine import ScenarioEngine, configured_engine
 from osprey_desktop.connectors.sim_state import SimStateFile
 
 log = logging.getLogger(__name__)
@@ -160,7 +162,12 @@ class SimMachine:
         clock: Callable[[], float] | None = None,
         lag_scale: float = 1.0,
         state_file: str | os.PathLike[str] | SimStateFile | None = None,
+        scenario: ScenarioEngine | None | Literal["configured"] = "configured",
     ) -> None:
+        # a scenario (sim_scenarios) may add channels; "configured": control_system.sim.scenario
+        self.scenario = configured_engine() if scenario == "configured" else scenario
+        if self.scenario is not None:
+            database = self.scenario.extend(database)
         self.database = database
         self.state_file: SimStateFile | None = (
             state_file
@@ -209,6 +216,8 @@ class SimMachine:
         self._keys = {r.name: zlib.crc32(r.name.encode()) ^ (seed * 0x9E3779B1) for r in database}
         if self.state_file is not None:
             self._restore(self.state_file)
+        if self.scenario is not None:
+            self.scenario.install(self)
 
     # ----- writes --------------------------------------------------------------------------
     def set_setpoint(self, name: str, value: float, t: float | None = None) -> float:
@@ -237,6 +246,20 @@ class SimMachine:
             setpoint = device.current_setpoint()
         self._save({record.name: None if setpoint == device.nominal else setpoint})
         return number
+
+    def inject_change(
+        self, name: str, t: float, amount: float | None, value: float | None = None
+    ) -> None:
+        """A scenario's setpoint change at ``t`` that nobody recorded: not saved, not audited
+        (``value``, else the setpoint then plus ``amount``)."""
+        device = self._devices.get(name)
+        if device is None:
+            raise SimWriteError(f"'{name}' is not a setpoint of the simulated machine")
+        target = (
+            value if value is not None else device.setpoint_at(np.array([t]))[0] + (amount or 0)
+        )
+        with self._lock:
+            device.changes = tuple(sorted(device.changes + ((t, float(target)),), key=_time_of))
 
     def setpoint_changes(self, name: str) -> tuple[tuple[float, float], ...]:
         """Every (time, value) written to a setpoint, oldest first; empty for other channels."""
@@ -316,6 +339,12 @@ class SimMachine:
 
     # ----- the model -----------------------------------------------------------------------
     def _evaluate(self, record: ChannelRecord, times: np.ndarray) -> np.ndarray:
+        values = self._model(record, times)
+        if self.scenario is None:
+            return values
+        return self.scenario.apply(record, times, values, self._model)
+
+    def _model(self, record: ChannelRecord, times: np.ndarray) -> np.ndarray:
         name, family = record.name, record.family.upper()
         if record.role == "setpoint":
             return self._devices[name].setpoint_at(times)
