@@ -214,6 +214,11 @@ class MainWindow(QMainWindow):
             return ""
         return record.description if record is not None else ""
 
+    def new_thread(self) -> None:
+        """Ctrl+N: a new thread, and the keyboard in the chat to ask its first question."""
+        self.controller.new_thread()
+        self.chat.input.setFocus()
+
     def _unqueue(self, request_id: int) -> None:
         request = self.controller.remove_queued(request_id)
         if request is not None:
@@ -243,7 +248,7 @@ class MainWindow(QMainWindow):
     def _on_other_approvals(self, threads: list[Any]) -> None:
         self.status.show_other_approvals(threads)
         for info in threads:
-            waiting = f": {info.pending_message}" if info.pending_message else ""
+            waiting = f": {info.pending_message.rstrip(' .')}" if info.pending_message else ""
             self.chat.transcript.add_note(
                 f"⚠ Thread {info.thread_id} (“{info.title}”) waits for your approval{waiting}. "
                 "Open it from the Threads menu or the status bar to answer."
@@ -462,6 +467,13 @@ class MainWindow(QMainWindow):
             self._close_task = asyncio.ensure_future(self._confirm_and_close())
 
     async def _confirm_and_close(self) -> None:
+        if not self.controller.running and (
+            self.controller.pending_approval is not None or self.controller.queue
+        ):
+            if not await self._confirm_leaving_work():
+                return
+            await self._shutdown_and_close()
+            return
         if self.controller.running:
             box = QMessageBox(self)
             box.setIcon(QMessageBox.Icon.Question)
@@ -481,6 +493,37 @@ class MainWindow(QMainWindow):
             if box.clickedButton() is not stop:
                 return
         await self._shutdown_and_close()
+
+    async def _confirm_leaving_work(self) -> bool:
+        """Closing with an approval waiting (or requests queued): say what stays, ask."""
+        c = self.controller
+        parts = []
+        if c.pending_approval is not None:
+            message = str(c.pending_approval.get("user_message") or "").strip().splitlines()
+            what = message[0].replace("*", "") if message else "an approval"
+            parts.append(
+                f"Thread {c.thread_id} waits for your approval ({what}). It stays waiting: "
+                "it comes back when Osprey starts again, or answer it with "
+                f"'osprey-desktop approve --thread {c.thread_id} yes|no'."
+            )
+        if c.queue:
+            count = len(c.queue)
+            parts.append(
+                f"{count} queued request{'s' if count != 1 else ''} will not run "
+                f"({'; '.join(r.text[:60] for r in c.queue[:3])}{'…' if count > 3 else ''})."
+            )
+        box = QMessageBox(self)
+        box.setIcon(QMessageBox.Icon.Question)
+        box.setWindowTitle("Quit with work waiting?")
+        box.setText("\n\n".join(parts) + "\n\nQuit anyway?")
+        keep = box.addButton("Keep open", QMessageBox.ButtonRole.RejectRole)
+        leave = box.addButton("Quit", QMessageBox.ButtonRole.AcceptRole)
+        box.setDefaultButton(keep)
+        box.setEscapeButton(keep)
+        self.close_prompt = box
+        await await_dialog(box)
+        self.close_prompt = None
+        return box.clickedButton() is leave
 
     async def quit_now(self) -> None:
         """Quit without asking (Ctrl+C or SIGTERM from the terminal): stop the turn, then close."""

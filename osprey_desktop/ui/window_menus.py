@@ -7,15 +7,12 @@ launchable commands changes; the Threads menu from the checkpoint's thread list.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMenu
 
 from osprey_desktop.ui.command_palette import CommandPalette, PaletteEntry
-
-if TYPE_CHECKING:
-    from osprey_desktop.ui.main_window import MainWindow
 
 MAX_THREADS_IN_MENU = 20
 MAX_TOOLBAR_COMMANDS = 3
@@ -27,10 +24,28 @@ def short_text(text: str, limit: int = MAX_TOOLBAR_TEXT) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
+class MenuWindow(Protocol):
+    """What the menus need of the window (the main window; no import of it: no cycle)."""
+
+    controller: Any
+    chat: Any
+    plan_viewer: Any
+    context_browser: Any
+    process_log: Any
+    toolbar: Any
+    stop_action: Any
+    command_actions: Any
+
+    def menuBar(self) -> Any: ...  # noqa: N802 - Qt's name
+    def addAction(self, action: Any) -> None: ...  # noqa: N802 - Qt's name
+    def close(self) -> bool: ...
+    def new_thread(self) -> None: ...
+
+
 class WindowMenus:
     """Builds and refreshes the window's menus; holds no state of the agent."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: MenuWindow) -> None:
         self.window = window
         self.palette: CommandPalette | None = None
         self._threads_task: asyncio.Task[None] | None = None
@@ -43,7 +58,7 @@ class WindowMenus:
         self.new_thread_action = QAction("New thread", window)
         file_menu.addAction(self.new_thread_action)
         self.new_thread_action.setShortcut(QKeySequence.StandardKey.New)
-        self.new_thread_action.triggered.connect(window.controller.new_thread)
+        self.new_thread_action.triggered.connect(window.new_thread)
         file_menu.addAction(window.context_browser.export_action)
         file_menu.addSeparator()
         self.quit_action = QAction("Quit", window)

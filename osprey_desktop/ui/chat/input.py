@@ -99,11 +99,32 @@ class ChatInput(QPlainTextEdit):
             watched is self.completer.popup()
             and event.type() == QEvent.Type.KeyPress
             and isinstance(event, QKeyEvent)
-            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
         ):
-            self._send_completion()
-            return True
+            if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+                self._send_completion()
+                return True
+            if event.key() == Qt.Key.Key_Tab:  # insert it and stay here, never move to Send
+                self._take_completion()
+                return True
         return super().eventFilter(watched, event)
+
+    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802, A002 - Qt override
+        """Tab with the completion list open inserts the command (Qt moves the focus on Tab
+        before the key reaches ``keyPressEvent``); otherwise Tab leaves the input."""
+        if next and self.completer.popup().isVisible():
+            self._take_completion()
+            return True
+        return super().focusNextPrevChild(next)
+
+    def _take_completion(self) -> None:
+        """Tab on the completion list: the highlighted command is inserted, the focus stays."""
+        popup = self.completer.popup()
+        index = popup.currentIndex()
+        name = str(index.data()) if index.isValid() else self.completer.currentCompletion()
+        popup.hide()
+        if name:
+            self._insert_completion(name)
+        self.setFocus()
 
     def _send_completion(self) -> None:
         """Enter on the completion list: the highlighted command is sent at once."""
@@ -165,7 +186,6 @@ class ChatInput(QPlainTextEdit):
             self._send_completion()  # one Enter sends; Tab only inserts (to add a value)
             return
         if popup.isVisible() and key in (
-            Qt.Key.Key_Tab,
             Qt.Key.Key_Escape,
             Qt.Key.Key_Up,
             Qt.Key.Key_Down,
