@@ -95,4 +95,26 @@ def load_activity(audit: Any, logbook: Any, limit: int = 500) -> list[ActivityRo
     return activity_rows(entries, events, limit)
 
 
-__all__ = ["KINDS", "ActivityRow", "activity_rows", "load_activity"]
+class ActivityLog:
+    """The two records one console reads its activity from (on PostgreSQL: every console's)."""
+
+    def __init__(self, audit: Any, logbook: Any) -> None:
+        self.audit = audit
+        self.logbook = logbook
+
+    @classmethod
+    def for_checkpointer(cls, checkpointer: Any) -> ActivityLog:
+        """The audit log and the logbook beside a session's threads."""
+        from osprey_desktop.logbook.publishing import logbook_for
+        from osprey_desktop.safety.audit import audit_log_for
+
+        return cls(audit_log_for(checkpointer), logbook_for(checkpointer))
+
+    async def rows(self, limit: int = 500) -> list[ActivityRow]:
+        """Every row, newest first, read off the event loop."""
+        import asyncio
+
+        return await asyncio.to_thread(load_activity, self.audit, self.logbook, limit)
+
+
+__all__ = ["KINDS", "ActivityLog", "ActivityRow", "activity_rows", "load_activity"]

@@ -286,6 +286,32 @@ class _SqlLogbook:
             self._commit(conn)
         return count == 1
 
+    def add_attachment(self, entry_id: int, attachment: Attachment) -> bool:
+        """Attach a file to a draft (a screenshot taken while confirming); False otherwise."""
+        with self._ready_connection() as conn:
+            current = self._row(conn, entry_id)
+            if current is None or current.status != "draft":
+                return False
+            (count,) = conn.execute(
+                self._sql("SELECT COUNT(*) FROM osprey_logbook_attachments WHERE entry_id = ?"),
+                (int(entry_id),),
+            ).fetchone()
+            conn.execute(
+                self._sql(
+                    "INSERT INTO osprey_logbook_attachments (entry_id, position, filename,"
+                    " content_type, data) VALUES (?, ?, ?, ?, ?)"
+                ),
+                (
+                    int(entry_id),
+                    int(count),
+                    attachment.filename,
+                    attachment.content_type,
+                    attachment.data,
+                ),
+            )
+            self._commit(conn)
+        return True
+
     def _row(self, conn: Any, entry_id: int) -> LogbookEntry | None:
         row = conn.execute(
             self._sql(f"SELECT {_ENTRY_COLUMNS} FROM osprey_logbook WHERE id = ?"), (entry_id,)

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import QLineEdit, QPlainTextEdit, QTextEdit, QWidget
 from osprey_desktop.ui.approval_dialog import ApprovalDialog
 from osprey_desktop.ui.async_dialogs import show_dialog
 from osprey_desktop.ui.controller import SessionController
+from osprey_desktop.ui.logbook_dialog import is_logbook_approval, logbook_entry_dialog
 from osprey_desktop.ui.plan_viewer import PlanViewerDock
 from osprey_desktop.ui.status_bar import AppStatusBar
 
@@ -95,9 +96,12 @@ class ApprovalFlow(QObject):
     def open_dialog(self, payload: Mapping[str, Any]) -> None:
         self._close_dialog()
         typing_field = editable_text_field(self.window.focusWidget())
-        dialog = ApprovalDialog(
-            payload, self.window, prediction=self._prediction(payload), describe=self.describe
-        )
+        if is_logbook_approval(payload):  # an entry to confirm, editable while a draft
+            dialog: ApprovalDialog = logbook_entry_dialog(payload, self.window, self.controller)
+        else:
+            dialog = ApprovalDialog(
+                payload, self.window, prediction=self._prediction(payload), describe=self.describe
+            )
         if typing_field is not None:
             dialog.typed_while_arming.connect(lambda text: type_into(typing_field, text))
         self.dialog = dialog

@@ -1,0 +1,225 @@
+"""The Activity dock over the durable records, the logbook entry's confirmation dialog, and a
+logbook entry made from the real window."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QDialog
+
+from osprey_desktop.logbook import LogbookEntry, SqliteLogbook
+from osprey_desktop.logbook.activity import ActivityLog
+from osprey_desktop.safety import AuditLog
+from osprey_desktop.ui.activity_dock import ActivityDock
+from osprey_desktop.ui.logbook_dialog import LogbookEntryDialog
+
+HCM01 = "SR01C:HCM01:Current:SP"
+
+
+@pytest.fixture
+def records(tmp_path):
+    audit = AuditLog(tmp_path / "audit.sqlite")
+    logbook = SqliteLogbook(tmp_path / "threads.sqlite")
+    audit.record(channel=HCM01, outcome="intent", requested_value=1.5, thread_id="t1", when=100)
+    audit.record(
+        channel=HCM01,
+        outcome="verified",
+        requested_value=1.5,
+        value_before=0.0,
+        thread_id="t1",
+        operator="ops",
+        when=101,
+    )
+    audit.record(
+        channel=HCM01,
+        outcome="blocked",
+        requested_value=9.0,
+        thread_id="t2",
+        message="9.0 A is above the maximum of 5.0 A",
+        when=102,
+    )
+    audit.record(channel=HCM01, outcome="rejected", requested_value=2.0, thread_id="t3", when=103)
+    logbook.record_event(
+        kind="entry",
+        what="logbook entry 1: Orbit corrected",
+        outcome="local",
+        operator="ops",
+        thread_id="t1",
+        entry_id=1,
+        when=104,
+    )
+    return audit, logbook
+
+
+@pytest.fixture
+def refresh(qtbot, qasync_loop):
+    """Refresh a dock and wait until its rows are read (on the qasync loop)."""
+
+    def run(dock: ActivityDock) -> None:
+        task = dock.refresh()
+        qtbot.waitUntil(task.done, timeout=10_000)
+        task.result()
+
+    return run
+
+
+def kinds(dock: ActivityDock) -> list[str]:
+    return [row.kind for row in dock.shown_rows()]
+
+
+def test_the_dock_lists_every_record_newest_first_and_filters_them(qtbot, refresh, records):
+    dock = ActivityDock(ActivityLog(*records))
+    qtbot.addWidget(dock)
+
+    refresh(dock)
+
+    assert kinds(dock) == ["logbook", "rejected", "refusal", "write"]  # the intent is no row
+    assert "9.0 A is above the maximum" in dock.shown_rows()[2].what
+    dock.kind.setCurrentIndex(dock.kind.findData("refusal"))
+    assert kinds(dock) == ["refusal"]
+    assert dock.note.text() == "1 of 4 rows match the filter."
+    dock.kind.setCurrentIndex(0)
+    qtbot.keyClicks(dock.search, "ops local")
+    assert kinds(dock) == ["logbook"]
+
+
+def test_new_records_are_inserted_at_the_top_without_a_reset(qtbot, refresh, records):
+    audit, logbook = records
+    dock = ActivityDock(ActivityLog(audit, logbook))
+    qtbot.addWidget(dock)
+    refresh(dock)
+    resets: list[bool] = []
+    dock.model.modelReset.connect(lambda: resets.append(True))
+
+    logbook.record_event(
+        kind="undo",
+        what="undo of audit entry 2",
+        outcome="verified",
+        operator="ops",
+        thread_id="t4",
+        when=200,
+    )
+    with qtbot.waitSignal(dock.model.rowsInserted) as inserted:
+        refresh(dock)
+
+    assert inserted.args[1:] == [0, 0] and resets == []
+    assert kinds(dock)[0] == "undo"
+
+
+def test_the_list_survives_a_restart(qtbot, refresh, records):
+    first = ActivityDock(ActivityLog(*records))
+    qtbot.addWidget(first)
+    refresh(first)
+    first.close()
+
+    again = ActivityDock(ActivityLog(*records))  # a new window over the same records
+    qtbot.addWidget(again)
+    refresh(again)
+
+    assert again.shown_rows() == first.shown_rows()
+
+
+def test_a_row_opens_its_thread(qtbot, refresh, records):
+    dock = ActivityDock(ActivityLog(*records))
+    qtbot.addWidget(dock)
+    dock.show()
+    refresh(dock)
+    index = dock.proxy.index(2, 0)  # the refusal, on thread t2
+
+    with qtbot.waitSignal(dock.thread_requested) as opened:
+        dock.table.activated.emit(index)
+
+    assert opened.args == ["t2"]
+
+
+def test_the_dock_renders_and_fits_a_small_screen(qtbot, refresh, records):
+    dock = ActivityDock(ActivityLog(*records))
+    qtbot.addWidget(dock)
+    refresh(dock)
+    dock.resize(900, 300)
+    dock.show()
+
+    assert not dock.grab().isNull()
+    hint = dock.minimumSizeHint()
+    assert hint.width() <= 1280 and hint.height() <= 800
+
+
+def _draft(tmp_path) -> tuple[SqliteLogbook, LogbookEntry, dict]:
+    store = SqliteLogbook(tmp_path / "threads.sqlite")
+    entry = store.add(LogbookEntry(title="Orbit", text="first words", logbook="operations"))
+    payload = {
+        "user_message": "**Publish this logbook entry to the local logbook?**",
+        "resume_payload": {
+            "approval_type": "logbook_entry",
+            "entry_id": entry.id,
+            "title": entry.title,
+            "text": entry.text,
+            "logbook": entry.logbook,
+            "tags": [],
+            "attachments": [{"filename": "orbit.png", "size": 4096}],
+            "destination": "the local logbook",
+        },
+    }
+    return store, entry, payload
+
+
+def test_publish_saves_the_edits_and_a_screenshot_into_the_draft(qtbot, tmp_path):
+    store, entry, payload = _draft(tmp_path)
+    dialog = LogbookEntryDialog(payload, store, grace_ms=0, screenshot=lambda: b"\x89PNG shot")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitUntil(dialog.is_armed)
+    assert dialog.attachments.item(0).text() == "orbit.png (4 KB)"
+
+    dialog.title_edit.setText("Orbit corrected in sector 3")
+    dialog.text_edit.setPlainText("HCM01 raised by 1.5 A")
+    dialog.tags_edit.setText("Orbit, Corrector")
+    dialog.screenshot_box.setChecked(True)
+    qtbot.mouseClick(dialog.approve_button, Qt.MouseButton.LeftButton)
+
+    assert dialog.result() == QDialog.DialogCode.Accepted
+    saved = store.get(entry.id)
+    assert (saved.title, saved.text, saved.tags) == (
+        "Orbit corrected in sector 3",
+        "HCM01 raised by 1.5 A",
+        ("Orbit", "Corrector"),
+    )
+    assert [a.filename for a in saved.attachments] == ["window.png"]
+
+
+def test_an_entry_without_a_title_is_not_published(qtbot, tmp_path):
+    store, entry, payload = _draft(tmp_path)
+    dialog = LogbookEntryDialog(payload, store, grace_ms=0)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitUntil(dialog.is_armed)
+
+    dialog.title_edit.clear()
+    qtbot.mouseClick(dialog.approve_button, Qt.MouseButton.LeftButton)
+
+    assert dialog.isVisible() and "needs a title" in dialog.problem.text()
+    assert store.get(entry.id).title == "Orbit"
+    qtbot.mouseClick(dialog.reject_button, Qt.MouseButton.LeftButton)
+    assert dialog.result() == QDialog.DialogCode.Rejected
+
+
+def test_log_this_from_the_window_confirms_and_shows_in_the_activity(qtbot, windows):
+    window = windows.open(use_real_graph=True)
+    opened: list = []
+    window.approvals.dialog_opened.connect(opened.append)
+
+    window.log_this_action.trigger()
+    qtbot.waitUntil(lambda: bool(opened), timeout=20_000)
+    dialog = opened[0]
+    assert isinstance(dialog, LogbookEntryDialog)
+    qtbot.waitUntil(dialog.is_armed, timeout=5_000)
+    dialog.text_edit.setPlainText("Shift handover: machine stable")
+    qtbot.mouseClick(dialog.approve_button, Qt.MouseButton.LeftButton)
+    windows.wait_idle(window, timeout=20_000)
+
+    qtbot.waitUntil(lambda: "logbook" in kinds(window.activity), timeout=10_000)
+    store = SqliteLogbook(windows.db_path)
+    (entry,) = store.entries()
+    assert entry.status == "local" and entry.text == "Shift handover: machine stable"
+    assert "Logbook entry 1 made" in window.chat.transcript.toPlainText()
+    QApplication.processEvents()
