@@ -6,9 +6,10 @@ when each write happened, who approved it and how it ended; the logbook says why
 entries that mention the channel), and both carry the thread, so the answer links to it.
 
 An undo takes its values from the audit log: the value each write replaced (``value
-before``). It is refused, with the reason, when the write was not verified (nothing is known
-to have changed), when the channel was written again afterwards, or when it does not read
-what that write left (it moved since).
+before``), taking the newest writes (any console's, so a later write by someone else is the
+one undone first). It is refused, with the reason, when the write was not verified (nothing
+is known to have changed), or when the channel does not read what the write left (it moved
+since, outside this assistant).
 """
 
 from __future__ import annotations
@@ -244,15 +245,7 @@ def undo_targets(
                 "known to undo; read it back first (osprey-desktop verify)",
                 entry,
             )
-    newest_per_channel = {e.channel: e for e in reversed(found)}
     for channel, entry in by_channel.items():
-        latest = newest_per_channel[channel]
-        if latest.id not in {e.id for e in chosen}:
-            raise UndoRefused(
-                f"{channel} was written again after audit entry {entry.id} (audit entry "
-                f"{latest.id}, {clock(latest.time)}, by {latest.operator}); undo that write first",
-                entry,
-            )
         if entry.value_before is None:
             raise UndoRefused(
                 f"audit entry {entry.id} ({channel}) does not record the value before the write",

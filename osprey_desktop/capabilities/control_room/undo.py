@@ -8,8 +8,8 @@ any write: claimed once in the ledger, each channel read again and checked again
 policy, the intent audited before the put and the outcome after.
 
 Refused, with the reason, before anything is asked: a write that was not verified (what the
-machine took is unknown), a channel written again since, or one that no longer reads what
-the write left (it moved since). Each undo and refusal is also recorded in the logbook's
+machine took is unknown), or a channel that no longer reads what the write left (it moved
+since). Each undo and refusal is also recorded in the logbook's
 audit, naming the audit entries it undid.
 """
 
