@@ -656,8 +656,10 @@ def parse_request(
         flags=re.I,
     )
     phrase = re.sub(r"^(?:me|us)\b", "", phrase.strip(), flags=re.I).strip(" ,.?!")
+    phrase = _WISH.sub(" ", phrase)
+    phrase = re.sub(r"\s*(?:->|→|:?=|:)\s*$", "", phrase.strip())
     targets = tuple(
-        t
+        t.strip(" :=")
         for t in split_targets(phrase)
         if re.search(r"[a-z0-9]", t, re.I) and t.lower() not in _PRONOUNS
     )
@@ -686,6 +688,16 @@ def parse_request(
             continue
         if word in target_words or word in unknown:
             unplaced.append(word)
+    if intent in ("read", "history") and _gives_a_value(
+        without_times, quantity, verb, unknown, targets, vocabulary
+    ):
+        # "QD08 to 98 A", "HCM5 at 0.4", "QF to 120": a value given to a device, no verb
+        intent = "write"
+        amount = [a for a in _amounts(without_times)][-1]
+        head = canonical[: amount.start]
+        if quantity is not None and quantity.unit is None:
+            head = re.sub(r"\bat\s*$", "to ", head)
+        canonical = head + canonical[amount.start :]
     canonical = _canonical_change(canonical, intent, quantity, targets, reference, change_verb)
     return Request(
         text=original,
@@ -701,6 +713,38 @@ def parse_request(
         canonical=canonical,
         refers_back=bool(re.search(r"\b(?:it|that|them|those|these|same)\b", lowered)),
     )
+
+
+_MARK_BEFORE = re.compile(r"(?:\bto|\bat|->|→|:?=|:)\s*$", re.I)
+
+
+def _gives_a_value(
+    text: str,
+    quantity: Quantity | None,
+    verb: str | None,
+    unknown: list[str],
+    targets: tuple[str, ...],
+    vocabulary: Vocabulary,
+) -> bool:
+    """A statement without a verb that gives a device a value: an absolute amount with a unit
+    or after "to", "at", "=", "->", ":", and a target naming a device (a name with a number,
+    or a family the list abbreviates). Not a question, not negated."""
+    if verb is not None or unknown or quantity is None or quantity.kind != "absolute":
+        return False
+    if _is_question(text) or _negated(text) or not targets:
+        return False
+    amounts = _amounts(text)
+    if not amounts:
+        return False
+    marked = bool(_MARK_BEFORE.search(text[: amounts[-1].start]))
+    if not (marked or quantity.unit):
+        return False
+    for target in targets:
+        if re.search(r"[A-Za-z]{2,5}\d", target):
+            return True
+        if any(w.lower() in vocabulary.device_prefixes for w in re.findall(r"[A-Za-z]+", target)):
+            return True
+    return False
 
 
 @lru_cache(maxsize=4)
@@ -750,7 +794,6 @@ def follow_up(
     stands on its own. "0.55 then" replaces the quantity; "close it by 1 mm" puts the
     previous targets in place of "it"; "same for X" replaces the targets and keeps the
     intent, the time and the quantity."""
-    del vocabulary
     if new.intent in ("conversation", "knowledge") or not previous.targets:
         return None
     before = " and ".join(t for t in previous.targets)
@@ -777,7 +820,9 @@ def follow_up(
     same = _SAME_FOR.match(new.canonical)
     if same and new.verb is None and new.quantity is None:
         rest = same.group("rest")
-        targets = tuple(split_targets(rest))
+        targets = parse_request(rest, vocabulary).targets
+        if not targets:
+            return None  # "the same for the last 10 minutes": a new time, the same channels
         if old_phrase and old_phrase in previous.canonical:
             canonical = previous.canonical.replace(old_phrase, rest, 1)
         else:

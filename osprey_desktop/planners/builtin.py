@@ -352,7 +352,7 @@ def _missing_information(goals: Sequence[Any], text: str, state: Mapping[str, An
 
 # "QD08 to 98", "VCM11 -> 0.35": a value given without a verb (a bare "HCM01 1.5" is not)
 _VALUE_MARK = re.compile(r"(?:\bto\b|\bat\b|->|→|:?=|:)\s*[-+]?\.?\d|\bto\s+[a-z]", re.I)
-_PERSONAL = re.compile(r"\b(?:i|you|we|me|us|my|your|our)\b", re.I)
+_PERSONAL = re.compile(r"\b(?:i|you|we|me|us|my|your|our|never|not|no|nothing)\b|n't\b", re.I)
 
 
 def parse(text: str) -> Request:
@@ -370,6 +370,20 @@ def _unplaced_question(request: Request) -> str:
             "it, show its history, or change it (to which value)?"
         )
     return f"I could not place {words} in “{request.text}”. Which channel or action do you mean?"
+
+
+def _give_targets(draft: PlanDraft, request: Request, capabilities: Sequence[Any]) -> None:
+    """The items of a list ("beam current, lifetime and RF") go to each step whose capability
+    takes a ``targets`` parameter, so every item is found on its own or named as not found."""
+    if len(request.targets) < 2 or request.changes:
+        return
+    takes = {c.name for c in capabilities if "targets" in (getattr(c, "parameters", None) or {})}
+    for step in draft.steps:
+        if step.get("capability") in takes:
+            step["parameters"] = {
+                **(step.get("parameters") or {}),
+                "targets": list(request.targets),
+            }
 
 
 def _explanation(question: str) -> str:
@@ -405,7 +419,7 @@ class BuiltinPlanner:
         task = latest
         if len(texts) > 1:
             # a follow-up is the previous request with the slots this turn names replaced
-            merged = follow_up(parse(texts[-2]), parse(latest))
+            merged = follow_up(parse(texts[-2]), parse(latest), configured_vocabulary())
             if merged is not None:
                 return ExtractedTask(task=merged.canonical, depends_on_chat_history=False)
         if refers and len(texts) > 1:
@@ -446,12 +460,16 @@ class BuiltinPlanner:
             and bool(request.quantity.unit or _VALUE_MARK.search(text))
             and asks_for_change(text, capabilities)
         )
-        if not matches and request.targets and not _PERSONAL.search(text):
-            # only names ("klystron reflected power?"): read them; the finder then says what
-            # the list has, instead of the help text
-            matches = match_capabilities(f"read {text}", capabilities)
         matches = [m for m in matches if change or not by_name[m.name].writes]
         goals = drop_subsumed_goals(matches, by_name)
+        if not goals and not change and request.targets and not _PERSONAL.search(primary):
+            # only names ("klystron reflected power?"): read them, so the channel finder says
+            # what the list has for them instead of the help text (a "corrected" spelling
+            # that only a writer matched is no reading of the request)
+            text = primary
+            matches = match_capabilities(f"read {primary}", capabilities)
+            matches = [m for m in matches if not by_name[m.name].writes]
+            goals = drop_subsumed_goals(matches, by_name)
         if change and not any(g.writes for g in goals):
             goals += self._best_writer(text, capabilities)
         if (
@@ -520,6 +538,7 @@ class BuiltinPlanner:
             done=done,
             fresh_types=fresh,
         )
+        _give_targets(draft, parse(text), [*capabilities, *_all_capabilities()])
         return text, draft, produced
 
     @staticmethod

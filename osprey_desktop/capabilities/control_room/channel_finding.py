@@ -102,6 +102,30 @@ def find_channels(
     return names, phrase
 
 
+def find_each_target(database: ChannelDatabase, phrases: list[str]) -> tuple[list[str], str]:
+    """The channels of each item of a list of target phrases, and a note naming the items
+    the list has nothing for; asks (``ClarificationRequired``) when no item names a channel."""
+    names: list[str] = []
+    notes: list[str] = []
+    missing: list[str] = []
+    for phrase in phrases:
+        try:
+            found, _, note = find_channels_noted(
+                database, phrase, writable=False, max_write_channels=max_channels_per_write()
+            )
+        except ClarificationRequired:
+            missing.append(phrase)
+            continue
+        names += [n for n in found if n not in names]
+        notes += [note] if note else []
+    if not names:
+        listed = ", ".join(f"'{p}'" for p in missing)
+        raise ClarificationRequired(f"I found no channel for {listed}. Which channels do you mean?")
+    if missing:
+        notes.append("No channel found for " + ", ".join(f"'{p}'" for p in missing) + ".")
+    return names, " ".join(notes)
+
+
 def find_channels_noted(
     database: ChannelDatabase, text: str, *, writable: bool, max_write_channels: int
 ) -> tuple[list[str], str, str]:
@@ -467,6 +491,7 @@ class ChannelFindingCapability(ControlRoomCapability):
     parameters = {
         "query": "the words naming or describing the channels (default: the step objective)",
         "writable": "true when the channels are the target of a write (setpoints only)",
+        "targets": "the items of a list of channels, each found on its own (a read)",
     }
 
     def __init__(
@@ -490,6 +515,14 @@ class ChannelFindingCapability(ControlRoomCapability):
             text, source = _write_clause(text)
         # model-assisted finding (models.planner: chat_model): asked here, on the running loop
         # (a sync call would block the window); _find takes its checked choice
+        targets = [str(t) for t in self.get_parameters().get("targets") or [] if str(t).strip()]
+        if len(targets) > 1 and not writable:
+            # a list ("current, lifetime and RF"): each item found on its own, none dropped
+            names, note = await asyncio.to_thread(find_each_target, database, targets)
+            return self.store_output_context(ChannelAddressesContext(
+                channels=names, original_query=text, note=note,
+                descriptions={n: r.description for n in names if (r := database.get(n))},
+            ))  # fmt: skip
         async with consulted(database, text, writable=writable):
             names, _, note = find_channels_noted(  # raises ClarificationRequired, never guesses
                 database, text, writable=writable, max_write_channels=max_channels_per_write()
