@@ -11,8 +11,10 @@ temporary database with ``control_system.channel_database`` set to LIST, as
 precision / recall / F1 of the found set against ``targeted_pv``, case-insensitive, a found
 channel counting under its PV address or its list's own name; both empty count as 1. Prints
 mean precision, recall, F1 and the perfect-match rate (F1 = 1), overall and per category
-(the ``category`` field, else the query file), plus how many found channels are not in the
-list at all (must be 0).
+(the ``category`` field, else the query file) and per query file, plus how many found channels
+are not in the list at all (must be 0) and how many questions without an answer got channels
+anyway (must be 0). A file whose name says ``heldout`` is a held-out set (written before any
+run, never tuned on): its figures are printed apart from the development sets'.
 """
 
 from __future__ import annotations
@@ -33,9 +35,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
+def _held_out(query_set: str) -> bool:
+    """A set whose file name says held-out: written before any run, never tuned on."""
+    return "heldout" in query_set.replace("-", "").replace("_", "").lower()
+
+
 @dataclass
 class Scored:
     query: str
+    query_set: str
     category: str
     target: list[str]
     found: list[str]
@@ -88,6 +96,7 @@ async def run(channels: Path, query_files: list[Path], planner: str) -> list[Sco
                     scored.append(
                         Scored(
                             item["user_query"],
+                            file.stem,
                             item.get("category") or file.stem,
                             item["targeted_pv"],
                             found,
@@ -98,6 +107,47 @@ async def run(channels: Path, query_files: list[Path], planner: str) -> list[Sco
                         )
                     )
     await close_connectors()
+    return scored
+
+
+def run_direct(channels: Path, query_files: list[Path]) -> list[Scored]:
+    """The same scoring through channel finding alone (``find_channels_noted``), without a
+    session, planner or graph: what the finder answers for each whole request (a read; a
+    question back counts as no channels)."""
+    from osprey_desktop.base.errors import ClarificationRequired
+    from osprey_desktop.capabilities.control_room.channel_finding import find_channels_noted
+    from osprey_desktop.channels import load_channel_database
+
+    database = load_channel_database(channels)
+    aliases = {r.name.lower(): _names(r) for r in database}
+    scored: list[Scored] = []
+    for file in query_files:
+        for item in json.loads(file.read_text()):
+            started = time.perf_counter()
+            try:
+                found, _, _ = find_channels_noted(
+                    database, item["user_query"], writable=False, max_write_channels=10_000
+                )
+            except ClarificationRequired:
+                found = []
+            elapsed = time.perf_counter() - started
+            target = {t.lower() for t in item["targeted_pv"]}
+            precision, recall, f1 = score_names(
+                [aliases.get(n.lower(), {n.lower()}) for n in found], target
+            )
+            scored.append(
+                Scored(
+                    item["user_query"],
+                    file.stem,
+                    item.get("category") or file.stem,
+                    item["targeted_pv"],
+                    found,
+                    precision,
+                    recall,
+                    f1,
+                    elapsed,
+                )
+            )
     return scored
 
 
@@ -127,11 +177,25 @@ def report(scored: list[Scored], database_names: set[str], show_misses: bool) ->
         )
 
     by_category: dict[str, list[Scored]] = defaultdict(list)
+    by_set: dict[str, list[Scored]] = defaultdict(list)
     for s in scored:
         by_category[s.category].append(s)
+        by_set[s.query_set].append(s)
+    tuned = [s for s in scored if not _held_out(s.query_set)]
+    held = [s for s in scored if _held_out(s.query_set)]
+    if tuned:
+        print(line("development (tuned on)", tuned))
+    if held:
+        print(line("HELD-OUT (never tuned on)", held))
+    for name, items in by_set.items():
+        print(line(f"  set {name}" + (" [held-out]" if _held_out(name) else ""), items))
     print(line("overall", scored))
     for category, items in sorted(by_category.items()):
         print(line(f"  {category}", items))
+    no_answer = [s for s in scored if not s.target]
+    if no_answer:
+        made_up = sum(1 for s in no_answer if s.found)
+        print(f"questions without an answer: {len(no_answer)}, answered anyway: {made_up}")
     outside = sum(1 for s in scored for n in s.found if n.lower() not in database_names)
     print(f"found channels not in the list: {outside}")
     times = sorted(s.seconds for s in scored)
@@ -150,16 +214,24 @@ def main() -> int:
     parser.add_argument("--queries", type=Path, nargs="+", required=True)
     parser.add_argument("--planner", default="builtin", choices=("builtin", "chat_model"))
     parser.add_argument("--show-misses", action="store_true")
+    parser.add_argument(
+        "--direct",
+        action="store_true",
+        help="channel finding alone (no session, planner or graph): quicker, same scoring",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as home:
         os.environ["OSPREY_DESKTOP_DATA_DIR"] = str(Path(home) / "data")
         os.environ["XDG_CONFIG_HOME"] = str(Path(home) / "config")
         os.environ.pop("OSPREY_DESKTOP_CONFIG", None)
-        scored = asyncio.run(run(args.channels, args.queries, args.planner))
-        from osprey_desktop.connectors import get_configured_channel_database
+        if args.direct:
+            scored = run_direct(args.channels, args.queries)
+        else:
+            scored = asyncio.run(run(args.channels, args.queries, args.planner))
+        from osprey_desktop.channels import get_channel_database
 
         names: set[str] = set()
-        for r in get_configured_channel_database():
+        for r in get_channel_database(args.channels):
             names |= _names(r)
         report(scored, names, args.show_misses)
     return 0

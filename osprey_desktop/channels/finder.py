@@ -54,9 +54,14 @@ if TYPE_CHECKING:
 _SPLIT = re.compile(r"[^A-Za-z0-9]+")
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _ALNUM = re.compile(r"[a-z]+|\d+")
+_ACRONYM_AND_LETTER = re.compile(r"([A-Z]{2,})([a-z])")
 _UNIT_AFTER_NUMBER = re.compile(r"^(\d+)(min|hr|s|ms|hz|khz|mhz|mm|kv)$")
-_SECTOR_SEGMENT = re.compile(r"^[a-z]{1,3}(\d{1,2})[a-z]?$")
-_SECTOR_PREFIX = re.compile(r"^([A-Za-z]{1,3})\d{1,2}(?=[A-Za-z]?[^A-Za-z0-9])")
+#: A first name segment that places a channel: letters then its number (``SR03C``, ``LI24``),
+#: or its number then a letter or two (``05G``: girder 5).
+_SECTOR_SEGMENT = re.compile(r"^(?:[a-z]{1,3}(\d{1,2})[a-z]?|(\d{1,2})[a-z]{1,2})$")
+_SECTOR_PREFIX = re.compile(
+    r"^(?:([A-Za-z]{1,3})\d{1,2}(?=[A-Za-z]?[^A-Za-z0-9])|\d{1,2}(?=([A-Za-z]{1,2})[^A-Za-z0-9]))"
+)
 _SETPOINT_TOKENS = frozenset({"sp", "set", "setpoint", "setcurrent", "setvalue", "demand"})
 #: Name words of stored reference values (what a setpoint should be) and of commands.
 _REFERENCE_TOKENS = frozenset({"golden", "reference", "ref", "saved", "design"})
@@ -108,7 +113,10 @@ def _segment_words(segment: str) -> tuple[tuple[str, ...], str | None]:
     """(words, composite or None) of one name segment; segments repeat across a list."""
     lowered = segment.lower()
     composite = normalize(re.sub(r"\d+", lambda m: str(int(m.group())), lowered))
-    pieces = [normalize(c) for c in _CAMEL.findall(segment)]
+    plane = _ACRONYM_AND_LETTER.fullmatch(segment)
+    # "BPMx": the monitors' x plane, not "BP" and "Mx"
+    found = plane.groups() if plane else _CAMEL.findall(segment)
+    pieces = [normalize(c) for c in found]
     if len(pieces) <= 1:
         return (composite,), None
     merged: list[str] = []
@@ -250,16 +258,17 @@ class ChannelFinder:
             # groups come in the order of their first channel, so a shape is read off the
             # first channel that has it
             first = self.records[group.first]
-            key = _shape_key(first)
+            numbering = _varying_numbering(group, first.name, _numbering(first.name))
+            key = (_shape_key(first), numbering)
             shape = shapes.get(key)
             if shape is None:
-                shape = shapes[key] = self._shape(first)
+                shape = shapes[key] = self._shape(first, numbering)
             self._group_shape.append(shape)
             for word, strength in shape.words.items():
                 self._index.add_group_word(number, word, strength)
             self._add_digit_words(number, group)
             members = group.members
-            instance, device, family = shape.numbering
+            instance, device, family = numbering
             if instance is not None and group.has_slots:
                 numbers_of = group.values[:, instance]
             elif instance is not None:  # a group without slots: its numbers are its own
@@ -338,15 +347,24 @@ class ChannelFinder:
     def shape_of(self, index: int) -> _Shape:
         return self._group_shape[self._group_of[index]]
 
-    def _shape(self, record: ChannelRecord) -> _Shape:
-        """What ``record`` shares with every channel named like it but for its numbers."""
+    def _shape(
+        self,
+        record: ChannelRecord,
+        numbering: tuple[int | None, int | None, int | None] | None = None,
+    ) -> _Shape:
+        """What ``record`` shares with every channel named like it but for its numbers;
+        ``numbering`` (default: read off its name alone) says where its device part ends."""
+        numbering = numbering or _numbering(record.name)
+        device = numbering[1]
+        runs = list(_DIGITS.finditer(record.name))
+        end = runs[device].end() if device is not None and device < len(runs) else None
         return _Shape(
             words={w: v for w, v in self._describe(record).items() if not _has_digit(w)},
-            kind_words=_kind_words(record),
-            field_words=frozenset(w for w in _field_words(record) if not _has_digit(w)),
+            kind_words=_kind_words(record, end),
+            field_words=frozenset(w for w in _field_words(record, end) if not _has_digit(w)),
             said=frozenset(w for w in text_words(_own_description(record)) if not _has_digit(w)),
             access=_access(record),
-            numbering=_numbering(record.name),
+            numbering=numbering,
         )
 
     def _describe(self, record: ChannelRecord) -> dict[str, float]:
@@ -359,6 +377,8 @@ class ChannelFinder:
         named = whole + [
             w for t in (*record.synonyms, record.family, record.device or "") for w in text_words(t)
         ]
+        # a family is a name too ("BPMx": bpm, x)
+        named += name_words(record.family)[0]
         levels = [p for p in record.description.split(_LEVELS) if p.strip()]
         own_text = levels[-1] if levels else ""
         # a level's title ("Beam Position Monitors: ...") or a level that is only a title
@@ -464,7 +484,7 @@ class ChannelFinder:
         return self._stems
 
     def find(self, text: str, *, writable: bool | None = None) -> FoundChannels:
-        query = parse_channel_query(text)
+        query = parse_channel_query(text, self._index.has)
         mask = self._pool(query, writable)
         words = self._with_terms(list(dict.fromkeys(normalize(w) for w in query.words)))
         for start, end in query.paths:
@@ -641,7 +661,7 @@ class ChannelFinder:
             if instance[i] >= 0:
                 key = self.family_key(i)
                 if not query.sectors:  # "the first three" of the machine, not of each sector
-                    key = _SECTOR_PREFIX.sub(lambda m: m.group(1) + "#", key, count=1)
+                    key = _SECTOR_PREFIX.sub(lambda m: (m.group(1) or "") + "#", key, count=1)
                 families[key].append(i)
         if not families:
             return chosen
@@ -749,6 +769,34 @@ def _numbering(name: str) -> tuple[int | None, int | None, int | None]:
     return instance, device, family
 
 
+def _varying_numbering(
+    group: ShapeGroup, name: str, numbering: tuple[int | None, int | None, int | None]
+) -> tuple[int | None, int | None, int | None]:
+    """``numbering`` unless its instance number is the same for every channel of the group
+    (``05G-COR2H:Curr1``: the 1 of every monitor): then the last number before it that does
+    tell the siblings apart, sector and quantity numbers aside, is the instance."""
+    instance = numbering[0]
+    if instance is None or not group.has_slots or len(group.members) < 2:
+        return numbering
+    runs = list(_DIGITS.finditer(name))
+    if instance >= len(runs) or instance >= group.values.shape[1]:
+        return numbering
+    if (group.values[:, instance] != group.values[0, instance]).any():
+        return numbering
+    segments = [(m.start(), m.end()) for m in _ALNUM_RUN.finditer(name)]
+    for slot in range(instance - 1, -1, -1):
+        if not (group.values[:, slot] != group.values[0, slot]).any():
+            continue
+        start, end = next(seg for seg in segments if seg[0] <= runs[slot].start() < seg[1])
+        segment = name[start:end].lower()
+        if _UNIT_AFTER_NUMBER.match(segment):
+            continue
+        if (start, end) == segments[0] and _SECTOR_SEGMENT.match(segment) and len(segments) > 2:
+            continue
+        return slot, slot, slot
+    return numbering
+
+
 _DIGIT_TOKEN = re.compile(r"[a-z0-9]*\d[a-z0-9]*")
 
 
@@ -829,20 +877,23 @@ def _own_description(record: ChannelRecord) -> str:
     return levels[-1] if levels else ""
 
 
-def _kind_words(record: ChannelRecord) -> frozenset[str]:
+def _kind_words(record: ChannelRecord, device_end: int | None = None) -> frozenset[str]:
     """The words naming a channel's kind of device: its names (the PV name and the list's
-    own) up to the instance number, sector segments left out."""
+    own) up to the instance number (``device_end`` in the PV name, when known), sector
+    segments left out."""
     words: list[str] = []
-    for text in (record.name, *_list_names(record)):
-        whole, _ = name_words(_device_key(text))
+    for number, text in enumerate((record.name, *_list_names(record))):
+        cut = text[:device_end] if number == 0 and device_end is not None else _device_key(text)
+        whole, _ = name_words(cut)
         words += whole
     return frozenset(w for w in words if not w.isdigit() and not _SECTOR_SEGMENT.match(w))
 
 
-def _field_words(record: ChannelRecord) -> frozenset[str]:
+def _field_words(record: ChannelRecord, device_end: int | None = None) -> frozenset[str]:
     """The words of a channel's name after its device (``X:Error`` of ``SR01C:BPM1:X:Error``),
     access words left out."""
-    tail = record.name[len(_device_key(record.name)) :]
+    end = device_end if device_end is not None else len(_device_key(record.name))
+    tail = record.name[end:]
     words, _ = name_words(tail)
     ignored = _SETPOINT_TOKENS | _READBACK_TOKENS
     return frozenset(w for w in words if w not in ignored)
@@ -861,7 +912,7 @@ def _device_key(name: str) -> str:
 def _sector(record: ChannelRecord) -> int | None:
     first = next((s for s in _SPLIT.split(record.name) if s), "").lower()
     match = _SECTOR_SEGMENT.match(first)
-    return int(match.group(1)) if match and ":" in record.name else None
+    return int(match.group(1) or match.group(2)) if match and ":" in record.name else None
 
 
 def access_of(record: ChannelRecord) -> str:

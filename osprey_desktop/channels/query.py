@@ -85,12 +85,14 @@ _QUANTITY_UNITS = {
 }
 #: Words after which a number counts the devices ("all six ion pumps"), never names one.
 _COUNTING = {"all", "every", "each"}
-_SECTOR_WORDS = {"sector", "sectors", "sect", "sec", "cell", "cells"}
+_SECTOR_WORDS = {"sector", "sectors", "sect", "sec", "cell", "cells", "girder", "girders"}
 _INSTANCE_WORDS = {"number", "numbers", "no", "nr", "num", "#", "device", "devices", "unit"}
 _RANGE_WORDS = {"to", "through", "thru", "till", "until", "-", "–", "..."}
 _LIST_WORDS = {"and", ",", "&", "or"}
 _PATH = re.compile(r"\b([a-z]{2,})(?:\s*-\s*|\s+)to(?:\s*-\s*|\s+)([a-z]{2,})\b")
 _TOKEN = re.compile(r"\d+(?:st|nd|rd|th)?|[a-z][a-z0-9_]*|[#,&–-]|\.\.\.")
+_LEADING_NUMBER_NAME = re.compile(r"\d+[a-z][a-z0-9]*")
+_NAME_OR_TOKEN = re.compile(r"\d+[a-z][a-z0-9]*|" + _TOKEN.pattern)
 
 #: Words that say nothing about which channel (questions, politeness, verbs of reading).
 FILLER = frozenset(
@@ -157,13 +159,24 @@ def _ordinal_at(tokens: list[str], index: int) -> tuple[int, int] | None:
     return None
 
 
-def _tokens(text: str) -> list[str]:
+def _tokens(text: str, known: Callable[[str], bool] | None = None) -> list[str]:
     text = text.lower().replace("\u2019", "'")
     text = re.sub(r"'(s|re|ll|ve|d|m)\b", " ", text)  # "what's" -> "what"
     text = re.sub(r"(\d)-(?=[a-z])", r"\1 ", text)  # "1-hour" -> "1 hour"
     text = re.sub(r"\b([a-z]+)-([a-z]+)\b", r"\1 \2", text)  # "one-minute" -> "one minute"
     text = re.sub(r"(\d)\s*-\s*(\d)", r"\1 - \2", text)  # "1-4" -> "1 - 4"
-    return _TOKEN.findall(text)
+    if known is None:
+        return _TOKEN.findall(text)
+    # a name the list has that starts with its number ("7BPM4": girder 7's BPM 4) is one
+    # word; anything else is read as a number and a word, as always
+    out: list[str] = []
+    for token in _NAME_OR_TOKEN.findall(text):
+        out += (
+            [token]
+            if _LEADING_NUMBER_NAME.fullmatch(token) and known(token)
+            else _TOKEN.findall(token)
+        )
+    return out
 
 
 def _read_numbers(tokens: list[str], start: int) -> tuple[set[int], int]:
@@ -234,8 +247,11 @@ def expand_name_ranges(text: str, known: Callable[[str], bool] | None = None) ->
     return _NAME_RANGE.sub(expand, text)
 
 
-def parse_channel_query(text: str) -> ChannelQuery:
-    """Read ``text`` (time expressions and write values already removed) into its parts."""
+def parse_channel_query(text: str, known: Callable[[str], bool] | None = None) -> ChannelQuery:
+    """Read ``text`` (time expressions and write values already removed) into its parts.
+
+    ``known``: whether the channel list has a word; a word that starts with a number
+    ("7bpm4") is kept whole only when it has."""
     query = ChannelQuery()
     lowered = text.lower()
     if _NOW_PHRASES.search(lowered) or _READS_QUESTION.search(lowered):
@@ -246,7 +262,7 @@ def parse_channel_query(text: str) -> ChannelQuery:
         for start, end in _PATH.findall(lowered)
         if start not in FILLER and end not in FILLER
     ]
-    tokens = _tokens(lowered)
+    tokens = _tokens(lowered, known)
     roles: set[str] = set()
     index = 0
     while index < len(tokens):
