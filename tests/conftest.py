@@ -25,6 +25,8 @@ def isolated_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch) -> It
     monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))  # the log file
     monkeypatch.setenv("OSPREY_DESKTOP_DATA_DIR", str(home / "data"))
     monkeypatch.delenv("OSPREY_DESKTOP_CONFIG", raising=False)
+    monkeypatch.delenv("OSPREY_DESKTOP_SITE_CONFIG", raising=False)  # no site file leaks in
+    monkeypatch.setenv("XDG_CONFIG_DIRS", str(home / "xdg"))
     reset_config()
     yield home
     reset_config()

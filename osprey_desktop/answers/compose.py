@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from osprey_desktop.answers.history import history_table, latest_alarms
 from osprey_desktop.answers.model import Answer, Block, Table, TextBlock
 from osprey_desktop.answers.tables import values_table, write_table, write_tone
+from osprey_desktop.config import ConfigError, get_config
 
 logger = logging.getLogger(__name__)
 
@@ -95,6 +96,9 @@ def plan_answer(
             plan.tables.append(history_table(context, alarms, (context_type, key)))
         else:
             continue
+        simulated = simulated_note()
+        if simulated:
+            plan.tables[-1].notes.append(simulated)
         rest.pop(label)
     if plan.tables:
         # the channels and time range behind a table are in the table already
@@ -104,6 +108,22 @@ def plan_answer(
     if plan.tone == "info" and plan.tables:
         plan.tone = "success"
     return plan
+
+
+def simulated_note() -> str:
+    """Said under every value and history when a facility's channel list runs on the simulated
+    ring: its values are made up by the simulation, not read from the machine."""
+    try:
+        cs = get_config().control_system
+    except ConfigError:
+        return ""
+    if cs.type != "sim" or not cs.channel_database:
+        return ""
+    return (
+        f"Simulated values: control_system.type is sim, so these come from the simulated ring "
+        f"for the channels of {cs.channel_database}, not from the machine (set "
+        "control_system.type: epics or tango to read it)."
+    )
 
 
 def compose_answer(

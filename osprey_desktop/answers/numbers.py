@@ -11,6 +11,8 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+from osprey_desktop.connectors.base import format_value
+
 
 def is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
@@ -45,7 +47,11 @@ def format_fixed(value: Any, decimals: int | None, units: str = "") -> str:
 
 
 def format_reading(value: Any, precision: int | None, units: str = "") -> str:
-    """A live reading: the channel's own precision when it has one."""
+    """A live reading: the channel's own precision when it has one; an array as its summary
+    ("16 values, min 0.50, max 8.00, mean 4.25 mm; first 0.50, 1.00, …")."""
+    if isinstance(value, list | tuple):
+        places = precision if precision is not None else _array_decimals(value)
+        return format_value(list(value), places, units)
     if precision is not None and is_number(value):
         decimals = max(0, min(12, int(precision)))
         number = abs(float(value))
@@ -58,6 +64,11 @@ def format_reading(value: Any, precision: int | None, units: str = "") -> str:
     if is_number(value) and not isinstance(value, int):
         return format_fixed(value, decimals_for([value]), units)
     return format_fixed(value, 0, units)
+
+
+def _array_decimals(values: Any) -> int | None:
+    numbers = [float(v) for v in values if is_number(v) and math.isfinite(float(v))]
+    return decimals_for(numbers) if numbers else None
 
 
 def format_age(seconds: float) -> str:

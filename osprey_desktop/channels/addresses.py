@@ -17,6 +17,7 @@ can never collide with a listed channel.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 #: The protocols a channel name may name, PyDM's spelling.
@@ -97,6 +98,29 @@ def tango_attribute_path(name: str) -> str:
     return "/".join(parts)
 
 
+#: A name typed as a control-system name: a protocol prefix, an EPICS name of at least two
+#: ``:`` segments that starts with a letter (never a time such as 08:30), or a Tango
+#: ``domain/family/member/attribute``.
+_TYPED_NAME = re.compile(
+    r"(?<![\w:/.-])("
+    r"(?:ca|pva|tango)://[^\s,;]+"
+    r"|[A-Za-z][\w-]*(?::[\w.-]*[\w])+"
+    r"|[A-Za-z][\w-]*(?:/[\w.-]*[\w]){3}"
+    r")(?![\w:/])",
+    re.IGNORECASE,
+)
+
+
+def typed_names(text: str) -> list[str]:
+    """The words of ``text`` written as exact channel names (``TEST:TEMP``, ``pva://X:Y``,
+    ``sys/tg_test/1/ampli``), in order, without repeats; trailing punctuation is not part
+    of a name."""
+    found: dict[str, None] = {}
+    for match in _TYPED_NAME.finditer(text or ""):
+        found.setdefault(match.group(1).rstrip(".?!"), None)
+    return list(found)
+
+
 __all__ = [
     "PROTOCOLS",
     "AddressError",
@@ -106,4 +130,5 @@ __all__ = [
     "protocol_of",
     "same_channel",
     "tango_attribute_path",
+    "typed_names",
 ]

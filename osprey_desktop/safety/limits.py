@@ -207,6 +207,9 @@ class LimitsDatabase:
         if not rule.writable:
             return verdict(f"'{channel}' is marked read-only in the write limits database.", limits)
         requested = to_float(requested_value)
+        numeric_rule = any(v is not None for v in numbers.values())
+        if requested is None and isinstance(requested_value, str) and not numeric_rule:
+            return verdict(None, limits)  # text (a mode, a message) for a channel listed writable
         if requested is None:
             return verdict(
                 f"The requested value {requested_value!r} for '{channel}' is not a finite number; "

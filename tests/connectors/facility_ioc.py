@@ -14,6 +14,7 @@ PVs (``FAC:`` over Channel Access, caproto records with their fields; ``PVA:`` o
     ``WF``          16-point waveform (0.5, 1.0, ... 8.0 mm), read-only
     ``COUNTS``      integer in "counts", read-only, counts up 10 times a second
     ``SIGNAL``      a number in "a.u.", writable
+    ``SHUTTER``     enum Closed/Half/Open, writable (CA only)
     ``STUCK:SP``    a setpoint in A, writable, whose readback ``STUCK:RB`` stays at 12.49 A
                     (a supply that does not follow: verification must fail)
 """
@@ -69,6 +70,14 @@ class FacilityGroup(PVGroup):
         doc="Cooling valve",
     )
     mode = pvproperty(name="MODE", value="auto", dtype=ChannelType.STRING)
+    shutter = pvproperty(
+        name="SHUTTER",
+        value="Closed",
+        enum_strings=["Closed", "Half", "Open"],
+        dtype=ChannelType.ENUM,
+        record="mbbo",
+        doc="Beam shutter",
+    )
     wf = pvproperty(name="WF", value=WAVEFORM, units="mm", precision=2, read_only=True)
     counts = pvproperty(name="COUNTS", value=0, units="counts", read_only=True)
     signal_au = pvproperty(name="SIGNAL", value=1.0, units="a.u.", precision=3)

@@ -30,6 +30,7 @@ from osprey_desktop.capabilities.control_room.channel_phrases import (
     without_quantities,
     without_values,
 )
+from osprey_desktop.capabilities.control_room.channel_read import unlisted_note
 from osprey_desktop.capabilities.control_room.common import ControlRoomCapability
 from osprey_desktop.capabilities.control_room.contexts import ChannelAddressesContext
 from osprey_desktop.capabilities.control_room.model_channel_finding import chosen_instead, consulted
@@ -38,6 +39,7 @@ from osprey_desktop.capabilities.control_room.write_parsing import (
     WriteRequestError,
     parse_write_request,
 )
+from osprey_desktop.channels.addresses import typed_names
 from osprey_desktop.channels.aliases import AliasStore, learn_from_answer, remember_question
 from osprey_desktop.channels.database import DEVICE_NAME, STOPWORDS, ChannelDatabase
 from osprey_desktop.channels.query import expand_name_ranges
@@ -524,9 +526,16 @@ class ChannelFindingCapability(ControlRoomCapability):
                 descriptions={n: r.description for n in names if (r := database.get(n))},
             ))  # fmt: skip
         async with consulted(database, text, writable=writable):
-            names, _, note = find_channels_noted(  # raises ClarificationRequired, never guesses
-                database, text, writable=writable, max_write_channels=max_channels_per_write()
-            )
+            try:  # raises ClarificationRequired, never guesses
+                names, _, note = find_channels_noted(
+                    database, text, writable=writable, max_write_channels=max_channels_per_write()
+                )
+            except ClarificationRequired:
+                # an exact name the list lacks is read as typed, never written (channel_read)
+                names = [] if writable else [n for n in typed_names(text) if n not in database]
+                if not names:
+                    raise
+                note = unlisted_note(names)
         if writable:
             names = _commands_for_state(text, names)
         if source:

@@ -46,6 +46,16 @@ def channels_of(addresses: Any) -> list[str]:
     return list(names)
 
 
+def unlisted_note(names: list[str]) -> str:
+    """What the answer says first about exact names the channel list lacks (read as typed)."""
+    shown = ", ".join(names)
+    verb = "is" if len(names) == 1 else "are"
+    return (
+        f"{shown} {verb} not in the channel list: read by the exact name typed (only a "
+        "listed channel can be written)."
+    )
+
+
 def reading_of(value: ChannelValue) -> ChannelReading:
     return ChannelReading(
         value=jsonable(value.value),
@@ -143,4 +153,10 @@ def _join_errors(errors: dict[str, str]) -> str:
     return "; ".join(f"{name}: {message}" for name, message in errors.items())
 
 
-__all__ = ["ChannelReadCapability", "ChannelReadError", "channels_of", "reading_of"]
+__all__ = [
+    "ChannelReadCapability",
+    "ChannelReadError",
+    "channels_of",
+    "reading_of",
+    "unlisted_note",
+]

@@ -9,6 +9,7 @@ shows the difference, and quotes the operator's own words.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -126,9 +127,12 @@ async def plan_operation(
         current_value=jsonable(reading.value), units=units, precision=reading.metadata.precision
     )
     try:
+        states = tuple(getattr(reading.metadata, "enum_strings", None) or ())
         new_value: Any = (
             _new_state(spec, reading.metadata, channel)
             if spec.mode == "state"
+            else _state_for_number(spec, states)
+            if states and spec.mode == "absolute"
             else _new_value(spec, current, units)
         )
     except (UnitMismatch, OperationError) as exc:
@@ -154,6 +158,8 @@ def _new_state(spec: ValueSpec, metadata: Any, channel: str) -> str | int:
     )
 
     states = tuple(getattr(metadata, "enum_strings", None) or ())
+    if not states and getattr(metadata, "native_type", None) == "string":
+        return str(spec.state)  # a text channel takes the words as they are
     if not states and is_command_channel(channel, str(spec.state)):
         return 1
     if not states:
@@ -168,6 +174,25 @@ def _new_state(spec: ValueSpec, metadata: Any, channel: str) -> str | int:
             f"this channel has no state '{spec.state}'; its states are {', '.join(states)}"
         )
     return state
+
+
+def _state_for_number(spec: ValueSpec, states: tuple[str, ...]) -> str | int:
+    """An enum channel given a number: a word of the request that names a state ("Half", read
+    as 0.5) is that state, a whole number is the state's index; anything else is asked."""
+    from osprey_desktop.capabilities.control_room.write_states import resolve_state
+
+    words = "" if spec.text == PLANNER_VALUE else spec.text
+    for word in reversed(re.findall(r"[A-Za-z][\w-]*", words)):
+        state = resolve_state(word, states)
+        if state is not None:
+            return state
+    if float(spec.amount).is_integer() and 0 <= spec.amount < len(states):
+        return int(spec.amount)
+    raise OperationError(
+        f"{spec.amount:g} is no state of this channel; its states are "
+        + ", ".join(f"{i} {s}" for i, s in enumerate(states) if s)
+        + ": say which one"
+    )
 
 
 def _new_value(spec: ValueSpec, current: float | None, units: str) -> float:
