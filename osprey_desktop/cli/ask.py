@@ -38,6 +38,12 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--thread", metavar="ID", help="continue this thread (default: a new one)")
     add_db_option(parser)
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument(
+        "--explain",
+        action="store_true",
+        help="first print how the request was read: intent, targets, quantity, time, "
+        "reference and the words that fit nowhere (to stderr with --json)",
+    )
     add_read_only_option(parser)
     return parser
 
@@ -52,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
             hint = ", or leave out --thread to start a new one"
             if (code := await missing_thread(session, "ask", args.thread, hint)) is not None:
                 return code
+        if args.explain:
+            await _explain(session, request, args.thread, args.json)
         result = await session.submit(request, args.thread)
         known = True
         if result.error is not None and not args.thread:
@@ -60,3 +68,32 @@ def run(args: argparse.Namespace) -> int:
         return report_turn(result, "ask", args.json, thread_known=known)
 
     return run_session("ask", args.db, body)
+
+
+async def _explain(session: Any, request: str, thread: str | None, as_json: bool) -> None:
+    """Print the parse of ``request`` (a follow-up: merged with the thread's last request)."""
+    import json
+    import sys
+
+    from osprey_desktop.planners.builtin import explain_request
+
+    previous = None
+    if thread:
+        values = await session.get_state_values(thread)
+        texts = [
+            str(m.content)
+            for m in (values or {}).get("messages") or []
+            if getattr(m, "type", "") == "human" and str(m.content).strip()
+        ]
+        previous = texts[-1] if texts else None
+    parsed = explain_request(request, previous).explain()
+    if as_json:
+        print(json.dumps({"parse": parsed}), file=sys.stderr)
+        return
+    print("How the request was read:")
+    for key in ("intent", "targets", "quantity", "time", "reference", "state", "unused_words"):
+        value = parsed.get(key)
+        shown = ", ".join(map(str, value)) if isinstance(value, list) else value
+        print(f"  {key.replace('_', ' ') + ':':<14}{shown if shown not in (None, '') else '-'}")
+    print(f"  {'planned from:':<14}{parsed['canonical']}")
+    print()

@@ -211,6 +211,11 @@ DETERMINERS = _set(
     """the a an all every each this that these those it them its my our both some any"""
 )
 PLACE_WORDS = _set("sector sectors cell cells straight section arc ring machine storage")
+#: Words that only qualify a head noun: "horizontal and vertical tune" is two tunes.
+MODIFIERS = _set(
+    """horizontal vertical x y upstream downstream inner outer upper lower left right first
+    second third last front back entrance exit north south east west long short"""
+)
 _PRONOUNS = _set("it that them those these this one everything anything something")
 RANGE_WORDS = _set("through thru to till until from")
 ORDINALS = _set("first second third fourth fifth sixth last next previous")
@@ -430,8 +435,13 @@ def split_targets(phrase: str) -> list[str]:
     parts = [p.strip(" ,.?!") for p in _ITEM_SPLIT.split(phrase) if p and p.strip(" ,.?!")]
     out: list[str] = []
     for i, part in enumerate(parts):
-        words = part.split()
-        if len(words) == 1 and i + 1 < len(parts) and len(parts[i + 1].split()) >= 2:
+        words = [w for w in part.split() if w.lower() not in DETERMINERS]
+        if (
+            len(words) == 1
+            and words[0].lower() in MODIFIERS
+            and i + 1 < len(parts)
+            and len(parts[i + 1].split()) >= 2
+        ):
             head = " ".join(parts[i + 1].split()[1:])
             if not re.search(r"\d", part) and not re.search(r"\d", parts[i + 1].split()[0]):
                 part = f"{part} {head}"  # "horizontal and vertical tune"

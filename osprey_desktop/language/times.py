@@ -124,11 +124,13 @@ def _part(words: str | None) -> _Part:
     return _Part(evening, days_back, night)
 
 
-def _clock(hm: tuple[int, int], part: _Part) -> tuple[int, int, int] | None:
+def _clock(hm: tuple[int, int], part: _Part, fixed: bool = False) -> tuple[int, int, int] | None:
     """(hour 0-23, minute, days back) for an hour and its words; None when they say nothing
-    that decides morning or evening."""
+    that decides morning or evening. ``fixed``: the hour says it itself ("noon")."""
     hour, minute = hm
     days = part.days_back
+    if fixed:
+        return hour, minute, days or 0
     if part.night:
         if 6 <= hour <= 11:
             return hour + 12, minute, 1
@@ -193,7 +195,8 @@ def find_clock_spans(text: str, now: datetime) -> list[ClockSpan]:
             words = " ".join(w for w in (match.groupdict().get("p0"), match.group("p1")) if w)
             if hm is None or not words:
                 continue
-            clock = _clock(hm, _part(words))
+            fixed = match.group("h1").strip().lower() in ("noon", "midnight")
+            clock = _clock(hm, _part(words), fixed)
             if clock is None:
                 continue
             first = _instant(today, clock, zone)

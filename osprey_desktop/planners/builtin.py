@@ -372,6 +372,17 @@ def _unplaced_question(request: Request) -> str:
     return f"I could not place {words} in “{request.text}”. Which channel or action do you mean?"
 
 
+def explain_request(text: str, previous: str | None = None) -> Request:
+    """The parse this planner plans ``text`` from (after ``previous``, when it is a follow-up:
+    the previous request with the slots ``text`` names replaced)."""
+    request = parse(text)
+    if previous:
+        merged = follow_up(parse(previous), request, configured_vocabulary())
+        if merged is not None:
+            return merged
+    return request
+
+
 def _give_targets(draft: PlanDraft, request: Request, capabilities: Sequence[Any]) -> None:
     """The items of a list ("beam current, lifetime and RF") go to each step whose capability
     takes a ``targets`` parameter, so every item is found on its own or named as not found."""
@@ -681,4 +692,4 @@ class BuiltinPlanner:
         return "\n".join(lines)
 
 
-__all__ = ["BuiltinPlanner", "asks_for_change", "split_task"]
+__all__ = ["BuiltinPlanner", "asks_for_change", "explain_request", "parse", "split_task"]

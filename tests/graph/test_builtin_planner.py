@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 
+from osprey_desktop.language.words import has_change_verb, match_capabilities, stem
 from osprey_desktop.planners.base import Planner
 from osprey_desktop.planners.builtin import BuiltinPlanner, split_task
-from osprey_desktop.language.words import has_change_verb, match_capabilities, stem
 from osprey_desktop.planners.response_writer import render_summary
 from tests.graph.lab import DeviceList, build_lab_registry
 

@@ -1,0 +1,50 @@
+"""Clock hours qualified by their words resolve to instants; an unqualified hour does not."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from osprey_desktop.language.times import find_clock_spans, replace_clock_spans
+
+ZONE = ZoneInfo("Europe/Berlin")
+NOW = datetime(2026, 11, 26, 15, 30, tzinfo=ZONE)
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("between 1 and 2 pm", "from 2026-11-26 13:00 to 2026-11-26 14:00"),
+        ("between 11 and 1 pm", "from 2026-11-26 11:00 to 2026-11-26 13:00"),
+        ("between 11 pm and 1 am", "from 2026-11-25 23:00 to 2026-11-26 01:00"),
+        ("since 7 this morning", "since 2026-11-26 07:00"),
+        ("from 10 last night", "since 2026-11-25 22:00"),
+        ("from 2 last night", "since 2026-11-26 02:00"),
+        ("since 9 pm yesterday", "since 2026-11-25 21:00"),
+        ("at 3 pm yesterday", "at 2026-11-25 15:00"),
+        ("yesterday at noon", "at 2026-11-25 12:00"),
+        ("at 2 this afternoon", "at 2026-11-26 14:00"),
+        ("since nine a.m.", "since 2026-11-26 09:00"),
+    ],
+)
+def test_qualified_hours_become_absolute_times(text, canonical):
+    spans = find_clock_spans(text, NOW)
+    assert len(spans) == 1
+    assert replace_clock_spans(text, spans) == canonical
+
+
+def test_a_later_hour_today_means_yesterday():
+    (span,) = find_clock_spans("since 6 pm", NOW)
+    assert span.first == datetime(2026, 11, 25, 18, 0, tzinfo=ZONE)
+
+
+@pytest.mark.parametrize("text", ["since 7", "between 9 and 11", "since 08:00", "2 hours ago"])
+def test_an_hour_without_qualifying_words_is_left_to_the_time_parser(text):
+    assert find_clock_spans(text, NOW) == []
+
+
+def test_now_must_carry_its_zone():
+    with pytest.raises(ValueError, match="timezone-aware"):
+        find_clock_spans("since 7 pm", datetime(2026, 11, 26, 15, 30))

@@ -1,0 +1,213 @@
+"""The parse of a whole request: one structure per request, whatever its wording."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from osprey_desktop.language.request import Vocabulary, follow_up, parse_request
+
+WORDS = Vocabulary(
+    device_prefixes=frozenset({"hcm", "vcm", "qf", "qd", "bpm", "id", "ig"}),
+    channel_words=frozenset(
+        {
+            "beam",
+            "current",
+            "lifetime",
+            "tune",
+            "horizontal",
+            "vertical",
+            "rf",
+            "frequency",
+            "voltage",
+            "gap",
+            "vacuum",
+            "pressure",
+            "orbit",
+            "energy",
+            "corrector",
+            "quadrupole",
+            "top",
+            "up",
+            "countdown",
+            "injection",
+        }
+    ),
+)
+NOW = datetime(2026, 11, 26, 15, 30, tzinfo=ZoneInfo("Europe/Berlin"))
+
+
+def parse(text: str):
+    return parse_request(text, WORDS, NOW)
+
+
+@pytest.mark.parametrize(
+    ("text", "source", "canonical"),
+    [
+        ("make QD04 match QD02", "QD02", "set QD04 to the same value as QD02"),
+        ("bring VCM11 in line with VCM12", "VCM12", "set VCM11 to the same value as VCM12"),
+    ],
+)
+def test_a_change_verb_with_another_channel_is_a_copy(text, source, canonical):
+    request = parse(text)
+    assert request.intent == "copy"
+    assert request.reference is not None and request.reference.words == source
+    assert request.canonical == canonical
+
+
+def test_a_state_verb_without_a_value_is_a_state_change_naming_the_unknown_word():
+    request = parse("shut the sector 6 valve")
+    assert (request.intent, request.state) == ("state", "closed")
+    assert request.unused == ("valve",)
+
+
+def test_a_verb_nobody_taught_the_grammar_is_asked_about_not_read():
+    request = parse("straighten the orbit in sector 5")
+    assert request.intent == "unknown"
+    assert request.verb == "straighten"
+    assert request.targets == ("the orbit in sector 5",)
+
+
+@pytest.mark.parametrize(
+    ("text", "target", "value", "unit"),
+    [("qd 08 to 96.5 A", "QD08", 96.5, "A"), ("hcm 5 at 0.4", "HCM5", 0.4, None)],
+)
+def test_a_device_written_with_a_space_is_one_name_and_its_value_a_write(text, target, value, unit):
+    request = parse(text)
+    assert request.intent == "write"
+    assert request.targets == (target,)
+    assert request.quantity is not None
+    assert (request.quantity.kind, request.quantity.value, request.quantity.unit) == (
+        "absolute",
+        value,
+        unit,
+    )
+
+
+def test_a_bare_number_after_a_name_gives_no_value():
+    assert parse("HCM01 1.5").intent == "read"
+    assert parse("horizontal orbit in sectors 2 to 4").quantity is None
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "value", "canonical"),
+    [
+        ("HCM09 0.2 A higher", "relative", 0.2, "increase HCM09 by 0.2 A"),
+        ("VCM09 50 mA lower", "relative", -50, "decrease VCM09 by 50 mA"),
+        (
+            "make the ID02 gap half a millimetre wider",
+            "relative",
+            0.5,
+            "increase the ID02 gap by 0.5 millimetre",
+        ),
+        ("the ID05 gap a touch lower", "comparative", None, "the ID05 gap a touch lower"),
+    ],
+)
+def test_comparatives_are_relative_changes_and_without_a_number_have_no_value(
+    text, kind, value, canonical
+):
+    request = parse(text)
+    assert request.intent == "write"
+    assert request.quantity is not None
+    assert (request.quantity.kind, request.quantity.value) == (kind, value)
+    assert request.canonical == canonical
+
+
+def test_a_noun_that_is_also_a_verb_is_a_verb_only_in_verb_position():
+    listed = parse("tunes, chromaticity and lifetime")
+    assert listed.intent == "read" and not listed.changes
+    assert listed.targets == ("tunes", "chromaticity", "lifetime")
+    assert listed.unused == ("chromaticity",)
+    command = parse("tune the RF frequency up by 1 kHz")
+    assert command.intent == "write"
+    assert command.quantity is not None and command.quantity.value == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "targets"),
+    [
+        (
+            "beam current, lifetime, vacuum and RF please",
+            ("beam current", "lifetime", "vacuum", "RF"),
+        ),
+        ("read the horizontal and vertical tune", ("the horizontal tune", "vertical tune")),
+        (
+            "top-up countdown as well as the stored current",
+            ("top-up countdown", "the stored current"),
+        ),
+        (
+            "show the current and the lifetime on one plot for the last 2 hours",
+            ("the current", "the lifetime"),
+        ),
+    ],
+)
+def test_every_item_of_a_list_is_a_target_of_its_own(text, targets):
+    request = parse(text)
+    assert request.targets == targets
+    assert request.quantity is None  # "one plot" and "2 hours" are no values
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "is HCM01 set to zero?",
+        "don't change anything, just read HCM01",
+        "what is the setpoint of HCM01?",
+        "HCM05 at 1.2 A?",
+    ],
+)
+def test_questions_and_negations_change_nothing(text):
+    assert not parse(text).changes
+
+
+def test_a_qualified_hour_is_a_time_not_a_value_or_a_device():
+    request = parse("beam current between 1 and 2 pm")
+    assert request.intent == "history"
+    assert request.quantity is None
+    assert request.targets == ("beam current",)
+    assert request.time is not None
+    assert request.time.canonical == "from 2026-11-26 13:00 to 2026-11-26 14:00"
+
+
+def test_a_why_question_with_channel_words_asks_for_knowledge():
+    assert parse("why does the lifetime fall when the pressure rises?").intent == "knowledge"
+    assert parse("why is the beam current dropping").intent != "knowledge"
+
+
+def test_plot_statistic_and_compare_are_told_apart():
+    assert parse("plot the vertical tune since 9 am").intent == "plot"
+    assert parse("average lifetime over the last 2 hours").intent == "statistic"
+    assert parse("is the lifetime better now than at 8 this morning?").intent == "compare"
+
+
+def test_a_value_alone_replaces_the_previous_quantity():
+    merged = follow_up(parse("set HCM09 to 0.6 A"), parse("ok, 0.55 then"), WORDS)
+    assert merged is not None
+    assert merged.canonical == "set HCM09 to 0.55 A"
+
+
+def test_a_pronoun_takes_the_previous_targets():
+    merged = follow_up(parse("show the ID02 gap"), parse("close it by 1 mm"), WORDS)
+    assert merged is not None and merged.intent == "write"
+    assert merged.canonical == "close the ID02 gap by 1 mm"
+
+
+def test_same_for_replaces_the_targets_and_keeps_intent_and_time():
+    merged = follow_up(
+        parse("plot the beam current for the last hour"),
+        parse("same for the vacuum in sector 4"),
+        WORDS,
+    )
+    assert merged is not None and merged.intent == "plot"
+    assert merged.canonical == "plot the vacuum in sector 4 for the last hour"
+
+
+def test_a_new_time_alone_is_no_new_target():
+    previous = parse("plot the beam current since 00:00")
+    assert follow_up(previous, parse("the same for the last 10 minutes"), WORDS) is None
+
+
+def test_a_request_that_names_its_own_device_is_no_follow_up():
+    assert follow_up(parse("set HCM09 to 0.6 A"), parse("read VCM02"), WORDS) is None

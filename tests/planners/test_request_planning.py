@@ -1,0 +1,112 @@
+"""The built-in planner plans from the parse of the whole request (simulated ring's list)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage
+
+from osprey_desktop.planners.builtin import BuiltinPlanner, explain_request
+from osprey_desktop.planners.selection import reset_planner
+from osprey_desktop.registry import get_registry, reset_registry
+
+
+@pytest.fixture(autouse=True)
+def fresh_framework(isolated_config) -> Iterator[None]:
+    reset_registry()
+    reset_planner()
+    yield
+    reset_registry()
+    reset_planner()
+
+
+async def plan(text: str) -> list[dict]:
+    capabilities = get_registry().get_all_capabilities()
+    return (await BuiltinPlanner().create_plan(text, capabilities, {}))["steps"]
+
+
+def names(steps: list[dict]) -> list[str]:
+    return [s["capability"] for s in steps]
+
+
+async def test_an_unknown_verb_is_asked_about_by_name_and_nothing_runs():
+    steps = await plan("straighten the orbit in sector 5")
+    assert names(steps) == ["clarify"]
+    assert "“straighten”" in steps[0]["parameters"]["reason"]
+
+
+async def test_a_state_of_something_the_list_lacks_is_asked_about_naming_the_word():
+    steps = await plan("shut the sector 6 valve")
+    assert names(steps) == ["clarify"]
+    assert "“valve”" in steps[0]["parameters"]["reason"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["make QD04 match QD02", "bring VCM11 in line with VCM12", "HCM09 0.2 A higher"],
+)
+async def test_changes_without_a_known_write_form_plan_a_write(text):
+    assert "channel_write" in names(await plan(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["tunes, chromaticity and lifetime", "why does the lifetime fall when the pressure rises?"],
+)
+async def test_nouns_and_questions_that_use_change_words_plan_no_write(text):
+    assert "channel_write" not in names(await plan(text))
+
+
+async def test_each_item_of_a_list_goes_to_channel_finding():
+    steps = await plan("beam current, lifetime, vacuum and RF please")
+    assert names(steps) == ["channel_finding", "channel_read", "respond"]
+    assert steps[0]["parameters"]["targets"] == ["beam current", "lifetime", "vacuum", "RF"]
+
+
+async def test_names_only_the_list_lacks_reach_the_finder_instead_of_the_help_text():
+    assert names(await plan("klystron reflected power?")) == [
+        "channel_finding",
+        "channel_read",
+        "respond",
+    ]
+
+
+async def test_a_follow_up_value_replaces_the_quantity_of_the_previous_request():
+    messages = [
+        HumanMessage("set HCM09 to 0.6 A"),
+        AIMessage("Nothing was written."),
+        HumanMessage("ok, 0.55 then"),
+    ]
+    task = await BuiltinPlanner().extract_task(messages, {})
+    assert task.task == "set HCM09 to 0.55 A"
+    assert "channel_write" in names(await plan(task.task))
+
+
+def test_explain_shows_the_parse_of_a_follow_up():
+    parsed = explain_request(
+        "same for the vacuum in sector 4", "plot the beam current for the last hour"
+    )
+    assert parsed.intent == "plot"
+    assert parsed.targets == ("the vacuum in sector 4",)
+    assert parsed.canonical == "plot the vacuum in sector 4 for the last hour"
+
+
+def test_ask_explain_prints_the_parse_before_the_answer(isolated_config):
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "osprey_desktop", "ask", "--explain", "beam current and lifetime"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
+    assert done.returncode == 0, done.stderr
+    head = done.stdout.split("\n\n", 1)[0]
+    assert "intent:       read" in head
+    assert "targets:      beam current, lifetime" in head
+    assert "unused words: -" in head
+    assert "SR:DCCT:Lifetime" in done.stdout
