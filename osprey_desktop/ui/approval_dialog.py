@@ -54,6 +54,7 @@ from osprey_desktop.ui.approval_summary import (
     summary_line,
 )
 from osprey_desktop.ui.async_dialogs import await_dialog
+from osprey_desktop.ui.step_names import operator_message
 from osprey_desktop.ui.values import format_scalar
 
 if TYPE_CHECKING:
@@ -179,8 +180,10 @@ class ApprovalDialog(QDialog):
         self.setMinimumWidth(640)
 
         many = len(self.operations) > LISTED_WRITES
+        told = operator_message(payload)  # a plan or step in words, without internal names
         message, bullets = _split_write_lines(
-            str(payload.get("user_message") or "Approve this action?"), len(self.operations)
+            told or str(payload.get("user_message") or "Approve this action?"),
+            len(self.operations),
         )
         self.message = QTextBrowser()
         self.message.setObjectName("approval_message")

@@ -36,6 +36,7 @@ from osprey_desktop.ui.launcher import CommandLauncher
 from osprey_desktop.ui.plan_viewer import PlanViewerDock
 from osprey_desktop.ui.process_log import ProcessLogDock
 from osprey_desktop.ui.status_bar import AppStatusBar
+from osprey_desktop.ui.step_names import humane_note, step_name
 from osprey_desktop.ui.window_geometry import restore_layout, save_layout
 from osprey_desktop.ui.window_menus import WindowMenus
 
@@ -172,7 +173,7 @@ class MainWindow(QMainWindow):
         c.turn_cancelled.connect(self._on_turn_cancelled)
         c.state_changed.connect(self._on_state)
         c.error.connect(lambda message: self.chat.transcript.add_error(message))
-        c.note.connect(self.chat.transcript.add_note)
+        c.note.connect(lambda text: self.chat.transcript.add_note(humane_note(text)))
         self.chat.transcript.link_activated.connect(self.open_link)
         c.thread_changed.connect(self._on_thread_changed)
         c.exit_requested.connect(self.close)
@@ -276,7 +277,7 @@ class MainWindow(QMainWindow):
         if event.get("type") == "capability_start":
             index, total = event.get("step_index"), event.get("total_steps")
             where = f"step {index + 1}/{total} " if isinstance(index, int) and total else ""
-            self.status.set_step(f"{where}{event.get('capability', '')}")
+            self.status.set_step(f"{where}{step_name(str(event.get('capability', '')))}")
 
     def _on_turn_finished(self, result: TurnResult) -> None:
         if result.response:

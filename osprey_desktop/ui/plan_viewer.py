@@ -34,8 +34,9 @@ from osprey_desktop.ui.plan_progress import (
     PlanProgress,
     StepProgress,
 )
+from osprey_desktop.ui.step_names import inputs_text, result_name, step_name
 
-COLUMNS = ("#", "State", "Capability", "Objective", "Time")
+COLUMNS = ("#", "State", "Step", "Objective", "Time")
 TIME_COLUMN = 4
 STATE_LOOK: dict[str, tuple[str, str]] = {
     PENDING: ("○ pending", "#616161"),
@@ -166,16 +167,21 @@ class PlanViewerDock(QDockWidget):
         self._update_caption()
 
     def _fill(self, item: QTreeWidgetItem, step: StepProgress) -> None:
+        """A step in the operator's words: no capability ids or context keys."""
         label, colour = STATE_LOOK.get(step.state, (step.state, "#000000"))
-        for col, text in enumerate((label, step.capability, step.task_objective), start=1):
+        name = step_name(step.capability)
+        for col, text in enumerate((label, name, step.task_objective), start=1):
             item.setText(col, text)
         item.setText(TIME_COLUMN, format_elapsed(step.elapsed()))
+        producers = {s.context_key: i for i, s in enumerate(self.progress.steps) if s.context_key}
+        uses = inputs_text(step.inputs, producers)
+        gives = result_name(step.expected_output) if step.expected_output else "the answer"
         detail = item.child(0)
         if detail is not None:
-            detail.setText(0, f"      in: {step.inputs_text}   →   out: {step.output_text}")
-            detail.setToolTip(0, f"Inputs: {step.inputs_text}\nOutput: {step.output_text}")
+            detail.setText(0, f"      uses: {uses}   →   gives: {gives}")
+            detail.setToolTip(0, f"Uses: {uses}\nGives: {gives}")
         item.setForeground(1, QBrush(QColor(colour)))
-        tip = f"{step.capability}: {step.task_objective}\nInputs: {step.inputs_text}"
+        tip = f"{name}: {step.task_objective}\nUses: {uses}"
         if step.error:
             tip += f"\n{'Question' if step.state == NEEDS_INPUT else 'Error'}: {step.error}"
         for col in range(len(COLUMNS)):

@@ -115,10 +115,12 @@ def test_transcript_renders_markdown_and_errors(qtbot):
             "task_objective": "read DCCT",
         }
     )
+    assert transcript.live_status() == "Step 1 of 2: Channel read — read DCCT"
     transcript.add_response("The current is **500 mA**.")
     transcript.add_event({"type": "error", "message": "Archiver unreachable."})
     text = transcript.toPlainText()
-    assert "Step 1 of 2: channel_read — read DCCT" in text
+    assert "channel_read" not in text
+    assert "Step 1 of 2" not in text  # the answer took the progress line's place
     assert "The current is 500 mA." in text  # bold rendered, not literal asterisks
     assert "Archiver unreachable." in transcript.texts("error")[0]
 
@@ -127,7 +129,7 @@ def test_status_lines_name_the_plan_chain():
     line = status_line_for(
         {"type": "plan_created", "plan": {"steps": [{"capability": "a"}, {"capability": "b"}]}}
     )
-    assert line == "Plan created: 2 steps (a → b)"
+    assert line == "Plan: 2 steps (A → B)"
     assert status_line_for({"type": "phase_start"}) is None
 
 

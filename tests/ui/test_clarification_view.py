@@ -54,5 +54,5 @@ def test_asking_step_shows_needs_input_and_the_clarify_step_follows(qtbot):
 
 def test_the_transcript_says_the_step_asks_rather_than_failed():
     line = status_line_for(event("clarification", 0, "cf", "channel_finding", question=QUESTION))
-    assert line is not None and "channel_finding" in line and "input" in line
+    assert line is not None and "Channel finding" in line and "input" in line
     assert "failed" not in line.lower()

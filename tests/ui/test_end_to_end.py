@@ -112,7 +112,7 @@ def test_planning_mode_plan_is_approved_in_the_plan_viewer(windows, qtbot):
     viewer = window.plan_viewer
     qtbot.waitUntil(viewer.approval_bar.isVisible)
     assert viewer.states() and set(viewer.states()) == {"pending"}
-    assert [viewer.tree.topLevelItem(i).text(2) for i in range(2)][0] == "channel_finding"
+    assert [viewer.tree.topLevelItem(i).text(2) for i in range(2)][0] == "Channel finding"
     with qtbot.waitSignal(window.controller.turn_finished, timeout=15_000):
         qtbot.mouseClick(viewer.approve_button, Qt.MouseButton.LeftButton)
     assert all(s == "done" for s in viewer.states())

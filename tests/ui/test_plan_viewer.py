@@ -55,10 +55,11 @@ def start(i, key, cap):
 
 def test_plan_shows_capability_objective_inputs_and_output(viewer):
     item = viewer.tree.topLevelItem(1)
-    assert [item.text(c) for c in range(2, 4)] == ["channel_read", "read it"]
+    assert [item.text(c) for c in range(2, 4)] == ["Channel read", "read it"]
     detail = item.child(0).text(0)
-    assert "in: CHANNEL_ADDRESSES: beam_channels" in detail
-    assert "out: CHANNEL_VALUES: beam_values" in detail
+    assert "uses: channel addresses from step 1" in detail
+    assert "gives: channel values" in detail
+    assert "beam_channels" not in detail and "CHANNEL_" not in detail
     assert viewer.states() == ["pending"] * 3
 
 
@@ -96,7 +97,7 @@ def test_reactive_steps_are_appended_as_they_start(qtbot):
     qtbot.addWidget(dock)
     dock.apply_event(start(0, "k1", "channel_read"))
     dock.apply_event(start(1, "k2", "respond"))
-    assert [dock.tree.topLevelItem(i).text(2) for i in range(2)] == ["channel_read", "respond"]
+    assert [dock.tree.topLevelItem(i).text(2) for i in range(2)] == ["Channel read", "Respond"]
 
 
 def test_plan_awaiting_approval_offers_reject_left_and_approve_right(qtbot):
@@ -171,9 +172,9 @@ def test_restored_reactive_thread_lists_earlier_steps_then_the_waiting_one(qtbot
     dock.show_restored(values, awaiting_approval=True)
     assert dock.states() == ["done", "needs input", "awaiting approval"]
     assert [dock.tree.topLevelItem(i).text(2) for i in range(3)] == [
-        "channel_finding",
-        "time_range_parsing",
-        "channel_read",
+        "Channel finding",
+        "Time range parsing",
+        "Channel read",
     ]
     dock.await_step(PLAN["steps"][1])  # the reactive approval names the step already shown
     assert dock.states() == ["done", "needs input", "awaiting approval"]

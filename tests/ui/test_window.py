@@ -38,7 +38,8 @@ def test_request_steps_through_the_plan_and_answers_in_markdown(windows, qtbot):
     assert window.plan_viewer.states() == ["done", "done"]
     transcript = window.chat.transcript
     assert transcript.texts("request") == ["read the beam current"]
-    assert "Step 1 of 2: channel_read — read the beam current" in transcript.texts("status")
+    assert "Step 1 of 2: Channel read — read the beam current" in transcript.texts("status")
+    assert "channel_read" not in transcript.toPlainText()
     assert "The beam current is 500.2 mA." in transcript.toPlainText()
     assert window.context_model.index_for_path(["CHANNEL_VALUES", "values_1"]).isValid()
 
@@ -132,10 +133,13 @@ def test_pending_approval_comes_back_after_restart(windows, qtbot):
     viewer = again.plan_viewer
     assert viewer.states() == ["done", "awaiting approval", "pending"]
     assert [viewer.tree.topLevelItem(i).text(2) for i in range(3)] == [
-        "channel_finding",
-        "channel_write",
-        "respond",
+        "Channel finding",
+        "Channel write",
+        "Respond",
     ]
+    details = [viewer.tree.topLevelItem(i).child(0).text(0) for i in range(3)]
+    assert "gives: channel addresses" in details[0]
+    assert all("find_" not in d and "CHANNEL_" not in d for d in details)
     assert "step 2 waits for your approval" in viewer.caption.text()
     qtbot.waitUntil(again.approvals.dialog.is_armed)
     qtbot.mouseClick(again.approvals.dialog.approve_button, Qt.MouseButton.LeftButton)
@@ -276,4 +280,4 @@ def test_switching_threads_shows_that_threads_conversation_and_context(windows, 
     assert not window.context_model.index_for_path(["ARCHIVER_DATA"]).isValid()
     viewer = window.plan_viewer
     assert viewer.states() == ["done", "done"]
-    assert [viewer.tree.topLevelItem(i).text(2) for i in range(2)] == ["channel_read", "respond"]
+    assert [viewer.tree.topLevelItem(i).text(2) for i in range(2)] == ["Channel read", "Respond"]

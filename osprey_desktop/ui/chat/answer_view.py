@@ -6,6 +6,7 @@ render the same offscreen, under Xvfb and on a desktop, so that is all this modu
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import time
 from datetime import datetime
@@ -55,8 +56,69 @@ def cell_html(cell: Cell, header: bool = False) -> str:
     return f"<td{align}>{text}</td>"
 
 
+READ_AT = "read at "
+
+
+def with_sample_times(table: Table) -> Table:
+    """A values table's Age column as the sample's time with its age beside it
+    ("14:03:12 · 3 s"): the operator compares a value with the clock and the logbook by its
+    time. Tables without ``read at`` hints are returned as they are."""
+    if "Age" not in table.columns:
+        return table
+    column = table.columns.index("Age")
+    rows = []
+    for row in table.rows:
+        cell = row[column] if column < len(row) else None
+        hint = cell.hint if cell is not None else ""
+        if cell is None or not hint or not hint.startswith(READ_AT):
+            rows.append(row)
+            continue
+        try:
+            moment = datetime.strptime(hint[len(READ_AT) :], "%Y-%m-%d %H:%M:%S")
+        except ValueError:
+            rows.append(row)
+            continue
+        timed = Cell(f"{stamp_text(moment.timestamp())} · {cell.text}", hint=hint)
+        rows.append([*row[:column], timed, *row[column + 1 :]])
+    columns = [*table.columns[:column], "Time · age", *table.columns[column + 1 :]]
+    return dataclasses.replace(table, columns=columns, rows=rows)
+
+
+REPEATED_NOTE = 3  # a note on this many rows or more is said once, under the table
+
+
+def with_shared_notes(table: Table) -> Table:
+    """One note repeated on many rows (36 writes "not written because another operation was
+    blocked: …") hides the row that differs: the differing rows come first, and the repeated
+    note is said once under the table, its cells pointing there."""
+    if "Note" not in table.columns:
+        return table
+    column = table.columns.index("Note")
+    texts = [row[column].text if column < len(row) else "" for row in table.rows]
+    counts: dict[str, int] = {}
+    for text in texts:
+        if text:
+            counts[text] = counts.get(text, 0) + 1
+    shared = [t for t, n in counts.items() if n >= REPEATED_NOTE]
+    if not shared or len(shared) == 1 and counts[shared[0]] == len(table.rows):
+        return table
+    first, rest, notes = [], [], list(table.notes)
+    for row, text in zip(table.rows, texts, strict=True):
+        if text in shared:
+            mark = f"see note {shared.index(text) + 1} below"
+            old = row[column]
+            cell = Cell(mark, severity=old.severity, look=old.look, hint=old.text)
+            rest.append([*row[:column], cell, *row[column + 1 :]])
+        else:
+            first.append(row)
+    for i, text in enumerate(shared, start=1):
+        notes.append(f"Note {i} ({counts[text]} channels): {text}")
+    return dataclasses.replace(table, rows=first + rest, notes=notes)
+
+
 def table_html(table: Table) -> str:
     """The table with its title, a link to its context entry, and its notes."""
+    table = with_shared_notes(with_sample_times(table))
     parts = []
     title = html.escape(table.title)
     details = ""

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import QAbstractSlider, QTextBrowser, QWidget
 
 from osprey_desktop.answers.model import Answer, Table, TextBlock, answer_of_message
 from osprey_desktop.ui.chat.answer_view import TONE_LOOK, headline_html, stamp_text, table_html
+from osprey_desktop.ui.step_names import step_name
 
 USER_STYLE = "color:#0d47a1; font-weight:600;"
 STATUS_STYLE = "color:#616161; font-size:small;"
@@ -38,28 +39,32 @@ NOTE_STYLE = "color:#4e342e; font-style:italic;"
 
 
 def status_line_for(event: Mapping[str, Any]) -> str | None:
-    """The one-line status a progress event deserves in the transcript, if any."""
+    """The status a progress event deserves in the transcript, in the operator's words (no
+    capability ids, no context keys), if any. The task and the chosen capabilities are the
+    agent's own bookkeeping: not shown."""
     kind = event.get("type")
-    if kind == "task_extracted":
-        return f"Task: {event.get('task', '')}"
-    if kind == "capabilities_selected":
-        return "Capabilities: " + (", ".join(map(str, event.get("capabilities") or [])) or "none")
     if kind == "plan_created":
         steps = (event.get("plan") or {}).get("steps") or []
-        chain = " → ".join(str(s.get("capability", "?")) for s in steps if isinstance(s, dict))
-        return f"Plan created: {len(steps)} step{'s' if len(steps) != 1 else ''} ({chain})"
+        chain = " → ".join(
+            step_name(str(s.get("capability", "?"))) for s in steps if isinstance(s, dict)
+        )
+        return f"Plan: {len(steps)} step{'s' if len(steps) != 1 else ''} ({chain})"
     if kind == "capability_start":
         index = event.get("step_index")
         total = event.get("total_steps")
         where = f"Step {index + 1} of {total}" if isinstance(index, int) and total else "Step"
         objective = event.get("task_objective") or ""
-        return f"{where}: {event.get('capability', '?')}" + (f" — {objective}" if objective else "")
+        name = step_name(str(event.get("capability", "?")))
+        return f"{where}: {name}" + (f" — {objective}" if objective else "")
     if kind == "capability_complete" and not event.get("success", True):
-        return f"Step failed: {event.get('capability', '?')}: {event.get('error') or 'no reason'}"
+        name = step_name(str(event.get("capability", "?")))
+        return f"Step failed: {name}: {event.get('error') or 'no reason'}"
     if kind == "clarification":
-        return f"Step needs your input: {event.get('capability', '?')} asks a question"
+        name = step_name(str(event.get("capability", "?")))
+        return f"Step needs your input: {name} asks a question"
     if kind == "approval_required":
-        return f"Waiting for your approval ({event.get('approval_type', 'approval')})"
+        what = str(event.get("approval_type") or "approval").replace("_", " ")
+        return f"Waiting for your approval ({what})"
     if kind == "approval_received":
         return "Approved" if event.get("approved") else "Rejected"
     return None
@@ -103,6 +108,7 @@ class Transcript(QTextBrowser):
             "type / for commands, Ctrl+K for everything else."
         )
         self.entries: list[tuple[str, str]] = []  # (kind, plain text): what the operator saw
+        self._status_at: int | None = None  # position of the live status line
 
     def _at_bottom(self) -> bool:
         bar = self.verticalScrollBar()
@@ -150,12 +156,51 @@ class Transcript(QTextBrowser):
         stamp = stamp_text(when if when is not None or restored else time.time())
         who = f"You · {stamp}" if stamp else "You"
         body = html.escape(text).replace("\n", "<br>")
+        self._status_at = None  # the last turn's line stays where it is (a stop, an error)
         self._append_html(f'<span style="{USER_STYLE}">{who}</span><br>{body}', 12)
         self.entries.append(("request", text))
 
     def add_status(self, text: str) -> None:
-        self._append_html(f'<span style="{STATUS_STYLE}">• {html.escape(text)}</span>')
+        """The turn's progress: one grey line, rewritten as the turn goes on (not a line per
+        step before every answer); the answer or an error takes its place."""
+        fragment = f'<span style="{STATUS_STYLE}">• {html.escape(text)}</span>'
+        block = self._status_block()
+        if block is None:
+            self._append_html(fragment)
+            self._status_at = self.document().lastBlock().position()
+        else:
+            cursor = self._select_to_end(block.position())
+            cursor.removeSelectedText()
+            cursor.insertHtml(fragment)
         self.entries.append(("status", text))
+
+    def _status_block(self) -> Any:
+        """The live status line, when it is still the last block."""
+        if self._status_at is None:
+            return None
+        block = self.document().lastBlock()
+        return block if block.position() == self._status_at else None
+
+    def _select_to_end(self, position: int) -> QTextCursor:
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(position)
+        cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+        return cursor
+
+    def _drop_status(self) -> None:
+        block = self._status_block()
+        self._status_at = None
+        if block is None:
+            return
+        cursor = self._select_to_end(block.position())
+        cursor.removeSelectedText()
+        if block.position() > 0:
+            cursor.deletePreviousChar()  # the line break before it: no empty line left
+
+    def live_status(self) -> str:
+        """The progress line shown now ("" when none)."""
+        block = self._status_block()
+        return block.text().lstrip("• ") if block is not None else ""
 
     def add_event(self, event: Mapping[str, Any]) -> None:
         if event.get("type") == "error":
@@ -169,6 +214,7 @@ class Transcript(QTextBrowser):
         self, markdown: str, answer: Answer | None = None, restored: bool = False
     ) -> None:
         """An answer: its structured form when there is one, else its Markdown."""
+        self._drop_status()
         when = answer.answered_at if answer is not None else (None if restored else time.time())
         stamp = stamp_text(when)
         who = f"Osprey · {stamp}" if stamp else "Osprey"
@@ -218,6 +264,7 @@ class Transcript(QTextBrowser):
         self.entries.append(("note", text))
 
     def clear_entries(self) -> None:
+        self._status_at = None
         self.clear()
         self.entries.clear()
 
