@@ -244,6 +244,8 @@ def parse_moment(
     return parsed.moment
 
 
+#: The longest lead into a time expression ("starting from the ") fits in this many characters.
+_LINK_WINDOW = 40
 _TIME_LINKS = re.compile(
     r"\b(?:since|from|between|until|till|before|after|over|during|for|in|of|on|at)"
     r"(?:\s+the)?\s*$"
@@ -270,7 +272,12 @@ def strip_time_expressions(text: str, now: datetime | None = None) -> str:
         spans += [(p.start, p.end) for p in find_points(lowered, current)]
     chars = list(lowered)
     for start, end in sorted(spans):
-        link = _TIME_LINKS.search(lowered[:start])
+        # only the words just before the span (a search of the whole prefix per span would
+        # be quadratic in a long text); the window starts at a space, so no word is cut
+        window = max(0, start - _LINK_WINDOW)
+        if window:
+            window = lowered.find(" ", window - 1, start) + 1 or start
+        link = _TIME_LINKS.search(lowered, window, start)
         begin = link.start() if link else start
         for i in range(begin, end):
             chars[i] = " "

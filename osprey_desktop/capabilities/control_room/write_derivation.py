@@ -107,6 +107,8 @@ _CONDITION_FIRST = re.compile(
     rf"^(?P<lead>.*?)\b{_IF}\b\s+(?P<cond>[^,;]+?)\s*(?:,|;|\bthen\b)\s*(?:then\s+)?(?P<write>.+)$",
     re.I | re.S,
 )
+_IF_WORD = re.compile(rf"\b{_IF}\b", re.I)
+_CLAUSE_END = re.compile(r"[,;]|\bthen\b", re.I)
 _CONDITION_LAST = re.compile(rf"^(?P<write>.+?)\s*,?\s*\b{_IF}\b\s+(?P<cond>.+)$", re.I | re.S)
 _PRONOUN = re.compile(r"\b(?:it|them|its|their)\b", re.I)
 
@@ -150,13 +152,49 @@ _COPY_REFERENCE = re.compile(
 )
 
 # -- restore -------------------------------------------------------------------------------
-_RESTORE = re.compile(
-    r"\b(?P<verb>restore|revert|roll\s+back|return|(?:put|set|bring|take|change|move|turn)"
-    r"(?=.*?\bback\b)|(?:set|put|bring|change|return)(?=.*?\b(?:what|where|how)\s+(?:it|they)"
-    r"\s+(?:was|were)\b)|(?:set|put|bring|change)(?=.*?\bto\s+(?:its|their|the)\s+(?:value|"
-    r"setting|setpoint|reading)s?\s+(?:from|at|of|as\s+of)\b))\s+(?P<rest>.+)$",
-    re.I | re.S,
+# The verb of a restore: one that says it ("restore"), or an ordinary one whose sentence goes on
+# to say "back", "what it was" or "its value from". Found in one pass each (a lookahead per verb
+# would read the rest of the text again for every verb: quadratic on a long request).
+_RESTORE_VERB = re.compile(
+    r"\b(?:(?P<restore>restore|revert|roll\s+back|return)|(?P<verb>put|set|bring|take|change|"
+    r"move|turn))\s+(?=\S)",
+    re.I,
 )
+_RESTORE_CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
+    (
+        re.compile(r"\bback\b", re.I),
+        frozenset({"put", "set", "bring", "take", "change", "move", "turn"}),
+    ),
+    (
+        re.compile(r"\b(?:what|where|how)\s+(?:it|they)\s+(?:was|were)\b", re.I),
+        frozenset({"set", "put", "bring", "change", "return"}),
+    ),
+    (
+        re.compile(
+            r"\bto\s+(?:its|their|the)\s+(?:value|setting|setpoint|reading)s?\s+"
+            r"(?:from|at|of|as\s+of)\b",
+            re.I,
+        ),
+        frozenset({"set", "put", "bring", "change"}),
+    ),
+)
+
+
+def _restore_rest(text: str) -> str | None:
+    """The words after the first verb that makes ``text`` a restore, or None."""
+    # where each cue last starts: a verb before it is followed by it
+    last = [max((m.start() for m in cue.finditer(text)), default=-1) for cue, _ in _RESTORE_CUES]
+    for found in _RESTORE_VERB.finditer(text):
+        verb = (found.group("verb") or "").lower()
+        restores = found.group("restore") is not None or any(
+            verb in verbs and where >= found.end() - 1
+            for (_, verbs), where in zip(_RESTORE_CUES, last, strict=True)
+        )
+        if restores:
+            return text[found.end() :]
+    return None
+
+
 _RESTORE_TARGET_END = re.compile(r"\s+(?:back|to|as\s+of|from|at)\b", re.I)
 _MOMENT_LEAD = re.compile(
     r"^(?:\s*(?:back|to|its|their|the|value|values|setting|settings|setpoint|from|of|as|at|"
@@ -175,7 +213,12 @@ def parse_derivation(text: str) -> Derivation | None:
 
 
 def _conditional(text: str) -> Derivation | None:
+    first_if = _IF_WORD.search(text)
+    if first_if is None:
+        return None
     for pattern in (_CONDITION_FIRST, _CONDITION_LAST):
+        if pattern is _CONDITION_FIRST and not _CLAUSE_END.search(text, first_if.end()):
+            continue  # no clause ends after the "if": each "if" would scan to the end
         found = pattern.match(text)
         if found is None:
             continue
@@ -214,10 +257,9 @@ def _condition(clause: str) -> Condition | None:
 def _restore(text: str) -> Derivation | None:
     from osprey_desktop.capabilities.control_room.time_parsing import strip_time_expressions
 
-    found = _RESTORE.search(text)
-    if found is None:
+    rest = _restore_rest(text)
+    if rest is None:
         return None
-    rest = found.group("rest")
     if " ".join(strip_time_expressions(rest).split()) == " ".join(rest.lower().split()):
         return None  # "reset HCM01 to 0": no moment to restore
     end = _RESTORE_TARGET_END.search(rest)
@@ -227,13 +269,13 @@ def _restore(text: str) -> Derivation | None:
 
 
 def _copy(text: str) -> Derivation | None:
-    reference = _COPY_REFERENCE.search(text)
+    reference = _search_bounded(_COPY_REFERENCE, text)
     if reference is not None:
         target = reference.group("target").strip(" ,.")
         source = f"{target} {reference.group('ref')}"
         return Derivation("copy", target=target, source=source, reference=True)
     for pattern in (_COPY_FROM, _COPY_SAME, _COPY_OWNED, _COPY_NAMED_VALUE, _COPY_MATCH):
-        found = pattern.search(text)
+        found = _search_bounded(pattern, text)
         if found is None:
             continue
         source = re.sub(r"(?:'s|’s)$", "", found.group("source").strip(" ,."))
@@ -242,6 +284,52 @@ def _copy(text: str) -> Derivation | None:
             continue  # "set HCM01 to 1.5 A": a number, not a channel
         return Derivation("copy", target=target, source=source)
     return None
+
+
+#: What each copy pattern needs after its verb; without it the pattern is not tried (a lazy
+#: target after every verb of a long text would otherwise read to the end once per verb).
+_NEEDS: dict[re.Pattern[str], tuple[re.Pattern[str], re.Pattern[str]]] = {
+    _COPY_SAME: (re.compile(rf"\b{_COPY_VERB}\s", re.I), re.compile(rf"\s{_SAME}\s+\S", re.I)),
+    _COPY_MATCH: (re.compile(r"\bmatch\s", re.I), re.compile(r"\s(?:to|with)\s+\S", re.I)),
+    _COPY_FROM: (
+        re.compile(r"\b(?:copy|transfer|duplicate|mirror|clone|carry\s+over)\s", re.I),
+        re.compile(r"\s(?:(?:over\s+)?to|onto|into|across\s+to)\s+\S", re.I),
+    ),
+    _COPY_OWNED: (
+        re.compile(rf"\b{_COPY_VERB}\s", re.I),
+        re.compile(
+            r"\s(?:to|=|->)\s+(?:the\s+)?[\w:.\-]+?(?:'s|’s)(?:\s+(?:value|setting|setpoint|"
+            r"current|reading))?\s*[.!?]*$",
+            re.I,
+        ),
+    ),
+    _COPY_NAMED_VALUE: (
+        re.compile(rf"\b{_COPY_VERB}\s", re.I),
+        re.compile(
+            r"\sto\s+the\s+[a-z]+[\w:.\-]*\d[\w:.\-]*\s+(?:value|setting|setpoint|reading)"
+            r"\s*[.!?]*$",
+            re.I,
+        ),
+    ),
+    _COPY_REFERENCE: (
+        re.compile(r"\b(?:set|restore|put|bring|return|reset|revert|change|move)\s", re.I),
+        re.compile(
+            rf"\sto\s+(?:its|their|the)?\s*(?:{_REFERENCE_WORDS})\s+(?:value|values|setting|"
+            r"settings|setpoint|setpoints|current|currents)\s*[.!?]*$",
+            re.I,
+        ),
+    ),
+}
+
+
+def _search_bounded(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """``pattern.search(text)`` in time linear in the text: tried only when its separator
+    follows its first verb, in which case the first verb's own attempt finds it."""
+    verb, separator = _NEEDS[pattern]
+    first = verb.search(text)
+    if first is None or separator.search(text, first.start()) is None:
+        return None
+    return pattern.search(text)
 
 
 def _is_amount(text: str) -> bool:

@@ -7,13 +7,14 @@ unit that does not fit the channel is an error rather than a guess.
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from dataclasses import dataclass
 from typing import Literal
 
-from osprey_desktop.language import units
 from osprey_desktop.capabilities.control_room.write_states import parse_state_request
+from osprey_desktop.language import units
 from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, read_number
 
 Mode = Literal["absolute", "delta", "percent", "state"]
@@ -171,13 +172,16 @@ def parse_write_request(text: str) -> list[ValueSpec]:
     change verb ("set HCM01 1.5").
     """
     text = corrected(text)
-    found: list[tuple[int, int, str, re.Match[str]]] = []
+    looked_up = _TextIndex(text)
+    found: list[tuple[int, int, str, re.Match[str]]] = []  # kept sorted, never overlapping
     for kind, pattern in _PATTERNS:
         for m in pattern.finditer(text):
-            overlaps = any(m.start() < end and start < m.end() for start, end, _, _ in found)
-            if not overlaps and _is_value(kind, m, text):
-                found.append((m.start(), m.end(), kind, m))
-    found.sort(key=lambda item: item[0])
+            at = bisect.bisect_left(found, m.start(), key=lambda item: item[0])
+            overlaps = (at > 0 and found[at - 1][1] > m.start()) or (
+                at < len(found) and found[at][0] < m.end()
+            )
+            if not overlaps and _is_value(kind, m, text, looked_up):
+                found.insert(at, (m.start(), m.end(), kind, m))
     if not found:
         state = parse_state_request(text)
         if state is not None:  # "open the cooling valve", "turn the heater off"
@@ -197,13 +201,59 @@ def parse_write_request(text: str) -> list[ValueSpec]:
             target = _after(text[end:following])
         else:
             target = _before(text[cursor:start])
-        specs.append(_spec(kind, m, text[:start], target))
+        specs.append(_spec(kind, m, looked_up, target))
         cursor = end
     return specs
 
 
-def _clause_before(text: str, at: int) -> str:
-    return re.split(_CLAUSE_BREAK, text[:at], flags=re.I)[-1]
+class _TextIndex:
+    """Where the clause breaks, change words and direction words of a text are, found once,
+    so each candidate value looks back in constant or logarithmic time: a look back over the
+    whole text before every value would be quadratic in a long request."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.breaks = [m.end() for m in re.finditer(_CLAUSE_BREAK, text, flags=re.I)]
+        self.changes = [m.start() for m in _CHANGE_WORDS.finditer(text)]
+        self.directions = [
+            (m.start(), m.group(0).lower(), 1.0 if m.group("up") else -1.0)
+            for m in _DIRECTION.finditer(text)
+        ]
+
+    def clause_start(self, at: int) -> int:
+        """Where the clause holding position ``at`` starts (after the last break before it)."""
+        i = bisect.bisect_right(self.breaks, at) - 1
+        return self.breaks[i] if i >= 0 else 0
+
+    def recent_clause(self, at: int) -> str:
+        """The end of the clause before ``at``: its last ``_LOOK_BACK`` characters, from a
+        word's start (what is looked for there, a name or a number, is short)."""
+        start = self.clause_start(at)
+        if at - start > _LOOK_BACK:
+            space = self.text.find(" ", at - _LOOK_BACK, at)
+            start = at if space < 0 else space + 1
+        return self.text[start:at]
+
+    def commanded(self, at: int) -> bool:
+        """Whether a change word starts in the clause before ``at``."""
+        i = bisect.bisect_left(self.changes, self.clause_start(at))
+        return i < len(self.changes) and self.changes[i] < at
+
+    def last_direction(self, at: int, since: int = 0) -> tuple[str, float] | None:
+        """The last direction word ("raise", "lower") wholly before ``at``, from ``since``."""
+        i = bisect.bisect_left(self.directions, (at,)) - 1
+        while i >= 0:
+            start, word, sign = self.directions[i]
+            if start < since:
+                return None
+            if start + len(word) <= at:
+                return word, sign
+            i -= 1
+        return None
+
+
+#: How far back a number ending a clause or a device name before a value is looked for.
+_LOOK_BACK = 200
 
 
 def _unit_of(m: re.Match[str]) -> str | None:
@@ -213,12 +263,12 @@ def _unit_of(m: re.Match[str]) -> str | None:
     return unit
 
 
-def _is_value(kind: str, m: re.Match[str], text: str) -> bool:
+def _is_value(kind: str, m: re.Match[str], text: str, index: _TextIndex) -> bool:
     """Whether a candidate is a value the operator gives (see parse_write_request)."""
     if kind not in ("assign", "by", "after_name"):
         return True
-    clause = _clause_before(text, m.start())
-    commanded = bool(_CHANGE_WORDS.search(clause))
+    clause = index.recent_clause(m.start())
+    commanded = index.commanded(m.start())
     unit = _unit_of(m)
     if kind == "after_name":
         return _after_name(m, text, clause, commanded, unit)
@@ -255,7 +305,7 @@ def _is_field_word(word: str) -> bool:
     return word not in _NOT_FIELD_WORDS and not word.endswith(("ed", "ing"))
 
 
-def _spec(kind: str, m: re.Match[str], before: str, target: str) -> ValueSpec:
+def _spec(kind: str, m: re.Match[str], index: _TextIndex, target: str) -> ValueSpec:
     fragment = m.group(0).strip()
     if kind == "zero":
         return ValueSpec(target, "absolute", 0.0, None, fragment)
@@ -263,7 +313,7 @@ def _spec(kind: str, m: re.Match[str], before: str, target: str) -> ValueSpec:
     unit = _unit_of(m)
     # Any other word after the number is kept as its unit: "5 furlongs" must not become 5 A.
     if kind == "after_name":
-        direction = _last_direction(re.split(_CLAUSE_BREAK, before, flags=re.I)[-1])
+        direction = index.last_direction(m.start(), since=index.clause_start(m.start()))
         if direction is not None and direction[0] in _TO_OR_BY:
             raise AmbiguousWriteValue(
                 f"'{direction[0]} ... {fragment}' could mean to {fragment} or by {fragment}: "
@@ -276,7 +326,7 @@ def _spec(kind: str, m: re.Match[str], before: str, target: str) -> ValueSpec:
             sign = -1.0 if m.group("verb").lower() in ("subtract", "remove") else 1.0
             amount *= sign
         else:
-            direction = _last_direction(before)
+            direction = index.last_direction(m.start())
             if direction is not None:
                 amount = abs(amount) * direction[1]
         percent = unit is not None and (lookup_unit(unit) or ("",))[0] == "%"
@@ -292,12 +342,7 @@ def _number(raw: str) -> float:
     return number
 
 
-def _last_direction(before: str) -> tuple[str, float] | None:
-    """The last direction word of ``before`` ("raise", "lower"...) and its sign."""
-    last = None
-    for m in re.finditer(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b", before, re.I):
-        last = (m.group(0).lower(), 1.0 if m.group("up") else -1.0)
-    return last
+_DIRECTION = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b", re.I)
 
 
 def _before(segment: str) -> str:
