@@ -7,11 +7,13 @@
 The limit is an absolute ``threshold`` (in the channel's units) or ``k`` times the signal's
 robust spread (1.4826 × the median absolute deviation of its sample-to-sample changes, so a
 slow drift or the top-up sawtooth does not inflate it). Neighbouring hits are one event, at
-its largest change.
+its largest change. Without a limit, k is max(5, √(2 ln N) + 1) for N samples: the largest of
+N Gaussian noise samples stays below it.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -96,12 +98,13 @@ def find_events(
             f"(need {2 * window + 1})"
         )
     sigma = robust_sigma(v)
-    factor = 5.0 if k is None else float(k)
+    # by default noise alone should (almost) never cross, however long the series
+    factor = max(5.0, math.sqrt(2.0 * math.log(v.size)) + 1.0) if k is None else float(k)
     limit = threshold if threshold is not None else factor * sigma
     how = (
         f"> {threshold:g} {signal.units}".rstrip()
         if threshold is not None
-        else (f"> {factor:g}σ (σ = {sigma:.3g} {signal.units}, robust)".replace(" )", ")"))
+        else (f"> {factor:.3g}σ (σ = {sigma:.3g} {signal.units}, robust)".replace(" )", ")"))
     )
     events: list[Event] = []
     if kind == "spike":

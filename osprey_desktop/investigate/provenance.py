@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
+from datetime import datetime, tzinfo
 from typing import Any
 
 
-def clock_text(t: float, with_date: bool = True) -> str:
-    """An epoch time as the operator's clock reads it (local zone of this process)."""
+def clock_text(t: float, zone: tzinfo | None = None, with_date: bool = True) -> str:
+    """An epoch time as the operator's clock reads it (``zone``: the facility's; None: this
+    computer's)."""
     fmt = "%Y-%m-%d %H:%M:%S" if with_date else "%H:%M:%S"
-    return time.strftime(fmt, time.localtime(t))
+    moment = datetime.fromtimestamp(t, zone) if zone else datetime.fromtimestamp(t).astimezone()
+    return moment.strftime(fmt)
 
 
 @dataclass(frozen=True)
@@ -24,14 +26,15 @@ class Provenance:
     method: str
     not_checked: tuple[str, ...] = field(default_factory=tuple)
 
-    def line(self) -> str:
+    def line(self, zone: tzinfo | None = None) -> str:
         """One sentence for the answer ("Based on ...")."""
         shown = ", ".join(self.channels[:4])
         if len(self.channels) > 4:
             shown += f" and {len(self.channels) - 4} more"
         text = (
             f"Based on {self.samples:,} archived samples of {shown} from "
-            f"{clock_text(self.start)} to {clock_text(self.end)}; method: {self.method}."
+            f"{clock_text(self.start, zone)} to {clock_text(self.end, zone)}; "
+            f"method: {self.method}."
         )
         if self.not_checked:
             text += " Not checked: " + "; ".join(self.not_checked) + "."

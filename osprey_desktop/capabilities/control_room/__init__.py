@@ -5,6 +5,7 @@ CHANNEL_WRITE_RESULTS, ARCHIVER_DATA. A facility replaces or extends them with i
 registration module (``registry.modules`` in the config) that lists ``CAPABILITIES``.
 """
 
+from osprey_desktop.capabilities.control_room.alarm_overview import AlarmOverviewCapability
 from osprey_desktop.capabilities.control_room.archiver_retrieval import ArchiverRetrievalCapability
 from osprey_desktop.capabilities.control_room.channel_finding import ChannelFindingCapability
 from osprey_desktop.capabilities.control_room.channel_read import ChannelReadCapability
@@ -15,6 +16,11 @@ from osprey_desktop.capabilities.control_room.contexts import (
     ChannelValuesContext,
     ChannelWriteResultsContext,
     TimeRangeContext,
+)
+from osprey_desktop.capabilities.control_room.investigation import InvestigationCapability
+from osprey_desktop.capabilities.control_room.investigation_contexts import (
+    AlarmOverviewContext,
+    InvestigationContext,
 )
 from osprey_desktop.capabilities.control_room.logbook_contexts import (
     LogbookEntryContext,
@@ -37,6 +43,8 @@ CAPABILITIES = [
     capability_node(LogbookEntryCapability),
     capability_node(LogbookSearchCapability),
     capability_node(UndoWriteCapability),
+    capability_node(AlarmOverviewCapability),
+    capability_node(InvestigationCapability),
 ]
 CONTEXT_CLASSES = [
     TimeRangeContext,
@@ -46,6 +54,8 @@ CONTEXT_CLASSES = [
     ArchiverDataContext,
     LogbookEntryContext,
     LogbookSearchContext,
+    AlarmOverviewContext,
+    InvestigationContext,
 ]
 
 __all__ = [

@@ -1,0 +1,96 @@
+"""Which investigative question a request asks: alarms, an incident, a correlation,
+statistics over a window, or events in a signal.
+
+The investigation capabilities claim a request through ``claims`` (the built-in planner's
+claiming rule), so these rules decide their routing; nothing else in the planner changes.
+A request that changes something ("set ...", "reset the alarm") is never claimed: those
+belong to the writers.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+IntentKind = Literal["alarms", "incident", "correlation", "statistics", "events"]
+
+_CHANGE_LEAD = re.compile(
+    r"^\s*(?:please\s+)?(?:set|change|put|move|write|raise|lower|increase|decrease|reset|"
+    r"acknowledge|ack|disable|enable|turn|ramp|bump|open|close|log|make a logbook)\b",
+    re.I,
+)
+_ALARM = re.compile(
+    r"\b(?:alarms?|alarming|in\s+(?:major|minor|invalid)|what'?s\s+red|what\s+is\s+red|"
+    r"anything\s+red|is\s+anything\s+red|red\s+in\s+sector|(?:major|minor)\s+alarms?|"
+    r"what'?s\s+(?:in\s+)?(?:major|minor)|disconnected\s+channels?)\b",
+    re.I,
+)
+# "alarm limits of HCM01", "what are the alarm limits": a question about a record, not the
+# alarm state of the machine
+_ALARM_LIMITS = re.compile(r"\balarm\s+(?:limits?|thresholds?|levels?|settings?)\b", re.I)
+_INCIDENT = re.compile(
+    r"\b(?:what\s+happened|figure\s+out|root\s+cause|what\s+(?:went|goes)\s+wrong|"
+    r"what\s+caused|why\s+did\s+(?:the\s+)?(?:beam|rf|current|machine)|"
+    r"(?:beam|current)\s+(?:dumped|dump|tripped|trip|was\s+lost|loss|lost|dropped|fell)|"
+    r"(?:lost|lose|losing)\s+(?:about\s+|around\s+|some\s+|~\s*)?(?:[\d.]+\s*ma\s+of\s+)?"
+    r"(?:the\s+)?beam|"
+    r"(?:do|did|does)\s+anything\s+(?:weird|strange|odd|unusual|funny)|"
+    r"anything\s+(?:weird|strange|odd|unusual)|what\s+changed\s+(?:around|at|near|before)|"
+    r"(?:rf|cavity|klystron)\s+tripped|dumped)\b",
+    re.I,
+)
+_CORRELATION = re.compile(
+    r"\b(?:correlat\w*|follow(?:ed|s)?\s+(?:the\s+)?\w+|track(?:ed|s)?\s+(?:the\s+)?\w+|"
+    r"relat(?:ed|ion)\s+(?:to|between)|caused\s+by|in\s+step\s+with)\b",
+    re.I,
+)
+_STATISTICS = re.compile(
+    r"\b(?:mean|average|avg|std|standard\s+deviation|spread|peak[-\s]to[-\s]peak|rms|drift|"
+    r"statistics|stats|largest|biggest|smallest|lowest|highest|maximum|minimum|"
+    r"max|min|excursion|variation|stable|stability)\b",
+    re.I,
+)
+_EVENTS = re.compile(
+    r"\b(?:when\s+did|when\s+was\s+the\s+last|how\s+often|how\s+many\s+times|"
+    r"find\s+(?:the\s+)?(?:steps?|drops?|spikes?|jumps?)|any\s+(?:steps?|drops?|spikes?|jumps?))"
+    r"\b",
+    re.I,
+)
+_EVENT_WORDS = re.compile(
+    r"\b(?:fell|fall|falls|drop(?:ped|s)?|rose|rise|rises|jump(?:ed|s)?|step(?:ped|s)?|"
+    r"spike(?:d|s)?|glitch(?:ed|es)?|trip(?:ped|s)?|excursions?)\b",
+    re.I,
+)
+_TIME_WORDS = re.compile(
+    r"\b(?:last|past|since|today|yesterday|tonight|morning|afternoon|evening|night|shift|"
+    r"hours?|minutes?|days?|weeks?|from|between|\d{1,2}:\d{2})\b",
+    re.I,
+)
+
+
+def investigation_kind(text: str) -> IntentKind | None:
+    """The investigative question ``text`` asks, or None when it asks none of them."""
+    if not text or _CHANGE_LEAD.match(text):
+        return None
+    if _INCIDENT.search(text):
+        return "incident"
+    if _ALARM.search(text) and not _ALARM_LIMITS.search(text):
+        return "alarms"
+    if _CORRELATION.search(text) and _TIME_WORDS.search(text):
+        return "correlation"
+    if _EVENTS.search(text) and _EVENT_WORDS.search(text):
+        return "events"
+    if _STATISTICS.search(text) and _TIME_WORDS.search(text):
+        return "statistics"
+    return None
+
+
+def is_alarm_request(text: str) -> bool:
+    return investigation_kind(text) == "alarms"
+
+
+def is_investigation_request(text: str) -> bool:
+    return investigation_kind(text) not in (None, "alarms")
+
+
+__all__ = ["IntentKind", "investigation_kind", "is_alarm_request", "is_investigation_request"]

@@ -1,0 +1,150 @@
+"""Graded scenario tests: plain-English requests through real turns with the built-in
+planner, checked on the facts of the answer against the scenario files' truth and numpy."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+import pytest
+
+from osprey_desktop.connectors import get_archiver_connector
+from osprey_desktop.connectors.sim_scenarios import load_scenario
+from osprey_desktop.context import ContextManager
+from tests.support.turns import steps
+
+VACUUM_PROMPT = (
+    "We lost about 5 mA of beam yesterday around 14:32. Did the vacuum do anything weird "
+    "around then?"
+)
+DUMP_PROMPT = "The beam dumped this morning. Figure out what happened and plot the data."
+
+
+def investigation(result) -> object:
+    contexts = ContextManager(result.state).get_all_of_type("INVESTIGATION")
+    assert contexts, result.response
+    return next(iter(contexts.values()))
+
+
+async def test_vacuum_burst_names_sector_7_first_with_its_correlation(ring, session) -> None:
+    machine = ring("vacuum_burst")
+    truth = load_scenario("vacuum_burst").truth
+    result = await session.submit(VACUUM_PROMPT)
+    assert steps(result) == ["investigation", "respond"], result.response
+    answer = result.response
+    # the sector is named first, before any other sector
+    sectors = [int(s) for s in re.findall(r"\bsector (\d+)", answer)]
+    assert sectors and sectors[0] == truth["sector"], answer
+    found = investigation(result)
+    assert found.results["top_sector"] == truth["sector"]
+    # the printed r matches numpy on the archived data, and the truth within ±0.05
+    printed = float(re.search(r"Pearson r = ([+-−]?\d\.\d\d)", answer).group(1).replace("−", "-"))
+    moment = found.results["moment"]
+    archiver = await get_archiver_connector()
+    start, end = moment - 1800, moment + 1800
+    data = await archiver.get_data(
+        [truth["gauges"][0], truth["current"]],
+        datetime.fromtimestamp(start, UTC),
+        datetime.fromtimestamp(end, UTC),
+    )
+    gauge, current = (data.series[n] for n in (truth["gauges"][0], truth["current"]))
+    r = np.corrcoef(gauge.values, current.values)[0, 1]
+    assert printed == pytest.approx(round(r, 2), abs=0.011)
+    assert printed == pytest.approx(-0.88, abs=0.05)
+    # every other sector's gauges: |r| <= 0.08
+    others = [
+        c["r"]
+        for c in found.results["correlations"]
+        if machine.database.get(c["a"]).sector != truth["sector"]
+    ]
+    assert others and max(abs(x) for x in others) <= 0.08
+    # the loss: about 5 mA, within a minute of 14:32
+    loss = found.results["loss"]
+    assert abs(loss["amount"] - truth["beam_loss_ma"]) < 1.0
+    anchor = machine.scenario.t0 + truth["moment"]
+    assert abs(loss["time"] - anchor) < 60
+    assert "Not checked" in answer and "samples" in answer
+
+
+async def test_beam_dump_names_the_cavity_and_plots(ring, session) -> None:
+    machine = ring("rf_trip")
+    truth = load_scenario("rf_trip").truth
+    result = await session.submit(DUMP_PROMPT)
+    assert steps(result) == ["investigation", "respond"], result.response
+    answer = result.response
+    found = investigation(result)
+    anchor = machine.scenario.t0 + truth["moment"]
+    assert abs(found.results["moment"] - anchor) < 60
+    assert found.results["precursor"]["device"] == truth["cavity"]
+    assert truth["cavity"] in answer
+    # the RF is named as the first to move, before the beam
+    first = re.search(r"First to move: ([^*]+)\*\*", answer).group(1)
+    assert truth["trip_channel"] in first and truth["current"] not in first
+    earlier = found.results["precursor"]["earlier"]
+    assert sum(len(v) for v in earlier.values()) == truth["earlier_excursions"]
+    # plotted: a time-series figure over the investigated channels
+    figures = result.state.get("ui_captured_figures") or []
+    assert any(f.get("metadata", {}).get("figure_type") == "timeseries" for f in figures)
+    assert ContextManager(result.state).get_all_of_type("ARCHIVER_DATA")
+
+
+async def test_unrecorded_corrector_change_is_found_around_its_time(ring, session) -> None:
+    machine = ring("corrector_step")
+    truth = load_scenario("corrector_step").truth
+    when = datetime.fromtimestamp(machine.scenario.t0 + truth["moment"]).astimezone()
+    result = await session.submit(f"What changed around {when:%H:%M}?")
+    assert steps(result) == ["investigation", "respond"], result.response
+    found = investigation(result)
+    ranked = [r["channel"] for r in found.results["ranking"]]
+    assert truth["corrector"] in ranked[:3] or truth["readback"] in ranked[:3], ranked
+    assert "No write was recorded in the audit log" in result.response
+
+
+async def test_alarm_questions_list_only_channels_in_alarm(ring, session) -> None:
+    machine = ring("corrector_step")
+    for prompt in ("what is in alarm right now?", "any alarms?"):
+        result = await session.submit(prompt)
+        assert steps(result) == ["alarm_overview", "respond"], result.response
+        rows = next(
+            iter(ContextManager(result.state).get_all_of_type("ALARM_OVERVIEW").values())
+        ).rows
+        assert rows, result.response
+        for row in rows:
+            assert row["severity"] in ("MINOR", "MAJOR", "INVALID", "DISCONNECTED")
+            assert machine.read(row["channel"]).alarm_severity != "NO_ALARM"
+        ranks = [("MINOR", "MAJOR", "INVALID").index(r["severity"]) for r in rows]
+        assert ranks == sorted(ranks, reverse=True)
+    result = await session.submit("what's red in sector 3?")
+    rows = next(iter(ContextManager(result.state).get_all_of_type("ALARM_OVERVIEW").values())).rows
+    assert all(machine.database.get(r["channel"]).sector == 3 for r in rows)
+
+
+async def test_statistics_match_numpy_to_the_printed_precision(ring, session) -> None:
+    ring("vacuum_burst")
+    result = await session.submit("mean and spread of the lifetime over the last 2 hours")
+    assert steps(result) == ["investigation", "respond"], result.response
+    found = investigation(result)
+    stats = found.results["statistics"][0]
+    archiver = await get_archiver_connector()
+    prov = stats["provenance"]
+    data = await archiver.get_data(
+        [stats["channel"]],
+        datetime.fromtimestamp(prov["start"], UTC),
+        datetime.fromtimestamp(prov["end"], UTC),
+    )
+    values = data.series[stats["channel"]].values
+    assert f"mean {float(f'{np.mean(values):.4g}'):.4g}" in result.response
+    assert stats["std"] == pytest.approx(np.std(values), rel=1e-9)
+
+
+async def test_when_did_the_current_last_fall(ring, session) -> None:
+    machine = ring("vacuum_burst")
+    result = await session.submit(
+        "when did the beam current last fall by more than 1 mA in the last 2 days?"
+    )
+    found = investigation(result)
+    events = found.results["events"]
+    assert events and abs(events[-1]["time"] - machine.scenario.t0) < 90
+    assert all(e["size"] < -1.0 for e in events)
+    assert timedelta(seconds=0) < timedelta(seconds=events[-1]["time"] - events[0]["time"] + 1)
