@@ -25,6 +25,7 @@ from pydantic import BaseModel, ValidationError
 
 from osprey_desktop.base.planning import ExecutionPlan, PlannedStep
 from osprey_desktop.config.models import AppConfig, ChatModelConfig
+from osprey_desktop.language.request import Request
 from osprey_desktop.planners import prompts
 from osprey_desktop.planners.base import ExtractedTask, PlannerError
 from osprey_desktop.planners.structured import (
@@ -35,6 +36,7 @@ from osprey_desktop.planners.structured import (
     describe_validation_error,
     to_execution_plan,
     to_planned_step,
+    to_request,
 )
 
 Reply = TypeVar("Reply", bound=BaseModel)
@@ -56,15 +58,20 @@ class _TransientFailure(Exception):
 
 
 def without_unasked_writes(
-    plan: Any, task: str, state: Mapping[str, Any], capabilities: Sequence[Any]
+    plan: Any,
+    task: str,
+    state: Mapping[str, Any],
+    capabilities: Sequence[Any],
+    parsed: Request | None = None,
 ) -> Any:
     """The model's plan, or one clarify step when it writes though the operator asked for no
     change ("what is the ID04 gap?"): a model may over-reach; the operator's words decide.
 
     Both the model's task and the operator's own latest words are read (the task may have
-    resolved "do it again" into "set HCM01 to 1.5 A").
+    resolved "do it again" into "set HCM01 to 1.5 A"), by the built-in rules and the parse of
+    the request; ``parsed`` (the model's own parse) must say a change too when it is given.
     """
-    from osprey_desktop.planners.builtin import asks_for_change
+    from osprey_desktop.planners.builtin import asks_for_change, parse
     from osprey_desktop.state import StateManager
 
     writers = {c.name for c in capabilities if getattr(c, "writes", False)}
@@ -72,7 +79,8 @@ def without_unasked_writes(
     if not any(step.get("capability") in writers for step in steps):
         return plan
     spoken = (StateManager.get_user_query(state) or "").strip()
-    if asks_for_change(task) or (spoken and asks_for_change(spoken)):
+    asked = any(asks_for_change(t) or parse(t).changes for t in (task, spoken) if t)
+    if asked and (parsed is None or parsed.changes):
         return plan
     logger.warning("the model planned a write the request does not ask for; asking instead")
     return {
@@ -172,6 +180,8 @@ class ChatModelPlanner:
         self._json_model: Any = None
         self._text_model: Any = None
         self._structured: dict[type[BaseModel], Any] = {}
+        #: The model's parse of each task it extracted (the latest few), for create_plan.
+        self.parses: dict[str, Request] = {}
 
     # ---- Planner protocol --------------------------------------------------------------
     async def extract_task(
@@ -183,6 +193,10 @@ class ChatModelPlanner:
         task = reply.task.strip()
         if not task:
             raise PlannerError(f"the language model at {self.base_url} extracted an empty task")
+        if reply.request is not None:
+            self.parses[task] = to_request(reply.request, task)
+            while len(self.parses) > 32:
+                self.parses.pop(next(iter(self.parses)))
         return ExtractedTask(
             task=task,
             depends_on_chat_history=reply.depends_on_chat_history,
@@ -206,7 +220,7 @@ class ChatModelPlanner:
         plan = await self._ask_structured(
             "plan", PlanReply, prompts.plan_messages(task, capabilities, state), to_execution_plan
         )
-        return without_unasked_writes(plan, task, state, capabilities)
+        return without_unasked_writes(plan, task, state, capabilities, self.parses.get(task))
 
     async def choose_next_step(
         self, task: str, capabilities: Sequence[Any], state: Mapping[str, Any]

@@ -8,17 +8,87 @@ why a step's ``inputs`` and ``parameters`` travel as lists of small records and 
 
 from __future__ import annotations
 
+from typing import Any, Literal
+
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from osprey_desktop.base.planning import ExecutionPlan, PlannedStep, validate_execution_plan
+from osprey_desktop.language.request import Quantity, Reference, Request, TimeSlot
 
 
 class _Reply(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
 
+def _every_field_required(schema: dict[str, Any]) -> None:
+    """Strict mode wants every property required (nullable ones too); a reply from a server
+    that leaves out an optional part still validates, its default filling in."""
+    schema["required"] = list(schema.get("properties") or {})
+
+
+class QuantityReply(_Reply):
+    kind: Literal["absolute", "relative", "percent", "comparative"] = Field(
+        description="absolute: 'to 98 A'; relative: 'by 2 mm', '0.2 A higher'; percent: "
+        "'by 2 %'; comparative: a direction without a number ('a touch lower')."
+    )
+    value: float | None = Field(
+        description="The number; relative and percent signed (negative for lower, down, "
+        "narrower); null when the words give no number."
+    )
+    unit: str | None = Field(description="The unit as typed ('A', 'mm', 'kHz'), or null.")
+
+
+class ReferenceReply(_Reply):
+    kind: Literal["channel", "archive", "golden", "previous"] = Field(
+        description="Where a value comes from: another channel ('match QD04'), the archive "
+        "('back to where it was at 9:30'), a golden or nominal value, the previous value."
+    )
+    words: str = Field(description="The words naming it ('QD04', 'at 9:30', 'nominal').")
+
+
+class RequestParseReply(_Reply):
+    """The parse of the operator's latest request: the same structure the built-in planner
+    plans from (``language.request``)."""
+
+    model_config = ConfigDict(extra="ignore", json_schema_extra=_every_field_required)
+
+    intent: Literal[
+        "read",
+        "history",
+        "plot",
+        "statistic",
+        "compare",
+        "write",
+        "copy",
+        "restore",
+        "state",
+        "knowledge",
+        "conversation",
+        "unknown",
+    ] = Field(
+        description="What is asked: a live value (read), a past one (history, plot, statistic, "
+        "compare), a change (write, copy from a channel, restore from the archive, state such "
+        "as open or off), an explanation (knowledge), conversation, or unknown when a word "
+        "that should say what to do is not understood."
+    )
+    targets: list[str] = Field(
+        description="One phrase per channel or device named, split at commas and 'and' "
+        "('beam current', 'lifetime'); empty when none is named."
+    )
+    quantity: QuantityReply | None = Field(description="The value given, or null.")
+    time: str | None = Field(description="The words naming a moment or a range, or null.")
+    reference: ReferenceReply | None = Field(description="Where a value comes from, or null.")
+    state: str | None = Field(description="A state asked for ('open', 'off'), or null.")
+    unused_words: list[str] = Field(
+        description="Words of the request that fit none of the above (to be asked about)."
+    )
+
+
 class TaskReply(_Reply):
-    """Answer to task extraction (the spec's ExtractedTask fields)."""
+    """Answer to task extraction (the spec's ExtractedTask fields) and the parse of the
+    latest request."""
+
+    model_config = ConfigDict(extra="ignore", json_schema_extra=_every_field_required)
 
     task: str = Field(
         description="The user's latest request rewritten as one clear, self-contained, "
@@ -29,6 +99,11 @@ class TaskReply(_Reply):
     )
     depends_on_user_memory: bool = Field(
         description="True when the task needs the user's saved preferences or memory."
+    )
+    request: RequestParseReply | None = Field(
+        default=None,
+        description="The parse of the operator's latest request (with an earlier turn's "
+        "targets or value filled in when it is a follow-up such as '0.55 then').",
     )
 
 
@@ -104,6 +179,25 @@ def to_execution_plan(plan: PlanReply) -> ExecutionPlan:
     return validate_execution_plan(ExecutionPlan(steps=[to_planned_step(s) for s in plan.steps]))
 
 
+def to_request(reply: RequestParseReply, text: str) -> Request:
+    """The model's parse as the ``Request`` the built-in planner plans from."""
+    quantity = reply.quantity
+    reference = reply.reference
+    return Request(
+        text=text,
+        intent=reply.intent,
+        targets=tuple(t.strip() for t in reply.targets if t.strip()),
+        quantity=Quantity(quantity.kind, quantity.value, quantity.unit, text)
+        if quantity is not None
+        else None,
+        time=TimeSlot("words", reply.time, reply.time) if reply.time else None,
+        reference=Reference(reference.kind, reference.words) if reference is not None else None,
+        state=reply.state,
+        unused=tuple(reply.unused_words),
+        canonical=text,
+    )
+
+
 def describe_validation_error(error: ValidationError) -> str:
     """A one-line reason for the model and the operator, without pydantic's URLs."""
     parts = []
@@ -121,6 +215,9 @@ def describe_validation_error(error: ValidationError) -> str:
 
 __all__ = [
     "CapabilitySelectionReply",
+    "QuantityReply",
+    "ReferenceReply",
+    "RequestParseReply",
     "NextStepReply",
     "PlanReply",
     "StepInput",
@@ -130,4 +227,5 @@ __all__ = [
     "describe_validation_error",
     "to_execution_plan",
     "to_planned_step",
+    "to_request",
 ]
