@@ -22,7 +22,8 @@ from osprey_desktop.logbook.publishing import (
     publish,
     retry,
 )
-from osprey_desktop.logbook.store import LogbookError, LogbookEvent, SearchHit, SqliteLogbook
+from osprey_desktop.logbook.store import LogbookError, LogbookEvent, SearchHit
+from osprey_desktop.logbook.store_sqlite import SqliteLogbook
 
 __all__ = [
     "ActivityRow",

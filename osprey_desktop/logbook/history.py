@@ -6,10 +6,10 @@ when each write happened, who approved it and how it ended; the logbook says why
 entries that mention the channel), and both carry the thread, so the answer links to it.
 
 An undo takes its values from the audit log: the value each write replaced (``value
-before``), taking the newest writes (any console's, so a later write by someone else is the
-one undone first). It is refused, with the reason, when the write was not verified (nothing
-is known to have changed), or when the channel does not read what the write left (it moved
-since, outside this assistant).
+before``), taking the newest writes (any console's; "my change" takes the operator's own).
+It is refused, with the reason, when the write was not verified (nothing is known to have
+changed), when someone else wrote the channel after "my" change, or when the channel does not
+read what the write left (it moved since, outside this assistant).
 """
 
 from __future__ import annotations
@@ -214,18 +214,26 @@ def describe_origin(origin: Mapping[str, Any], units: str = "") -> str:
 
 
 def undo_targets(
-    audit_entries: Iterable[AuditEntry], *, count: int = 1, channels: Sequence[str] = ()
+    audit_entries: Iterable[AuditEntry],
+    *,
+    count: int = 1,
+    channels: Sequence[str] = (),
+    operator: str | None = None,
 ) -> list[UndoTarget]:
-    """The ``count`` newest writes (to ``channels``, when named), newest first.
+    """The ``count`` newest writes (to ``channels``, when named; by ``operator``, when given:
+    "my change"), newest first.
 
     One target per channel: undoing the last three writes of one magnet restores the value
-    before the oldest of them. Refuses (``UndoRefused``) when there are not that many.
+    before the oldest of them. Refuses (``UndoRefused``) when there are not that many, and
+    when someone else wrote one of the channels after the operator's own write.
     """
     entries = list(audit_entries)
-    found = changes(entries, channels)
+    everyone = changes(entries, channels)
+    found = [e for e in everyone if operator is None or e.operator == operator]
     if not found:
         named = f" to {', '.join(channels)}" if channels else ""
-        raise UndoRefused(f"the audit log has no write{named} to undo")
+        whose = f" by {operator}" if operator else ""
+        raise UndoRefused(f"the audit log has no write{named}{whose} to undo")
     chosen = found[: max(1, count)]
     if len(chosen) < count:
         raise UndoRefused(
@@ -244,6 +252,18 @@ def undo_targets(
                 f"({entry.outcome}): what the machine took is not known, so there is nothing "
                 "known to undo; read it back first (osprey-desktop verify)",
                 entry,
+            )
+    for channel, newest in newest_chosen.items():
+        later = [
+            e
+            for e in everyone
+            if e.channel == channel and (e.time, e.id) > (newest.time, newest.id)
+        ]
+        if later:
+            raise UndoRefused(
+                f"{channel} was written again after your change (audit entry {later[-1].id}, "
+                f"{clock(later[-1].time)}, by {later[-1].operator}); undo that write first",
+                newest,
             )
     for channel, entry in by_channel.items():
         if entry.value_before is None:

@@ -17,13 +17,14 @@ from typing import Any
 
 from osprey_desktop.logbook.entries import LogbookEntry
 from osprey_desktop.logbook.olog import OlogClient, OlogError, OlogSettings
-from osprey_desktop.logbook.store import LogbookError, SqliteLogbook, _SqlLogbook
+from osprey_desktop.logbook.store import LogbookError, SqlLogbook
+from osprey_desktop.logbook.store_sqlite import SqliteLogbook
 from osprey_desktop.safety.audit import current_operator
 
-_STORES: weakref.WeakKeyDictionary[Any, _SqlLogbook] = weakref.WeakKeyDictionary()
+_STORES: weakref.WeakKeyDictionary[Any, SqlLogbook] = weakref.WeakKeyDictionary()
 
 
-def logbook_for_database(database: Any) -> _SqlLogbook:
+def logbook_for_database(database: Any) -> SqlLogbook:
     """The logbook in a conversation database: a SQLite path or a PostgreSQL database/URL."""
     from osprey_desktop.persistence.postgres import PostgresDatabase, is_postgres_url
 
@@ -34,7 +35,7 @@ def logbook_for_database(database: Any) -> _SqlLogbook:
     return SqliteLogbook(Path(str(database)))
 
 
-def logbook_for(checkpointer: Any) -> _SqlLogbook:
+def logbook_for(checkpointer: Any) -> SqlLogbook:
     """The logbook beside a graph's threads (the conversation database), cached per saver.
 
     A saver without a file (in memory) keeps its logbook in ``<data dir>/logbook.sqlite``.
@@ -59,7 +60,7 @@ def logbook_for(checkpointer: Any) -> _SqlLogbook:
     return store
 
 
-def logbook_of_running_graph() -> _SqlLogbook:
+def logbook_of_running_graph() -> SqlLogbook:
     """Inside a graph node: the logbook beside the run's threads."""
     from langgraph.config import get_config
 
@@ -79,7 +80,7 @@ def olog_client(config: Any) -> OlogClient | None:
 
 
 async def publish(
-    store: _SqlLogbook,
+    store: SqlLogbook,
     entry_id: int,
     config: Any,
     *,
@@ -121,7 +122,7 @@ async def publish(
     return await asyncio.to_thread(store.get, entry_id) or entry
 
 
-async def retry(store: _SqlLogbook, entry_id: int, config: Any, **kwargs: Any) -> LogbookEntry:
+async def retry(store: SqlLogbook, entry_id: int, config: Any, **kwargs: Any) -> LogbookEntry:
     """Send an entry that was not published again; other entries are returned unchanged."""
     entry = await asyncio.to_thread(store.get, entry_id)
     if entry is None:
@@ -134,7 +135,7 @@ async def retry(store: _SqlLogbook, entry_id: int, config: Any, **kwargs: Any) -
     return await publish(store, entry_id, config, **kwargs)
 
 
-async def discard(store: _SqlLogbook, entry_id: int, operator: str | None = None) -> None:
+async def discard(store: SqlLogbook, entry_id: int, operator: str | None = None) -> None:
     """The operator said no: the draft is kept as discarded (never published, never found)."""
     entry = await asyncio.to_thread(store.get, entry_id)
     if entry is None:
@@ -148,7 +149,7 @@ async def discard(store: _SqlLogbook, entry_id: int, operator: str | None = None
 
 
 async def _not_published(
-    store: _SqlLogbook, entry: LogbookEntry, reason: str, who: str
+    store: SqlLogbook, entry: LogbookEntry, reason: str, who: str
 ) -> LogbookEntry:
     await asyncio.to_thread(
         store.update,
@@ -162,7 +163,7 @@ async def _not_published(
 
 
 async def _event(
-    store: _SqlLogbook, entry: LogbookEntry, detail: str, outcome: str, who: str
+    store: SqlLogbook, entry: LogbookEntry, detail: str, outcome: str, who: str
 ) -> None:
     await asyncio.to_thread(
         store.record_event,

@@ -95,6 +95,7 @@ def is_search_request(text: str) -> bool:
 class UndoRequest:
     count: int
     target: str  # the words naming channels ("HCM01"), "" for "the last write"
+    mine: bool = False  # "my change", "my last write": only the operator's own writes
 
 
 def parse_undo(text: str) -> UndoRequest | None:
@@ -105,8 +106,9 @@ def parse_undo(text: str) -> UndoRequest | None:
     match = _UNDO.match(lead)
     if match is None:
         return None
+    mine = bool(re.search(r"\bmy\b", lead, re.I))
     if match.group("target") is not None:
-        return UndoRequest(1, match.group("target").strip())
+        return UndoRequest(1, match.group("target").strip(), mine)
     count_text = (match.group("count") or "").strip().lower()
     if count_text.isdigit():
         count = int(count_text)
@@ -118,7 +120,7 @@ def parse_undo(text: str) -> UndoRequest | None:
         return None
     rest = (match.group("rest") or "").strip()
     target = re.sub(r"^(?:to|of|on)\s+", "", rest, flags=re.I).strip()
-    return UndoRequest(max(1, count), target)
+    return UndoRequest(max(1, count), target, mine)
 
 
 def is_undo_request(text: str) -> bool:

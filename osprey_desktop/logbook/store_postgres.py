@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from osprey_desktop.logbook.store import LogbookError, _SqlLogbook
+from osprey_desktop.logbook.store import LogbookError, SqlLogbook
 from osprey_desktop.persistence.postgres import (
     CONNECT_TIMEOUT_SECONDS,
     SCHEMA_LOCK_KEY,
@@ -75,7 +75,7 @@ _SCHEMA = (
 )
 
 
-class PostgresLogbook(_SqlLogbook):
+class PostgresLogbook(SqlLogbook):
     """The logbook in a PostgreSQL database (tables made on first use)."""
 
     placeholder = "%s"

@@ -61,6 +61,7 @@ def test_search_requests(text):
 def test_undo_requests(text, count, target):
     wanted = parse_undo(text)
     assert wanted is not None and (wanted.count, wanted.target) == (count, target)
+    assert wanted.mine == (" my " in f" {text} ")
 
 
 @pytest.mark.parametrize(
@@ -143,6 +144,13 @@ def test_undo_refusals_say_why():
         undo_targets([write(1, HCM01, 0.0, 1.5)], count=2)
     with pytest.raises(UndoRefused, match=r"not verified \(in_doubt\)"):
         undo_targets([write(1, HCM01, 0.0, 1.5, outcome="in_doubt")])
+    theirs = [write(1, HCM01, 0.0, 1.5), write(2, HCM01, 1.5, 1.0)]
+    theirs[1] = AuditEntry(**{**theirs[1].to_dict(), "operator": "someone"})
+    with pytest.raises(UndoRefused, match="written again after your change .*by someone"):
+        undo_targets(theirs, channels=[HCM01], operator="ops")
+    assert undo_targets(theirs, channels=[HCM01])[0].entry.id == 2
+    with pytest.raises(UndoRefused, match="no write to .* by ops"):
+        undo_targets([theirs[1]], channels=[HCM01], operator="ops")
     with pytest.raises(UndoRefused, match="does not record the value before"):
         undo_targets([write(1, HCM01, None, 1.5)])  # type: ignore[arg-type]
 

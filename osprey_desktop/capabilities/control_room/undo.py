@@ -8,9 +8,9 @@ any write: claimed once in the ledger, each channel read again and checked again
 policy, the intent audited before the put and the outcome after.
 
 Refused, with the reason, before anything is asked: a write that was not verified (what the
-machine took is unknown), or a channel that no longer reads what the write left (it moved
-since). Each undo and refusal is also recorded in the logbook's
-audit, naming the audit entries it undid.
+machine took is unknown), a channel someone else wrote after "my" change, or one that no
+longer reads what the write left (it moved since). Each undo and refusal is also recorded in
+the logbook's audit, naming the audit entries it undid.
 """
 
 from __future__ import annotations
@@ -217,8 +217,10 @@ class UndoWriteCapability(ControlRoomCapability):
             raise UndoRefused(
                 f"the audit log cannot be read, so nothing can be undone: {exc}"
             ) from exc
-        targets = undo_targets(entries, count=wanted.count, channels=channels)
         me = current_operator()
+        targets = undo_targets(
+            entries, count=wanted.count, channels=channels, operator=me if wanted.mine else None
+        )
         operations = []
         for target in targets:
             operations.append(await self._operation(connector, policy, target, me))
