@@ -6,7 +6,9 @@ but only to documents: the desktop's default handler *runs* an executable, a ``.
 entry or a script, so a file link to one is refused (its action is disabled, saying why)
 and never handed over. ``osprey-desktop://`` URIs are routed inside the app; desktop programs
 run only from the ``launchers`` templates in the config, with ``QProcess`` and an argument
-list (never a shell). Everything else is refused with an explanation.
+list (never a shell of ours). A site's template may itself run a shell (``sh -c "..."``): then
+a value put into its script is quoted and one put elsewhere must need no quoting
+(``expand_template``). Everything else is refused with an explanation.
 
 Desktop commands are written ``osprey-desktop://launch/<launcher>?channel=NAME`` (or
 ``channels=A,B``), or as ``command_type: desktop_app`` with ``metadata.launcher`` naming the
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -67,8 +70,31 @@ def parse_internal(uri: str) -> tuple[str, list[str], dict[str, Any]]:
     return parts.netloc.lower(), segments, params
 
 
-def expand_template(args: Iterable[str], params: Mapping[str, Any]) -> list[str]:
-    """Fill ``{channel}`` / ``{channels}`` in each argument; refuse unsafe or missing values."""
+#: Programs that read an argument as shell code (``sh -c "probe {channel}"``): a value put
+#: into such a script is quoted, one put anywhere else must need no quoting.
+SHELLS = frozenset(
+    {"sh", "bash", "dash", "ash", "zsh", "ksh", "mksh", "csh", "tcsh", "fish", "busybox"}
+)
+
+
+#: The option after which a shell reads its script: ``-c``, also combined (``-ec``, ``-lc``).
+_SCRIPT_OPTION = re.compile(r"-[a-z]*c[a-z]*")
+
+
+def is_shell(program: str, declared: bool = False) -> bool:
+    """Whether a launcher runs a shell: declared so in the config, or a shell by name."""
+    return declared or os.path.basename(str(program)).lower() in SHELLS
+
+
+def expand_template(
+    args: Iterable[str], params: Mapping[str, Any], shell: bool = False
+) -> list[str]:
+    """Fill ``{channel}`` / ``{channels}`` in each argument; refuse unsafe or missing values.
+
+    ``shell``: the program is a shell, so the argument after ``-c`` is code; a value put into
+    it is quoted (``shlex.quote``: ``A>PWNED`` stays one word, never a redirection), and a
+    value put into any other argument must be one that needs no quoting, else it is refused.
+    """
     channels = params.get("channels") or ([params["channel"]] if params.get("channel") else [])
     if isinstance(channels, str):
         channels = [c for c in channels.split(",") if c]
@@ -76,14 +102,27 @@ def expand_template(args: Iterable[str], params: Mapping[str, Any]) -> list[str]
     for value in [channel, *channels]:
         if value is not None and not _SAFE_VALUE.match(str(value)):
             raise ValueError(f"'{value}' is not a valid channel name for a command argument")
+    args = list(args)
+    scripts = {i + 1 for i, arg in enumerate(args) if shell and _SCRIPT_OPTION.fullmatch(arg)}
     out = []
-    for arg in args:
+    for index, arg in enumerate(args):
         if "{channel}" in arg and channel is None:
             raise ValueError("the template needs a channel and the command gives none")
         if "{channels}" in arg and not channels:
             raise ValueError("the template needs channels and the command gives none")
-        arg = arg.replace("{channels}", ",".join(map(str, channels)))
-        out.append(arg.replace("{channel}", str(channel) if channel is not None else ""))
+        values = [str(c) for c in channels]
+        one = str(channel) if channel is not None else ""
+        if index in scripts:
+            values, one = [shlex.quote(v) for v in values], shlex.quote(one) if one else ""
+        elif shell and ("{channel" in arg):
+            unsafe = [v for v in [one, *values] if v and shlex.quote(v) != v]
+            if unsafe:
+                raise ValueError(
+                    f"'{unsafe[0]}' has characters a shell reads as code, and this launcher "
+                    "runs a shell; put the value into its -c script, where it is quoted"
+                )
+        arg = arg.replace("{channels}", ",".join(values))
+        out.append(arg.replace("{channel}", one))
     return out
 
 
@@ -255,8 +294,9 @@ class CommandLauncher(QObject):
                 f"launchers (configured: {known}); only configured programs run."
             )
         program = str(_field(template, "program"))
+        shell = is_shell(program, bool(_field(template, "shell", False)))
         try:
-            args = expand_template(_field(template, "args"), params)
+            args = expand_template(_field(template, "args"), params, shell=shell)
         except ValueError as exc:
             return self._refuse(f"Refused '{display}': {exc}.")
         found = find_program(program)
@@ -307,5 +347,7 @@ class CommandLauncher(QObject):
                 process.waitForFinished(timeout_ms)
 
 
-def _field(template: Any, name: str) -> Any:
-    return template[name] if isinstance(template, Mapping) else getattr(template, name)
+def _field(template: Any, name: str, *default: Any) -> Any:
+    if isinstance(template, Mapping):
+        return template.get(name, *default) if default else template[name]
+    return getattr(template, name, *default)
