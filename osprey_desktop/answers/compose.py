@@ -110,6 +110,13 @@ def plan_answer(
     return plan
 
 
+def with_notice(plan: AnswerPlan, notice: str | None) -> AnswerPlan:
+    """``plan`` with ``notice`` said first (the built-in planner stood in for the model)."""
+    if notice:
+        plan.leading.insert(0, TextBlock(notice, "fact"))
+    return plan
+
+
 def simulated_note() -> str:
     """Said under every value and history when a facility's channel list runs on the simulated
     ring: its values are made up by the simulation, not read from the machine."""

@@ -18,11 +18,13 @@ from typing import Any
 from langchain_core.messages import AIMessage
 
 from osprey_desktop.answers import ANSWER_KEY, AnswerPlan, compose_answer, plan_answer
+from osprey_desktop.answers.compose import with_notice
 from osprey_desktop.base.capability import BaseCapability
 from osprey_desktop.context import ContextManager
 from osprey_desktop.decorators import capability_node
 from osprey_desktop.events import Result, emit
 from osprey_desktop.planners.base import PlannerError
+from osprey_desktop.planners.model_endpoint import turn_notice
 from osprey_desktop.planners.selection import get_planner
 from osprey_desktop.state import StateManager
 from osprey_desktop.state.context_summaries import turn_context_summaries
@@ -47,7 +49,8 @@ class RespondCapability(BaseCapability):
             text = await get_planner().write_response(task, state, plan.for_planner)
             if not isinstance(text, str) or not text.strip():
                 raise PlannerError("the planner wrote an empty response")
-        answer = compose_answer(plan, text, state)
+        notice = turn_notice(get_planner())  # the built-in planner stood in for the model
+        answer = compose_answer(with_notice(plan, notice), text, state)
         markdown = answer.to_markdown()
         emit(Result(response=markdown))
         message = AIMessage(content=markdown, additional_kwargs={ANSWER_KEY: answer.to_dict()})

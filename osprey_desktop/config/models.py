@@ -100,6 +100,11 @@ class ChatModelConfig(_Section):
     temperature: float = Field(ge=0.0, le=2.0)
     max_retries: NonNegativeInt
     timeout_seconds: PositiveFloat
+    #: How a structured answer is asked for: json_schema (response_format), json_object,
+    #: tool_call, or text (the JSON taken from a plain reply; any endpoint).
+    structured_output: Literal["json_schema", "json_object", "tool_call", "text"] = "json_schema"
+    #: The built-in planner stands in while the endpoint is down or too slow (the answer says so).
+    fallback_to_builtin: bool = True
 
 
 class ModelsConfig(_Section):
@@ -231,6 +236,9 @@ class ChannelFindingConfig(_Section):
     #: A facility's words for its channels, added to resources/channel_vocabulary.yaml:
     #: ``{abbreviations: {term: [phrase, ...]}, synonyms: {word: [word, ...]}}``.
     vocabulary: dict[str, dict[str, list[str]]] = Field(default_factory=dict)
+    #: The area a request means when it names none and a kind of device exists in several
+    #: (the first segment of a PV name, e.g. SR); null: the area with the most devices.
+    default_area: str | None = None
 
 
 class OlogConfig(_Section):

@@ -28,6 +28,12 @@ from osprey_desktop.config.models import AppConfig, ChatModelConfig
 from osprey_desktop.language.request import Request
 from osprey_desktop.planners import prompts
 from osprey_desktop.planners.base import ExtractedTask, PlannerError
+from osprey_desktop.planners.model_endpoint import (
+    EndpointUnavailable,
+    EndpointUnreachable,
+    rejected_request_advice,
+    structured_runnable,
+)
 from osprey_desktop.planners.structured import (
     CapabilitySelectionReply,
     NextStepReply,
@@ -268,9 +274,8 @@ class ChatModelPlanner:
     def _structured_runnable(self, schema: type[BaseModel]) -> Any:
         if schema not in self._structured:
             json_model, _ = self._models()
-            self._structured[schema] = json_model.with_structured_output(
-                schema, method="json_schema", include_raw=True
-            )
+            method = getattr(self.settings, "structured_output", "json_schema")
+            self._structured[schema] = structured_runnable(json_model, schema, method)
         return self._structured[schema]
 
     async def ask_structured(self, what: str, schema: type[BaseModel], messages: list[Any]) -> Any:
@@ -352,7 +357,7 @@ class ChatModelPlanner:
                 f"the language model at {self.base_url} returned an invalid {what} "
                 f"{attempts} times: {last_reason}"
             )
-        raise PlannerError(
+        raise EndpointUnavailable(
             f"the language model at {self.base_url} failed {attempts} times while asked for a "
             f"{what}: {last_reason}. Check the server's log, or set models.planner to builtin."
         )
@@ -366,7 +371,7 @@ class ChatModelPlanner:
         except TimeoutError as exc:
             if not deadline.expired():
                 raise  # not ours: let the caller see it as it is
-            raise PlannerError(
+            raise EndpointUnavailable(
                 f"the language model at {self.base_url} did not answer within {limit:g} s "
                 f"(models.chat_model.timeout_seconds, the limit on each whole call, a "
                 f"streamed reply included) while asked for a {what}"
@@ -378,13 +383,13 @@ class ChatModelPlanner:
 
         url = self.base_url
         if isinstance(exc, openai.APITimeoutError):
-            return PlannerError(
+            return EndpointUnavailable(
                 f"the language model at {url} did not answer within "
                 f"{self.settings.timeout_seconds:g} s (models.chat_model.timeout_seconds) "
                 f"while asked for a {what}"
             )
         if isinstance(exc, openai.APIConnectionError):
-            return PlannerError(
+            return EndpointUnreachable(
                 f"cannot reach the language model at {url} ({_connection_cause(exc)}): check "
                 "that the server is running and models.chat_model.base_url points at it"
             )
@@ -407,8 +412,8 @@ class ChatModelPlanner:
             return _TransientFailure(f"HTTP {status}: {detail}")
         return PlannerError(
             f"the language model at {url} rejected the request for a {what} (HTTP {status}: "
-            f"{detail}); the server may not support structured output (response_format "
-            "json_schema)"
+            f"{detail}); "
+            + rejected_request_advice(getattr(self.settings, "structured_output", "json_schema"))
         )
 
 

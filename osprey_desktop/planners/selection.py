@@ -170,8 +170,9 @@ def _configured_planner(config: Any) -> Planner:
         planner = BuiltinPlanner()
     elif kind == "chat_model":
         from osprey_desktop.planners.chat_model import ChatModelPlanner
+        from osprey_desktop.planners.model_endpoint import with_builtin_fallback
 
-        planner = ChatModelPlanner(config)
+        planner = with_builtin_fallback(ChatModelPlanner(config), config)
     else:
         raise ValueError(f"models.planner is {kind!r}; use 'builtin' or 'chat_model'")
     with _lock:

@@ -171,6 +171,7 @@ def test_ask_fails_with_exit_code_1_naming_the_limit(trickling, tmp_path):
         "  chat_model:\n"
         f"    base_url: {trickling.base_url}\n"
         f"    timeout_seconds: {LIMIT}\n"
+        "    fallback_to_builtin: false\n"
     )
     started = time.monotonic()
 

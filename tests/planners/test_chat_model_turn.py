@@ -103,10 +103,13 @@ def fresh_planner() -> Iterator[None]:
     reset_planner()
 
 
-def _config(base_url: str) -> Any:
+def _config(base_url: str, fallback: bool = True) -> Any:
     return build_config(
         {
-            "models": {"planner": "chat_model", "chat_model": {"base_url": base_url}},
+            "models": {
+                "planner": "chat_model",
+                "chat_model": {"base_url": base_url, "fallback_to_builtin": fallback},
+            },
             "execution_control": {"limits": {"retry_backoff_seconds": 0}},
         }
     )
@@ -143,11 +146,12 @@ async def test_a_whole_turn_plans_runs_and_answers_through_the_chat_model(
 async def test_a_turn_with_the_model_server_down_ends_with_a_clear_error(
     tmp_path: Path, fresh_planner: None
 ):
+    """With the fallback off: an error that names the connection and advises checking it."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         url = f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
     async with AgentSession.open(
-        _config(url), tmp_path / "threads.sqlite", registry=_registry()
+        _config(url, fallback=False), tmp_path / "threads.sqlite", registry=_registry()
     ) as session:
         result = await session.submit("what's the beam current?")
 
@@ -155,6 +159,8 @@ async def test_a_turn_with_the_model_server_down_ends_with_a_clear_error(
     assert result.error is None
     assert f"cannot reach the language model at {url} (connection refused)" in result.response
     assert "task_extraction" in result.response
+    assert "Check that it is reachable" in result.response
+    assert "Check the names, values and time ranges" not in result.response
 
 
 def _react_model(request: StubRequest):
