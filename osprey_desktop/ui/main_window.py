@@ -19,9 +19,9 @@ from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QToolBar, QWidget
 
 from osprey_desktop import __version__
-from osprey_desktop.answers import answer_of_message
 from osprey_desktop.config.posture import describe_posture
 from osprey_desktop.ui.activity_dock import install_activity
+from osprey_desktop.ui.alarms_dock import install_alarms
 from osprey_desktop.ui.approval_flow import ApprovalFlow
 from osprey_desktop.ui.async_dialogs import await_dialog
 from osprey_desktop.ui.chat.panel import ChatPanel
@@ -147,6 +147,7 @@ class MainWindow(QMainWindow):
             self.focus_return.watch(widget)
         self._wire()
         self.activity = install_activity(self)  # Activity dock, "Log this"
+        self.alarms = install_alarms(self)  # Alarms dock: what is in alarm now
         if not restore_layout(self):
             self.fit_docks()
 
@@ -335,6 +336,8 @@ class MainWindow(QMainWindow):
 
     def _show_history(self, values: Mapping[str, Any]) -> None:
         """Replay a restored thread's conversation into the (empty) transcript."""
+        from osprey_desktop.answers import answer_of_message
+
         transcript = self.chat.transcript
         if transcript.entries:
             return
