@@ -19,6 +19,7 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
+    QTimer,
     Signal,
 )
 from PySide6.QtGui import QAction, QColor
@@ -40,6 +41,8 @@ from osprey_desktop.logbook.history import clock
 
 log = logging.getLogger(__name__)
 
+#: How often a visible dock reads the records again (other consoles' activity).
+REFRESH_INTERVAL_MS = 30_000
 COLUMNS = ("Time", "Kind", "Operator", "What", "Outcome", "Thread")
 _KIND_COLOURS = {
     "refusal": QColor("#c62828"),
@@ -227,8 +230,8 @@ class ActivityDock(QDockWidget):
 def install_activity(window: Any) -> ActivityDock:
     """Add the Activity dock and a Logbook menu ("Log this", Ctrl+L) to the main window.
 
-    The dock reads the session's records once it is open, again after every turn, and opens
-    the thread of a row in the window.
+    The dock reads the session's records once it is open, again after every turn and every
+    30 s while it is shown, and opens the thread of a row in the window.
     """
     from PySide6.QtCore import Qt as _Qt
 
@@ -245,6 +248,11 @@ def install_activity(window: Any) -> ActivityDock:
 
     controller.ready.connect(attach)
     controller.turn_finished.connect(lambda _result: dock.refresh())
+    # other consoles' writes and entries (a shared database) show without a turn here
+    timer = QTimer(dock)
+    timer.setInterval(REFRESH_INTERVAL_MS)
+    timer.timeout.connect(lambda: dock.refresh() if dock.isVisible() else None)
+    timer.start()
     dock.thread_requested.connect(
         lambda thread_id: asyncio.ensure_future(controller.switch_thread(thread_id))
     )
