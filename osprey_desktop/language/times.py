@@ -57,6 +57,7 @@ _MOMENT = re.compile(
 )
 
 Kind = Literal["moment", "since", "range"]
+_A_VALUE_FROM = re.compile(r"\b(?:value|setting|reading|level|state|setpoint)s?\s*$", re.I)
 
 
 @dataclass(frozen=True)
@@ -202,7 +203,10 @@ def find_clock_spans(text: str, now: datetime) -> list[ClockSpan]:
             first = _instant(today, clock, zone)
             if first > now and _part(words).days_back is None:
                 first -= timedelta(days=1)
-            found.append(ClockSpan(match.start(), match.end(), kind, first, None, match[0]))  # type: ignore[arg-type]
+            said = kind
+            if kind == "since" and _A_VALUE_FROM.search(text[: match.start()]):
+                said = "moment"  # "its value from 6 this morning": that moment's value
+            found.append(ClockSpan(match.start(), match.end(), said, first, None, match[0]))  # type: ignore[arg-type]
             taken.append(match.span())
     return sorted(found, key=lambda s: s.start)
 

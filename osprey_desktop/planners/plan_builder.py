@@ -22,6 +22,12 @@ class PlanDraft:
     missing: list[str] = field(default_factory=list)
 
 
+def _provider_rank(capability: Any, context_type: str) -> tuple[bool, int]:
+    """Providers of a type, best first: those whose main product it is, then the simplest."""
+    provides = list(capability.provides or [])
+    return (provides[:1] != [context_type], len(capability.requires or []))
+
+
 class _Builder:
     def __init__(
         self,
@@ -66,7 +72,9 @@ class _Builder:
                 if context_type in (c.provides or []) and not c.writes and c.name not in stack
             ]
             if candidates:
-                return min(candidates, key=lambda c: len(c.requires or []))
+                # archive data from the archive retrieval, not from an investigation that
+                # also yields it
+                return min(candidates, key=lambda c: _provider_rank(c, context_type))
         return None
 
     def ensure(self, context_type: str, stack: list[str]) -> str | None:

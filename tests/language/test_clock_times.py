@@ -48,3 +48,9 @@ def test_an_hour_without_qualifying_words_is_left_to_the_time_parser(text):
 def test_now_must_carry_its_zone():
     with pytest.raises(ValueError, match="timezone-aware"):
         find_clock_spans("since 7 pm", datetime(2026, 11, 26, 15, 30))
+
+
+def test_a_value_from_a_qualified_hour_is_that_moment_not_a_period():
+    (span,) = find_clock_spans("put VCM22 back to its value from 6 this morning", NOW)
+    assert span.kind == "moment"
+    assert span.canonical() == "at 2026-11-26 06:00"
