@@ -9,6 +9,7 @@ signal ends the main coroutine, which then closes the session and the connectors
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import re
 import signal
@@ -38,7 +39,10 @@ async def run_window(
     if window_ready is not None:
         window_ready(window)
     await asyncio.sleep(0)  # let the first paint happen before the heavy imports below
-
+    # The agent stack (LangGraph, the connectors, the channel list: seconds on a loaded
+    # machine) is imported in a worker thread: the window keeps taking keys meanwhile, and
+    # what is typed is queued until the session is open.
+    await asyncio.to_thread(load_agent_stack, config)
     from osprey_desktop.session import AgentSession
 
     try:
@@ -53,6 +57,43 @@ async def run_window(
         signal_watch.stop()
         await _close_connectors()
     return 0
+
+
+STARTUP_MODULES = (
+    "osprey_desktop.session",
+    "osprey_desktop.graph",
+    "osprey_desktop.registry",
+    "osprey_desktop.infrastructure.gateway",
+    "osprey_desktop.persistence.postgres",
+    "osprey_desktop.persistence.checkpointer",
+)
+
+
+def load_agent_stack(config: Any) -> None:
+    """Import what opening a session imports, and read the channel list, in a worker thread
+    (no Qt object is made here). Measured on a loaded 2-core machine, these held the window
+    for 4 s when the session imported them on the loop (bench/ui_latency.py)."""
+    for name in STARTUP_MODULES:
+        importlib.import_module(name)
+    from osprey_desktop.registry import manager
+
+    registered = [
+        *(path.partition(":")[0] for path in manager.FRAMEWORK_INFRASTRUCTURE),
+        *(path.partition(":")[0] for path in manager.FRAMEWORK_CAPABILITIES),
+        *manager.DEFAULT_CAPABILITY_MODULES,
+        *(getattr(getattr(config, "registry", None), "modules", None) or []),
+    ]
+    for name in registered:
+        try:
+            importlib.import_module(name)
+        except Exception:  # the registry reports a module that cannot load, in its words
+            logger.debug("module %s not preloaded", name, exc_info=True)
+    try:
+        from osprey_desktop.connectors.factory import get_configured_channel_database
+
+        get_configured_channel_database(config)
+    except Exception:  # the session reports a bad channel list in its own words
+        logger.debug("channel list not preloaded", exc_info=True)
 
 
 class _TerminalSignals:

@@ -144,7 +144,7 @@ class SessionController(QObject):
         # What starting made (modules, widgets, the compiled graph, the channel list) lives as
         # long as the window: out of the collector's generations, its full passes over a
         # shift's histories stay short instead of stalling the window for 100 ms and more.
-        gc.collect()
+        # (no gc.collect() first: a full pass over the start-up heap held the window 0.2-0.5 s)
         gc.freeze()
 
     # ------------------------------------------------------------------ actions

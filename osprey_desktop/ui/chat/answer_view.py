@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 import html
-import time
 from datetime import datetime
 
 from osprey_desktop.answers.model import Answer, Cell, Table
+from osprey_desktop.ui.chat.stamps import stamp_text
 from osprey_desktop.ui.values import ALARM_CELL
 
 #: (background, text) of a write outcome cell.
@@ -28,17 +28,6 @@ TONE_LOOK: dict[str, tuple[str, str, str, str]] = {
 }
 HEADER_BG = "#eceff1"
 DETAILS_STYLE = "color:#546e7a; font-size:small;"
-
-
-def stamp_text(epoch: float | None, now: float | None = None) -> str:
-    """``14:02:55`` for today, ``2026-11-23 14:02`` for another day; '' when unknown."""
-    if epoch is None:
-        return ""
-    moment = datetime.fromtimestamp(epoch)
-    today = datetime.fromtimestamp(time.time() if now is None else now).date()
-    if moment.date() == today:
-        return f"{moment:%H:%M:%S}"
-    return f"{moment:%Y-%m-%d %H:%M}"
 
 
 def cell_html(cell: Cell, header: bool = False) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import html
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QUrl, Signal
 from PySide6.QtGui import (
@@ -28,9 +28,11 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QAbstractSlider, QTextBrowser, QWidget
 
-from osprey_desktop.answers.model import Answer, Table, TextBlock, answer_of_message
-from osprey_desktop.ui.chat.answer_view import TONE_LOOK, headline_html, stamp_text, table_html
+from osprey_desktop.ui.chat.stamps import stamp_text
 from osprey_desktop.ui.step_names import step_name
+
+if TYPE_CHECKING:  # the answers load with the agent stack, after the window has painted
+    from osprey_desktop.answers.model import Answer
 
 USER_STYLE = "color:#0d47a1; font-weight:600;"
 STATUS_STYLE = "color:#616161; font-size:small;"
@@ -84,6 +86,8 @@ def message_role_text(message: Any) -> tuple[str, str]:
 
 def latest_answer(values: Mapping[str, Any]) -> Answer | None:
     """The structured answer of the last message of a state, if it carries one."""
+    from osprey_desktop.answers.model import answer_of_message
+
     messages = list(values.get("messages") or []) if isinstance(values, Mapping) else []
     return answer_of_message(messages[-1]) if messages else None
 
@@ -227,6 +231,9 @@ class Transcript(QTextBrowser):
         self.entries.append(("response", markdown))
 
     def _write_answer(self, cursor: QTextCursor, answer: Answer) -> None:
+        from osprey_desktop.answers.model import Table, TextBlock
+        from osprey_desktop.ui.chat.answer_view import TONE_LOOK, headline_html, table_html
+
         look = TONE_LOOK.get(answer.tone)
         if look is not None:  # a refusal or failure reads as one at a glance: framed, coloured
             background, border, _, _ = look
