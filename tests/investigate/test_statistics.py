@@ -118,3 +118,12 @@ def test_what_changed_ranks_the_channel_that_moved() -> None:
     assert ranking.rows[0].channel == "M"
     assert ranking.rows[0].onset == 1000.0 + 3600
     assert [w.channel for w in ranking.writes] == ["HCM1"]
+
+
+def test_least_squares_slope_is_polyfits() -> None:
+    from osprey_desktop.investigate.statistics import least_squares_slope
+
+    rng = np.random.default_rng(5)
+    t = np.sort(rng.uniform(0, 1e5, 500)) + 1.7e9
+    v = 3e-4 * t + rng.normal(0, 1, 500)
+    assert least_squares_slope(t, v) == pytest.approx(np.polyfit(t - t[0], v, 1)[0], rel=1e-9)
