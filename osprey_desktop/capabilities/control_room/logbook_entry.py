@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -87,9 +88,21 @@ def thread_facts(state: Mapping[str, Any]) -> tuple[list[Fact], list[Attachment]
                 )
             )
             if len(plots) < _MAX_PLOTS:
-                stem = name.partition(".")[2] or "plot"
-                plots.append(Attachment(f"{stem}.png", "image/png", render(series)))
+                plots.append(Attachment(_plot_name(series, plots), "image/png", render(series)))
     return facts[-_MAX_FACTS:], plots
+
+
+def _plot_name(series: list[Any], taken: list[Attachment]) -> str:
+    """'history-SR-DCCT-Current.png' (a number added when two plots show the same channel)."""
+    first = "-".join(p for p in re.split(r"[^\w]+", series[0].channel) if p)
+    more = f"-and-{len(series) - 1}-more" if len(series) > 1 else ""
+    name = f"history-{first}{more}"
+    names = {a.filename for a in taken}
+    count = 1
+    while f"{name}.png" in names:
+        count += 1
+        name = f"history-{first}{more}-{count}"
+    return f"{name}.png"
 
 
 class LogbookEntryCapability(ControlRoomCapability):

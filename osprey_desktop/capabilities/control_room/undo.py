@@ -256,12 +256,8 @@ class UndoWriteCapability(ControlRoomCapability):
         entry = exc.entry
         if entry is None:
             raise OperationError(f"the undo was refused: {exc}")
-        op = {
-            "channel": entry.channel,
-            "new_value": entry.value_before,
-            "current_value": None,
-            "units": "",
-        }
+        # no value is shown as "to write": nothing was planned, only refused
+        op = {"channel": entry.channel, "new_value": None, "current_value": None, "units": ""}
         reason = f"undo refused: {exc}"
         await _record_quietly(
             audit,
