@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMenu,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -227,8 +228,22 @@ class ActivityDock(QDockWidget):
             self.thread_requested.emit(row.thread_id)
 
 
+def transcript_menu(transcript: Any, log_this: QAction) -> QMenu:
+    """The chat's own context menu (copy, select all) with "Log this…" below it."""
+    menu = transcript.createStandardContextMenu()
+    menu.addSeparator()
+    menu.addAction(log_this)
+    return menu
+
+
+def _popup(menu: QMenu, transcript: Any, pos: Any) -> None:
+    menu.aboutToHide.connect(menu.deleteLater)
+    menu.popup(transcript.viewport().mapToGlobal(pos))  # a scroll area's pos: the viewport's
+
+
 def install_activity(window: Any) -> ActivityDock:
-    """Add the Activity dock and a Logbook menu ("Log this", Ctrl+L) to the main window.
+    """Add the Activity dock, a Logbook menu ("Log this", Ctrl+L) and "Log this…" in the chat's
+    context menu to the main window.
 
     The dock reads the session's records once it is open, again after every turn and every
     30 s while it is shown, and opens the thread of a row in the window.
@@ -268,9 +283,20 @@ def install_activity(window: Any) -> ActivityDock:
     menu.addAction(log_this)
     menu.addAction(dock.toggleViewAction())
     window.log_this_action = log_this
+    transcript = window.chat.transcript
+    transcript.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+    transcript.customContextMenuRequested.connect(
+        lambda pos: _popup(transcript_menu(transcript, log_this), transcript, pos)
+    )
     if getattr(controller, "session", None) is not None:
         attach()
     return dock
 
 
-__all__ = ["ActivityDock", "ActivityFilter", "ActivityTableModel", "install_activity"]
+__all__ = [
+    "ActivityDock",
+    "ActivityFilter",
+    "ActivityTableModel",
+    "install_activity",
+    "transcript_menu",
+]

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication, QDialog
 from osprey_desktop.logbook import LogbookEntry, SqliteLogbook
 from osprey_desktop.logbook.activity import ActivityLog
 from osprey_desktop.safety import AuditLog
-from osprey_desktop.ui.activity_dock import ActivityDock
+from osprey_desktop.ui.activity_dock import ActivityDock, transcript_menu
 from osprey_desktop.ui.logbook_dialog import LogbookEntryDialog
 
 HCM01 = "SR01C:HCM01:Current:SP"
@@ -222,4 +222,7 @@ def test_log_this_from_the_window_confirms_and_shows_in_the_activity(qtbot, wind
     (entry,) = store.entries()
     assert entry.status == "local" and entry.text == "Shift handover: machine stable"
     assert "Logbook entry 1 made" in window.chat.transcript.toPlainText()
+    menu = transcript_menu(window.chat.transcript, window.log_this_action)
+    assert menu.actions()[-1] is window.log_this_action  # also on an answer's context menu
+    menu.deleteLater()
     QApplication.processEvents()
