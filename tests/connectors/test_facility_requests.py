@@ -17,7 +17,7 @@ from osprey_desktop.connectors import close_connectors
 from osprey_desktop.planners.selection import reset_planner
 from osprey_desktop.registry import reset_registry
 from osprey_desktop.session import AgentSession
-from tests.connectors.facility_ioc import FacilityIocProcess
+from tests.connectors.facility_ioc import FacilityIocProcess, PvaServerProcess
 from tests.support.turns import operations
 
 CHANNELS = """name,description,units,writable
@@ -37,7 +37,8 @@ LIMITS = """channels:
 
 @pytest.fixture(scope="module")
 def ioc() -> Iterator[FacilityIocProcess]:
-    with FacilityIocProcess() as process:
+    with FacilityIocProcess() as process, PvaServerProcess() as pva:
+        process.client_environment = {**process.client_environment, **pva.client_environment}
         yield process
 
 
@@ -103,6 +104,12 @@ async def test_a_number_that_is_no_state_is_asked_about(session) -> None:
 async def test_an_exact_name_not_in_the_list_is_read_and_labelled(session) -> None:
     result = await session.submit("read FAC:TEMP", "t1")
     assert "FAC:TEMP is not in the channel list" in result.response, result.response
+    assert "21.50 degC" in result.response
+
+
+async def test_an_exact_pva_name_not_in_the_list_is_read_over_pv_access(session) -> None:
+    result = await session.submit("what is pva://PVA:TEMP?", "t1")
+    assert "pva://PVA:TEMP is not in the channel list" in result.response, result.response
     assert "21.50 degC" in result.response
 
 

@@ -150,3 +150,25 @@ async def test_tango_through_the_router_and_the_guarded_write_path(
     entries = audit.entries()
     assert [e.outcome for e in entries] == ["blocked", "intent", "verified"]
     assert entries[-1].channel == name
+
+
+async def test_the_configured_tango_control_system_reads_and_refuses_made_up_history(
+    server, configure
+) -> None:
+    from osprey_desktop.connectors import close_connectors
+    from osprey_desktop.connectors.factory import (
+        archiver_refusal,
+        get_control_system_connector,
+    )
+
+    config = configure({"control_system": {"type": "tango"}})
+    try:
+        connector = await get_control_system_connector(config)
+        reading = await connector.read_channel(attr(server, "temperature"))
+        assert reading.alarm_severity == "MAJOR" and reading.units == "degC"
+    finally:
+        await close_connectors()
+    refusal = archiver_refusal(config)
+    assert refusal is not None and "No archiver is configured for the TANGO" in refusal
+    sim = configure({"control_system": {"type": "tango"}, "archiver": {"type": "sim"}})
+    assert "its history would be made up" in (archiver_refusal(sim) or "")
