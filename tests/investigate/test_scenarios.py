@@ -99,7 +99,7 @@ def test_unrecorded_corrector_step_moves_the_orbit_without_an_audit_entry() -> N
     machine = scenario_machine("corrector_step")
     t0 = machine.scenario.t0
     assert machine.value("SR05C:HCM14:Current:SP", t0 - 1) == 0.0
-    assert machine.value("SR05C:HCM14:Current:SP", t0 + 1) == 6.0
+    assert machine.value("SR05C:HCM14:Current:SP", t0 + 1) == 3.5
     bpm = "SR05C:BPM27:X"
     assert abs(machine.value(bpm, t0 + 30) - machine.value(bpm, t0 - 30)) > 0.1
     assert machine.state_file is None  # nothing saved: the change was never a recorded write
