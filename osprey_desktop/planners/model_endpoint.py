@@ -186,6 +186,17 @@ class BuiltinFallbackPlanner:
             self._fallback = self._fallback_factory()
         return await getattr(self._fallback, method)(*args)
 
+    async def ask_structured(self, what: str, schema: type[BaseModel], messages: list[Any]) -> Any:
+        """A structured question from another part of the product (channel finding): refused
+        at once while the endpoint is down this turn, so its caller goes on without the model."""
+        if self._down is not None:
+            raise EndpointUnavailable(self._down)
+        try:
+            return await self.primary.ask_structured(what, schema, messages)
+        except EndpointUnavailable as exc:
+            self._down = str(exc)
+            raise
+
     async def extract_task(self, messages: Sequence[Any], state: Mapping[str, Any]) -> Any:
         self._down, self._told = None, False  # a new turn asks the model again
         task: ExtractedTask = await self._either("extract_task", messages, state)

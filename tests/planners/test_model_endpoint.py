@@ -182,3 +182,29 @@ async def test_other_failures_are_not_papered_over() -> None:
         await planner.create_plan("task", [], {})
     assert planner.turn_notice() is None
     assert not issubclass(PlannerError, EndpointUnavailable)
+
+
+async def test_a_down_endpoint_is_not_asked_again_by_channel_finding_this_turn() -> None:
+    calls: list[str] = []
+
+    class Down:
+        async def extract_task(self, *args: Any) -> Any:
+            calls.append("extract_task")
+            raise EndpointUnavailable("cannot reach the language model (connection refused)")
+
+        async def ask_structured(self, *args: Any) -> Any:
+            calls.append("ask_structured")
+            raise AssertionError("asked although down")
+
+    class Builtin:
+        async def extract_task(self, *args: Any) -> str:
+            return "the built-in task"
+
+    planner = BuiltinFallbackPlanner(Down(), fallback=Builtin)
+    assert await planner.extract_task([], {}) == "the built-in task"
+    with pytest.raises(EndpointUnavailable, match="connection refused"):
+        await planner.ask_structured("channel choice", TaskReply, [])
+    assert calls == ["extract_task"]
+    notice = planner.turn_notice()
+    assert notice is not None and "built-in planner planned this turn" in notice
+    assert planner.turn_notice() is None  # said once
