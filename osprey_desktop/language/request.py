@@ -161,6 +161,14 @@ READ_VERBS = _set(
 )
 PLOT_VERBS = _set("plot trend graph chart draw")
 HISTORY_WORDS = _set("history historical archived archive evolve evolved evolution behaved trend")
+#: Verbs in the past that ask what a channel did ("did the gap move", "how the vacuum changed"):
+#: history words, never part of a channel's name.
+PAST_VERBS = _set(
+    """changed moved drifted varied evolved behaved shifted went dropped rose fell jumped
+    touched altered modified move drift vary change behave do did done happen happened evolve
+    rise fall jump shift"""
+)
+_ASKERS = _set("anyone someone somebody anybody who")
 STATISTIC_WORDS = _set(
     """average mean maximum max minimum min rms std deviation median peak spread variance
     highest lowest"""
@@ -363,6 +371,7 @@ def _verb_of(clause: str, vocabulary: Vocabulary) -> tuple[str | None, bool]:
         nxt in DETERMINERS
         or nxt in ("up", "down", "back", "off", "on")
         or bool(re.match(r"[a-z]+\d|\d", nxt) or re.search(rf"\b{first}\s+[A-Z]{{2,}}\d", clause))
+        or bool(re.search(rf"\b{first}\s+(?:\w+://)?[A-Za-z][\w-]*:\w", clause))  # a PV name
     )
     if first in NOUN_VERBS or stem(first) in _NOUN_VERB_STEMS:
         # "tune the RF", never "tunes, chromaticity and lifetime" (a plural is a noun)
@@ -474,7 +483,10 @@ _TIME_WORDS = re.compile(
     rf"{_UNITS_OF_TIME}\b"
     rf"|\b{_COUNT}\s*{_UNITS_OF_TIME}\s+ago\b"
     rf"|\b(?:for|over|during)\s+(?:the\s+)?(?:next\s+)?{_COUNT}\s*{_UNITS_OF_TIME}\b"
-    r"|\b(?:since|from|after|until|till|before|between)\s+(?:yesterday|today|noon|midnight|"
+    r"|\b(?:(?:since|from|after|until|till|before)\s+)?(?:this|yesterday|last)\s+"
+    r"(?:morning|afternoon|evening|night)\b"
+    r"|\b(?:since|from|after|until|till|before|between)\s+(?:(?:yesterday|today)\s+(?:at\s+)?"
+    r"\d{1,2}:\d{2}|yesterday|today|noon|midnight|"
     r"\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2})?|\d{1,2}(?::\d{2})?)"
     r"(?:\s+(?:and|to|until|till|-)\s+(?:\d{4}-\d{2}-\d{2}\s+)?\d{1,2}(?::\d{2})?)?"
     r"|\bat\s+(?:\d{4}-\d{2}-\d{2}\s+)?\d{1,2}:\d{2}\b"
@@ -492,6 +504,7 @@ def _time_slot(
     canonical: str, spans: list[ClockSpan]
 ) -> tuple[TimeSlot | None, list[tuple[int, int]]]:
     found = [(m.start(), m.end()) for m in _TIME_WORDS.finditer(canonical)]
+    spans = [s for s in spans if s.kind != "day"]
     if spans:
         first = spans[0]
         return TimeSlot(first.kind, first.words, first.canonical()), found
@@ -610,7 +623,11 @@ def parse_request(
         intent = "statistic"
     elif any(w in PLOT_VERBS for w in all_words) or re.search(r"\bon\s+one\s+plot\b", lowered):
         intent = "plot"
-    elif time_slot is not None or any(w in HISTORY_WORDS for w in all_words):
+    elif (
+        time_slot is not None
+        or any(w in HISTORY_WORDS for w in all_words)
+        or (_is_question(canonical) and any(w in PAST_VERBS for w in all_words))
+    ):
         intent = "history"
     else:
         intent = "read"
@@ -667,6 +684,10 @@ def parse_request(
     )
     phrase = re.sub(r"^(?:me|us)\b", "", phrase.strip(), flags=re.I).strip(" ,.?!")
     phrase = _WISH.sub(" ", phrase)
+    past = "|".join(sorted(PAST_VERBS | _ASKERS | {"has", "have", "had", "how"}))
+    if _is_question(canonical) or time_slot is not None:
+        phrase = re.sub(rf"\b(?:{past})\b", " ", phrase, flags=re.I)
+        used.update(w for w in all_words if w in PAST_VERBS or w in _ASKERS)
     phrase = re.sub(r"\s*(?:->|→|:?=|:)\s*$", "", phrase.strip())
     targets = tuple(
         t.strip(" :=")

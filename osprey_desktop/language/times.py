@@ -56,7 +56,9 @@ _MOMENT = re.compile(
     rf"(?:\b(?P<p0>{_PARTS})\s+)?\bat\s+(?P<h1>{_HOUR})(?:\s*(?P<p1>{_PARTS}))?{_END}", re.I
 )
 
-Kind = Literal["moment", "since", "range"]
+Kind = Literal["moment", "since", "range", "day"]
+#: A day said apart from its hour ("yesterday's value at 10 pm"); it is absorbed by the hour.
+_DAY_ELSEWHERE = re.compile(r"\byesterday(?:'s)?\b", re.I)
 _A_VALUE_FROM = re.compile(r"\b(?:value|setting|reading|level|state|setpoint)s?\s*$", re.I)
 
 
@@ -73,6 +75,8 @@ class ClockSpan:
 
     def canonical(self) -> str:
         """The same time in the form every time parser reads: absolute, to the minute."""
+        if self.kind == "day":
+            return ""  # its hour carries it
         first = self.first.strftime("%Y-%m-%d %H:%M")
         if self.kind == "range" and self.second is not None:
             return f"from {first} to {self.second.strftime('%Y-%m-%d %H:%M')}"
@@ -200,9 +204,19 @@ def find_clock_spans(text: str, now: datetime) -> list[ClockSpan]:
             clock = _clock(hm, _part(words), fixed)
             if clock is None:
                 continue
+            day_word = None
+            if _part(words).days_back is None:
+                day_word = next((d for d in _DAY_ELSEWHERE.finditer(text) if free(*d.span())), None)
+            if day_word is not None:  # "yesterday's value at 10 pm": that day's 10 pm
+                clock = (clock[0], clock[1], 1)
             first = _instant(today, clock, zone)
-            if first > now and _part(words).days_back is None:
+            if first > now and _part(words).days_back is None and day_word is None:
                 first -= timedelta(days=1)
+            if day_word is not None:
+                found.append(
+                    ClockSpan(day_word.start(), day_word.end(), "day", first, None, day_word[0])
+                )
+                taken.append(day_word.span())
             said = kind
             if kind == "since" and _A_VALUE_FROM.search(text[: match.start()]):
                 said = "moment"  # "its value from 6 this morning": that moment's value
@@ -218,4 +232,4 @@ def replace_clock_spans(text: str, spans: list[ClockSpan]) -> str:
         out += [text[last : span.start], span.canonical()]
         last = span.end
     out.append(text[last:])
-    return "".join(out)
+    return " ".join("".join(out).split())

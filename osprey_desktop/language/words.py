@@ -37,7 +37,9 @@ CHANGE_VERBS = _word_set(
 NOUN_MARKERS = _word_set("the a an this that its each every")
 """A change verb right after one of these is a noun ("the set value", "a change")."""
 
-GREETINGS = _word_set("hello hi hey thanks thank cheers bye goodbye morning afternoon evening")
+GREETINGS = _word_set(
+    "hello hi hey thanks thank cheers bye goodbye good morning afternoon evening night day"
+)
 
 REFERENCE_WORDS = _word_set("those these them it again previous previously earlier same")
 """Words that point back at earlier results ("read those again")."""

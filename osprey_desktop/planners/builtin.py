@@ -385,9 +385,13 @@ def explain_request(text: str, previous: str | None = None) -> Request:
 
 def _give_targets(draft: PlanDraft, request: Request, capabilities: Sequence[Any]) -> None:
     """The items of a list ("beam current, lifetime and RF") go to each step whose capability
-    takes a ``targets`` parameter, so every item is found on its own or named as not found."""
-    if len(request.targets) < 2 or request.changes:
+    takes a ``targets`` parameter, so every item is found on its own or named as not found.
+    One target goes too when the parse placed every word of it ("has anyone changed QF 5
+    since this morning?" looks for "QF5", not for a channel called "changed")."""
+    if request.changes or not request.targets:
         return
+    if len(request.targets) == 1 and (request.unused or request.intent == "compare"):
+        return  # words the parse could not place: the finder reads the whole request
     takes = {c.name for c in capabilities if "targets" in (getattr(c, "parameters", None) or {})}
     for step in draft.steps:
         if step.get("capability") in takes:
@@ -483,6 +487,8 @@ class BuiltinPlanner:
             goals = drop_subsumed_goals(matches, by_name)
         if change and not any(g.writes for g in goals):
             goals += self._best_writer(text, capabilities)
+        if request.intent in ("history", "plot", "statistic") and request.time and not change:
+            goals = self._over_time(goals, capabilities)
         if (
             change
             and not any(not g.writes and g.requires for g in goals)
@@ -501,6 +507,24 @@ class BuiltinPlanner:
             if not c.writes and list(getattr(c, "default_for", None) or []) == ["CHANNEL_ADDRESSES"]
         ]
         return readers[:1]
+
+    @staticmethod
+    def _over_time(goals: list[Any], capabilities: Sequence[Any]) -> list[Any]:
+        """A request the parse reads as a history ("did the ID07 gap move overnight?") whose
+        time no capability's words matched: the capability that answers channels over a
+        time range (``default_for`` both) instead of a reader of the present."""
+        needs = {"CHANNEL_ADDRESSES", "TIME_RANGE"}
+        if any("TIME_RANGE" in set(g.required_context_types()) for g in goals):
+            return goals
+        over_time = [
+            c
+            for c in capabilities
+            if not c.writes and set(getattr(c, "default_for", ()) or ()) == needs
+        ]
+        if not over_time:
+            return goals
+        readers = {id(c) for c in BuiltinPlanner._reader(capabilities)}
+        return [*(g for g in goals if id(g) not in readers), over_time[0]]
 
     @staticmethod
     def _best_writer(text: str, capabilities: Sequence[Any]) -> list[Any]:

@@ -54,3 +54,9 @@ def test_a_value_from_a_qualified_hour_is_that_moment_not_a_period():
     (span,) = find_clock_spans("put VCM22 back to its value from 6 this morning", NOW)
     assert span.kind == "moment"
     assert span.canonical() == "at 2026-11-26 06:00"
+
+
+def test_a_day_said_apart_from_its_hour_is_absorbed_by_it():
+    text = "put QF7 back to yesterday's value at 10 pm"
+    spans = find_clock_spans(text, NOW)
+    assert replace_clock_spans(text, spans) == "put QF7 back to value at 2026-11-25 22:00"

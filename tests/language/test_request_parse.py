@@ -211,3 +211,18 @@ def test_a_new_time_alone_is_no_new_target():
 
 def test_a_request_that_names_its_own_device_is_no_follow_up():
     assert follow_up(parse("set HCM09 to 0.6 A"), parse("read VCM02"), WORDS) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("has anyone changed QF 5 since this morning?", "QF5"),
+        ("show how the vacuum in sector 9 changed since 11 last night", "the vacuum in sector 9"),
+        ("did the ID07 gap move overnight?", "the ID07 gap"),
+    ],
+)
+def test_what_a_channel_did_is_history_and_no_part_of_its_name(text, target):
+    request = parse(text)
+    assert request.intent == "history"
+    assert request.targets == (target,)
+    assert not request.changes

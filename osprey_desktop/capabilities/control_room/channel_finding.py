@@ -107,6 +107,11 @@ def find_channels(
 def find_each_target(database: ChannelDatabase, phrases: list[str]) -> tuple[list[str], str]:
     """The channels of each item of a list of target phrases, and a note naming the items
     the list has nothing for; asks (``ClarificationRequired``) when no item names a channel."""
+    if len(phrases) == 1:  # one phrase: the finder's own question when it names nothing
+        names, _, note = find_channels_noted(
+            database, phrases[0], writable=False, max_write_channels=max_channels_per_write()
+        )
+        return names, note
     names: list[str] = []
     notes: list[str] = []
     missing: list[str] = []
@@ -493,7 +498,7 @@ class ChannelFindingCapability(ControlRoomCapability):
     parameters = {
         "query": "the words naming or describing the channels (default: the step objective)",
         "writable": "true when the channels are the target of a write (setpoints only)",
-        "targets": "the items of a list of channels, each found on its own (a read)",
+        "targets": "the phrases naming the channels, each found on its own (a read)",
     }
 
     def __init__(
@@ -518,8 +523,9 @@ class ChannelFindingCapability(ControlRoomCapability):
         # model-assisted finding (models.planner: chat_model): asked here, on the running loop
         # (a sync call would block the window); _find takes its checked choice
         targets = [str(t) for t in self.get_parameters().get("targets") or [] if str(t).strip()]
-        if len(targets) > 1 and not writable:
-            # a list ("current, lifetime and RF"): each item found on its own, none dropped
+        if targets and not writable:
+            # the phrases the request's parse names ("current, lifetime and RF": each item
+            # found on its own, none dropped)
             names, note = await asyncio.to_thread(find_each_target, database, targets)
             return self.store_output_context(ChannelAddressesContext(
                 channels=names, original_query=text, note=note,
