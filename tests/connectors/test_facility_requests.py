@@ -73,7 +73,7 @@ pytestmark = [pytest.mark.ioc, pytest.mark.timeout(120)]
 
 
 async def test_a_text_channel_is_written_with_the_words_given(session) -> None:
-    asked = await session.submit("set the operating mode to maintenance", "t1")
+    asked = await session.submit("set FAC:MODE to maintenance", "t1")
     (operation,) = operations(asked)
     assert operation["new_value"] == "maintenance" and not operation.get("violation")
     done = await session.resume("t1", True)
