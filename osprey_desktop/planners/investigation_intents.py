@@ -61,6 +61,12 @@ _EVENT_WORDS = re.compile(
     r"spike(?:d|s)?|glitch(?:ed|es)?|trip(?:ped|s)?|excursions?)\b",
     re.I,
 )
+# "vacuum in sector 3 vs sector 7", "compare sectors 3 and 7": a comparison across sectors
+_SECTORS_COMPARED = re.compile(
+    r"\bsector\s*\d{1,2}\b.*\b(?:vs\.?|versus|against|compared\s+(?:to|with)|than|and|with)\s+"
+    r"(?:sector\s*)?\d{1,2}\b|\bsectors\s+\d{1,2}\s*(?:,|and|vs\.?|versus|&)\s*\d{1,2}\b",
+    re.I,
+)
 _TIME_WORDS = re.compile(
     r"\b(?:last|past|since|today|yesterday|tonight|morning|afternoon|evening|night|shift|"
     r"hours?|minutes?|days?|weeks?|from|between|\d{1,2}:\d{2})\b",
@@ -81,6 +87,8 @@ def investigation_kind(text: str) -> IntentKind | None:
     if _EVENTS.search(text) and _EVENT_WORDS.search(text):
         return "events"
     if _STATISTICS.search(text) and _TIME_WORDS.search(text):
+        return "statistics"
+    if _SECTORS_COMPARED.search(text) and not _ALARM.search(text):
         return "statistics"
     return None
 

@@ -148,3 +148,33 @@ async def test_when_did_the_current_last_fall(ring, session) -> None:
     assert events and abs(events[-1]["time"] - machine.scenario.t0) < 90
     assert all(e["size"] < -1.0 for e in events)
     assert timedelta(seconds=0) < timedelta(seconds=events[-1]["time"] - events[0]["time"] + 1)
+
+
+async def test_correlation_of_the_vacuum_with_the_beam_current(ring, session) -> None:
+    ring("vacuum_burst")
+    result = await session.submit("did the beam current follow the vacuum yesterday?")
+    assert steps(result) == ["investigation", "respond"], result.response
+    found = investigation(result)
+    best = found.results["correlations"][0]
+    assert best["a"].startswith("SR07C:") and best["r"] < -0.3
+    assert best["best_lag_s"] == pytest.approx(15, abs=2)  # the current follows the pressure
+    assert "Also: SR07C:" in result.response
+
+
+async def test_sector_against_sector(ring, session) -> None:
+    ring("vacuum_burst")
+    result = await session.submit("vacuum in sector 3 vs sector 7 yesterday")
+    assert steps(result) == ["investigation", "respond"], result.response
+    found = investigation(result)
+    assert found.kind == "comparison"
+    assert max(found.results["sectors"], key=lambda row: row["mean"])["sector"] == 7
+    assert result.response.startswith("**Sector 7 is highest")
+
+
+async def test_today_against_yesterday(ring, session) -> None:
+    ring("vacuum_burst")
+    result = await session.submit("compare the mean lifetime today with yesterday")
+    found = investigation(result)
+    (row,) = found.results["comparisons"]
+    # yesterday's burst pulled the lifetime down: its mean is lower than today's
+    assert row["label_a"] == "yesterday" and row["mean_change"] > 0

@@ -75,6 +75,24 @@ def sector_of(text: str) -> int | None:
     return int(match.group(1) or match.group(2))
 
 
+def sectors_named(text: str) -> list[int]:
+    """Every sector the text names ("sector 3 vs sector 7", "sectors 3 and 7")."""
+    found: list[int] = []
+    for match in re.finditer(
+        r"\bsectors?\s*((?:\d{1,2}(?:\s*(?:,|and|vs\.?|versus|&)\s*)?)+)", text, re.I
+    ):
+        found += [int(n) for n in re.findall(r"\d{1,2}", match.group(1))]
+    found += [int(m) for m in re.findall(r"\bSR(\d{2})C?\b", text)]
+    return list(dict.fromkeys(found))
+
+
+def without_sectors(text: str) -> str:
+    """The text with its sector words removed (to find the systems compared across sectors)."""
+    return _SECTOR.sub(
+        " ", re.sub(r"\bsectors?\s*[\d,&\s]*(?:and|vs\.?|versus)?\s*\d*", " ", text, flags=re.I)
+    )
+
+
 def subjects_in(text: str, database: Any, monitors_only: bool = False) -> list[Subject]:
     """The subjects ``text`` names, in the order it names them, narrowed to its sector."""
     sector = sector_of(text)
@@ -142,4 +160,11 @@ def beam_current(database: Any) -> str | None:
     return None
 
 
-__all__ = ["Subject", "beam_current", "sector_of", "subjects_in"]
+__all__ = [
+    "Subject",
+    "beam_current",
+    "sector_of",
+    "sectors_named",
+    "subjects_in",
+    "without_sectors",
+]

@@ -1,0 +1,49 @@
+"""Which requests the investigation capabilities claim, and which they leave alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from osprey_desktop.planners.investigation_intents import investigation_kind
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("what is in alarm right now?", "alarms"),
+        ("any alarms?", "alarms"),
+        ("what's red in sector 3?", "alarms"),
+        (
+            "We lost about 5 mA of beam yesterday around 14:32. Did the vacuum do anything "
+            "weird around then?",
+            "incident",
+        ),
+        ("The beam dumped this morning. Figure out what happened and plot the data.", "incident"),
+        ("what changed around 09:00?", "incident"),
+        ("mean and spread of the lifetime over the last shift", "statistics"),
+        ("largest orbit excursion today", "statistics"),
+        ("vacuum in sector 3 vs sector 7 yesterday", "statistics"),
+        ("did the beam current follow the vacuum yesterday?", "correlation"),
+        ("when did the current last fall by more than 1 mA?", "events"),
+        ("how often did the reflected power spike in the last 2 days?", "events"),
+    ],
+)
+def test_investigative_questions_are_claimed(text: str, kind: str) -> None:
+    assert investigation_kind(text) == kind
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what are the alarm limits of HCM01?",
+        "plot the beam current over the last 2 hours",
+        "set HCM01 to 1 A",
+        "what is the max current of HCM01",
+        "compare the beam current with 08:00",
+        "read the tunes",
+        "reset the alarm on BPM3",
+        "hello",
+    ],
+)
+def test_other_requests_are_left_alone(text: str) -> None:
+    assert investigation_kind(text) is None
