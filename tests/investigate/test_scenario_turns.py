@@ -178,3 +178,18 @@ async def test_today_against_yesterday(ring, session) -> None:
     (row,) = found.results["comparisons"]
     # yesterday's burst pulled the lifetime down: its mean is lower than today's
     assert row["label_a"] == "yesterday" and row["mean_change"] > 0
+
+
+async def test_what_changed_lists_the_write_the_audit_log_recorded(ring, session) -> None:
+    ring("vacuum_burst")
+    asked = await session.submit("set HCM01 to 0.5 A")
+    assert asked.pending_approval, asked.response
+    done = await session.resume(asked.thread_id, True)
+    assert "verified" in (done.response or "").lower() or done.error is None
+    when = datetime.now().astimezone()
+    result = await session.submit(f"what changed around {when:%H:%M}?", asked.thread_id)
+    found = investigation(result)
+    assert "recorded write" in result.response
+    assert "SR01C:HCM01:Current:SP" in result.response
+    ranked = [r["channel"] for r in found.results["ranking"]]
+    assert "SR01C:HCM01:Current:SP" in ranked or "SR01C:HCM01:Current:RB" in ranked
