@@ -72,7 +72,8 @@ def asks_for_help(text: str) -> bool:
 
 
 _THANKS = re.compile(
-    r"^(?:ok(?:ay)?[\s,]+)?(?:thanks|thank\s+you|thx|cheers|ta|great,?\s+thanks)\b"
+    r"^(?:ok(?:ay)?[\s,]+)?(?:that'?s\s+(?:all|enough|it|fine|great|perfect)(?:\s+for\s+now)?"
+    r"[\s,!.]+)?(?:thanks|thank\s+you|thx|cheers|ta|great,?\s+thanks)\b"
 )
 
 

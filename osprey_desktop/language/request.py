@@ -224,6 +224,8 @@ MODIFIERS = _set(
     """horizontal vertical x y upstream downstream inner outer upper lower left right first
     second third last front back entrance exit north south east west long short"""
 )
+#: Which channel of a device: "HCM33 readback and setpoint" is two channels of HCM33.
+ROLE_WORDS = _set("setpoint setpoints readback readbacks reference sp rb setting settings monitor")
 _PRONOUNS = _set("it that them those these this one everything anything something")
 RANGE_WORDS = _set("through thru to till until from")
 ORDINALS = _set("first second third fourth fifth sixth last next previous")
@@ -341,6 +343,10 @@ def _quantity(text: str, lowered_words: list[str]) -> tuple[Quantity | None, set
         if before_words[-1:] == ["by"]:
             sign = _direction(before_words[-8:]) or 1
             return Quantity("relative", sign * amount.value, unit, amount.words), used
+        if before_words[-1:] and before_words[-1] in ("up", "down"):  # "up 2 kHz"
+            sign = _direction(before_words[-1:])
+            used.add(before_words[-1])
+            return Quantity("relative", sign * amount.value, unit, amount.words), used
         return Quantity("absolute", amount.value, unit, amount.words), used
     for i, w in enumerate(lowered_words):
         if w in VAGUE_AMOUNTS:
@@ -454,6 +460,10 @@ def split_targets(phrase: str) -> list[str]:
             head = " ".join(parts[i + 1].split()[1:])
             if not re.search(r"\d", part) and not re.search(r"\d", parts[i + 1].split()[0]):
                 part = f"{part} {head}"  # "horizontal and vertical tune"
+        kept = [w for w in part.split() if w.lower() not in DETERMINERS]
+        if out and kept and all(w.lower() in ROLE_WORDS for w in kept):
+            device = [w for w in out[-1].split() if w.lower() not in ROLE_WORDS]
+            part = " ".join([*device, *kept])  # "HCM33 readback and setpoint"
         out.append(part)
     return out
 
@@ -805,8 +815,9 @@ def _canonical_change(
 
 
 _ONLY_A_VALUE = re.compile(
-    rf"^(?:(?:ok(?:ay)?|no|sorry|fine|right|alright|so|then|and|make\s+(?:that|it)|try|"
-    rf"let'?s\s+(?:say|try)|instead|rather|please|actually)\b[\s,]*)*"
+    rf"^(?:(?:ok(?:ay)?|no|wait|sorry|oops|hmm|um|fine|right|alright|so|then|and|"
+    rf"make\s+(?:that|it)|try|i\s+mean(?:t)?|let'?s\s+(?:say|try)|instead|rather|please|"
+    rf"actually)\b[\s,]*)*"
     rf"(?:{_NUM}|{SPELLED_NUMBER_PATTERN})\s*(?:%|[a-zµ]+)?"
     rf"(?:[\s,]*(?:then|instead|please|rather|thanks))*[\s.!]*$",
     re.I,
@@ -849,17 +860,27 @@ def follow_up(
         canonical = new.canonical[: pronoun.start()] + old_phrase + new.canonical[pronoun.end() :]
         return replace(new, targets=previous.targets, canonical=canonical, refers_back=True)
     same = _SAME_FOR.match(new.canonical)
-    if same and new.verb is None and new.quantity is None:
+    if same and not new.changes and new.quantity is None:
         rest = same.group("rest")
         targets = parse_request(rest, vocabulary).targets
         if not targets:
             return None  # "the same for the last 10 minutes": a new time, the same channels
+        place = _PLACE_ONLY.fullmatch(" ".join(targets))
+        old_place = _PLACE_IN.search(old_phrase) if place else None
+        if place and old_place:  # "what about sector 5?" after "vacuum in sector 4"
+            rest = old_phrase[: old_place.start()] + place.group(0) + old_phrase[old_place.end() :]
+            targets = (rest,)
         if old_phrase and old_phrase in previous.canonical:
             canonical = previous.canonical.replace(old_phrase, rest, 1)
         else:
             canonical = f"{previous.canonical} for {rest}"
         return replace(previous, text=new.text, targets=targets, canonical=canonical)
     return None
+
+
+_PLACE = r"(?:sector|sectors|cell|cells|straight|arc)\s+\d+(?:\s*(?:to|through|-|and)\s*\d+)?"
+_PLACE_ONLY = re.compile(rf"(?:the\s+)?(?:in\s+)?{_PLACE}", re.I)
+_PLACE_IN = re.compile(rf"\b{_PLACE}", re.I)
 
 
 def _names_a_device(request: Request) -> bool:

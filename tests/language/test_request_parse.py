@@ -226,3 +226,27 @@ def test_what_a_channel_did_is_history_and_no_part_of_its_name(text, target):
     assert request.intent == "history"
     assert request.targets == (target,)
     assert not request.changes
+
+
+def test_a_direction_right_before_an_amount_makes_it_a_change_by_that_amount():
+    request = parse("take the ID 9 gap down 1 mm")
+    assert request.quantity is not None and request.quantity.value == -1
+    assert request.canonical == "decrease the ID9 gap by 1 mm"
+
+
+def test_a_role_alone_in_a_list_is_a_channel_of_the_device_before_it():
+    assert parse("HCM 33 readback and setpoint").targets == ("HCM33 readback", "HCM33 setpoint")
+
+
+def test_a_place_alone_replaces_the_place_of_the_previous_targets():
+    merged = follow_up(parse("vacuum in sector 4"), parse("what about sector 5?"), WORDS)
+    assert merged is not None and merged.canonical == "vacuum in sector 5"
+
+
+def test_a_corrected_value_after_a_rejected_write_is_that_write_again():
+    merged = follow_up(parse("set VCM06 to 0.2 A"), parse("no wait, 0.25"), WORDS)
+    assert merged is not None and merged.canonical == "set VCM06 to 0.25 A"
+
+
+def test_an_acknowledgement_is_conversation():
+    assert parse("that's enough, thanks").intent == "conversation"
