@@ -23,6 +23,7 @@ def isolated_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch) -> It
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / "share"))
     monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))  # the log file
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / "cache"))  # kept channel indexes
     monkeypatch.setenv("OSPREY_DESKTOP_DATA_DIR", str(home / "data"))
     monkeypatch.delenv("OSPREY_DESKTOP_CONFIG", raising=False)
     monkeypatch.delenv("OSPREY_DESKTOP_SITE_CONFIG", raising=False)  # no site file leaks in

@@ -215,6 +215,9 @@ class FoundChannels:
     names: list[str]
     query: ChannelQuery
     ignored_words: list[str]
+    #: The area the answer was narrowed to because the request named none (see
+    #: ``ChannelFinder.default_area``), else None.
+    assumed_area: str | None = None
 
 
 #: How much a word counts, by where a channel has it: its names (and what they abbreviate),
@@ -293,6 +296,9 @@ class ChannelFinder:
         for index, stated in enumerate(self._stated_sector):
             if stated is not None:
                 self._sector_array[index] = stated
+        #: The area a request that names none means (config ``channel_finding.default_area``);
+        #: None: the area with the most devices.
+        self.default_area: str | None = None
         self._cache: dict[str, dict[int, float]] = {}
         self._stems: dict[str, list[str]] | None = None
         self._array_cache: dict[str, tuple[np.ndarray, np.ndarray, int]] = {}
@@ -448,6 +454,10 @@ class ChannelFinder:
                 indices, strengths = strongest(
                     np.concatenate([indices, both[0]]), np.concatenate([strengths, both[1]])
                 )
+        if not len(indices) and word in _REFERENCE_TOKENS:
+            # "reference": the stored reference values (GOLDEN), by what their names say
+            indices = np.flatnonzero(self._access_codes == _ACCESS_KINDS.index("reference"))
+            strengths = np.full(len(indices), STRONG)
         if not len(indices) and not word.isdigit():
             # another form of a known word ("focusing" for FOCUS), else a near spelling
             stems = [word[: -len(end)] for end in ("ing", "ed", "er", "al") if word.endswith(end)]
@@ -530,12 +540,55 @@ class ChannelFinder:
             # a write goes to setpoints; a group with none is returned as it is, so the
             # caller can say it is read-only instead of writing to something else
             chosen = {i for i in chosen if self.records[i].writable} or chosen
+        chosen, assumed = self._in_one_area(chosen, query)
         chosen = self._select_access(chosen, query, writable, words)
         if not query.everything:
             chosen = self._plainest_fields(chosen, words)
         chosen = self._select_ordinal(chosen, query)
         names = [self.records[i].name for i in sorted(chosen)]
-        return FoundChannels(names, query, ignored)
+        return FoundChannels(names, query, ignored, assumed)
+
+    def warm(self) -> None:
+        """Build now what requests would build on first use (kept with the index)."""
+        _ = self.instance, self.sector, self._devices_by_area
+
+    @cached_property
+    def area(self) -> list[str]:
+        """Each channel's area: the letters its PV name starts with (SR of ``SR01C:…`` and
+        ``SR:MAG:…``, BTS of ``BTS:…``); "" when the name starts with a number."""
+        return [_area_of(r.name) for r in self.records]
+
+    @property
+    def main_area(self) -> str | None:
+        """The area a request that names none means: ``default_area`` when the list has it,
+        else the area with the most devices (None on a list of one area)."""
+        devices = self._devices_by_area
+        if len(devices) < 2:
+            return None
+        if self.default_area:
+            wanted = self.default_area.lower()
+            named = next((a for a in devices if a.lower() == wanted), None)
+            if named is not None:
+                return named
+        return max(devices, key=lambda a: (devices[a], a))
+
+    @cached_property
+    def _devices_by_area(self) -> dict[str, int]:
+        devices: dict[str, set[str]] = defaultdict(set)
+        for index, area in enumerate(self.area):
+            devices[area].add(self.device_key(index))
+        return {area: len(found) for area, found in devices.items()}
+
+    def _in_one_area(self, chosen: set[int], query: ChannelQuery) -> tuple[set[int], str | None]:
+        """``chosen`` in the main area when it spans several and the request named none (no
+        word of it told the areas apart, no "X or Y"); else as it is."""
+        if len(chosen) < 2 or query.alternatives or query.sectors:
+            return chosen, None
+        areas = {self.area[i] for i in chosen}
+        main = self.main_area
+        if len(areas) < 2 or main is None or main not in areas:
+            return chosen, None
+        return {i for i in chosen if self.area[i] == main}, main
 
     def _pool(self, query: ChannelQuery, writable: bool | None) -> np.ndarray:
         """The channels the request's constraints leave: its sectors and instance numbers,
@@ -552,6 +605,11 @@ class ChannelFinder:
             if kept.any():
                 mask = kept
         return mask
+
+    def word_matches(self, word: str) -> tuple[np.ndarray, np.ndarray, int]:
+        """The channels a (normalized) word finds: (indices, strengths, how many have it as
+        their own word rather than by context)."""
+        return self._arrays(word)
 
     def _arrays(self, word: str) -> tuple[np.ndarray, np.ndarray, int]:
         """A word's matches as arrays (indices, strengths) and how many are sure (own words)."""
@@ -907,6 +965,15 @@ def _device_key(name: str) -> str:
         if not _UNIT_AFTER_NUMBER.match(piece):
             last = found
     return name[: last.end()] if last is not None else name
+
+
+_AREA = re.compile(r"[A-Za-z]+")
+
+
+def _area_of(name: str) -> str:
+    first = next((s for s in _SPLIT.split(name) if s), "")
+    found = _AREA.match(first)
+    return found.group().upper() if found else ""
 
 
 def _sector(record: ChannelRecord) -> int | None:

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from osprey_desktop.channels import index_cache
 from osprey_desktop.channels.database import ChannelDatabase
 from osprey_desktop.channels.formats import ChannelList, read_channel_list
 from osprey_desktop.channels.sources import is_source, load_source
@@ -118,5 +119,14 @@ def get_channel_database(path: str | Path | None = None) -> ChannelDatabase:
         stamp = -1.0
     key = (str(file), stamp)
     if key not in _cache:
-        _cache[key] = load_channel_database(file)
+        # a list loaded before is read back with its finders (channels.index_cache)
+        with _cyclic_gc_paused():
+            kept = index_cache.load(file)
+        _cache[key] = kept if kept is not None else _loaded_to_keep(file)
     return _cache[key]
+
+
+def _loaded_to_keep(file: Path) -> ChannelDatabase:
+    database = load_channel_database(file)
+    database.index_key = index_cache.file_key(file)  # kept once a finder is built for it
+    return database

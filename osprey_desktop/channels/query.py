@@ -214,6 +214,11 @@ _NAME_RANGE = re.compile(
 )
 #: Between a name and a bare number, "to" gives a value ("HCM01 to 2"), not a range.
 _BARE_END_SEPARATORS = {"through", "thru", "-", "–", "..", "..."}
+#: Words this parser reads (ordinals, "first"/"last", "all", "or", "through"): a caller that
+#: drops common words before parsing must keep these.
+QUERY_WORDS = frozenset(
+    {*ORDINALS, *_SELECTORS, *EVERYTHING_WORDS, *_RANGE_WORDS, *_LIST_WORDS, "both"}
+)
 #: The most devices one typed range expands to ("HCM01 to HCM99" is 99).
 MAX_RANGE = 200
 

@@ -87,6 +87,9 @@ class ApprovalConfig(_Section):
     #: A write approval older than this is not carried out: the channels are read again and
     #: the operator is asked again with the fresh values.
     expiry_minutes: PositiveFloat = 15.0
+    #: A console carrying out a write refreshes its claim this often; another console treats
+    #: the write as abandoned only after 4 missed heartbeats.
+    heartbeat_seconds: PositiveFloat = 5.0
     #: The most channels one write request may change: all of them are listed in one
     #: approval. Above it the request is asked to be narrowed (a mass write is a real
     #: operation, "all vertical correctors to zero", but not an unbounded one).

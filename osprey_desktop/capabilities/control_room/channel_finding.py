@@ -42,7 +42,8 @@ from osprey_desktop.capabilities.control_room.write_parsing import (
 from osprey_desktop.channels.addresses import typed_names
 from osprey_desktop.channels.aliases import AliasStore, learn_from_answer, remember_question
 from osprey_desktop.channels.database import DEVICE_NAME, STOPWORDS, ChannelDatabase
-from osprey_desktop.channels.query import expand_name_ranges
+from osprey_desktop.channels.query import QUERY_WORDS, expand_name_ranges
+from osprey_desktop.language.numbers import NUMBER_WORDS
 
 logger = logging.getLogger(__name__)
 
@@ -238,13 +239,26 @@ def _find_channels_noted(
             "The first five are below.",
             names[:5],
         )
-    unknown = sorted({m.reason.split(": ", 1)[1] for m in matches if ": " in m.reason})
-    note = (
-        f"The channel list has no '{unknown[0]}'; these channels match the other words."
-        if unknown
-        else ""
-    )
-    return names, phrase, note
+    notes = []
+    for match in matches[:1]:
+        for part in match.reason.split("; ")[1:]:
+            if part.startswith(_ASSUMED):
+                area = part.removeprefix(_ASSUMED).removesuffix(" area")
+                notes.append(
+                    f"The request names no area and this kind of device is in several; these "
+                    f"are in {area} (channel_finding.default_area, else the area with the most "
+                    "devices; name the area for another)."
+                )
+            elif part.startswith(_LACKS):
+                lacking = part.removeprefix(_LACKS)
+                notes.append(
+                    f"The channel list has no '{lacking}'; these channels match the other words."
+                )
+    return names, phrase, " ".join(notes)
+
+
+_ASSUMED = "assumed the "
+_LACKS = "not in the list: "
 
 
 def _typed(text: str, name: str) -> str:
@@ -406,39 +420,148 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
             f"the other words match instead ({_first(found.names)}). Which channel do you mean?",
             found.names[:5],
         )
-    # a short unknown word ("teh") is a slip, not worth a note on a read
-    noted = [w for w in unknown if len(w) > 3]
-    reason = f"finder; not in the list: {' '.join(noted)}" if noted else "finder"
+    # a short unknown word ("teh") is a slip; a longer one names something the list does not
+    # have ("cryoplant pressure"): no channel for it, never what the other words match
+    noted = [w for w in unknown if len(w) > 3 and w not in _QUANTIFIERS and w not in _VAGUE]
+    known = [w for w in found.query.words if w not in found.ignored_words]
+    if noted and (len(noted) >= len(known) + len(found.query.numbers) or _broad(finder, found)):
+        raise ClarificationRequired(
+            f"No channel for '{phrase}': the channel list has no '{' '.join(noted)}'. The "
+            "nearest channels are below; which one do you mean?",
+            found.names[:5],
+        )
+    notes = [f"{_ASSUMED}{found.assumed_area} area"] if found.assumed_area else []
+    notes += [f"{_LACKS}{' '.join(noted)}"] if noted else []
+    reason = "; ".join(["finder", *notes])
     return [ChannelMatch(database.require(n), 1.0, reason) for n in found.names]
 
 
-_JOIN = re.compile(r"\s*(?:\band\b|&)\s*", re.I)
+_JOIN = re.compile(r"\s*(?:,|\band\b|&|\bas well as\b)\s*", re.I)
 
 
 def _joined_parts(finder: Any, words: str, found: Any, writable: bool) -> Any:
-    """ "The beam current and lifetime": each part on its own, when together they find more
-    than the whole (one channel can hold every word of both: "DCCT" means beam current).
+    """Several targets in one request, each found on its own: "the beam current and
+    lifetime", "setpoint, readback and reference of the 2nd quad", "horizontal and vertical
+    position at BPM 7 and the beam current".
 
-    A part of one word borrows the nouns of the last part ("horizontal and vertical tune");
-    requests with numbers or commas ("BPM 1 and 3", "sector 1, devices 1-2") are left to the
-    finder's own lists and constraints."""
-    if "," in words or re.search(r"\d", words):
-        return found  # lists and numbered constraints ("sector 1, devices 1-2") are the finder's
-    parts = [_meaningful(p) for p in _JOIN.split(words)]
-    parts = [p for p in parts if p]
-    if len(parts) < 2:
-        return found
-    nouns = parts[-1][1:]
+    The request is cut at "and", "&" and commas; a part that goes on with the numbers the one
+    before it ended with ("BPMs 1 and 3 in the booster", "sectors 4, 5") stays with it (the
+    finder reads such lists itself). A part
+    of one word borrows the rest of the next longer part ("setpoint" of "the 2nd quad",
+    "horizontal" of "position at BPM 7"). The parts' channels together are the answer when
+    each part finds some and together they find more than the whole; else the whole decides."""
+    parts = _parts(words)
+    if len(parts) < 2 or len(parts[-1]) == 1 and len(parts) == 2 and "," in words:
+        return found  # "BPMs 30 through 33, horizontal": a last word narrows, it adds nothing
+    left = _unexplained(finder, found)
+    if found.names and not left:
+        return found  # the whole is answered word for word: "vertical position, BPMs 4 and 6"
     union: dict[str, None] = {}
-    for part in parts:
-        query = " ".join([*part, *nouns] if len(part) == 1 else part)
-        answer = finder.find(query, writable=True if writable else None)
+    assumed = None
+    areas = {a.lower() for a in finder.area}
+    describing: list[str] = []
+    for number, part in enumerate(parts):
+        own = [w for w in part if not _narrows(w, areas)]
+        if not own and describing:
+            part = [*describing, *part]  # "…, and the first device of BR and BTS"
+        elif len(part) == 1:
+            longer = next((p for p in parts[number + 1 :] if len(p) > 1), parts[-1])
+            part = [*part, *longer[1:]]
+        describing = [w for w in part if not _narrows(w, areas)] or describing
+        answer = finder.find(" ".join(part), writable=True if writable else None)
         if not answer.names:
             return found  # a part names nothing on its own: the whole decides
         union.update(dict.fromkeys(answer.names))
+        assumed = assumed or answer.assumed_area
     if set(union) <= set(found.names):
         return found
-    return type(found)(names=list(union), query=found.query, ignored_words=found.ignored_words)
+    joined = type(found)(
+        names=list(union),
+        query=found.query,
+        ignored_words=found.ignored_words,
+        assumed_area=assumed,
+    )
+    return joined if len(_unexplained(finder, joined)) < len(left) or not found.names else found
+
+
+#: Words that name no kind of device: a list without them still has what they ask for.
+_VAGUE_WORDS = """system systems measurement measurements diagnostic diagnostics parameter
+parameters info information details detail overview things stuff quantities"""
+_VAGUE = frozenset(_VAGUE_WORDS.split())
+
+
+def _broad(finder: Any, found: Any) -> bool:
+    """An answer of many devices that no number or "all" asked for: with a word the list
+    lacks, it is what the other words match, not what was meant."""
+    if found.query.numbers or found.query.everything or found.query.ordinal:
+        return False
+    index = {finder.records[i].name: i for i in range(len(finder.records))}
+    devices = {finder.device_key(index[n]) for n in found.names if n in index}
+    return len(devices) > _FEW_DEVICES
+
+
+_FEW_DEVICES = 3
+
+
+def _unexplained(finder: Any, found: Any) -> list[str]:
+    """The describing words of a request (and its "setpoint"/"readback"/"reference") that no
+    channel found has: what a single answer to a request of several targets leaves out."""
+    index = {finder.records[i].name: i for i in range(len(finder.records))}
+    chosen = {index[n] for n in found.names if n in index}
+    left = []
+    for word in dict.fromkeys(found.query.words):
+        indices = finder.word_matches(word)[0]
+        if len(indices) and not chosen & set(indices.tolist()):
+            left.append(word)
+    query = found.query
+    said = {"setpoint", "readback"} if query.both_roles else {query.role} if query.role else set()
+    kinds = {finder.access(i) for i in chosen}
+    return left + sorted(k for k in said if k and k not in kinds)
+
+
+def _parts(words: str) -> list[list[str]]:
+    """``words`` cut into targets (see ``_joined_parts``), each as its meaningful words."""
+    parts: list[list[str]] = []
+    for piece in _JOIN.split(words):
+        kept = _meaningful(piece)
+        if not kept:
+            continue
+        continues = parts and _is_number(kept[0]) and _is_number(parts[-1][-1])
+        repeats = parts and all(
+            _is_number(w)
+            or w.lower() in _CONSTRAINT_WORDS
+            or w.lower().rstrip("s") in {p.lower().rstrip("s") for p in parts[-1]}
+            for w in kept
+        )
+        if continues or repeats:
+            parts[-1] += kept  # "BPMs 1 and 3 in the booster", "BPM 8 and BPM 9": one target
+        else:
+            parts.append(kept)
+    return parts
+
+
+#: Words that narrow the part before them rather than name a target ("sector 1, devices 1-2").
+_CONSTRAINT_WORDS = frozenset(
+    ["device", "devices", "sector", "sectors", "cell", "cells", "girder", "girders", "only"]
+)
+
+
+def _narrows(word: str, areas: set[str]) -> bool:
+    """A word that picks among channels rather than names them: a number, an ordinal, an
+    area's name, "sector", "device"."""
+    lowered = word.lower()
+    return (
+        _is_number(word)
+        or lowered in _CONSTRAINT_WORDS
+        or lowered in areas
+        or lowered in QUERY_WORDS
+        or bool(re.fullmatch(r"\d+(st|nd|rd|th)", lowered))
+    )
+
+
+def _is_number(word: str) -> bool:
+    lowered = word.lower().strip("#")
+    return lowered.isdigit() or lowered in NUMBER_WORDS or lowered in ("-", "–", "through", "to")
 
 
 def _meaningful(part: str) -> list[str]:

@@ -9,7 +9,6 @@ finding read requests through these, so neither imports the other for them.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from osprey_desktop.capabilities.control_room.time_parsing import strip_time_expressions
 from osprey_desktop.capabilities.control_room.write_parsing import (
@@ -18,10 +17,10 @@ from osprey_desktop.capabilities.control_room.write_parsing import (
     parse_write_request,
 )
 from osprey_desktop.channels.database import DEVICE_NAME, STOPWORDS, ChannelDatabase
-from osprey_desktop.channels.finder import ChannelFinder, load_vocabulary
-from osprey_desktop.channels.query import expand_name_ranges
+from osprey_desktop.channels.finder import ChannelFinder
+from osprey_desktop.channels.finding import configured_finder
+from osprey_desktop.channels.query import QUERY_WORDS, expand_name_ranges
 from osprey_desktop.channels.search import is_sector_reference, without_sector
-from osprey_desktop.config import get_config_value
 
 # Words operators add around a channel's description that describe no channel. Unknown words
 # are kept on purpose: "cryoplant pressure" must not quietly become "pressure".
@@ -58,7 +57,8 @@ def channel_phrase(text: str, database: ChannelDatabase | None = None) -> str:
     for word in _WORD.findall(phrase):
         if word in FILLER or not (re.search(r"[a-z0-9]", word) or word == ","):
             continue
-        if word in STOPWORDS and word != "and":  # kept: "A and B" is searched part by part
+        # kept: "A and B" is searched part by part; "the last two", "all", "or" are read
+        if word in STOPWORDS and word not in QUERY_WORDS:
             continue
         kept.append(word)
     return " ".join(kept).replace(" ,", ",").strip(", ")
@@ -92,20 +92,9 @@ def named_devices(phrase: str, database: ChannelDatabase) -> tuple[list[str], li
     return list(dict.fromkeys(names)), list(dict.fromkeys(numbers))
 
 
-def finder_of(database: ChannelDatabase) -> Any:
-    """The database's ``ChannelFinder`` with the configured vocabulary (built once)."""
-    extra = get_config_value("channel_finding.vocabulary", {}) or {}
-    key = (id(database), repr(sorted(extra.items())) if isinstance(extra, dict) else "")
-    found = _FINDERS.get(key)
-    if found is None or found[0] is not database:
-        finder = ChannelFinder(list(database), load_vocabulary(extra))
-        _FINDERS.clear()  # one list at a time: the configured one
-        _FINDERS[key] = (database, finder)
-        return finder
-    return found[1]
-
-
-_FINDERS: dict[Any, tuple[Any, Any]] = {}
+def finder_of(database: ChannelDatabase) -> ChannelFinder:
+    """The database's finder with the configured vocabulary and default area (built once)."""
+    return configured_finder(database)
 
 
 def without_values(text: str) -> str:

@@ -1,0 +1,132 @@
+"""``channels.find``: one target phrase, its channels, and an account of every word."""
+
+from __future__ import annotations
+
+import pytest
+
+from osprey_desktop.channels import ChannelDatabase, ChannelRecord, find
+from osprey_desktop.channels.finder import ChannelFinder, load_vocabulary
+from osprey_desktop.config import build_config, set_config
+
+
+def _record(name: str, description: str = "", **fields) -> ChannelRecord:
+    return ChannelRecord(name=name, description=description, **fields)
+
+
+def _rings() -> ChannelDatabase:
+    """A storage ring with many correctors, a booster and a transfer line with a few."""
+    records = []
+    for area, count, text in (("SR", 12, "storage ring"), ("BR", 4, "booster"), ("BTS", 3, "line")):
+        for n in range(1, count + 1):
+            device = f"{area}:MAG:HCM:{n:02d}"
+            records += [
+                _record(
+                    f"{device}:CURRENT:SP",
+                    f"{text} horizontal corrector current setpoint",
+                    role="setpoint",
+                    writable=True,
+                    readback=f"{device}:CURRENT:RB",
+                ),
+                _record(
+                    f"{device}:CURRENT:RB",
+                    f"{text} horizontal corrector current readback",
+                    role="readback",
+                    setpoint=f"{device}:CURRENT:SP",
+                ),
+                _record(f"{device}:STATUS:READY", f"{text} horizontal corrector ready status"),
+            ]
+    records.append(_record("SR:DIAG:DCCT:01:CURRENT:RB", "stored beam current", role="readback"))
+    return ChannelDatabase(records, source="rings")
+
+
+@pytest.fixture
+def rings() -> ChannelDatabase:
+    return _rings()
+
+
+def test_every_word_of_a_sure_answer_is_explained(rings: ChannelDatabase) -> None:
+    finding = find("the last two horizontal corrector setpoints", rings)
+    assert finding.channels == ["SR:MAG:HCM:11:CURRENT:SP", "SR:MAG:HCM:12:CURRENT:SP"]
+    assert finding.explained_words == {
+        "last": "ordinal",
+        "two": "ordinal",
+        "horizontal": "description",
+        "corrector": "description",
+        "setpoints": "setpoint",
+    }
+    assert finding.unexplained_words == [] and finding.confidence == 1.0
+    assert finding.sure and finding.question == ""
+
+
+def test_an_unnamed_area_is_the_main_one_and_the_answer_says_so(rings: ChannelDatabase) -> None:
+    finding = find("horizontal corrector 2 setpoint", rings)
+    assert finding.channels == ["SR:MAG:HCM:02:CURRENT:SP"]  # not BR and BTS as well
+    assert finding.assumed_area == "SR"
+    booster = find("booster horizontal corrector 2 setpoint", rings)
+    assert booster.channels == ["BR:MAG:HCM:02:CURRENT:SP"]
+    assert booster.assumed_area is None
+
+
+def test_the_configured_default_area_wins_over_the_largest(rings: ChannelDatabase) -> None:
+    set_config(build_config({"channel_finding": {"default_area": "br"}}))
+    try:
+        finding = find("horizontal corrector 2 setpoint", rings)
+    finally:
+        set_config(build_config({}))
+    assert finding.channels == ["BR:MAG:HCM:02:CURRENT:SP"]
+    assert finding.assumed_area == "BR"
+
+
+def test_a_word_nothing_explains_gets_candidates_and_a_question(rings: ChannelDatabase) -> None:
+    finding = find("the cryoplant horizontal corrector", rings)
+    assert finding.channels == []
+    assert finding.unexplained_words == ["cryoplant"]
+    assert finding.confidence < 0.6
+    assert finding.candidates and all(c.startswith("SR:MAG:HCM") for c in finding.candidates)
+    assert "cryoplant" in finding.question and not finding.sure
+
+
+def test_a_write_finds_setpoints_only(rings: ChannelDatabase) -> None:
+    finding = find("storage ring horizontal corrector 3", rings, intent="write")
+    assert finding.channels == ["SR:MAG:HCM:03:CURRENT:SP"]
+    with pytest.raises(ValueError, match="intent"):
+        find("beam current", rings, intent="plot")
+
+
+def test_reference_finds_the_stored_reference_values() -> None:
+    records = [
+        _record("SR:QF:02:CURRENT:SP", role="setpoint", writable=True),
+        _record("SR:QF:02:CURRENT:RB", role="readback"),
+        _record("SR:QF:02:CURRENT:GOLDEN"),
+    ]
+    finder = ChannelFinder(records, load_vocabulary())
+    assert finder.find("reference current of QF 2").names == ["SR:QF:02:CURRENT:GOLDEN"]
+
+
+def test_a_list_that_names_channels_by_girder_and_plane_letters() -> None:
+    """Names with no description: 05G-BPM3:U (girder 5, BPM 3, plane U), a family BPMx,
+    correctors with a monitor Curr1 beside the setpoint CurrSetpt, aliases like 7BPM4."""
+    records = []
+    for girder in range(1, 8):
+        for n in range(1, 5):
+            for plane, family in (("U", "BPMx"), ("V", "BPMy")):
+                records.append(
+                    _record(
+                        f"{girder:02d}G-BPM{n}:{plane}",
+                        family=family,
+                        synonyms=(f"{girder}BPM{n}",),
+                    )
+                )
+            records.append(_record(f"{girder:02d}G-COR{n}H:Curr1", family="HCM"))
+            records.append(
+                _record(
+                    f"{girder:02d}G-COR{n}H:CurrSetpt", family="HCM", role="setpoint", writable=True
+                )
+            )
+    finder = ChannelFinder(records, load_vocabulary())
+    assert finder.find("x position at BPM 3 of girder 5").names == ["05G-BPM3:U"]
+    assert finder.find("vertical position of 7BPM4").names == ["07G-BPM4:V"]
+    assert finder.find("horizontal corrector 2 readback in girder 6").names == ["06G-COR2H:Curr1"]
+    assert (
+        finder.instance[records.index(next(r for r in records if r.name == "03G-COR4H:Curr1"))] == 4
+    )
