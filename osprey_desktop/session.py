@@ -46,7 +46,9 @@ from osprey_desktop.persistence import (
     open_checkpointer,
     thread_exists,
 )
+from osprey_desktop.persistence.chunked_saver import keeps_transcript, whole_conversation_of
 from osprey_desktop.persistence.threads import REQUEST_METADATA_KEY, TURN_STARTED_METADATA_KEY
+from osprey_desktop.persistence.transcript import RECENT_MESSAGES
 
 logger = logging.getLogger(__name__)
 
@@ -196,7 +198,11 @@ class AgentSession:
                 registry = registry if registry is not None else get_registry()
                 graph = create_graph(registry, checkpointer=saver)
                 capabilities = _capabilities(registry)
-            gateway = Gateway(build_slash_command_registry(capabilities))
+            # the state keeps the recent conversation when the whole one is kept beside it
+            recent = (
+                RECENT_MESSAGES if keeps_transcript(getattr(graph, "checkpointer", None)) else None
+            )
+            gateway = Gateway(build_slash_command_registry(capabilities), recent_messages=recent)
             yield cls(
                 graph,
                 saver,
@@ -228,9 +234,15 @@ class AgentSession:
         deleted = await self._deleted_error(thread_id)
         if deleted is not None:
             return deleted
-        settled = await self.settle(thread_id, on_event)
         config = self.run_config(thread_id)
-        gateway_result = await self._guard(self.gateway.process_message(text, self.graph, config))
+        # the thread is read once here, for settling and for the Gateway (not once each)
+        snapshot = await self._read_snapshot(thread_id)
+        settled = await self._settle(thread_id, snapshot, on_event)
+        gateway_result = await self._guard(
+            self.gateway.process_message(
+                text, self.graph, config, snapshot=snapshot if settled is None else None
+            )
+        )
         result = await self._execute(gateway_result, thread_id, on_event)
         if settled is not None and settled.response:
             # the earlier approval's outcome, brought up to date, comes first
@@ -285,14 +297,29 @@ class AgentSession:
         None: nothing to do, or the approval is pending again). A console still working on the
         approval is left alone.
         """
+        ledger = self.ledger
+        if ledger is None:
+            return None
+        snapshot = await self._guard(self.graph.aget_state(self.run_config(thread_id)))
+        return await self._settle(thread_id, snapshot, on_event)
+
+    async def _read_snapshot(self, thread_id: str) -> Any:
+        """The thread's state snapshot, or None when the graph keeps no threads."""
+        if getattr(self.graph, "checkpointer", None) in (None, False):
+            return None
+        return await self._guard(self.graph.aget_state(self.run_config(thread_id)))
+
+    async def _settle(
+        self, thread_id: str, snapshot: Any, on_event: EventCallback | None = None
+    ) -> TurnResult | None:
+        """``settle`` on a snapshot already read."""
         from langgraph.types import Command
 
         from osprey_desktop.infrastructure.gateway import approval_id_of
 
         ledger = self.ledger
-        if ledger is None:
+        if ledger is None or snapshot is None:
             return None
-        snapshot = await self._guard(self.graph.aget_state(self.run_config(thread_id)))
         waiting = [
             (task, interrupt)
             for task in getattr(snapshot, "tasks", ()) or ()
@@ -447,14 +474,23 @@ class AgentSession:
 
     async def pending_approval(self, thread_id: str) -> dict[str, Any] | None:
         """The payload of the approval ``thread_id`` waits for (with ``interrupt_id``), or None."""
-        await self.settle(thread_id)
         snapshot = await self._guard(self.graph.aget_state(self.run_config(thread_id)))
+        if await self._settle(thread_id, snapshot) is not None:
+            snapshot = await self._guard(self.graph.aget_state(self.run_config(thread_id)))
         pending = pending_interrupts(snapshot)
         return interrupt_payload(pending[0]) if pending else None
 
     async def get_state_values(self, thread_id: str) -> dict[str, Any]:
+        """The thread's state, ``messages`` holding its whole conversation (the state itself
+        keeps the recent part; the rest comes from the transcript beside it)."""
         snapshot = await self._guard(self.graph.aget_state(self.run_config(thread_id)))
-        return dict(snapshot.values or {})
+        values = dict(snapshot.values or {})
+        if "messages" in values:
+            saver = getattr(self.graph, "checkpointer", None)
+            values["messages"] = await self._guard(
+                whole_conversation_of(saver, thread_id, list(values["messages"] or []))
+            )
+        return values
 
     async def list_threads(self) -> list[ThreadInfo]:
         threads = await list_threads(self.checkpointer)

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from langchain_core.messages import RemoveMessage
 from langgraph.errors import InvalidUpdateError
 from langgraph.types import Command, Interrupt
 
@@ -131,20 +132,44 @@ def resume_value(approved: bool, interrupt: Interrupt) -> dict[str, Any]:
 
 
 class Gateway:
-    """Preprocesses every message of every interface (CLI, window, bench)."""
+    """Preprocesses every message of every interface (CLI, window, bench).
 
-    def __init__(self, slash_commands: SlashCommandRegistry | None = None) -> None:
+    ``recent_messages``: how many of the thread's messages a new request keeps in the state
+    (older ones leave it through ``RemoveMessage``, ``add_messages``' own way); None keeps
+    them all. Set it only when the checkpointer keeps the whole conversation beside the
+    state (``persistence.chunked_saver.keeps_transcript``).
+    """
+
+    def __init__(
+        self,
+        slash_commands: SlashCommandRegistry | None = None,
+        *,
+        recent_messages: int | None = None,
+    ) -> None:
+        if recent_messages is not None and recent_messages < 1:
+            raise ValueError(f"recent_messages must keep at least 1 message, got {recent_messages}")
         self.slash_commands = slash_commands or build_slash_command_registry()
+        self.recent_messages = recent_messages
 
     # -- entry points ------------------------------------------------------------------------
 
     async def process_message(
-        self, user_input: str, compiled_graph: CompiledGraph, config: dict[str, Any]
+        self,
+        user_input: str,
+        compiled_graph: CompiledGraph,
+        config: dict[str, Any],
+        *,
+        snapshot: Any = None,
     ) -> GatewayResult:
-        """Classify ``user_input`` and prepare what the graph should run (if anything)."""
+        """Classify ``user_input`` and prepare what the graph should run (if anything).
+
+        ``snapshot``: the thread's state as the caller has just read it (``aget_state``), so a
+        turn reads the thread once; without it the Gateway reads it.
+        """
         if not isinstance(user_input, str):
             return GatewayResult(error=f"a message must be text, got {type(user_input).__name__}")
-        snapshot = await _read_state(compiled_graph, config)
+        if snapshot is None:
+            snapshot = await _read_state(compiled_graph, config)
         pending = pending_interrupts(snapshot)
         if pending:
             return await self._handle_interrupt_flow(user_input, pending, compiled_graph, config)
@@ -296,6 +321,10 @@ class Gateway:
         control = merge_control_overrides(fresh.get("agent_control") or {}, session_overrides)
         fresh["agent_control"] = merge_control_overrides(control, overrides)
         fresh["execution_start_time"] = time.time()
+        if self.recent_messages is not None:
+            stale = list(values.get("messages") or [])[: -self.recent_messages]
+            dropped = [RemoveMessage(id=m.id) for m in stale if getattr(m, "id", None)]
+            fresh["messages"] = [*dropped, *fresh["messages"]]
         # The fresh state carries the thread's contexts, as the spec's does. Sending them back
         # costs little: the reducer keeps the stored entries it is handed back equal, and the
         # chunking saver writes only chunks that changed.

@@ -24,6 +24,14 @@ from typing import Any
 import aiosqlite
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
+from osprey_desktop.persistence.postgres import (
+    PostgresDatabase,
+    is_postgres_url,
+    open_postgres_checkpointer,
+)
+from osprey_desktop.persistence.storage_errors import WHAT_NEXT as _WHAT_NEXT
+from osprey_desktop.persistence.storage_errors import CheckpointDatabaseError, damaged_row_error
+
 SQLITE_HEADER = b"SQLite format 3\x00"
 SAVER_TABLES: dict[str, frozenset[str]] = {
     "checkpoints": frozenset(
@@ -31,29 +39,12 @@ SAVER_TABLES: dict[str, frozenset[str]] = {
     ),
     "writes": frozenset({"thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "channel"}),
 }
-_WHAT_NEXT = "it was left untouched; move it away or pass --db with another file"
 BUSY_TIMEOUT_SECONDS = 10.0
 """How long a statement waits for another program's lock before the file counts as locked."""
 
 # What a damaged checkpoint row raises while it is decoded (msgpack and JSON errors are
 # ValueErrors); anything else from a read is a bug, not damage, and keeps its traceback.
 _DECODE_ERRORS = (ValueError, TypeError, KeyError, IndexError, EOFError, OverflowError)
-
-
-class CheckpointDatabaseError(Exception):
-    """The conversation database cannot be used; ``str()`` says which file and what to do.
-
-    ``kind`` is one of ``locked``, ``full``, ``damaged``, ``permissions``, ``io``,
-    ``unreachable`` (a PostgreSQL server) or ``unusable`` (anything else: a folder, another
-    program's database...).
-    """
-
-    def __init__(self, path: Path | str, problem: str, kind: str = "unusable") -> None:
-        # a PostgreSQL database is named by its URL (without password), which Path would fold
-        self.path: Path | str = path if "://" in str(path) else Path(path)
-        self.problem = problem
-        self.kind = kind
-        super().__init__(f"conversation database {self.path}: {problem}")
 
 
 def describe_sqlite_error(path: Path | str, exc: BaseException) -> CheckpointDatabaseError:
@@ -103,19 +94,6 @@ def describe_sqlite_error(path: Path | str, exc: BaseException) -> CheckpointDat
         "unusable": f"SQLite failed ({detail})",
     }[family]
     return CheckpointDatabaseError(path, problem, family)
-
-
-def damaged_row_error(
-    path: Path | str, exc: BaseException, thread_id: str | None = None
-) -> CheckpointDatabaseError:
-    """A saved checkpoint that SQLite returned but that cannot be decoded: damaged data."""
-    what = f"a saved checkpoint of thread {thread_id}" if thread_id else "a saved checkpoint"
-    first_line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-    return CheckpointDatabaseError(
-        path,
-        f"damaged ({what} cannot be read: {type(exc).__name__}: {first_line}); {_WHAT_NEXT}",
-        "damaged",
-    )
 
 
 def check_database_file(path: Path) -> None:
@@ -286,12 +264,6 @@ async def open_checkpointer(db_path: str | Path | Any) -> AsyncIterator[Any]:
     instead (``persistence.postgres``). Open it inside the coroutine of the loop that will use
     it (the saver captures the running loop) and leave the context before that loop ends.
     """
-    from osprey_desktop.persistence.postgres import (
-        PostgresDatabase,
-        is_postgres_url,
-        open_postgres_checkpointer,
-    )
-
     if is_postgres_url(db_path):
         db_path = PostgresDatabase(str(db_path).strip())
     if isinstance(db_path, PostgresDatabase):

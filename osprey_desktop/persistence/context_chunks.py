@@ -69,6 +69,10 @@ class RootRef:
     idx: int = -1
 
 
+class BaseRootGone(LookupError):
+    """The tree a put built on has no root row any more: its chunks may have been collected."""
+
+
 @dataclass(frozen=True)
 class GarbageReport:
     """What one collection removed."""
@@ -89,9 +93,18 @@ class ContextChunkStore(Protocol):
     async def setup(self) -> None:
         """Create the two tables when they are missing."""
 
-    async def put_tree(self, ref: RootRef, root: bytes, chunks: Mapping[bytes, Chunk]) -> int:
+    async def put_tree(
+        self,
+        ref: RootRef,
+        root: bytes,
+        chunks: Mapping[bytes, Chunk],
+        *,
+        base: tuple[RootRef, bytes] | None = None,
+    ) -> int:
         """Store the chunks the database lacks and the root row, in one transaction.
 
+        ``base``: ``chunks`` leaves out those of the tree ``(its root row, its root)``; the
+        put raises ``BaseRootGone`` (storing nothing) when that row is not there any more.
         Returns the bytes of chunk data actually written.
         """
 
@@ -135,7 +148,14 @@ class SqliteChunkStore:
             await self.conn.commit()
         self._is_setup = True
 
-    async def put_tree(self, ref: RootRef, root: bytes, chunks: Mapping[bytes, Chunk]) -> int:
+    async def put_tree(
+        self,
+        ref: RootRef,
+        root: bytes,
+        chunks: Mapping[bytes, Chunk],
+        *,
+        base: tuple[RootRef, bytes] | None = None,
+    ) -> int:
         await self.setup()
         written = 0
         async with self.lock:
@@ -143,6 +163,8 @@ class SqliteChunkStore:
                 # IMMEDIATE: a collection in another console cannot run between "which
                 # chunks exist" and the root row that makes them reachable
                 await self.conn.execute("BEGIN IMMEDIATE")
+                if base is not None and not await self._has_root(*base):
+                    raise BaseRootGone(f"no root row for {base[0]}")
                 present = await self._present(list(chunks))
                 missing = [(name, chunk) for name, chunk in chunks.items() if name not in present]
                 if missing:
@@ -170,6 +192,14 @@ class SqliteChunkStore:
                 await self.conn.rollback()
                 raise
         return written
+
+    async def _has_root(self, ref: RootRef, root: bytes) -> bool:
+        async with self.conn.execute(
+            "SELECT 1 FROM osprey_context_roots WHERE thread_id = ? AND checkpoint_ns = ? "
+            "AND checkpoint_id = ? AND task_id = ? AND idx = ? AND root = ?",
+            (ref.thread_id, ref.checkpoint_ns, ref.checkpoint_id, ref.task_id, ref.idx, root),
+        ) as cursor:
+            return await cursor.fetchone() is not None
 
     async def _present(self, names: list[bytes]) -> set[bytes]:
         present: set[bytes] = set()
@@ -377,6 +407,7 @@ def _batches(names: Sequence[bytes]) -> Iterable[list[bytes]]:
 
 __all__ = [
     "GRACE_SECONDS",
+    "BaseRootGone",
     "ContextChunkStore",
     "GarbageReport",
     "RootRef",

@@ -31,7 +31,12 @@ from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
-from osprey_desktop.persistence.context_chunks import GRACE_SECONDS, GarbageReport, RootRef
+from osprey_desktop.persistence.context_chunks import (
+    GRACE_SECONDS,
+    BaseRootGone,
+    GarbageReport,
+    RootRef,
+)
 from osprey_desktop.persistence.context_tree import Chunk, ChunkEncoder, child_names
 from osprey_desktop.persistence.postgres import PostgresDatabase, _mapped, prepare_schema
 
@@ -105,10 +110,27 @@ class PostgresChunkStore:
 
     # -- writes ------------------------------------------------------------------------------
 
-    async def put_tree(self, ref: RootRef, root: bytes, chunks: Mapping[bytes, Chunk]) -> int:
+    async def put_tree(
+        self,
+        ref: RootRef,
+        root: bytes,
+        chunks: Mapping[bytes, Chunk],
+        *,
+        base: tuple[RootRef, bytes] | None = None,
+    ) -> int:
         await self.setup()
         async with self._cursor(transaction=True) as cur:
             await cur.execute("SELECT pg_advisory_xact_lock_shared(%s)", (CHUNK_LOCK_KEY,))
+            if base is not None:
+                # the base tree's chunks were left out: they are there while its row is
+                await cur.execute(
+                    "SELECT 1 FROM osprey_context_roots WHERE thread_id = %s "
+                    "AND checkpoint_ns = %s AND checkpoint_id = %s AND task_id = %s "
+                    "AND idx = %s AND root = %s",
+                    (*_key(base[0]), base[1]),
+                )
+                if await cur.fetchone() is None:
+                    raise BaseRootGone(f"no root row for {base[0]}")
             # names first: a turn on a 100,000-context thread would otherwise send ~6 MB of
             # chunks the server already has, only for ON CONFLICT to drop them
             await cur.execute(

@@ -22,12 +22,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlencode, urlsplit, urlunsplit
 
-from osprey_desktop.persistence.checkpointer import CheckpointDatabaseError, damaged_row_error
+from osprey_desktop.persistence.statements import Executor, StatementResult
+from osprey_desktop.persistence.storage_errors import CheckpointDatabaseError, damaged_row_error
+from osprey_desktop.persistence.transcript import POSTGRES_SCHEMA as TRANSCRIPT_SCHEMA
 
 if TYPE_CHECKING:
-    from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+    from collections.abc import Awaitable, Callable
 
-    from osprey_desktop.persistence.approvals import ApprovalLedger
+    from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 CONNECT_TIMEOUT_SECONDS = 10
@@ -113,6 +115,8 @@ SCHEMA: tuple[str, ...] = (
         PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
     )
     """,
+    # Every message of every thread, beside the recent ones the state keeps (transcript.py).
+    *TRANSCRIPT_SCHEMA,
 )
 
 
@@ -428,10 +432,12 @@ async def execute(
 _QMARK = re.compile(r"\?")
 
 
-def postgres_ledger(saver: Any) -> ApprovalLedger:
-    """The approval ledger in the saver's database: the ledger's statements, with PostgreSQL's
-    ``%s`` placeholders, each one its own transaction on the saver's connection."""
-    from osprey_desktop.persistence.approvals import ApprovalLedger, StatementResult
+def postgres_statements(saver: Any) -> tuple[Executor, Callable[[], Awaitable[None]]]:
+    """What the approval ledger needs of the saver's database: ``(execute, prepare)``.
+
+    ``execute`` runs the ledger's statements with PostgreSQL's ``%s`` placeholders, each one
+    its own transaction on the saver's connection; ``prepare`` creates the tables.
+    """
 
     async def run(sql: str, params: tuple[Any, ...]) -> StatementResult:
         rows, count = await execute(saver, _QMARK.sub("%s", sql), params)
@@ -446,6 +452,15 @@ def postgres_ledger(saver: Any) -> ApprovalLedger:
             async with saver.lock, _ainternal.get_connection(saver.conn) as conn:
                 await prepare_schema(conn)
 
+    return run, prepare
+
+
+def postgres_ledger(saver: Any) -> Any:
+    """The approval ledger in the saver's database (``approvals._make_ledger`` builds it from
+    ``postgres_statements`` itself; this stays until every caller does)."""
+    from osprey_desktop.persistence.approvals import ApprovalLedger
+
+    run, prepare = postgres_statements(saver)
     return ApprovalLedger(run, where="postgresql", prepare=prepare)
 
 
@@ -461,6 +476,7 @@ __all__ = [
     "is_postgres_url",
     "open_postgres_checkpointer",
     "postgres_ledger",
+    "postgres_statements",
     "prepare_schema",
     "prepare_schema_sync",
     "redact",

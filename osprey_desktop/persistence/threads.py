@@ -18,6 +18,7 @@ from uuid import UUID
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from osprey_desktop.persistence.checkpointer import describe_sqlite_error
+from osprey_desktop.persistence.chunked_saver import first_requests
 from osprey_desktop.persistence.postgres import fetchall as postgres_fetchall
 from osprey_desktop.persistence.postgres import is_postgres_saver
 
@@ -172,7 +173,7 @@ async def _pending(
 async def list_threads(saver: AsyncSqliteSaver) -> list[ThreadInfo]:
     """Every thread, most recent activity first."""
     latest = await _fetchall(saver, _LATEST_SQL, postgres_sql=_PG_LATEST_SQL)
-    titles: dict[str, str] = {}
+    titles: dict[str, str] = await first_requests(saver)  # the transcript's, then metadata
     for thread_id, request in await _fetchall(
         saver, _FIRST_REQUEST_SQL, postgres_sql=_PG_FIRST_REQUEST_SQL
     ):
