@@ -36,9 +36,29 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-#: A console that stopped refreshing its claim this long ago is presumed gone, when it runs on
-#: another host (on this host the process table says whether it is alive).
-OWNER_LEASE_SECONDS = 120.0
+#: How often a console carrying out a write refreshes its claim (``approval.heartbeat_seconds``).
+HEARTBEAT_SECONDS = 5.0
+#: A console on another host is presumed gone only after this many heartbeats in a row were
+#: missed (on this host the process table says at once whether it is alive).
+MISSED_HEARTBEATS = 4
+OWNER_LEASE_SECONDS = HEARTBEAT_SECONDS * MISSED_HEARTBEATS
+
+
+def heartbeat_seconds() -> float:
+    """The configured heartbeat interval of a console carrying out a write."""
+    from osprey_desktop.config import get_config_value
+
+    try:
+        value = float(get_config_value("approval.heartbeat_seconds", HEARTBEAT_SECONDS))
+    except (TypeError, ValueError):
+        value = HEARTBEAT_SECONDS
+    return value if value > 0 else HEARTBEAT_SECONDS
+
+
+def owner_lease_seconds() -> float:
+    """How long a console on another host may be silent before its write counts as abandoned."""
+    return heartbeat_seconds() * MISSED_HEARTBEATS
+
 
 STATUSES = (
     "pending",
@@ -119,7 +139,7 @@ def owner_alive(owner: str | None, updated_at: float, now: float | None = None) 
     host, _, rest = owner.partition("|")
     pid_text, _, start = rest.partition("|")
     if host != _HOST:
-        return (now or time.time()) - updated_at < OWNER_LEASE_SECONDS
+        return (now or time.time()) - updated_at < owner_lease_seconds()
     if not pid_text.isdigit():
         return False
     pid = int(pid_text)
@@ -385,6 +405,15 @@ class ApprovalLedger:
         params += [approval_id, *from_statuses]
         return (await self._sql(sql, tuple(params))).rowcount == 1
 
+    async def touch(self, approval_id: str) -> bool:
+        """The heartbeat of the console carrying out an approval: its claim is refreshed
+        (only while this console owns it and it is executing or sending)."""
+        sql = (
+            "UPDATE osprey_approvals SET updated_at = ? WHERE approval_id = ? AND owner = ?"
+            " AND status IN ('executing', 'sending')"
+        )
+        return (await self._sql(sql, (time.time(), approval_id, console_id()))).rowcount == 1
+
     async def reopen_abandoned(self, record: ApprovalRecord) -> bool:
         """Make an answered approval pending again when its console stopped before sending.
 
@@ -547,6 +576,8 @@ def ledger_of_running_graph() -> tuple[ApprovalLedger | None, str]:
 
 
 __all__ = [
+    "HEARTBEAT_SECONDS",
+    "MISSED_HEARTBEATS",
     "OWNER_LEASE_SECONDS",
     "STATUSES",
     "ApprovalLedger",
@@ -555,8 +586,10 @@ __all__ = [
     "StatementResult",
     "approval_ledger_for",
     "console_id",
+    "heartbeat_seconds",
     "ledger_of_running_graph",
     "operator_label",
     "owner_alive",
+    "owner_lease_seconds",
     "write_approval_id",
 ]

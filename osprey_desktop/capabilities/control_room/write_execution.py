@@ -25,9 +25,10 @@ approval's row in the ledger (``persistence.approvals``), never by the resumed v
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,7 +39,7 @@ from osprey_desktop.capabilities.control_room.write_operations import (
 )
 from osprey_desktop.capabilities.control_room.write_rederivation import changed_facts
 from osprey_desktop.connectors.base import ConnectorError, to_float
-from osprey_desktop.persistence.approvals import ApprovalLedger, ApprovalRecord
+from osprey_desktop.persistence.approvals import ApprovalLedger, ApprovalRecord, heartbeat_seconds
 from osprey_desktop.safety.audit import AuditError, AuditLog
 from osprey_desktop.safety.guarded_write import record_intent, send_and_record
 
@@ -164,10 +165,13 @@ class WriteExecution:
             return await self._supersede(
                 f"the approval expired (older than {minutes:g} min) before it was carried out"
             )
-        checks = [
-            await self.policy.evaluate(self.connector, str(op["channel"]), op["new_value"])
-            for op in self.operations
-        ]
+        async with self._heartbeat():
+            checks = [
+                await self.policy.evaluate(self.connector, str(op["channel"]), op["new_value"])
+                for op in self.operations
+            ]
+            # a copy, restore or condition: its facts derived again from fresh reads
+            changed = await changed_facts(self.operations, self.connector)
         blocked = [(op, c) for op, c in zip(self.operations, checks, strict=True) if not c.allowed]
         if blocked:
             return await self._blocked(checks)
@@ -180,8 +184,6 @@ class WriteExecution:
         ]
         if moved:
             return await self._supersede("; ".join(moved) + "; nothing was sent")
-        # a copy, restore or condition: its facts derived again from fresh reads
-        changed = await changed_facts(self.operations, self.connector)
         if changed:
             return await self._supersede("; ".join(changed) + "; nothing was sent")
         # From here on the sequence must finish even if the turn is stopped: it either sends
@@ -194,7 +196,34 @@ class WriteExecution:
             await asyncio.wait({task})
             raise
 
+    @contextlib.asynccontextmanager
+    async def _heartbeat(self) -> AsyncIterator[None]:
+        """While this console works on the approval, its claim is refreshed every
+        ``approval.heartbeat_seconds``: consoles on other hosts then know it is alive however
+        long the batch takes (and never verify or take over a write it may still send)."""
+        interval = heartbeat_seconds()
+
+        async def beat() -> None:
+            while True:
+                await asyncio.sleep(interval)
+                try:
+                    await self.ledger.touch(self.approval_id)
+                except Exception:  # noqa: BLE001 - a missed beat is logged; the write goes on
+                    logger.warning("heartbeat of approval %s not stored", self.approval_id)
+
+        task = asyncio.ensure_future(beat())
+        try:
+            yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
     async def _send_all(self, checks: Sequence[Any]) -> list[WriteOperationResult]:
+        async with self._heartbeat():
+            return await self._send_all_alive(checks)
+
+    async def _send_all_alive(self, checks: Sequence[Any]) -> list[WriteOperationResult]:
         kind = self.connector.kind
         try:
             # The audit log is the durable witness: a thread database restored from a copy
@@ -426,6 +455,17 @@ async def resolve_in_doubt(
     or it does not; either way the finding is recorded and the approval is closed.
     """
     operations = list((record.payload or {}).get("operations") or [])
+    if record.status in ("executing", "sending") and record.owner_alive():
+        # never "not on the machine" for a channel a live console may still write
+        message = f"not verified: {describe_owner(record)} is still carrying out this write"
+        return [operation_result(op, "in_doubt", message, record.approval_id) for op in operations]
+    kept: list[dict[str, Any]] = []
+    if record.status == "done":  # a write reported in doubt when it ran (a reset connection)
+        doubtful = {
+            str(r.get("channel")) for r in record.results or [] if r.get("outcome") == "in_doubt"
+        }
+        kept = [r for r in record.results or [] if str(r.get("channel")) not in doubtful]
+        operations = [op for op in operations if str(op.get("channel")) in doubtful]
     readings = await _read_now(connector, [str(op["channel"]) for op in operations])
     results = []
     for op in operations:
@@ -460,15 +500,37 @@ async def resolve_in_doubt(
                 op, outcome, finding, record.approval_id, readback=readback, sent_at=record.sent_at
             )
         )
-    if all(r.outcome != "in_doubt" for r in results):
+    if results and all(r.outcome != "in_doubt" for r in results):
         await ledger.transition(
             record.approval_id,
-            ["sending"],
+            [record.status],
             "resolved",
-            results=[r.model_dump(mode="json") for r in results],
+            results=kept + [r.model_dump(mode="json") for r in results],
             note="resolved by reading back",
         )
     return results
 
 
-__all__ = ["Superseded", "WriteExecution", "operation_result", "resolve_in_doubt"]
+def describe_owner(record: ApprovalRecord) -> str:
+    """``the console on host2 (pid 4242), last heard 3 s ago``."""
+    host, _, rest = (record.owner or "?").partition("|")
+    pid = rest.partition("|")[0] or "?"
+    heard = max(0.0, time.time() - record.updated_at)
+    return f"the console on {host} (pid {pid}), last heard {heard:.0f} s ago"
+
+
+def doubtful_outcomes(record: ApprovalRecord) -> bool:
+    """Whether a finished approval holds a write reported in doubt, not yet read back."""
+    return record.status == "done" and any(
+        r.get("outcome") == "in_doubt" for r in record.results or []
+    )
+
+
+__all__ = [
+    "Superseded",
+    "WriteExecution",
+    "describe_owner",
+    "doubtful_outcomes",
+    "operation_result",
+    "resolve_in_doubt",
+]
