@@ -6,8 +6,10 @@ it needs to know of a facility (the letters of its device names, the words of it
 list, its time zone) is handed in by the caller.
 
 * ``request``: the parse of a whole request into an intent, targets, a quantity, a time, a
-  reference and the words used or left over, and a follow-up as the previous parse with the
-  slots the new turn names replaced. Its docstring names the grammar.
+  reference and the words used or left over. Its docstring names the grammar.
+* ``follow_ups``: a follow-up as the previous parse with the slots the new turn names replaced.
+* ``quantities``: amounts, their units, and whether they give a value, a change or a direction.
+* ``lexicon``: the generic words of a control room's English the parse knows.
 * ``times``: clock hours qualified by their words ("between 1 and 2 pm", "since 7 this
   morning", "from 10 last night"), resolved to instants in the past.
 * ``questions``: which requests ask for an explanation, help or a thank-you, not a value.

@@ -26,7 +26,8 @@ clause (after "please", "can you", "I want to") and followed by what it acts on.
 with a space joined ("qd 08" -> "QD08"), qualified clock times made absolute, a comparative
 made a relative change ("HCM09 0.2 A higher" -> "increase HCM09 by 0.2 A"), a copy made "set
 X to the same value as Y". A follow-up ("0.55 then", "close it by 1 mm", "same for the vacuum
-in sector 4") is the previous parse with the slots the new turn names replaced (``follow_up``).
+in sector 4") is the previous parse with the slots the new turn names replaced
+(``follow_ups``). Amounts are read by ``quantities``, the generic words are in ``lexicon``.
 
 Facility words (which letters start a device name, which words describe channels) come in as
 a ``Vocabulary`` from the caller: this package knows English, not a channel list.
@@ -35,15 +36,42 @@ a ``Vocabulary`` from the caller: this package knows English, not a channel list
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
 from typing import Literal
 
-from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, read_number
+from osprey_desktop.language.lexicon import (
+    ASKERS,
+    CHANGE,
+    COMPARE_WORDS,
+    DETERMINERS,
+    DOWN_WORDS,
+    GOLDEN_WORDS,
+    HISTORY_WORDS,
+    MODIFIERS,
+    NEGATIONS,
+    NOUN_VERB_STEMS,
+    NOUN_VERBS,
+    ORDINALS,
+    PAST_VERBS,
+    PLACE_WORDS,
+    PLOT_VERBS,
+    POLITE,
+    PRONOUNS,
+    QUESTION_LEADS,
+    RANGE_WORDS,
+    READ_VERBS,
+    ROLE_WORDS,
+    STATE_VERBS,
+    STATISTIC_WORDS,
+    UP_WORDS,
+    VAGUE_AMOUNTS,
+)
+from osprey_desktop.language.quantities import Quantity, amounts, read_quantity
 from osprey_desktop.language.times import ClockSpan, find_clock_spans, replace_clock_spans
 from osprey_desktop.language.units import lookup_unit
-from osprey_desktop.language.words import CHANGE_VERBS, STOP_WORDS, stem
+from osprey_desktop.language.words import STOP_WORDS, stem
 
 __all__ = [
     "Quantity",
@@ -51,7 +79,6 @@ __all__ = [
     "Request",
     "TimeSlot",
     "Vocabulary",
-    "follow_up",
     "parse_request",
 ]
 
@@ -81,21 +108,6 @@ class Vocabulary:
     device_prefixes: frozenset[str] = frozenset()
     #: Lower-case words of the channels' descriptions and synonyms ("lifetime", "gap").
     channel_words: frozenset[str] = frozenset()
-
-
-@dataclass(frozen=True)
-class Quantity:
-    kind: Literal["absolute", "relative", "percent", "comparative"]
-    value: float | None  # relative: signed; comparative without a number: None
-    unit: str | None
-    words: str
-
-    def describe(self) -> str:
-        if self.value is None:
-            return f"{self.kind}, no number ({self.words!r})"
-        unit = f" {self.unit}" if self.unit else ""
-        sign = "+" if self.kind != "absolute" and self.value > 0 else ""
-        return f"{self.kind} {sign}{self.value:g}{unit}"
 
 
 @dataclass(frozen=True)
@@ -150,88 +162,6 @@ class Request:
         }
 
 
-# -- lexicon: generic English of a control room ----------------------------------------------
-def _set(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-READ_VERBS = _set(
-    """read show get check display give tell list fetch see report print look what whats
-    monitor view pull query find gimme"""
-)
-PLOT_VERBS = _set("plot trend graph chart draw")
-HISTORY_WORDS = _set("history historical archived archive evolve evolved evolution behaved trend")
-#: Verbs in the past that ask what a channel did ("did the gap move", "how the vacuum changed"):
-#: history words, never part of a channel's name.
-PAST_VERBS = _set(
-    """changed moved drifted varied evolved behaved shifted went dropped rose fell jumped
-    touched altered modified move drift vary change behave do did done happen happened evolve
-    rise fall jump shift"""
-)
-_ASKERS = _set("anyone someone somebody anybody who")
-STATISTIC_WORDS = _set(
-    """average mean maximum max minimum min rms std deviation median peak spread variance
-    highest lowest"""
-)
-COMPARE_WORDS = _set("compare comparison versus vs against")
-#: Verbs that change a device. The planner's word list plus those that act only with a value,
-#: a state or a reference.
-CHANGE = CHANGE_VERBS | _set(
-    """open close shut bring drive take make return start stop insert retract extract arm
-    disarm activate deactivate match copy restore revert zero put raise lower drop reduce
-    increase decrease cut boost widen narrow steer degauss cycle"""
-)
-#: Nouns that are also verbs: a verb only in verb position, followed by what they act on.
-NOUN_VERBS = _set("tune trim scan set change current step drop cut match cycle steer zero")
-_NOUN_VERB_STEMS = frozenset(stem(w) for w in NOUN_VERBS)
-STATE_VERBS = {
-    "open": "open",
-    "close": "closed",
-    "shut": "closed",
-    "start": "on",
-    "stop": "off",
-    "insert": "in",
-    "retract": "out",
-    "extract": "out",
-    "arm": "armed",
-    "disarm": "disarmed",
-    "activate": "on",
-    "deactivate": "off",
-    "enable": "on",
-    "disable": "off",
-}
-UP_WORDS = _set("higher up more raise increase wider larger bigger further above open widen")
-DOWN_WORDS = _set("lower down less reduce decrease narrower smaller below close drop cut narrow")
-#: "a touch lower", "slightly higher": a direction and no amount.
-VAGUE_AMOUNTS = _set("touch bit little tad smidge slightly somewhat notch hair fraction")
-GOLDEN_WORDS = _set("golden nominal reference usual default design saved standard")
-POLITE = _set(
-    """please kindly thanks thank cheers pls plz ok okay hi hello hey just now also quickly
-    possibly maybe mind could would can will you me for us want need like let lets go ahead
-    there right away thx ta please"""
-)
-QUESTION_LEADS = _set(
-    """what which who whom whose how why when where whether is are was were am do does did has
-    have had can could would should will shall may might if"""
-)
-NEGATIONS = _set("not no never nothing without don dont doesn didn isn aren wasn weren won")
-DETERMINERS = _set(
-    """the a an all every each this that these those it them its my our both some any"""
-)
-PLACE_WORDS = _set("sector sectors cell cells straight section arc ring machine storage")
-#: Words that only qualify a head noun: "horizontal and vertical tune" is two tunes.
-MODIFIERS = _set(
-    """horizontal vertical x y upstream downstream inner outer upper lower left right first
-    second third last front back entrance exit north south east west long short"""
-)
-#: Which channel of a device: "HCM33 readback and setpoint" is two channels of HCM33.
-ROLE_WORDS = _set("setpoint setpoints readback readbacks reference sp rb setting settings monitor")
-_PRONOUNS = _set("it that them those these this one everything anything something")
-RANGE_WORDS = _set("through thru to till until from")
-ORDINALS = _set("first second third fourth fifth sixth last next previous")
-
-_NUM = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?"
-_NUMBER = re.compile(rf"(?<![\w.:]){_NUM}(?![\w:])|\b{SPELLED_NUMBER_PATTERN}\b", re.I)
 _ITEM_SPLIT = re.compile(r"\s*(?:,|;|\band\b|\bas\s+well\s+as\b|\bplus\b|&|\balong\s+with\b)\s*")
 _CLAUSES = re.compile(r"(?<=[?!;])\s+|(?<=\.)\s+(?=[a-z])|\bthen\b", re.I)
 _POLITE_LEAD = re.compile(
@@ -263,100 +193,6 @@ def join_device_names(text: str, vocabulary: Vocabulary) -> str:
     return pattern.sub(join, text)
 
 
-# -- quantity ----------------------------------------------------------------------------------
-def _unit_after(text: str, end: int) -> tuple[str | None, int]:
-    after = text[end:]
-    m = re.match(r"\s*(%|[a-zµΩ]+(?:/[a-z]+)?)", after, re.I)
-    if not m:
-        return None, end
-    word = m.group(1)
-    if word == "%" or word.lower() in ("percent", "per cent", "pct"):
-        return "%", end + m.end()
-    if word.lower() in ("a",) and re.match(r"\s*a\s+(?:touch|bit|little|tad)", after, re.I):
-        return None, end
-    found = lookup_unit(word)
-    return (word, end + m.end()) if found else (None, end)
-
-
-def _is_target_number(text: str, start: int) -> bool:
-    """A number that names a device or a place ("sector 5", "BPM 12", "first three")."""
-    before = text[:start].rstrip().lower()
-    if re.search(rf"\b(?:{'|'.join(PLACE_WORDS)})\s+\d+\s*(?:to|through|thru|-|and)$", before):
-        return True  # "sectors 2 to 4"
-    last = re.findall(r"[a-z]+$", before)
-    if last and (last[0] in PLACE_WORDS or last[0] in ORDINALS or last[0].endswith("s")):
-        return last[0] not in ("is", "was", "its", "plus", "minus", "us", "has", "does", "this")
-    return bool(last and last[0] in ("number", "no", "gauge", "monitor", "corrector", "quadrupole"))
-
-
-@dataclass(frozen=True)
-class _Amount:
-    value: float
-    unit: str | None
-    start: int
-    end: int
-    words: str
-
-
-def _amounts(text: str) -> list[_Amount]:
-    out = []
-    for m in _NUMBER.finditer(text):
-        if _is_target_number(text, m.start()):
-            continue
-        value = read_number(m.group(0))
-        if value is None:
-            continue
-        unit, end = _unit_after(text, m.end())
-        if unit in ("x", "y", "X", "Y"):
-            continue
-        out.append(_Amount(value, unit, m.start(), end, text[m.start() : end]))
-    return out
-
-
-def _direction(words: list[str]) -> int:
-    for w in reversed(words):
-        if w in UP_WORDS:
-            return 1
-        if w in DOWN_WORDS:
-            return -1
-    return 0
-
-
-def _quantity(text: str, lowered_words: list[str]) -> tuple[Quantity | None, set[str]]:
-    amounts = _amounts(text)
-    used: set[str] = set()
-    if amounts:
-        amount = amounts[-1]  # the last value given wins ("1.5 A, no wait, 1.2 A")
-        before = text[: amount.start].lower()
-        after = text[amount.end :].lower()
-        before_words = re.findall(r"[a-z]+", before)
-        after_words = re.findall(r"[a-z]+", after)[:2]
-        used.update(re.findall(r"[a-z]+", amount.words.lower()))
-        unit = amount.unit
-        if unit == "%":
-            sign = _direction(before_words[-4:] + after_words) or 1
-            return Quantity("percent", sign * amount.value, "%", amount.words), used
-        comparative = _direction(after_words)
-        if comparative and before_words[-1:] != ["to"]:
-            used.update(after_words[:1])
-            return Quantity("relative", comparative * amount.value, unit, amount.words), used
-        if before_words[-1:] == ["by"]:
-            sign = _direction(before_words[-8:]) or 1
-            return Quantity("relative", sign * amount.value, unit, amount.words), used
-        if before_words[-1:] and before_words[-1] in ("up", "down"):  # "up 2 kHz"
-            sign = _direction(before_words[-1:])
-            used.add(before_words[-1])
-            return Quantity("relative", sign * amount.value, unit, amount.words), used
-        return Quantity("absolute", amount.value, unit, amount.words), used
-    for i, w in enumerate(lowered_words):
-        if w in VAGUE_AMOUNTS:
-            following = lowered_words[i + 1 : i + 3]
-            if _direction(following):
-                used.update([w, *following[:1]])
-                return Quantity("comparative", None, None, " ".join([w, *following])), used
-    return None, used
-
-
 # -- clauses, verbs, intents ---------------------------------------------------------------------
 def _lead_stripped(clause: str) -> str:
     previous = None
@@ -379,7 +215,7 @@ def _verb_of(clause: str, vocabulary: Vocabulary) -> tuple[str | None, bool]:
         or bool(re.match(r"[a-z]+\d|\d", nxt) or re.search(rf"\b{first}\s+[A-Z]{{2,}}\d", clause))
         or bool(re.search(rf"\b{first}\s+(?:\w+://)?[A-Za-z][\w-]*:\w", clause))  # a PV name
     )
-    if first in NOUN_VERBS or stem(first) in _NOUN_VERB_STEMS:
+    if first in NOUN_VERBS or stem(first) in NOUN_VERB_STEMS:
         # "tune the RF", never "tunes, chromaticity and lifetime" (a plural is a noun)
         return (first, True) if acts_on and first in NOUN_VERBS else (None, True)
     if stem(first) in {stem(v) for v in CHANGE} or first in CHANGE:
@@ -598,7 +434,7 @@ def parse_request(
         without_times = without_times[:a] + " " * (b - a) + without_times[b:]
     for a, b in time_spans:
         without_times = without_times[:a] + " " * (b - a) + without_times[b:]
-    quantity, quantity_words = _quantity(without_times, all_words)
+    quantity, quantity_words = read_quantity(without_times, all_words)
     used |= quantity_words
     # A comparative with a number and no verb ("HCM09 0.2 A higher") is a change too.
     comparative_change = (
@@ -644,7 +480,7 @@ def parse_request(
 
     # targets: what the other slots leave
     taken = list(time_spans)
-    amount_spans = [(a.start, a.end) for a in _amounts(without_times)]
+    amount_spans = [(a.start, a.end) for a in amounts(without_times)]
     if quantity is not None and quantity.value is not None and amount_spans:
         taken.append(amount_spans[-1])
     body = canonical
@@ -694,15 +530,15 @@ def parse_request(
     )
     phrase = re.sub(r"^(?:me|us)\b", "", phrase.strip(), flags=re.I).strip(" ,.?!")
     phrase = _WISH.sub(" ", phrase)
-    past = "|".join(sorted(PAST_VERBS | _ASKERS | {"has", "have", "had", "how"}))
+    past = "|".join(sorted(PAST_VERBS | ASKERS | {"has", "have", "had", "how"}))
     if _is_question(canonical) or time_slot is not None:
         phrase = re.sub(rf"\b(?:{past})\b", " ", phrase, flags=re.I)
-        used.update(w for w in all_words if w in PAST_VERBS or w in _ASKERS)
+        used.update(w for w in all_words if w in PAST_VERBS or w in ASKERS)
     phrase = re.sub(r"\s*(?:->|→|:?=|:)\s*$", "", phrase.strip())
     targets = tuple(
         t.strip(" :=")
         for t in split_targets(phrase)
-        if re.search(r"[a-z0-9]", t, re.I) and t.lower() not in _PRONOUNS
+        if re.search(r"[a-z0-9]", t, re.I) and t.lower() not in PRONOUNS
     )
     if source:
         targets = (*targets, source)
@@ -734,7 +570,7 @@ def parse_request(
     ):
         # "QD08 to 98 A", "HCM5 at 0.4", "QF to 120": a value given to a device, no verb
         intent = "write"
-        amount = [a for a in _amounts(without_times)][-1]
+        amount = [a for a in amounts(without_times)][-1]
         head = canonical[: amount.start]
         if quantity is not None and quantity.unit is None:
             head = re.sub(r"\bat\s*$", "to ", head)
@@ -774,10 +610,10 @@ def _gives_a_value(
         return False
     if _is_question(text) or _negated(text) or not targets:
         return False
-    amounts = _amounts(text)
-    if not amounts:
+    found = amounts(text)
+    if not found:
         return False
-    marked = bool(_MARK_BEFORE.search(text[: amounts[-1].start]))
+    marked = bool(_MARK_BEFORE.search(text[: found[-1].start]))
     if not (marked or quantity.unit):
         return False
     for target in targets:
@@ -812,94 +648,3 @@ def _canonical_change(
     if intent == "copy" and reference is not None and len(targets) >= 2 and not same:
         return f"set {' and '.join(targets[:-1])} to the same value as {targets[-1]}"
     return canonical
-
-
-_ONLY_A_VALUE = re.compile(
-    rf"^(?:(?:ok(?:ay)?|no|wait|sorry|oops|hmm|um|fine|right|alright|so|then|and|"
-    rf"make\s+(?:that|it)|try|i\s+mean(?:t)?|let'?s\s+(?:say|try)|instead|rather|please|"
-    rf"actually)\b[\s,]*)*"
-    rf"(?:{_NUM}|{SPELLED_NUMBER_PATTERN})\s*(?:%|[a-zµ]+)?"
-    rf"(?:[\s,]*(?:then|instead|please|rather|thanks))*[\s.!]*$",
-    re.I,
-)
-_SAME_FOR = re.compile(
-    r"^(?:(?:ok(?:ay)?|and|now|then|also)\b[\s,]*)*(?:(?:do\s+)?the\s+same\s+(?:for|with)|"
-    r"same\s+(?:for|with)|what\s+about|how\s+about|and|now|also)\s+(?P<rest>.+?)[\s?.!]*$",
-    re.I,
-)
-
-
-def follow_up(
-    previous: Request, new: Request, vocabulary: Vocabulary | None = None
-) -> Request | None:
-    """The previous request with the slots ``new`` names replaced, or None when ``new``
-    stands on its own. "0.55 then" replaces the quantity; "close it by 1 mm" puts the
-    previous targets in place of "it"; "same for X" replaces the targets and keeps the
-    intent, the time and the quantity."""
-    if new.intent in ("conversation", "knowledge") or not previous.targets:
-        return None
-    before = " and ".join(t for t in previous.targets)
-    old_phrase = _phrase_in(previous.canonical, previous.targets)
-    if _ONLY_A_VALUE.match(new.text) and new.quantity is not None and previous.changes:
-        quantity = new.quantity
-        earlier = previous.quantity
-        unitless = quantity.kind == "absolute" and quantity.unit is None
-        if unitless and earlier is not None and earlier.kind == "absolute":
-            quantity = replace(quantity, unit=earlier.unit)  # "0.55 then" after "0.6 A": in A
-        unit = f" {quantity.unit}" if quantity.unit else ""
-        if quantity.kind == "absolute":
-            canonical = f"set {before} to {quantity.value:g}{unit}"
-        else:
-            word = "increase" if (quantity.value or 0) > 0 else "decrease"
-            canonical = f"{word} {before} by {abs(quantity.value or 0):g}{unit}"
-        return replace(
-            previous, text=new.text, intent="write", quantity=quantity, canonical=canonical
-        )
-    pronoun = re.search(r"\b(?:it|that|them|those|these|this)\b", new.canonical, re.I)
-    if pronoun and (new.verb or new.quantity) and not _names_a_device(new):
-        canonical = new.canonical[: pronoun.start()] + old_phrase + new.canonical[pronoun.end() :]
-        return replace(new, targets=previous.targets, canonical=canonical, refers_back=True)
-    same = _SAME_FOR.match(new.canonical)
-    if same and not new.changes and new.quantity is None:
-        rest = same.group("rest")
-        targets = parse_request(rest, vocabulary).targets
-        if not targets:
-            return None  # "the same for the last 10 minutes": a new time, the same channels
-        place = _PLACE_ONLY.fullmatch(" ".join(targets))
-        old_place = _PLACE_IN.search(old_phrase) if place else None
-        if place and old_place:  # "what about sector 5?" after "vacuum in sector 4"
-            rest = old_phrase[: old_place.start()] + place.group(0) + old_phrase[old_place.end() :]
-            targets = (rest,)
-        if old_phrase and old_phrase in previous.canonical:
-            canonical = previous.canonical.replace(old_phrase, rest, 1)
-        else:
-            canonical = f"{previous.canonical} for {rest}"
-        return replace(previous, text=new.text, targets=targets, canonical=canonical)
-    return None
-
-
-_PLACE = r"(?:sector|sectors|cell|cells|straight|arc)\s+\d+(?:\s*(?:to|through|-|and)\s*\d+)?"
-_PLACE_ONLY = re.compile(rf"(?:the\s+)?(?:in\s+)?{_PLACE}", re.I)
-_PLACE_IN = re.compile(rf"\b{_PLACE}", re.I)
-
-
-def _names_a_device(request: Request) -> bool:
-    return any(re.search(r"[A-Za-z]{2,5}\d", t) for t in request.targets) or any(
-        len(t.split()) > 1 for t in request.targets
-    )
-
-
-def _phrase_in(canonical: str, targets: tuple[str, ...]) -> str:
-    """The words of ``canonical`` that name ``targets`` (from the first to the last)."""
-    if not targets:
-        return ""
-    first = canonical.find(targets[0])
-    last_target = targets[-1]
-    last = canonical.find(last_target, max(first, 0))
-    if first < 0 or last < 0:
-        return " and ".join(targets)
-    start = first
-    article = re.search(r"\bthe\s+$", canonical[:first], re.I)
-    if article:
-        start = article.start()
-    return canonical[start : last + len(last_target)]

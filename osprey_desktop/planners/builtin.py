@@ -20,9 +20,10 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage
 
+from osprey_desktop.language.follow_ups import follow_up
 from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
 from osprey_desktop.language.questions import asks_for_help, is_knowledge_question, is_thanks
-from osprey_desktop.language.request import CHANGE_INTENTS, Request, follow_up, parse_request
+from osprey_desktop.language.request import CHANGE_INTENTS, Request, parse_request
 from osprey_desktop.language.words import (
     CHANGE_VERBS,
     Match,

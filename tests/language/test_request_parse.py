@@ -7,7 +7,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from osprey_desktop.language.request import Vocabulary, follow_up, parse_request
+from osprey_desktop.language.follow_ups import follow_up
+from osprey_desktop.language.request import Vocabulary, parse_request
 
 WORDS = Vocabulary(
     device_prefixes=frozenset({"hcm", "vcm", "qf", "qd", "bpm", "id", "ig"}),

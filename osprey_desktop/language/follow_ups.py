@@ -1,0 +1,109 @@
+"""A follow-up is the previous request with the slots the new turn names replaced.
+
+"0.55 then" replaces the quantity of "set HCM09 to 0.6 A"; "close it by 1 mm" puts the
+previous targets in place of "it"; "same for the vacuum in sector 4" replaces the targets of
+"plot the beam current for the last hour" and keeps its intent and time; "what about sector
+5?" replaces only the place. A new time alone ("the same for the last 10 minutes") is left to
+the planner's reuse of the channels found before.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
+from osprey_desktop.language.quantities import NUM_PATTERN
+from osprey_desktop.language.request import Request, Vocabulary, parse_request
+
+__all__ = ["follow_up"]
+
+_ONLY_A_VALUE = re.compile(
+    rf"^(?:(?:ok(?:ay)?|no|wait|sorry|oops|hmm|um|fine|right|alright|so|then|and|"
+    rf"make\s+(?:that|it)|try|i\s+mean(?:t)?|let'?s\s+(?:say|try)|instead|rather|please|"
+    rf"actually)\b[\s,]*)*"
+    rf"(?:{NUM_PATTERN}|{SPELLED_NUMBER_PATTERN})\s*(?:%|[a-zµ]+)?"
+    rf"(?:[\s,]*(?:then|instead|please|rather|thanks))*[\s.!]*$",
+    re.I,
+)
+_SAME_FOR = re.compile(
+    r"^(?:(?:ok(?:ay)?|and|now|then|also)\b[\s,]*)*(?:(?:do\s+)?the\s+same\s+(?:for|with)|"
+    r"same\s+(?:for|with)|what\s+about|how\s+about|and|now|also)\s+(?P<rest>.+?)[\s?.!]*$",
+    re.I,
+)
+
+
+def follow_up(
+    previous: Request, new: Request, vocabulary: Vocabulary | None = None
+) -> Request | None:
+    """The previous request with the slots ``new`` names replaced, or None when ``new``
+    stands on its own. "0.55 then" replaces the quantity; "close it by 1 mm" puts the
+    previous targets in place of "it"; "same for X" replaces the targets and keeps the
+    intent, the time and the quantity."""
+    if new.intent in ("conversation", "knowledge") or not previous.targets:
+        return None
+    before = " and ".join(t for t in previous.targets)
+    old_phrase = _phrase_in(previous.canonical, previous.targets)
+    if _ONLY_A_VALUE.match(new.text) and new.quantity is not None and previous.changes:
+        quantity = new.quantity
+        earlier = previous.quantity
+        unitless = quantity.kind == "absolute" and quantity.unit is None
+        if unitless and earlier is not None and earlier.kind == "absolute":
+            quantity = replace(quantity, unit=earlier.unit)  # "0.55 then" after "0.6 A": in A
+        unit = f" {quantity.unit}" if quantity.unit else ""
+        if quantity.kind == "absolute":
+            canonical = f"set {before} to {quantity.value:g}{unit}"
+        else:
+            word = "increase" if (quantity.value or 0) > 0 else "decrease"
+            canonical = f"{word} {before} by {abs(quantity.value or 0):g}{unit}"
+        return replace(
+            previous, text=new.text, intent="write", quantity=quantity, canonical=canonical
+        )
+    pronoun = re.search(r"\b(?:it|that|them|those|these|this)\b", new.canonical, re.I)
+    if pronoun and (new.verb or new.quantity) and not _names_a_device(new):
+        canonical = new.canonical[: pronoun.start()] + old_phrase + new.canonical[pronoun.end() :]
+        return replace(new, targets=previous.targets, canonical=canonical, refers_back=True)
+    same = _SAME_FOR.match(new.canonical)
+    if same and not new.changes and new.quantity is None:
+        rest = same.group("rest")
+        targets = parse_request(rest, vocabulary).targets
+        if not targets:
+            return None  # "the same for the last 10 minutes": a new time, the same channels
+        place = _PLACE_ONLY.fullmatch(" ".join(targets))
+        old_place = _PLACE_IN.search(old_phrase) if place else None
+        if place and old_place:  # "what about sector 5?" after "vacuum in sector 4"
+            rest = old_phrase[: old_place.start()] + place.group(0) + old_phrase[old_place.end() :]
+            targets = (rest,)
+        if old_phrase and old_phrase in previous.canonical:
+            canonical = previous.canonical.replace(old_phrase, rest, 1)
+        else:
+            canonical = f"{previous.canonical} for {rest}"
+        return replace(previous, text=new.text, targets=targets, canonical=canonical)
+    return None
+
+
+_PLACE = r"(?:sector|sectors|cell|cells|straight|arc)\s+\d+(?:\s*(?:to|through|-|and)\s*\d+)?"
+_PLACE_ONLY = re.compile(rf"(?:the\s+)?(?:in\s+)?{_PLACE}", re.I)
+_PLACE_IN = re.compile(rf"\b{_PLACE}", re.I)
+
+
+def _names_a_device(request: Request) -> bool:
+    return any(re.search(r"[A-Za-z]{2,5}\d", t) for t in request.targets) or any(
+        len(t.split()) > 1 for t in request.targets
+    )
+
+
+def _phrase_in(canonical: str, targets: tuple[str, ...]) -> str:
+    """The words of ``canonical`` that name ``targets`` (from the first to the last)."""
+    if not targets:
+        return ""
+    first = canonical.find(targets[0])
+    last_target = targets[-1]
+    last = canonical.find(last_target, max(first, 0))
+    if first < 0 or last < 0:
+        return " and ".join(targets)
+    start = first
+    article = re.search(r"\bthe\s+$", canonical[:first], re.I)
+    if article:
+        start = article.start()
+    return canonical[start : last + len(last_target)]

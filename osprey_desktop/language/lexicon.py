@@ -1,0 +1,90 @@
+"""The words of a control room's English the request parse knows: generic, no facility's.
+
+Verbs that read, plot, compare or change; words of history and statistics; directions, vague
+amounts, determiners, places, roles. A facility's own words (its device names and channel
+words) are not here: they come in as a ``request.Vocabulary``.
+"""
+
+from __future__ import annotations
+
+from osprey_desktop.language.words import CHANGE_VERBS, stem
+
+
+def _set(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+READ_VERBS = _set(
+    """read show get check display give tell list fetch see report print look what whats
+    monitor view pull query find gimme"""
+)
+PLOT_VERBS = _set("plot trend graph chart draw")
+HISTORY_WORDS = _set("history historical archived archive evolve evolved evolution behaved trend")
+#: Verbs in the past that ask what a channel did ("did the gap move", "how the vacuum changed"):
+#: history words, never part of a channel's name.
+PAST_VERBS = _set(
+    """changed moved drifted varied evolved behaved shifted went dropped rose fell jumped
+    touched altered modified move drift vary change behave do did done happen happened evolve
+    rise fall jump shift"""
+)
+ASKERS = _set("anyone someone somebody anybody who")
+STATISTIC_WORDS = _set(
+    """average mean maximum max minimum min rms std deviation median peak spread variance
+    highest lowest"""
+)
+COMPARE_WORDS = _set("compare comparison versus vs against")
+#: Verbs that change a device. The planner's word list plus those that act only with a value,
+#: a state or a reference.
+CHANGE = CHANGE_VERBS | _set(
+    """open close shut bring drive take make return start stop insert retract extract arm
+    disarm activate deactivate match copy restore revert zero put raise lower drop reduce
+    increase decrease cut boost widen narrow steer degauss cycle"""
+)
+#: Nouns that are also verbs: a verb only in verb position, followed by what they act on.
+NOUN_VERBS = _set("tune trim scan set change current step drop cut match cycle steer zero")
+NOUN_VERB_STEMS = frozenset(stem(w) for w in NOUN_VERBS)
+STATE_VERBS = {
+    "open": "open",
+    "close": "closed",
+    "shut": "closed",
+    "start": "on",
+    "stop": "off",
+    "insert": "in",
+    "retract": "out",
+    "extract": "out",
+    "arm": "armed",
+    "disarm": "disarmed",
+    "activate": "on",
+    "deactivate": "off",
+    "enable": "on",
+    "disable": "off",
+}
+UP_WORDS = _set("higher up more raise increase wider larger bigger further above open widen")
+DOWN_WORDS = _set("lower down less reduce decrease narrower smaller below close drop cut narrow")
+#: "a touch lower", "slightly higher": a direction and no amount.
+VAGUE_AMOUNTS = _set("touch bit little tad smidge slightly somewhat notch hair fraction")
+GOLDEN_WORDS = _set("golden nominal reference usual default design saved standard")
+POLITE = _set(
+    """please kindly thanks thank cheers pls plz ok okay hi hello hey just now also quickly
+    possibly maybe mind could would can will you me for us want need like let lets go ahead
+    there right away thx ta please"""
+)
+QUESTION_LEADS = _set(
+    """what which who whom whose how why when where whether is are was were am do does did has
+    have had can could would should will shall may might if"""
+)
+NEGATIONS = _set("not no never nothing without don dont doesn didn isn aren wasn weren won")
+DETERMINERS = _set(
+    """the a an all every each this that these those it them its my our both some any"""
+)
+PLACE_WORDS = _set("sector sectors cell cells straight section arc ring machine storage")
+#: Words that only qualify a head noun: "horizontal and vertical tune" is two tunes.
+MODIFIERS = _set(
+    """horizontal vertical x y upstream downstream inner outer upper lower left right first
+    second third last front back entrance exit north south east west long short"""
+)
+#: Which channel of a device: "HCM33 readback and setpoint" is two channels of HCM33.
+ROLE_WORDS = _set("setpoint setpoints readback readbacks reference sp rb setting settings monitor")
+PRONOUNS = _set("it that them those these this one everything anything something")
+RANGE_WORDS = _set("through thru to till until from")
+ORDINALS = _set("first second third fourth fifth sixth last next previous")

@@ -1,0 +1,132 @@
+"""Amounts in a request: the number, its unit, and whether it is a value, a change or a
+direction without a number ("to 98 A", "by 2 mm", "0.2 A higher", "up 1 kHz", "a touch
+lower"). Numbers that name a device or a place ("sector 5", "first three") are none.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from osprey_desktop.language.lexicon import (
+    DOWN_WORDS,
+    ORDINALS,
+    PLACE_WORDS,
+    UP_WORDS,
+    VAGUE_AMOUNTS,
+)
+from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, read_number
+from osprey_desktop.language.units import lookup_unit
+
+NUM_PATTERN = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?"
+_NUMBER = re.compile(rf"(?<![\w.:]){NUM_PATTERN}(?![\w:])|\b{SPELLED_NUMBER_PATTERN}\b", re.I)
+
+
+@dataclass(frozen=True)
+class Quantity:
+    kind: Literal["absolute", "relative", "percent", "comparative"]
+    value: float | None  # relative: signed; comparative without a number: None
+    unit: str | None
+    words: str
+
+    def describe(self) -> str:
+        if self.value is None:
+            return f"{self.kind}, no number ({self.words!r})"
+        unit = f" {self.unit}" if self.unit else ""
+        sign = "+" if self.kind != "absolute" and self.value > 0 else ""
+        return f"{self.kind} {sign}{self.value:g}{unit}"
+
+
+def _unit_after(text: str, end: int) -> tuple[str | None, int]:
+    after = text[end:]
+    m = re.match(r"\s*(%|[a-zµΩ]+(?:/[a-z]+)?)", after, re.I)
+    if not m:
+        return None, end
+    word = m.group(1)
+    if word == "%" or word.lower() in ("percent", "per cent", "pct"):
+        return "%", end + m.end()
+    if word.lower() in ("a",) and re.match(r"\s*a\s+(?:touch|bit|little|tad)", after, re.I):
+        return None, end
+    found = lookup_unit(word)
+    return (word, end + m.end()) if found else (None, end)
+
+
+def _is_target_number(text: str, start: int) -> bool:
+    """A number that names a device or a place ("sector 5", "BPM 12", "first three")."""
+    before = text[:start].rstrip().lower()
+    if re.search(rf"\b(?:{'|'.join(PLACE_WORDS)})\s+\d+\s*(?:to|through|thru|-|and)$", before):
+        return True  # "sectors 2 to 4"
+    last = re.findall(r"[a-z]+$", before)
+    if last and (last[0] in PLACE_WORDS or last[0] in ORDINALS or last[0].endswith("s")):
+        return last[0] not in ("is", "was", "its", "plus", "minus", "us", "has", "does", "this")
+    return bool(last and last[0] in ("number", "no", "gauge", "monitor", "corrector", "quadrupole"))
+
+
+@dataclass(frozen=True)
+class Amount:
+    value: float
+    unit: str | None
+    start: int
+    end: int
+    words: str
+
+
+def amounts(text: str) -> list[Amount]:
+    out = []
+    for m in _NUMBER.finditer(text):
+        if _is_target_number(text, m.start()):
+            continue
+        value = read_number(m.group(0))
+        if value is None:
+            continue
+        unit, end = _unit_after(text, m.end())
+        if unit in ("x", "y", "X", "Y"):
+            continue
+        out.append(Amount(value, unit, m.start(), end, text[m.start() : end]))
+    return out
+
+
+def _direction(words: list[str]) -> int:
+    for w in reversed(words):
+        if w in UP_WORDS:
+            return 1
+        if w in DOWN_WORDS:
+            return -1
+    return 0
+
+
+def read_quantity(text: str, lowered_words: list[str]) -> tuple[Quantity | None, set[str]]:
+    """The quantity of a request and the words it used (``text`` without its times)."""
+    found = amounts(text)
+    used: set[str] = set()
+    if found:
+        amount = found[-1]  # the last value given wins ("1.5 A, no wait, 1.2 A")
+        before = text[: amount.start].lower()
+        after = text[amount.end :].lower()
+        before_words = re.findall(r"[a-z]+", before)
+        after_words = re.findall(r"[a-z]+", after)[:2]
+        used.update(re.findall(r"[a-z]+", amount.words.lower()))
+        unit = amount.unit
+        if unit == "%":
+            sign = _direction(before_words[-4:] + after_words) or 1
+            return Quantity("percent", sign * amount.value, "%", amount.words), used
+        comparative = _direction(after_words)
+        if comparative and before_words[-1:] != ["to"]:
+            used.update(after_words[:1])
+            return Quantity("relative", comparative * amount.value, unit, amount.words), used
+        if before_words[-1:] == ["by"]:
+            sign = _direction(before_words[-8:]) or 1
+            return Quantity("relative", sign * amount.value, unit, amount.words), used
+        if before_words[-1:] and before_words[-1] in ("up", "down"):  # "up 2 kHz"
+            sign = _direction(before_words[-1:])
+            used.add(before_words[-1])
+            return Quantity("relative", sign * amount.value, unit, amount.words), used
+        return Quantity("absolute", amount.value, unit, amount.words), used
+    for i, w in enumerate(lowered_words):
+        if w in VAGUE_AMOUNTS:
+            following = lowered_words[i + 1 : i + 3]
+            if _direction(following):
+                used.update([w, *following[:1]])
+                return Quantity("comparative", None, None, " ".join([w, *following])), used
+    return None, used
