@@ -16,6 +16,8 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Mapping, Sequence
+from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage
@@ -23,7 +25,7 @@ from langchain_core.messages import BaseMessage, HumanMessage
 from osprey_desktop.language.follow_ups import follow_up
 from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
 from osprey_desktop.language.questions import asks_for_help, is_knowledge_question, is_thanks
-from osprey_desktop.language.request import CHANGE_INTENTS, Request, parse_request
+from osprey_desktop.language.request import CHANGE_INTENTS, Request, Vocabulary, parse_request
 from osprey_desktop.language.words import (
     CHANGE_VERBS,
     Match,
@@ -357,8 +359,15 @@ _PERSONAL = re.compile(r"\b(?:i|you|we|me|us|my|your|our|never|not|no|nothing)\b
 
 
 def parse(text: str) -> Request:
-    """The parse of one request with the facility's words and clock (``language.request``)."""
-    return parse_request(text, configured_vocabulary(), facility_now())
+    """The parse of one request with the facility's words and clock (``language.request``);
+    a plan asks for it several times, so the parses of the current minute are kept."""
+    now = facility_now()
+    return _parse_at(text, configured_vocabulary(), now.replace(second=0, microsecond=0))
+
+
+@lru_cache(maxsize=256)
+def _parse_at(text: str, vocabulary: Vocabulary, minute: datetime) -> Request:
+    return parse_request(text, vocabulary, minute)
 
 
 def _unplaced_question(request: Request) -> str:
