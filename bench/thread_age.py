@@ -4,7 +4,9 @@ One thread, the same three-step turn over and over (bench_read -> bench_analyse 
 the built-in planner, two new messages and two new contexts per turn), through
 ``AgentSession`` as the window and ``ask`` drive it. Printed per age:
 
-* median turn: the median of the turns around that age (``--window`` turns ending there);
+* median turn: the median of the turns around that age (``--window`` turns ending there),
+  wall-clock and CPU time of this process (the CPU time hardly moves when other jobs load the
+  machine; the database server's own CPU is not in it);
 * growth/turn: the bytes in use added per turn over those same turns (SQLite: pages minus
   free pages; PostgreSQL: ``pg_total_relation_size`` of every table);
 * and once at the end: the growth per turn between turn 10 and the last age, whether a
@@ -43,9 +45,10 @@ FOLLOW_UP = "do that again"
 
 
 async def _turn(session: AgentSession, thread: str, request: str = BENCH_REQUEST) -> Any:
-    start = time.perf_counter()
+    """((wall seconds, CPU seconds), result) of one turn."""
+    start, cpu = time.perf_counter(), time.process_time()
     result = await session.submit(request, thread)
-    elapsed = time.perf_counter() - start
+    elapsed = (time.perf_counter() - start, time.process_time() - cpu)
     if result.error or not result.response:
         raise SystemExit(f"bench turn failed on thread {thread}: {result.error}")
     return elapsed, result
@@ -53,11 +56,12 @@ async def _turn(session: AgentSession, thread: str, request: str = BENCH_REQUEST
 
 async def age_thread(
     db: Any, ages: list[int], window: int, contexts: int
-) -> tuple[dict[int, tuple[float, float]], float, str, int]:
-    """{age: (median turn s, growth bytes/turn)}, growth 10 -> last, follow-up task, messages."""
+) -> tuple[dict[int, tuple[float, float, float]], float, str, int]:
+    """{age: (median wall s, median CPU s, growth bytes/turn)}, growth 10 -> last, follow-up
+    task, messages read back."""
     registry = bench_registry()
     thread = "aging"
-    figures: dict[int, tuple[float, float]] = {}
+    figures: dict[int, tuple[float, float, float]] = {}
     marks: dict[int, int] = {}
     async with AgentSession.open(db_path=db, registry=registry) as session:
         await session.submit("/mode:plan_first", thread)
@@ -65,7 +69,7 @@ async def age_thread(
             await session.graph.aupdate_state(
                 session.run_config(thread), {"capability_context_data": seed_contexts(contexts)}
             )
-        times: list[float] = []
+        times: list[tuple[float, float]] = []
         starts = {max(age - window, 0): age for age in ages}
         for turn in range(1, max(ages) + 1):
             if turn - 1 in starts:
@@ -76,10 +80,12 @@ async def age_thread(
                 marks[turn] = database_bytes(db)
                 first = max(turn - window, 0)
                 growth = (marks[turn] - marks[first]) / (turn - first)
-                figures[turn] = (statistics.median(times[first:turn]), growth)
+                wall = statistics.median(t[0] for t in times[first:turn])
+                cpu = statistics.median(t[1] for t in times[first:turn])
+                figures[turn] = (wall, cpu, growth)
                 print(
-                    f"  turn {turn:>5,}: median turn {figures[turn][0] * 1000:7.1f} ms, "
-                    f"growth {growth / 1024:6.1f} KiB/turn",
+                    f"  turn {turn:>5,}: median turn {wall * 1000:7.1f} ms "
+                    f"(CPU {cpu * 1000:6.1f} ms), growth {growth / 1024:6.1f} KiB/turn",
                     flush=True,
                 )
         low = min(a for a in ages if a >= min(10, max(ages)))
@@ -104,8 +110,11 @@ async def run(choices: list[str], ages: list[int], window: int, contexts: int) -
         print(f"\n{label_of(choice)}")
         with databases_for(choice) as database, database() as db:
             figures, overall, task, messages = await age_thread(db, ages, window, contexts)
-        first = figures[ages[0]][0]
-        ratios = ", ".join(f"{age}: {figures[age][0] / first:.2f}x" for age in ages)
+        wall, cpu = figures[ages[0]][0], figures[ages[0]][1]
+        ratios = ", ".join(
+            f"{age}: {figures[age][0] / wall:.2f}x (CPU {figures[age][1] / cpu:.2f}x)"
+            for age in ages
+        )
         print(f"  turn time relative to turn {ages[0]}: {ratios}")
         print(f"  growth per turn, turn {ages[0]} to {ages[-1]}: {overall / 1024:.1f} KiB")
         print(f"  follow-up after {ages[-1]:,} turns -> task: {task!r}")
