@@ -3,9 +3,10 @@
 Rows are ordered as the Phoebus alarm table orders them: worst severity first (disconnected,
 INVALID, MAJOR, MINOR), then by name. Channels are read in batches of ``BATCH`` concurrent
 reads (one request per channel per refresh, never one per channel per second); a channel
-that cannot be read is a *disconnected* row, never silently dropped. ``since`` is when the
-archive shows the channel entering its present severity, when an archive is at hand;
-otherwise the time the control system stamped the reading.
+that cannot be read (asked once more after the batches) is a *disconnected* row, never
+silently dropped. ``since`` is when the archive shows the channel entering its present
+severity, when an archive is at hand; otherwise the time the control system stamped the
+reading.
 """
 
 from __future__ import annotations
@@ -128,6 +129,10 @@ async def read_alarms(
     for i in range(0, len(names), max(1, batch)):
         chunk = list(names[i : i + batch])
         readings.update(await connector.read_multiple_channels(chunk, timeout=timeout))
+    failed = [n for n, r in readings.items() if isinstance(r, BaseException)]
+    if failed and len(failed) < len(readings):
+        # a first connection can miss its time on a busy network: ask those once more
+        readings.update(await connector.read_multiple_channels(failed, timeout=timeout))
     return alarm_rows(readings, records), len(readings)
 
 

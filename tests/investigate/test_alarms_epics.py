@@ -50,7 +50,9 @@ async def test_any_alarms_lists_what_the_ioc_has_in_alarm(
         rows = context.rows
         assert rows, result.response
         in_alarm = {r["channel"] for r in rows}
-        assert all(r["severity"] in ("MINOR", "MAJOR", "INVALID") for r in rows)
+        assert all(r["severity"] in ("MINOR", "MAJOR", "INVALID") for r in rows), [
+            (r["channel"], r["severity"], r["status"]) for r in rows
+        ]
         assert all(":BPM" in name for name in in_alarm)
         # the BPMs furthest off in the model are among them; a quiet one is not
         now = [(abs(expected.value(n)), n) for n in expected.database.names if ":BPM" in n]
