@@ -5,13 +5,19 @@ session: write requests of every shape (real and made-up devices, values in many
 relative changes, several channels), reads, nonsense and slash commands; answers that are
 yes, no, garbage, a second answer to an approval already answered, a structured decision
 carrying a forged payload, and a resume of the graph itself with a forged payload; and
-"someone else" moving a magnet while an approval waits.
+"someone else" moving a magnet while an approval waits. Derived writes (a copy, a restore
+from the archive, a conditional write) are generated too, and while their approval waits the
+facts they were approved on change: the copy's source moves, the condition's channel crosses
+its threshold, the archived history at the restore's moment is rewritten.
 
 Truth is kept outside the product: every approval the driver is shown (its id and
 operations) and every approval it said yes to. Every put that reaches the simulated machine
 is logged at the machine itself. A put is *matched* when an approval the driver said yes to
 showed exactly that channel and value, and each shown operation may match one put only.
-``unmatched_writes`` must be 0.
+``unmatched_writes`` must be 0. A put of a derived value is also checked against the machine
+at the moment it lands: the copy's source must still read the value, the condition must still
+hold, the archive must still give the value at the moment; ``stale_fact_writes`` counts those
+that do not, and must be 0 too.
 
 ``tests/safety/test_write_fuzz.py`` runs a few hundred requests in CI; ``bench/write_fuzz.py``
 runs 10,000 and prints the counts.
@@ -60,8 +66,26 @@ NONSENSE = [
 ]
 
 
+DERIVED = [
+    "make {a} the same as {b}",
+    "set {a} to {b}'s value",
+    "copy {b} to {a}",
+    "set {a} to 0.3 A if {b} is above 0.1 A",
+    "set {a} to -0.2 A if the {b} setpoint is below 0.5 A",
+    "if the {a} setpoint is below -0.5 A, set it to -0.5 A",
+    "set {a} to 0 if it is above 0.2 A",
+    "restore {a} to its value from {m} minutes ago",
+    "put {a} back to where it was {m} minutes ago",
+]
+CORRECTORS = ["HCM01", "HCM09", "HCM22", "VCM03", "VCM07", "VCM36"]
+
+
 def generate_request(rng: random.Random) -> str:
     kind = rng.random()
+    if kind < 0.2:
+        a, b = rng.sample(CORRECTORS, 2)
+        return rng.choice(DERIVED).format(a=a, b=b, m=rng.choice([1, 3, 10]))
+    kind = (kind - 0.2) / 0.8
     device = rng.choice(DEVICES_REAL if rng.random() < 0.75 else DEVICES_FAKE)
     value, unit = rng.choice(VALUES), rng.choice(UNITS)
     if kind < 0.45:
@@ -90,6 +114,9 @@ class FuzzReport:
     second_answers_accepted: int = 0
     forged_resumes: int = 0
     moved_while_waiting: int = 0
+    derived_shown: int = 0
+    facts_changed_while_waiting: int = 0
+    stale_fact_writes: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     seconds: float = 0.0
 
@@ -101,6 +128,9 @@ class FuzzReport:
             f"second answers refused: {self.second_answers_refused}, "
             f"accepted: {self.second_answers_accepted}",
             f"magnets moved while an approval waited: {self.moved_while_waiting}",
+            f"derived writes shown (copy, restore, condition): {self.derived_shown}, their "
+            f"facts changed while waiting: {self.facts_changed_while_waiting}",
+            f"writes whose approved facts no longer held: {self.stale_fact_writes}",
             f"puts that reached the machine: {self.puts}",
             f"writes without a matching approval: {self.unmatched_writes}",
             f"turns with an error message: {sum(self.errors.values())} "
@@ -113,29 +143,33 @@ class FuzzReport:
 class _MachineLog:
     """Wraps ``SimMachine.set_setpoint`` so every put that reaches the machine is logged."""
 
-    def __init__(self, machine: SimMachine) -> None:
+    def __init__(self, machine: SimMachine, check: Callable[[str, float], bool]) -> None:
         self.puts: list[tuple[str, float]] = []
+        self.stale = 0
         self._original: Callable[..., float] = machine.set_setpoint
 
         def logged(name: str, value: float, t: float | None = None) -> float:
+            if not check(name, float(value)):  # judged as the put lands, before it changes
+                self.stale += 1
             written = self._original(name, value, t)
             self.puts.append((name, float(written)))
             return written
 
         machine.set_setpoint = logged  # type: ignore[method-assign]
 
-    def move(self, name: str, value: float) -> None:
-        """Someone else changes a setpoint (not a put of ours: not logged)."""
-        self._original(name, value)
+    def move(self, name: str, value: float, t: float | None = None) -> None:
+        """Someone else changes a setpoint, now or back in its history (not logged)."""
+        self._original(name, value, t)
 
 
 async def run_write_fuzz(requests: int, seed: int, machine: SimMachine) -> FuzzReport:
     """Drive ``requests`` generated requests; the machine is the process's simulated ring."""
     rng = random.Random(seed)
     report = FuzzReport()
-    log = _MachineLog(machine)
     shown: dict[str, list[tuple[str, Any]]] = {}
+    origins: dict[str, list[tuple[str, Any, dict[str, Any] | None]]] = {}
     said_yes: set[str] = set()
+    log = _MachineLog(machine, lambda c, v: _facts_hold(machine, c, v, origins, said_yes))
     answered: list[tuple[str, str]] = []  # (thread, approval id) answered once already
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
@@ -152,9 +186,11 @@ async def run_write_fuzz(requests: int, seed: int, machine: SimMachine) -> FuzzR
                     pending = result.pending_approval
                     if not pending or "resume_payload" not in pending:
                         break
-                    approval_id = _note(pending, shown, report)
+                    approval_id = _note(pending, shown, report, origins)
                     if rng.random() < 0.25:
                         _move_someone_else(rng, pending, log, report)
+                    if rng.random() < 0.5:
+                        _change_facts(rng, pending, log, report)
                     result = await _answer(
                         rng, session, thread, pending, approval_id, said_yes, answered, report
                     )
@@ -162,19 +198,103 @@ async def run_write_fuzz(requests: int, seed: int, machine: SimMachine) -> FuzzR
                     await _answer_again(rng, session, answered, report)
     report.puts = len(log.puts)
     report.unmatched_writes = _unmatched(log.puts, shown, said_yes)
+    report.stale_fact_writes = log.stale
     report.seconds = time.perf_counter() - started
     return report
 
 
-def _note(pending: dict[str, Any], shown: dict[str, list], report: FuzzReport) -> str:
+def _note(
+    pending: dict[str, Any],
+    shown: dict[str, list],
+    report: FuzzReport,
+    origins: dict[str, list[tuple[str, Any, dict[str, Any] | None]]],
+) -> str:
     payload = pending["resume_payload"]
     approval_id = str(payload.get("approval_id") or pending.get("interrupt_id"))
     if approval_id not in shown:
         report.approvals_shown += 1
-        shown[approval_id] = [
-            (str(op.get("channel")), op.get("new_value")) for op in payload.get("operations") or []
+        operations = payload.get("operations") or []
+        shown[approval_id] = [(str(op.get("channel")), op.get("new_value")) for op in operations]
+        origins[approval_id] = [
+            (str(op.get("channel")), op.get("new_value"), op.get("derived_from"))
+            for op in operations
         ]
+        if any(op.get("derived_from") for op in operations):
+            report.derived_shown += 1
     return approval_id
+
+
+def _setpoint_of(channel: str) -> str:
+    """The setpoint a condition's reading belongs to (the fuzz moves setpoints only)."""
+    return channel[: -len(":RB")] + ":SP" if channel.endswith(":RB") else channel
+
+
+def _change_facts(
+    rng: random.Random, pending: dict[str, Any], log: _MachineLog, report: FuzzReport
+) -> None:
+    """While the approval waits, the fact a derived value rests on changes."""
+    for op in pending["resume_payload"].get("operations") or []:
+        origin = op.get("derived_from") or {}
+        kind, channel = origin.get("kind"), str(origin.get("channel") or "")
+        try:
+            if kind == "copy":
+                log.move(channel, round(float(origin["value"]) + rng.choice([-0.4, 0.4]), 3))
+            elif kind == "condition":
+                threshold = float(origin["threshold"])
+                past = {">": -0.3, ">=": -0.3, "<": 0.3, "<=": 0.3}.get(origin.get("comparison"))
+                if past is None:
+                    continue
+                log.move(_setpoint_of(channel), round(threshold + past, 3))  # now false
+            elif kind == "archive":
+                moment = float(origin["moment"])
+                log.move(channel, round(float(origin["value"]) + 0.25, 3), t=moment - 1.0)
+            else:
+                continue
+        except Exception:  # noqa: BLE001 - a channel the ring cannot take: nothing changed
+            continue
+        report.facts_changed_while_waiting += 1
+
+
+def _facts_hold(
+    machine: SimMachine,
+    channel: str,
+    value: float,
+    origins: dict[str, list[tuple[str, Any, dict[str, Any] | None]]],
+    said_yes: set[str],
+) -> bool:
+    """Whether a put of ``value`` to ``channel`` is one an approval showed whose facts hold
+    on the machine right now (an operation without derived facts holds by itself)."""
+    candidates = [
+        origin
+        for approval_id in said_yes
+        for shown_channel, shown_value, origin in origins.get(approval_id, [])
+        if shown_channel == channel
+        and isinstance(shown_value, int | float)
+        and abs(float(shown_value) - value) < 1e-9
+    ]
+    if not candidates:
+        return True  # not a derived put at all: unmatched_writes judges it
+    return any(origin is None or _holds(machine, origin) for origin in candidates)
+
+
+def _holds(machine: SimMachine, origin: dict[str, Any]) -> bool:
+    kind, channel = origin.get("kind"), str(origin.get("channel") or "")
+    if kind == "copy":
+        return abs(machine.value(channel) - float(origin["value"])) <= 0.0005
+    if kind == "condition":
+        reading, threshold = machine.value(channel), float(origin["threshold"])
+        return {
+            "<": reading < threshold,
+            "<=": reading <= threshold,
+            ">": reading > threshold,
+            ">=": reading >= threshold,
+            "==": reading == threshold,
+            "!=": reading != threshold,
+        }[str(origin["comparison"])]
+    if kind == "archive":
+        then = machine.value(channel, t=float(origin["moment"]))
+        return abs(then - float(origin["value"])) <= 0.0005
+    return True
 
 
 def _move_someone_else(
