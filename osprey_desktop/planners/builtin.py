@@ -442,7 +442,7 @@ class BuiltinPlanner:
             len(texts) > 1 or bool(state.get("capability_context_data"))
         )
         task = latest
-        if len(texts) > 1:
+        if len(texts) > 1 and not claiming_capabilities(latest, _all_capabilities()):
             # a follow-up is the previous request with the slots this turn names replaced
             merged = follow_up(parse(texts[-2]), parse(latest), configured_vocabulary())
             if merged is not None:

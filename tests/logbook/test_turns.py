@@ -174,3 +174,13 @@ async def test_nothing_to_undo_says_so(session):
 async def test_ordinary_requests_are_not_taken_for_logbook_or_undo(session, request_text):
     result = await session.submit(request_text, "t1")
     assert not {"logbook_entry", "logbook_search", "write_undo"} & set(steps(result))
+
+
+async def test_log_this_after_a_plot_logs_it_rather_than_asking(session):
+    plotted = await session.submit("plot the beam current over the last hour", "t1")
+    assert plotted.error is None
+
+    asked = await session.submit("log this", "t1")
+
+    assert steps(asked)[0] == "logbook_entry", asked.response
+    assert asked.pending_approval["resume_payload"]["attachments"]
