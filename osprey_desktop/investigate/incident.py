@@ -75,6 +75,8 @@ class IncidentReport:
     plot_channels: list[str]
     provenance: list[Provenance]
     not_checked: list[str]
+    #: Setpoints that moved in the window although the audit log has no write of them.
+    unrecorded: list[DeviationRow] = field(default_factory=list)
 
 
 def _epoch(t: float) -> datetime:
@@ -215,6 +217,12 @@ async def investigate_incident(
             plot.append(row.channel)
     if precursor is not None:
         plot += [r.channel for r in precursor.rows[:3] if r.channel not in plot]
+    written = {str(w.channel) for w in ranking.writes}
+    unrecorded = [
+        row
+        for row in ranking.rows
+        if stepped.get(row.channel) and row.score >= SIGNIFICANT and row.channel not in written
+    ]
     sectors = {n: getattr(r, "sector", None) for n, r in records.items()}
     devices = {n: str(getattr(r, "device", "") or "") for n, r in records.items()}
     return IncidentReport(
@@ -231,6 +239,7 @@ async def investigate_incident(
         [p for p in plot if p],
         provenance,
         not_checked,
+        unrecorded=unrecorded,
     )
 
 

@@ -99,6 +99,7 @@ async def test_unrecorded_corrector_change_is_found_around_its_time(ring, sessio
     ranked = [r["channel"] for r in found.results["ranking"]]
     assert truth["corrector"] in ranked[:3] or truth["readback"] in ranked[:3], ranked
     assert "No write was recorded in the audit log" in result.response
+    assert f"**{truth['corrector']} changed with no write in the audit log**" in result.response
 
 
 async def test_alarm_questions_list_only_channels_in_alarm(ring, session) -> None:

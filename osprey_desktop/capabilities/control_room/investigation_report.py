@@ -51,6 +51,12 @@ def incident_facts(report: IncidentReport, zone: Any) -> tuple[list[str], list[d
         facts += _subject_facts(report, zone)
     else:
         facts += _wide_facts(report, zone)
+    for row in report.unrecorded:
+        facts.append(
+            f"**{row.channel} changed with no write in the audit log**: {number(row.baseline)} → "
+            f"{number(row.extreme)} {row.units} at {at(row.onset, zone)} (made outside this "
+            "console, or by a device)."
+        )
     writes = report.ranking.writes
     if writes:
         facts.append(
