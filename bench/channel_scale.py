@@ -7,7 +7,10 @@ correctors, quadrupoles, sextupoles, vacuum and RF, each with setpoints, readbac
 channels and a description) to a temporary folder, then measures, in this process:
 loading it (``load_channel_database``: read, validate, index for the ranked search), building
 the finder's index, and answering generated requests (median and worst). Targets: load ≤ 2 s
-and a query ≤ 50 ms on a 2-core machine.
+and a query ≤ 50 ms on a 2-core machine. Then a cold start as ``ask`` makes it, in fresh
+processes (imports, the list through ``get_channel_database``, its finder, one request): the
+first, which builds and keeps the index (``channels.index_cache``), and the median of five
+that read the kept index (target ≤ 1.5 s).
 """
 
 from __future__ import annotations
@@ -116,6 +119,7 @@ def main() -> int:
         started = time.perf_counter()
         finder = ChannelFinder(list(database), load_vocabulary())
         indexed = time.perf_counter() - started
+        cold_starts = _cold_starts(path, folder)
     rng = random.Random(1)
     templates = [
         "{ring} {kind} {n} current setpoint",
@@ -145,7 +149,47 @@ def main() -> int:
             f"query, {label}: median {1000 * statistics.median(times):.1f} ms, "
             f"worst {1000 * max(times):.1f} ms (target <= 50 ms)"
         )
+    first, kept = cold_starts
+    print(f"cold start, list read and index kept: {first:.2f} s")
+    print(
+        f"cold start from the kept index: median {statistics.median(kept):.2f} s of "
+        f"{len(kept)} (target <= 1.5 s)"
+    )
     return 0
+
+
+_COLD = """
+import sys, time
+started = time.perf_counter()
+from osprey_desktop.channels.finding import configured_finder
+from osprey_desktop.channels.loading import get_channel_database
+finder = configured_finder(get_channel_database(sys.argv[1]))
+finder.find("storage ring beam position monitor 7 horizontal position")
+print(time.perf_counter() - started)
+"""
+
+
+def _cold_starts(path: Path, folder: str) -> tuple[float, list[float]]:
+    """Seconds of a first start (index built and kept) and of five that read it back."""
+    import os
+    import subprocess
+
+    env = {**os.environ, "OSPREY_DESKTOP_CACHE_DIR": str(Path(folder) / "cache")}
+
+    def once() -> float:
+        done = subprocess.run(
+            [sys.executable, "-c", _COLD, str(path)],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=ROOT,
+            check=True,
+            timeout=600,
+        )
+        return float(done.stdout.strip().splitlines()[-1])
+
+    first = once()
+    return first, [once() for _ in range(5)]
 
 
 if __name__ == "__main__":

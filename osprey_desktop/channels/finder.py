@@ -69,6 +69,11 @@ _COMMAND_TOKENS = frozenset({"control", "cmd", "command"})
 #: Kinds of channel a readback request rules out, and a question about a device skips.
 _WRITTEN_KINDS = frozenset({"setpoint", "reference", "command"})
 _READBACK_TOKENS = frozenset({"rb", "rbv", "readback", "monitor", "mon", "reading", "actual"})
+#: Words that say how a channel is used, not what it is: never learned as a meaning.
+_ACCESS_WORDS = frozenset(
+    {*_SETPOINT_TOKENS, *_READBACK_TOKENS, *_REFERENCE_TOKENS, *_COMMAND_TOKENS}
+    | {"readback", "setpoint", "set", "read", "back", "point", "value", "status"}
+)
 #: What ``_access`` says a channel is, by code (``ChannelFinder._access_codes``).
 _ACCESS_KINDS = ("monitor", "setpoint", "readback", "reference", "command")
 
@@ -225,6 +230,9 @@ class FoundChannels:
 #: levels describe whole systems and mention every family in them).
 STRONG, OWN, CONTEXT = 1.0, 0.6, 0.15
 EXPANDED = 0.6
+#: What a name segment means by the descriptions of the other channels named with it
+#: (``ChannelFinder.learned``), and how many channels must have the segment to learn it.
+LEARNED, LEARN_MIN_CHANNELS = 0.3, 5
 _TITLE_WORDS = 5
 #: A unit written with a slash ("mrem/hour", "counts/s"): how a value is measured.
 _UNIT = re.compile(r"[\w.-]*\w/\w[\w./-]*")
@@ -289,6 +297,7 @@ class ChannelFinder:
                 computed_sector, members, group_results(self._table, group, _sector)
             )
             self._access_codes[members] = _ACCESS_KINDS.index(shape.access)
+        self.learned = self._learn_from_names()
         self._group_of = self._table.group_of.tolist()
         self._stated_sector = [r.sector for r in self.records]
         self._computed_sector = computed_sector
@@ -302,6 +311,55 @@ class ChannelFinder:
         self._cache: dict[str, dict[int, float]] = {}
         self._stems: dict[str, list[str]] | None = None
         self._array_cache: dict[str, tuple[np.ndarray, np.ndarray, int]] = {}
+
+    def _learn_from_names(self) -> dict[str, tuple[str, ...]]:
+        """What the list's own name segments mean, read from the descriptions of the channels
+        that have them (``XCOR`` -> corrector, ``BDES`` -> desired, field), and given to the
+        channels whose names have the segment but whose description does not say it.
+
+        A description word is learned for a segment when at least half of the channels named
+        with the segment (``LEARN_MIN_CHANNELS`` or more) say it and at most a third of the
+        list does; it counts ``LEARNED`` (less than a channel's own description)."""
+        total = len(self.records)
+        if total < LEARN_MIN_CHANNELS:
+            return {}
+        segment_count: dict[str, int] = defaultdict(int)
+        word_count: dict[str, int] = defaultdict(int)
+        pair_count: dict[tuple[str, str], int] = defaultdict(int)
+        for number, group in enumerate(self._table.groups):
+            shape = self._group_shape[number]
+            size = len(group.members)
+            for word in shape.said:
+                word_count[word] += size
+            for segment in shape.kind_words | shape.field_words:
+                segment_count[segment] += size
+                for word in shape.said:
+                    pair_count[(segment, word)] += size
+        learned: dict[str, list[str]] = defaultdict(list)
+        for (segment, word), together in pair_count.items():
+            if (
+                segment != word
+                and len(word) > 2
+                and word not in FILLER
+                and word not in _ACCESS_WORDS
+                and segment not in _ACCESS_WORDS
+                and segment_count[segment] >= LEARN_MIN_CHANNELS
+                and together * 2 >= segment_count[segment]
+                and word_count[word] * 3 <= total
+            ):
+                learned[segment].append(word)
+        if not learned:
+            return {}
+        for number, shape in enumerate(self._group_shape):
+            given = {
+                word
+                for segment in shape.kind_words | shape.field_words
+                for word in learned.get(segment, ())
+                if word not in shape.words
+            }
+            for word in sorted(given):
+                self._index.add_group_word(number, word, LEARNED)
+        return {segment: tuple(sorted(words)) for segment, words in learned.items()}
 
     def _add_digit_words(self, number: int, group: ShapeGroup) -> None:
         """The words with numbers of a group's channels: templates read off its probe, or,

@@ -64,6 +64,10 @@ def test_the_finders_words_are_each_channels_own() -> None:
         shape = finder._shape(record)
         for word, strength in shape.words.items():
             expected[word][index] = strength
+        for segment in shape.kind_words | shape.field_words:  # what the list's names mean
+            for word in finder.learned.get(segment, ()):
+                if word not in shape.words:
+                    expected[word][index] = channel_finder.LEARNED
         for word, strength in channel_finder._digit_words(record).items():
             if expected[word].get(index, 0.0) < strength:
                 expected[word][index] = strength

@@ -130,3 +130,19 @@ def test_a_list_that_names_channels_by_girder_and_plane_letters() -> None:
     assert (
         finder.instance[records.index(next(r for r in records if r.name == "03G-COR4H:Curr1"))] == 4
     )
+
+
+def test_what_a_name_segment_means_is_learned_from_the_descriptions_of_the_others() -> None:
+    """Most XCOR channels say "horizontal corrector"; the ones that say nothing are found by
+    those words too, from their segment."""
+    records = [
+        _record(f"XCOR:LI2{n}:BDES", "horizontal corrector desired field") for n in range(0, 6)
+    ]
+    records += [_record("XCOR:LI28:BDES"), _record("XCOR:LI29:BDES")]
+    records += [_record(f"QUAD:LI2{n}:BDES", "quadrupole desired field") for n in range(0, 6)]
+    records += [_record(f"BPMS:LI2{n}:X", "beam position x") for n in range(0, 8)]
+    finder = ChannelFinder(records, load_vocabulary())
+    assert "corrector" in finder.learned["xcor"]
+    assert finder.find("horizontal corrector in LI29").names == ["XCOR:LI29:BDES"]
+    assert finder.find("horizontal corrector in LI24").names == ["XCOR:LI24:BDES"]
+    assert finder.find("quadrupole in LI24").names == ["QUAD:LI24:BDES"]
