@@ -194,3 +194,14 @@ async def test_what_changed_lists_the_write_the_audit_log_recorded(ring, session
     assert "SR01C:HCM01:Current:SP" in result.response
     ranked = [r["channel"] for r in found.results["ranking"]]
     assert "SR01C:HCM01:Current:SP" in ranked or "SR01C:HCM01:Current:RB" in ranked
+
+
+async def test_an_honest_refusal_at_the_corrector_limit(ring, session) -> None:
+    machine = ring("corrector_step")
+    truth = load_scenario("corrector_step").truth
+    before = machine.value(truth["corrector"])
+    result = await session.submit("set HCM14 to 50 A")
+    assert result.pending_approval is None
+    assert "Nothing was written" in result.response and "blocked" in result.response
+    assert "maximum of 5.0 A" in result.response
+    assert machine.value(truth["corrector"]) == before == truth["step_a"]
