@@ -72,6 +72,8 @@ class LogbookEntryDialog(ApprovalDialog):
             f"**Publish this logbook entry to {destination}?** Edit it below; nothing is "
             "logged without Publish."
         )
+        # one line of question; the entry itself is in the editors below
+        self.message.setMaximumHeight(4 * self.message.fontMetrics().height())
         self.title_edit = QLineEdit(str(resume.get("title") or ""))
         self.title_edit.setObjectName("logbook_title")
         self.text_edit = QPlainTextEdit(str(resume.get("text") or ""))
@@ -117,6 +119,12 @@ class LogbookEntryDialog(ApprovalDialog):
         ):
             widget.installEventFilter(self)
         self.resize(max(self.width(), 720), max(self.height(), 560))
+
+    def _arm(self) -> None:
+        super()._arm()
+        self.keys_note.setText(
+            "Tab moves between Discard and Publish; Enter or Space presses the focused one."
+        )
 
     def edits(self) -> dict[str, Any]:
         tags = tuple(t.strip() for t in self.tags_edit.text().split(",") if t.strip())
