@@ -1,5 +1,12 @@
 """Find the channels a request names, on any facility's list: the group it means, not a top 50.
 
+The steps live apart: ``words`` (the words of names, descriptions and requests; the
+vocabulary), ``name_reading`` (what a name says: instance, sector, area, kind, access), this
+module (the index of a list and the four moves below, plus the area a request that names none
+means, and what the list's name segments mean by its descriptions: ``ChannelFinder.learned``),
+``finding`` (one target phrase with an account of every word: the API the request parser
+calls), ``aliases`` (what the operator taught) and ``index_cache`` (all of it kept on disk).
+
 Every channel is described by the words of its PV name (segments, camelCase parts, device
 letters and numbers), the list's own name for it, its description and synonyms, and the
 vocabulary (``resources/channel_vocabulary.yaml`` plus the facility's
@@ -28,189 +35,60 @@ from __future__ import annotations
 
 import difflib
 import math
-import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
-from pathlib import Path
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import yaml
 
 from osprey_desktop.channels.index import WordIndex, common, strongest
-from osprey_desktop.channels.query import FILLER, ChannelQuery, parse_channel_query
-from osprey_desktop.channels.shapes import (
-    ShapeGroup,
-    aliases_of,
-    group_results,
-    shape_table,
+from osprey_desktop.channels.name_reading import (
+    _ACCESS_KINDS,
+    _ACCESS_WORDS,
+    _DIGITS,
+    _LEVELS,
+    _REFERENCE_TOKENS,
+    _SECTOR_PREFIX,
+    _TITLE_WORDS,
+    _UNIT,
+    _UNIT_AFTER_NUMBER,
+    _WRITTEN_KINDS,
+    CONTEXT,
+    OWN,
+    STRONG,
+    _access,
+    _area_of,
+    _digit_words,
+    _field_words,
+    _has_digit,
+    _instance_number,
+    _kind_words,
+    _list_names,
+    _numbering,
+    _own_description,
+    _sector,
+    _Shape,
+    _shape_key,
+    _varying_numbering,
 )
+from osprey_desktop.channels.name_reading import access_of as access_of
+from osprey_desktop.channels.query import FILLER, ChannelQuery, parse_channel_query
+from osprey_desktop.channels.shapes import ShapeGroup, group_results, shape_table
+from osprey_desktop.channels.words import (
+    Vocabulary,
+    _stem,
+    load_vocabulary,
+    name_words,
+    normalize,
+    path_word,
+    text_words,
+)
+from osprey_desktop.channels.words import _shipped_vocabulary as _shipped_vocabulary
 
 if TYPE_CHECKING:
     from osprey_desktop.channels.records import ChannelRecord
-
-_SPLIT = re.compile(r"[^A-Za-z0-9]+")
-_CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
-_ALNUM = re.compile(r"[a-z]+|\d+")
-_ACRONYM_AND_LETTER = re.compile(r"([A-Z]{2,})([a-z])")
-_UNIT_AFTER_NUMBER = re.compile(r"^(\d+)(min|hr|s|ms|hz|khz|mhz|mm|kv)$")
-#: A first name segment that places a channel: letters then its number (``SR03C``, ``LI24``),
-#: or its number then a letter or two (``05G``: girder 5).
-_SECTOR_SEGMENT = re.compile(r"^(?:[a-z]{1,3}(\d{1,2})[a-z]?|(\d{1,2})[a-z]{1,2})$")
-_SECTOR_PREFIX = re.compile(
-    r"^(?:([A-Za-z]{1,3})\d{1,2}(?=[A-Za-z]?[^A-Za-z0-9])|\d{1,2}(?=([A-Za-z]{1,2})[^A-Za-z0-9]))"
-)
-_SETPOINT_TOKENS = frozenset({"sp", "set", "setpoint", "setcurrent", "setvalue", "demand"})
-#: Name words of stored reference values (what a setpoint should be) and of commands.
-_REFERENCE_TOKENS = frozenset({"golden", "reference", "ref", "saved", "design"})
-_COMMAND_TOKENS = frozenset({"control", "cmd", "command"})
-#: Kinds of channel a readback request rules out, and a question about a device skips.
-_WRITTEN_KINDS = frozenset({"setpoint", "reference", "command"})
-_READBACK_TOKENS = frozenset({"rb", "rbv", "readback", "monitor", "mon", "reading", "actual"})
-#: Words that say how a channel is used, not what it is: never learned as a meaning.
-_ACCESS_WORDS = frozenset(
-    {*_SETPOINT_TOKENS, *_READBACK_TOKENS, *_REFERENCE_TOKENS, *_COMMAND_TOKENS}
-    | {"readback", "setpoint", "set", "read", "back", "point", "value", "status"}
-)
-#: What ``_access`` says a channel is, by code (``ChannelFinder._access_codes``).
-_ACCESS_KINDS = ("monitor", "setpoint", "readback", "reference", "command")
-
-
-@lru_cache(maxsize=1 << 16)
-def normalize(word: str) -> str:
-    """Lower case, digit groups without leading zeros, plurals singular ("gauges" -> "gauge")."""
-    word = word.lower()
-    if word.isdigit():
-        return str(int(word))
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
-
-
-_ACCESS_PAIRS = {("set", "point"): "setpoint", ("read", "back"): "readback"}
-
-
-def name_words(text: str) -> tuple[list[str], list[str]]:
-    """(words, composites) of a PV or list name.
-
-    ``SR:MAG:HCM[H07]:CURRENT:SP`` -> words ``sr mag hcm h 7 current sp``, composites ``h7``;
-    ``DipoleMagnet05SetPoint`` -> words ``dipole magnet 5 setpoint`` (camelCase, "Set Point"
-    read as one word), composite ``dipolemagnet5setpoint``. Both are searchable; the words
-    are what a name says.
-    """
-    words: list[str] = []
-    composites: list[str] = []
-    for segment in _SPLIT.split(text):
-        if segment:
-            own, composite = _segment_words(segment)
-            words.extend(own)
-            if composite:
-                composites.append(composite)
-    return words, composites
-
-
-@lru_cache(maxsize=1 << 16)
-def _segment_words(segment: str) -> tuple[tuple[str, ...], str | None]:
-    """(words, composite or None) of one name segment; segments repeat across a list."""
-    lowered = segment.lower()
-    composite = normalize(re.sub(r"\d+", lambda m: str(int(m.group())), lowered))
-    plane = _ACRONYM_AND_LETTER.fullmatch(segment)
-    # "BPMx": the monitors' x plane, not "BP" and "Mx"
-    found = plane.groups() if plane else _CAMEL.findall(segment)
-    pieces = [normalize(c) for c in found]
-    if len(pieces) <= 1:
-        return (composite,), None
-    merged: list[str] = []
-    for piece in pieces:
-        joined = _ACCESS_PAIRS.get((merged[-1], piece)) if merged else None
-        if joined:
-            merged[-1] = joined
-        else:
-            merged.append(piece)
-    return _joined_paths(merged), composite
-
-
-def path_word(start: str, end: str) -> str:
-    """The one word of a path's name: "booster-to-storage" -> ``boostertostorage``."""
-    return f"{normalize(start)}to{normalize(end)}"
-
-
-def _joined_paths(words: list[str]) -> tuple[str, ...]:
-    """``words`` with each path they spell as one word (``BoosterToStorageRing``: booster,
-    to, storage -> ``boostertostorage``, ring): a transfer line from the booster is not the
-    booster, so its ends are not its words."""
-    out: list[str] = []
-    index = 0
-    while index < len(words):
-        ends = words[index : index + 3 : 2]
-        if index + 2 < len(words) and words[index + 1] == "to" and all(map(str.isalpha, ends)):
-            out.append(path_word(*ends))
-            index += 3
-        else:
-            out.append(words[index])
-            index += 1
-    return tuple(out)
-
-
-def text_words(text: str) -> list[str]:
-    return list(_text_words(text))
-
-
-@lru_cache(maxsize=1 << 14)
-def _text_words(text: str) -> tuple[str, ...]:
-    # "booster-to-storage transfer line": the path is one word (see ``_joined_paths``)
-    lowered = _HYPHENED_PATH.sub(lambda m: path_word(*m.groups()), text.lower())
-    return tuple(normalize(w) for w in re.findall(r"[a-z0-9]+", lowered))
-
-
-_HYPHENED_PATH = re.compile(r"\b([a-z]+)-to-([a-z]+)\b")
-
-
-@dataclass(frozen=True)
-class Vocabulary:
-    """term -> phrases it stands for (each a tuple of words); synonyms go both ways."""
-
-    phrases: Mapping[str, tuple[tuple[str, ...], ...]]
-
-    @classmethod
-    def from_mappings(cls, *mappings: Mapping[str, Any]) -> Vocabulary:
-        table: dict[str, list[tuple[str, ...]]] = defaultdict(list)
-        for mapping in mappings:
-            abbreviations = mapping.get("abbreviations", mapping)
-            for term, phrases in (abbreviations or {}).items():
-                if term in ("abbreviations", "synonyms"):
-                    continue
-                for phrase in _phrases(phrases):
-                    table[normalize(str(term))].append(phrase)
-            for term, phrases in (mapping.get("synonyms") or {}).items():
-                key = normalize(str(term))
-                for phrase in _phrases(phrases):
-                    table[key].append(phrase)
-                    if len(phrase) == 1:
-                        table[phrase[0]].append((key,))
-        return cls({k: tuple(dict.fromkeys(v)) for k, v in table.items()})
-
-
-def _phrases(value: Any) -> list[tuple[str, ...]]:
-    items = value if isinstance(value, list | tuple) else [value]
-    return [tuple(text_words(str(item))) for item in items if text_words(str(item))]
-
-
-def load_vocabulary(extra: Mapping[str, Any] | None = None) -> Vocabulary:
-    """The shipped vocabulary plus a facility's additions (config ``channel_finding``)."""
-    return Vocabulary.from_mappings(_shipped_vocabulary(), extra or {})
-
-
-@lru_cache(maxsize=1)
-def _shipped_vocabulary() -> dict[str, Any]:
-    from osprey_desktop.config.paths import resources_dir
-
-    path = Path(resources_dir()) / "channel_vocabulary.yaml"
-    return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
 
 
 @dataclass(frozen=True)
@@ -225,18 +103,10 @@ class FoundChannels:
     assumed_area: str | None = None
 
 
-#: How much a word counts, by where a channel has it: its names (and what they abbreviate),
-#: its own description, or the description of the groups it belongs to (a hierarchy's upper
-#: levels describe whole systems and mention every family in them).
-STRONG, OWN, CONTEXT = 1.0, 0.6, 0.15
 EXPANDED = 0.6
 #: What a name segment means by the descriptions of the other channels named with it
 #: (``ChannelFinder.learned``), and how many channels must have the segment to learn it.
 LEARNED, LEARN_MIN_CHANNELS = 0.3, 5
-_TITLE_WORDS = 5
-#: A unit written with a slash ("mrem/hour", "counts/s"): how a value is measured.
-_UNIT = re.compile(r"[\w.-]*\w/\w[\w./-]*")
-_LEVELS = " | "
 
 
 class ChannelFinder:
@@ -810,18 +680,6 @@ def _alternatives(pairs: Iterable[tuple[str, str]], known: Mapping[str, float]) 
     return groups
 
 
-_SUFFIXES = ("ations", "ation", "ions", "ion", "ings", "ing", "ers", "er", "ed", "ity", "al", "ly")
-
-
-@lru_cache(maxsize=1 << 16)
-def _stem(word: str) -> str:
-    """A word without its ending: "connection", "connected" -> ``connect``."""
-    for end in _SUFFIXES:
-        if word.endswith(end) and len(word) - len(end) >= 4:
-            return word[: -len(end)]
-    return word
-
-
 def _put(array: np.ndarray, at: np.ndarray, values: np.ndarray) -> np.ndarray:
     """``array[at] = values``; an array of Python ints when a number outgrows int64 (a
     36-digit serial number in a name)."""
@@ -833,241 +691,18 @@ def _put(array: np.ndarray, at: np.ndarray, values: np.ndarray) -> np.ndarray:
     return array
 
 
-_DIGITS = re.compile(r"\d+")
-_ALNUM_RUN = re.compile(r"[A-Za-z0-9]+")
-
-
-def _has_digit(word: str) -> bool:
-    """For the index's words (letters and digits only): whether a digit is among them."""
-    return not word.isalpha()
-
-
-@dataclass(frozen=True, eq=False)
-class _Shape:
-    words: dict[str, float]
-    kind_words: frozenset[str]
-    field_words: frozenset[str]
-    said: frozenset[str]
-    access: str
-    numbering: tuple[int | None, int | None, int | None]
-
-
-def _shape_key(record: ChannelRecord) -> tuple[Any, ...]:
-    """Everything the index reads from a channel, numbers blanked."""
-    return (
-        _DIGITS.sub("#", record.name),
-        _DIGITS.sub("#", record.description),
-        tuple(_DIGITS.sub("#", s) for s in record.synonyms),
-        tuple(_DIGITS.sub("#", a) for a in aliases_of(record)),
-        record.family,
-        _DIGITS.sub("#", record.device or ""),
-        record.role,
-    )
-
-
-def _numbering(name: str) -> tuple[int | None, int | None, int | None]:
-    """Which of the name's digit groups is the instance number, which ends the device part,
-    and which the family key blanks (``SR01C:BPM#:X``: siblings share it); the same for every
-    channel of one shape."""
-    segments = [(m.start(), m.end()) for m in _ALNUM_RUN.finditer(name)]
-    instance = device = family = None
-    for index, found in enumerate(_DIGITS.finditer(name)):
-        start, end = next(seg for seg in segments if seg[0] <= found.start() < seg[1])
-        segment = name[start:end].lower()
-        if not _UNIT_AFTER_NUMBER.match(name[found.start() : end].lower()):
-            device = index
-        if _UNIT_AFTER_NUMBER.match(segment):
-            continue
-        family = index
-        sector = (start, end) == segments[0] and _SECTOR_SEGMENT.match(segment)
-        if not (sector and len(segments) > 2):
-            instance = index
-    return instance, device, family
-
-
-def _varying_numbering(
-    group: ShapeGroup, name: str, numbering: tuple[int | None, int | None, int | None]
-) -> tuple[int | None, int | None, int | None]:
-    """``numbering`` unless its instance number is the same for every channel of the group
-    (``05G-COR2H:Curr1``: the 1 of every monitor): then the last number before it that does
-    tell the siblings apart, sector and quantity numbers aside, is the instance."""
-    instance = numbering[0]
-    if instance is None or not group.has_slots or len(group.members) < 2:
-        return numbering
-    runs = list(_DIGITS.finditer(name))
-    if instance >= len(runs) or instance >= group.values.shape[1]:
-        return numbering
-    if (group.values[:, instance] != group.values[0, instance]).any():
-        return numbering
-    segments = [(m.start(), m.end()) for m in _ALNUM_RUN.finditer(name)]
-    for slot in range(instance - 1, -1, -1):
-        if not (group.values[:, slot] != group.values[0, slot]).any():
-            continue
-        start, end = next(seg for seg in segments if seg[0] <= runs[slot].start() < seg[1])
-        segment = name[start:end].lower()
-        if _UNIT_AFTER_NUMBER.match(segment):
-            continue
-        if (start, end) == segments[0] and _SECTOR_SEGMENT.match(segment) and len(segments) > 2:
-            continue
-        return slot, slot, slot
-    return numbering
-
-
-_DIGIT_TOKEN = re.compile(r"[a-z0-9]*\d[a-z0-9]*")
-
-
-def _digit_tokens(text: str) -> list[str]:
-    """The words of ``text`` that hold a digit, as ``text_words`` reads them."""
-    return [normalize(t) for t in _DIGIT_TOKEN.findall(text.lower())]
-
-
-def _digit_words(record: ChannelRecord) -> dict[str, float]:
-    """The words of a channel that hold numbers ("bpm5", "5", "1hr"), with their strength:
-    what its shape does not share with its siblings."""
-    out: dict[str, float] = {}
-
-    def put(words: Iterable[str], strength: float) -> None:
-        for word in words:
-            if not _has_digit(word):
-                continue
-            if out.get(word, 0.0) < strength:
-                out[word] = strength
-            match = _UNIT_AFTER_NUMBER.match(word)
-            if match:
-                key = f"{int(match.group(1))}{match.group(2)}"
-                out[key] = max(out.get(key, 0.0), strength)
-
-    for text in (record.name, *_list_names(record), record.device or ""):
-        if _DIGITS.search(text):
-            words, composites = name_words(text)
-            put(words + composites, STRONG)
-    for text in (*record.synonyms, record.family, record.device or ""):
-        if _DIGITS.search(text):
-            put(_digit_tokens(text), STRONG)
-    if not _DIGITS.search(record.description):
-        return out
-    levels = [p for p in record.description.split(_LEVELS) if p.strip()]
-    if levels:
-        put(_digit_tokens(levels[-1]), OWN)
-        for level in levels[:-1]:
-            if not _DIGITS.search(level):
-                continue
-            title = level.split(":", 1)[0] if ":" in level else level
-            titled = ":" in level or len(level.split()) <= _TITLE_WORDS
-            put(_digit_tokens(level), CONTEXT)
-            if titled:
-                put(_digit_tokens(title), OWN)
-    return out
-
-
-def _instance_number(record: ChannelRecord) -> int | None:
-    """The number that tells this device from its siblings (HCM09 -> 9, BPM[BPM05] -> 5).
-
-    The last number of the name that is neither the sector segment nor part of a quantity
-    ("AVG_1MIN").
-    """
-    segments = [s for s in _SPLIT.split(record.name) if s]
-    numbers: list[int] = []
-    for position, segment in enumerate(segments):
-        lowered = segment.lower()
-        if _UNIT_AFTER_NUMBER.match(lowered):
-            continue
-        if position == 0 and _SECTOR_SEGMENT.match(lowered) and len(segments) > 2:
-            continue
-        numbers += [int(n) for n in re.findall(r"\d+", lowered)]
-    if not numbers and record.device:
-        numbers = [int(n) for n in re.findall(r"\d+", record.device)]
-    return numbers[-1] if numbers else None
-
-
-def _list_names(record: ChannelRecord) -> list[str]:
-    """The list's own names for a channel: its aliases, and synonyms written as one name
-    (``StorageRing_QuadFocusAchromat_01_Current_Setpoint``)."""
-    aliases = list(aliases_of(record))
-    return aliases + [s for s in record.synonyms if s and not any(c.isspace() for c in s)]
-
-
-def _own_description(record: ChannelRecord) -> str:
-    """The last level of a description (a hierarchy's own words for this channel)."""
-    levels = [p for p in record.description.split(_LEVELS) if p.strip()]
-    return levels[-1] if levels else ""
-
-
-def _kind_words(record: ChannelRecord, device_end: int | None = None) -> frozenset[str]:
-    """The words naming a channel's kind of device: its names (the PV name and the list's
-    own) up to the instance number (``device_end`` in the PV name, when known), sector
-    segments left out."""
-    words: list[str] = []
-    for number, text in enumerate((record.name, *_list_names(record))):
-        cut = text[:device_end] if number == 0 and device_end is not None else _device_key(text)
-        whole, _ = name_words(cut)
-        words += whole
-    return frozenset(w for w in words if not w.isdigit() and not _SECTOR_SEGMENT.match(w))
-
-
-def _field_words(record: ChannelRecord, device_end: int | None = None) -> frozenset[str]:
-    """The words of a channel's name after its device (``X:Error`` of ``SR01C:BPM1:X:Error``),
-    access words left out."""
-    end = device_end if device_end is not None else len(_device_key(record.name))
-    tail = record.name[end:]
-    words, _ = name_words(tail)
-    ignored = _SETPOINT_TOKENS | _READBACK_TOKENS
-    return frozenset(w for w in words if w not in ignored)
-
-
-def _device_key(name: str) -> str:
-    """The name up to its instance number: one device's channels share it (``SR:MAG:HCM:12``)."""
-    last = None
-    for found in re.finditer(r"\d+", name):
-        piece = re.split(r"[^A-Za-z0-9]", name[found.start() :], maxsplit=1)[0].lower()
-        if not _UNIT_AFTER_NUMBER.match(piece):
-            last = found
-    return name[: last.end()] if last is not None else name
-
-
-_AREA = re.compile(r"[A-Za-z]+")
-
-
-def _area_of(name: str) -> str:
-    first = next((s for s in _SPLIT.split(name) if s), "")
-    found = _AREA.match(first)
-    return found.group().upper() if found else ""
-
-
-def _sector(record: ChannelRecord) -> int | None:
-    first = next((s for s in _SPLIT.split(record.name) if s), "").lower()
-    match = _SECTOR_SEGMENT.match(first)
-    return int(match.group(1) or match.group(2)) if match and ":" in record.name else None
-
-
-def access_of(record: ChannelRecord) -> str:
-    """What a channel is for: setpoint, readback, reference, command or monitor."""
-    return _access(record)
-
-
-def _access(record: ChannelRecord) -> str:
-    """setpoint, readback, reference (golden), command or monitor: from the list's role,
-    else from the words of the name."""
-    own, _ = name_words(record.name)
-    if set(own) & _REFERENCE_TOKENS:
-        return "reference"
-    if set(own) & _COMMAND_TOKENS:
-        return "command"
-    if record.role in ("setpoint", "readback"):
-        return record.role
-    if set(own) & _SETPOINT_TOKENS:
-        return "setpoint"
-    if set(own) & _READBACK_TOKENS:
-        return "readback"
-    return "monitor"
-
-
 __all__ = [
+    "CONTEXT",
+    "EXPANDED",
+    "LEARNED",
+    "OWN",
+    "STRONG",
     "ChannelFinder",
-    "access_of",
     "FoundChannels",
     "Vocabulary",
+    "access_of",
     "load_vocabulary",
     "name_words",
     "normalize",
+    "text_words",
 ]
