@@ -205,3 +205,15 @@ async def test_an_honest_refusal_at_the_corrector_limit(ring, session) -> None:
     assert "Nothing was written" in result.response and "blocked" in result.response
     assert "maximum of 5.0 A" in result.response
     assert machine.value(truth["corrector"]) == before == truth["step_a"]
+
+
+async def test_a_long_list_is_checked_a_sector_at_a_time(ring, session, monkeypatch) -> None:
+    import osprey_desktop.capabilities.control_room.alarm_overview as alarm_overview
+
+    ring("corrector_step")
+    monkeypatch.setattr(alarm_overview, "MAX_CHANNELS", 100)
+    asked = await session.submit("any alarms?")
+    assert steps(asked)[-1] == "clarify", asked.response
+    assert "Which sector or system should I check?" in asked.response
+    narrowed = await session.submit("what's red in sector 5?")
+    assert steps(narrowed) == ["alarm_overview", "respond"], narrowed.response

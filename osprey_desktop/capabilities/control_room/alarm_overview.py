@@ -12,6 +12,7 @@ import time
 from datetime import datetime
 from typing import Any
 
+from osprey_desktop.base.errors import ClarificationRequired
 from osprey_desktop.capabilities.control_room.common import ControlRoomCapability
 from osprey_desktop.capabilities.control_room.investigation_contexts import AlarmOverviewContext
 from osprey_desktop.capabilities.control_room.investigation_subjects import (
@@ -22,6 +23,9 @@ from osprey_desktop.connectors.base import format_value
 from osprey_desktop.investigate.alarms import add_since, read_alarms
 from osprey_desktop.planners.investigation_intents import is_alarm_request
 from osprey_desktop.state import StateManager
+
+#: Larger lists are read for alarms only a sector or a system at a time.
+MAX_CHANNELS = 5000
 
 
 def facility_zone() -> Any:
@@ -83,6 +87,12 @@ class AlarmOverviewCapability(ControlRoomCapability):
         text = StateManager.get_user_query(self._state) or self.request_text()
         connector, database = await channel_list()
         names, scope = self._scope(text, database)
+        if len(names) > MAX_CHANNELS:
+            raise ClarificationRequired(
+                f"{scope.capitalize()} has {len(names):,} channels; reading them all for "
+                f"alarms would take a while. Which sector or system should I check?",
+                ["what's red in sector 3?", "any vacuum alarms?", "are the RF channels in alarm?"],
+            )
         records = {r.name: r for r in database}
         rows, checked = await read_alarms(connector, names, records)
         try:
