@@ -55,15 +55,53 @@ def format_size(size: int | None) -> str:
     return f"{value:.1f} GiB"
 
 
-def format_threads(threads: list[Any], sizes: dict[str, int] | None = None) -> str:
+#: What the PENDING column says for a thread's last approval, by its ledger status.
+_STATE_WORDS = {
+    "pending": "approval",
+    "approved": "running",
+    "executing": "running",
+    "sending": "sending",
+    "in_doubt": "in doubt",
+}
+
+
+async def approval_states(session: Any, threads: list[Any]) -> dict[str, str]:
+    """The ledger status of each listed thread's last approval (``in_doubt`` for a write whose
+    console is gone after sending). The checkpoint alone says "pending" for an approval whose
+    console was killed after the answer; the ledger says what really happened."""
+    ledger = getattr(session, "ledger", None)
+    if ledger is None:
+        return {}
+    states: dict[str, str] = {}
+    for thread in threads:
+        if not thread.pending_approval:
+            continue
+        records = await ledger.for_thread(thread.thread_id)
+        if records:
+            states[thread.thread_id] = str(records[-1].to_dict()["status"])
+    return states
+
+
+def _ledger_fields(status: str | None) -> dict[str, Any]:
+    if status is None:
+        return {}
+    return {"pending_approval": status == "pending", "approval_status": status}
+
+
+def format_threads(
+    threads: list[Any], sizes: dict[str, int] | None = None, states: dict[str, str] | None = None
+) -> str:
     """A plain table: id, last activity (local time), size, pending marker, title."""
     if not threads:
         return "no threads yet"
     sizes = sizes or {}
+    states = states or {}
     width = max(len(t.thread_id) for t in threads)
     lines = [f"{'THREAD':<{width}}  {'LAST ACTIVITY':<19}  {'SIZE':>10}  {'PENDING':<8}  TITLE"]
     for thread in threads:
         pending = "approval" if thread.pending_approval else ""
+        if thread.thread_id in states:
+            pending = _STATE_WORDS.get(states[thread.thread_id], "")
         size = format_size(sizes.get(thread.thread_id))
         lines.append(
             f"{thread.thread_id:<{width}}  {_when(thread.last_activity):<19}  {size:>10}  "
@@ -92,10 +130,20 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_OK
         threads = await session.list_threads()
         sizes = await thread_storage_sizes(chunked) or {}
+        states = await approval_states(session, threads)
         if args.json:
-            print_json([{**t.to_dict(), "size_bytes": sizes.get(t.thread_id)} for t in threads])
+            print_json(
+                [
+                    {
+                        **t.to_dict(),
+                        "size_bytes": sizes.get(t.thread_id),
+                        **_ledger_fields(states.get(t.thread_id)),
+                    }
+                    for t in threads
+                ]
+            )
         else:
-            print(format_threads(threads, sizes))
+            print(format_threads(threads, sizes, states))
         return EXIT_OK
 
     return run_session("threads", args.db, body)

@@ -44,7 +44,7 @@ class Console:
         self.ring = SimStateFile(self.data / "sim_machine.json")
 
     def __call__(self, *args: str) -> subprocess.CompletedProcess[str]:
-        extra = ["--db", str(self.db)] if args[0] in ("ask", "approve", "threads") else []
+        extra = ["--db", str(self.db)] if args[0] in ("ask", "approve", "threads", "verify") else []
         return subprocess.run(
             [sys.executable, "-m", "osprey_desktop", *args, *extra],
             capture_output=True,

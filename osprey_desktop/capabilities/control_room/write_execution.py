@@ -291,8 +291,20 @@ class WriteExecution:
                     sent_at=sent_at if result.sent else None,
                 )
             )
+            if len(results) < len(checks):
+                await self._progress(results)
         await self._finish("sending", "done", results)
         return results
+
+    async def _progress(self, results: Sequence[WriteOperationResult]) -> None:
+        """The outcomes so far, stored as the batch goes: the puts are sequential, so after a
+        crash the channel after the last stored outcome is the one in doubt and the ones after
+        it were never sent (never reported as "sent at")."""
+        dumped = [r.model_dump(mode="json") for r in results]
+        try:
+            await self.ledger.transition(self.approval_id, ["sending"], "sending", results=dumped)
+        except Exception:  # noqa: BLE001 - the audit log has the outcome; the batch goes on
+            logger.warning("progress of approval %s not stored", self.approval_id)
 
     async def _not_sent(self, message: str, audit: bool = False) -> list[WriteOperationResult]:
         """Close the approval with nothing sent (``audit``: and say so in the audit log)."""
@@ -400,9 +412,10 @@ class WriteExecution:
         """A put may have reached the machine; report what each channel reads now."""
         if self.record.owner_alive():
             return self._elsewhere()
-        readings = await _read_now(self.connector, [str(op["channel"]) for op in self.operations])
-        results = []
-        for op in self.operations:
+        done, doubtful, unsent = split_progress(self.record)
+        readings = await _read_now(self.connector, [str(op["channel"]) for op in doubtful])
+        results = [WriteOperationResult.model_validate(r) for r in done]
+        for op in doubtful:
             now = readings.get(str(op["channel"]))
             units = str(op.get("units") or "")
             shown = (
@@ -424,7 +437,27 @@ class WriteExecution:
                     sent_at=self.record.sent_at,
                 )
             )
-        return results
+        return results + _never_sent(unsent, self.approval_id)
+
+
+def split_progress(
+    record: ApprovalRecord,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+    """(stored outcomes, operations in doubt, operations never sent) of a ``sending`` row.
+
+    The puts of a batch are sequential and each outcome is stored before the next put: the
+    operation right after the stored ones may have left, the later ones never did.
+    """
+    operations = list((record.payload or {}).get("operations") or [])
+    done = list(record.results or []) if record.status == "sending" else []
+    if len(done) >= len(operations):
+        return done[: len(operations)], [], []
+    return done, operations[len(done) : len(done) + 1], operations[len(done) + 1 :]
+
+
+def _never_sent(operations: Sequence[Mapping[str, Any]], approval_id: str) -> list[Any]:
+    message = "not sent: the console carrying out the batch stopped before this channel's turn"
+    return [operation_result(op, "not_sent", message, approval_id) for op in operations]
 
 
 async def _read_now(connector: Any, channels: Sequence[str]) -> dict[str, Any]:
@@ -460,6 +493,9 @@ async def resolve_in_doubt(
         message = f"not verified: {describe_owner(record)} is still carrying out this write"
         return [operation_result(op, "in_doubt", message, record.approval_id) for op in operations]
     kept: list[dict[str, Any]] = []
+    unsent: list[dict[str, Any]] = []
+    if record.status == "sending":  # its console is gone: only the put that may have left
+        kept, operations, unsent = split_progress(record)
     if record.status == "done":  # a write reported in doubt when it ran (a reset connection)
         doubtful = {
             str(r.get("channel")) for r in record.results or [] if r.get("outcome") == "in_doubt"
@@ -500,15 +536,16 @@ async def resolve_in_doubt(
                 op, outcome, finding, record.approval_id, readback=readback, sent_at=record.sent_at
             )
         )
+    unsent_results = _never_sent(unsent, record.approval_id)
     if results and all(r.outcome != "in_doubt" for r in results):
         await ledger.transition(
             record.approval_id,
             [record.status],
             "resolved",
-            results=kept + [r.model_dump(mode="json") for r in results],
+            results=kept + [r.model_dump(mode="json") for r in results + unsent_results],
             note="resolved by reading back",
         )
-    return results
+    return results + unsent_results
 
 
 def describe_owner(record: ApprovalRecord) -> str:
@@ -533,4 +570,5 @@ __all__ = [
     "doubtful_outcomes",
     "operation_result",
     "resolve_in_doubt",
+    "split_progress",
 ]
