@@ -28,7 +28,8 @@ class ActivityRow:
     what: str
     outcome: str
     thread_id: str | None
-    source: str  # "audit 42" or "logbook 7"
+    source: str  # "audit 42" or "logbook event 7"
+    entry_id: int | None = None  # the logbook entry a logbook row is about
 
     def matches(self, kinds: Iterable[str] | None = None, text: str = "") -> bool:
         if kinds is not None and self.kind not in set(kinds):
@@ -74,6 +75,7 @@ def _event_row(event: LogbookEvent) -> ActivityRow:
         outcome=event.outcome,
         thread_id=event.thread_id,
         source=f"logbook event {event.id}",
+        entry_id=event.entry_id,
     )
 
 
@@ -109,6 +111,12 @@ class ActivityLog:
         from osprey_desktop.safety.audit import audit_log_for
 
         return cls(audit_log_for(checkpointer), logbook_for(checkpointer))
+
+    async def retry(self, entry_id: int, config: Any) -> Any:
+        """Publish a logbook entry that was not published again (``publishing.retry``)."""
+        from osprey_desktop.logbook.publishing import retry
+
+        return await retry(self.logbook, entry_id, config)
 
     async def rows(self, limit: int = 500) -> list[ActivityRow]:
         """Every row, newest first, read off the event loop."""

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMenu,
+    QPushButton,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -153,6 +154,12 @@ class ActivityDock(QDockWidget):
         self.search.setClearButtonEnabled(True)
         self.note = QLabel()
         self.note.setObjectName("activity_note")
+        self.note.setWordWrap(True)
+        self.retry_button = QPushButton("Retry publishing")
+        self.retry_button.setObjectName("activity_retry")
+        self.retry_button.setEnabled(False)
+        self.retry_button.setToolTip("Select a logbook entry that was not published")
+        self.retry_button.clicked.connect(self.retry_selected)
         self.table = QTableView()
         self.table.setObjectName("activity_table")
         self.table.setModel(self.proxy)
@@ -171,8 +178,12 @@ class ActivityDock(QDockWidget):
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(top)
         layout.addWidget(self.table, 1)
-        layout.addWidget(self.note)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.note, 1)
+        bottom.addWidget(self.retry_button)
+        layout.addLayout(bottom)
         self.setWidget(body)
+        self.table.selectionModel().currentRowChanged.connect(lambda *_: self._offer_retry())
         self.kind.currentIndexChanged.connect(self._filter)
         self.search.textChanged.connect(self._filter)
         self._task: asyncio.Task[None] | None = None
@@ -196,7 +207,7 @@ class ActivityDock(QDockWidget):
         self._task = asyncio.ensure_future(self._load())
         return self._task
 
-    async def _load(self) -> None:
+    async def _load(self, keep_note: bool = False) -> None:
         assert self.source is not None
         try:
             rows = await self.source.rows()
@@ -205,7 +216,9 @@ class ActivityDock(QDockWidget):
             self.note.setText(f"⚠ The activity cannot be read: {exc}")
             return
         self.model.set_rows(rows)
-        self._show_note()
+        if not keep_note:
+            self._show_note()
+        self._offer_retry()
         self.refreshed.emit(self.proxy.rowCount())
 
     def _filter(self) -> None:
@@ -221,6 +234,47 @@ class ActivityDock(QDockWidget):
             self.note.setText(f"{total} rows, newest first. Double-click a row to open its thread.")
         else:
             self.note.setText(f"{shown} of {total} rows match the filter.")
+
+    def selected_row(self) -> ActivityRow | None:
+        index = self.table.currentIndex()
+        return self.proxy.data(index, Qt.ItemDataRole.UserRole) if index.isValid() else None
+
+    def _offer_retry(self) -> None:
+        row = self.selected_row()
+        can = (
+            row is not None
+            and row.kind == "logbook"
+            and row.outcome == "not_published"
+            and row.entry_id is not None
+        )
+        self.retry_button.setEnabled(bool(can) and self.source is not None)
+        if can:
+            self.retry_button.setToolTip(f"Send logbook entry {row.entry_id} to Olog again")
+
+    def retry_selected(self) -> asyncio.Task[None] | None:
+        """Publish the selected not-published entry again; the note says how it went."""
+        row = self.selected_row()
+        if row is None or row.entry_id is None or self.source is None:
+            return None
+        self.retry_button.setEnabled(False)
+        return asyncio.ensure_future(self._retry(row.entry_id))
+
+    async def _retry(self, entry_id: int) -> None:
+        from osprey_desktop.config import get_config
+
+        assert self.source is not None
+        try:
+            entry = await self.source.retry(entry_id, get_config())
+        except Exception as exc:  # noqa: BLE001 - said in the dock; nothing else depends on it
+            self.note.setText(f"⚠ Logbook entry {entry_id}: {exc}")
+            return
+        if entry.status == "published":
+            self.note.setText(f"Logbook entry {entry_id} published (Olog {entry.remote_id}).")
+        else:
+            self.note.setText(
+                f"⚠ Logbook entry {entry_id} is still not published: {entry.publish_error}"
+            )
+        await self._load(keep_note=True)
 
     def _open(self, index: QModelIndex) -> None:
         row = self.proxy.data(index, Qt.ItemDataRole.UserRole)

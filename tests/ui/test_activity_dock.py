@@ -226,3 +226,36 @@ def test_log_this_from_the_window_confirms_and_shows_in_the_activity(qtbot, wind
     assert menu.actions()[-1] is window.log_this_action  # also on an answer's context menu
     menu.deleteLater()
     QApplication.processEvents()
+
+
+def test_an_entry_that_was_not_published_is_retried_from_the_dock(
+    qtbot, refresh, run_async, tmp_path, configure, monkeypatch
+):
+    from osprey_desktop.logbook import publish
+    from tests.logbook.conftest import start_olog
+
+    server = start_olog()
+    try:
+        monkeypatch.setenv("OLOG_USERNAME", "ops")
+        monkeypatch.setenv("OLOG_PASSWORD", "wrong")
+        config = configure({"logbook": {"type": "olog", "olog": {"url": server.url}}})
+        store = SqliteLogbook(tmp_path / "threads.sqlite")
+        draft = store.add(LogbookEntry(title="Vacuum", text="gauge 4 spiked", logbook="ops"))
+        run_async(publish(store, draft.id, config))  # refused: 401
+        dock = ActivityDock(ActivityLog(AuditLog(tmp_path / "audit.sqlite"), store))
+        qtbot.addWidget(dock)
+        dock.show()
+        refresh(dock)
+        assert not dock.retry_button.isEnabled()
+
+        dock.table.setCurrentIndex(dock.proxy.index(0, 0))  # the not-published entry
+        assert dock.retry_button.isEnabled()
+        monkeypatch.setenv("OLOG_PASSWORD", "secret")
+        qtbot.mouseClick(dock.retry_button, Qt.MouseButton.LeftButton)
+
+        qtbot.waitUntil(lambda: len(dock.shown_rows()) == 2, timeout=10_000)
+        assert "published (Olog 101)" in dock.note.text()
+        assert store.get(draft.id).status == "published"
+        assert [r.outcome for r in dock.shown_rows()] == ["published", "not_published"]
+    finally:
+        server.stop()
