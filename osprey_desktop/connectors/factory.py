@@ -65,8 +65,12 @@ def channel_database_path(config: AppConfig | None = None) -> Path | str:
 
 
 def get_configured_channel_database(config: AppConfig | None = None) -> ChannelDatabase:
-    """The configured channel database (loaded once per file)."""
-    return get_channel_database(channel_database_path(config))
+    """The configured channel database (loaded once per file); on the simulated ring replaying
+    a scenario, the ring's own list (a scenario may add channels, e.g. RF cavities)."""
+    cfg = _config(config)
+    if cfg.control_system.type == "sim" and cfg.control_system.sim.scenario:
+        return get_sim_machine(cfg).database
+    return get_channel_database(channel_database_path(cfg))
 
 
 def sim_state_path(config: AppConfig | None = None) -> Path:

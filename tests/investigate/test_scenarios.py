@@ -114,3 +114,17 @@ def test_scenario_configured_by_name(configure) -> None:
         get_channel_database(resolve_resource_file(None, "channels.yaml")), clock=lambda: NOW
     )
     assert machine.scenario is not None and machine.scenario.name == "vacuum_burst"
+
+
+def test_a_scenarios_channels_are_in_the_configured_list(configure) -> None:
+    from osprey_desktop.connectors import get_configured_channel_database
+    from osprey_desktop.connectors.factory import reset_sim_machines
+
+    reset_sim_machines()
+    try:
+        configure({"control_system": {"sim": {"scenario": "rf_trip"}}})
+        assert "SR:RF:CAV2:ReflPower" in get_configured_channel_database()
+        configure({"control_system": {"type": "epics"}})
+        assert "SR:RF:CAV2:ReflPower" not in get_configured_channel_database()
+    finally:
+        reset_sim_machines()
