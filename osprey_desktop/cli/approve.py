@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import argparse
 import sqlite3
+import sys
 from typing import Any
 
 from osprey_desktop.cli.common import (
     EXIT_ALREADY_ANSWERED,
     EXIT_CODES_HELP,
     EXIT_FAILED,
+    EXIT_NOT_WRITTEN,
+    EXIT_STORAGE,
     EXIT_USAGE,
     PROG,
     HelpFormatter,
@@ -69,7 +72,36 @@ def run(args: argparse.Namespace) -> int:
         result = await session.resume(args.thread, approved)
         return report_turn(result, "approve", args.json)
 
-    return run_session("approve", args.db, body)
+    from osprey_desktop.safety.audit_spool import pending
+
+    kept_before = len(pending())
+    code = run_session("approve", args.db, body)
+    if code == EXIT_STORAGE:
+        return _kept_outcomes(args.thread, pending()[kept_before:]) or code
+    return code
+
+
+def _kept_outcomes(thread_id: str, kept: list[dict[str, Any]]) -> int | None:
+    """The database went away after puts had left: say which, and where their outcomes are
+    kept (``EXIT_NOT_WRITTEN``), instead of a bare storage error."""
+    from osprey_desktop.safety.audit_spool import spool_path
+
+    mine = [e for e in kept if e.get("thread_id") == thread_id]
+    if not mine:
+        return None
+    print(
+        f"{len(mine)} write(s) of thread '{thread_id}' were sent before the database became "
+        f"unreachable; their outcomes are kept in {spool_path()} and go into the audit log "
+        f"when it can be reached (the next write or '{PROG} verify --thread {thread_id}'):",
+        file=sys.stderr,
+    )
+    for entry in mine:
+        print(
+            f"- {entry.get('channel')}: {str(entry.get('outcome')).replace('_', ' ')} "
+            f"({entry.get('requested_value')})",
+            file=sys.stderr,
+        )
+    return EXIT_NOT_WRITTEN
 
 
 async def _nothing_pending(session: Any, thread_id: str) -> int:

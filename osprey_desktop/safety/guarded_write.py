@@ -19,6 +19,7 @@ returned, never before.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -247,11 +248,19 @@ async def _put(
 
 
 async def _try_record(audit: AuditLog, **fields: Any) -> tuple[int | None, str | None]:
-    """Record an entry; a failure is returned (and shown), since the outcome is already fact."""
+    """Record an entry; a failure is returned (and shown), since the outcome is already fact,
+    and the entry is kept on this computer until the log can take it (``audit_spool``)."""
+    from osprey_desktop.safety.audit_spool import keep
+
+    fields.setdefault("when", time.time())
     try:
         return await audit.arecord(**fields), None
     except (AuditError, OSError) as exc:
-        return None, str(exc)
+        try:
+            kept = await asyncio.to_thread(keep, fields)
+        except OSError as lost:
+            return None, f"{exc}; it could not be kept locally either ({lost})"
+        return None, f"{exc}; kept in {kept} until the audit log can take it"
 
 
 async def record_rejected_write(

@@ -225,6 +225,7 @@ class WriteExecution:
 
     async def _send_all_alive(self, checks: Sequence[Any]) -> list[WriteOperationResult]:
         kind = self.connector.kind
+        await _flush_spool(self.audit)
         try:
             # The audit log is the durable witness: a thread database restored from a copy
             # can make a carried-out approval look unanswered, the log cannot.
@@ -412,7 +413,10 @@ class WriteExecution:
         """A put may have reached the machine; report what each channel reads now."""
         if self.record.owner_alive():
             return self._elsewhere()
-        done, doubtful, unsent = split_progress(self.record)
+        await _flush_spool(self.audit)
+        done, doubtful, unsent = split_progress(
+            self.record, await _audited_outcomes(self.audit, self.approval_id)
+        )
         readings = await _read_now(self.connector, [str(op["channel"]) for op in doubtful])
         results = [WriteOperationResult.model_validate(r) for r in done]
         for op in doubtful:
@@ -441,18 +445,50 @@ class WriteExecution:
 
 
 def split_progress(
-    record: ApprovalRecord,
+    record: ApprovalRecord, audited: Mapping[str, dict[str, Any]] | None = None
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
-    """(stored outcomes, operations in doubt, operations never sent) of a ``sending`` row.
+    """(known outcomes, operations in doubt, operations never sent) of a ``sending`` row.
 
-    The puts of a batch are sequential and each outcome is stored before the next put: the
-    operation right after the stored ones may have left, the later ones never did.
+    The puts of a batch are sequential and each outcome is recorded before the next put, in
+    the ledger or, when the ledger could not take it, in the audit log (``audited``: its
+    outcome per channel, the local spool flushed first): the operation right after the known
+    ones may have left, the later ones never did.
     """
     operations = list((record.payload or {}).get("operations") or [])
-    done = list(record.results or []) if record.status == "sending" else []
-    if len(done) >= len(operations):
-        return done[: len(operations)], [], []
-    return done, operations[len(done) : len(done) + 1], operations[len(done) + 1 :]
+    stored = list(record.results or []) if record.status == "sending" else []
+    audited = audited or {}
+    done: list[dict[str, Any]] = []
+    for index, op in enumerate(operations):
+        if index < len(stored):
+            done.append(stored[index])
+        elif str(op.get("channel")) in audited:
+            done.append(audited[str(op.get("channel"))])
+        else:
+            return done, operations[index : index + 1], operations[index + 1 :]
+    return done, [], []
+
+
+async def _audited_outcomes(audit: AuditLog, approval_id: str) -> dict[str, dict[str, Any]]:
+    """The outcome the audit log holds for each channel of an approval (as a stored result)."""
+    from osprey_desktop.connectors.base import WRITE_OUTCOMES
+
+    try:
+        entries = await audit.aapproval_entries(approval_id)
+    except (AuditError, OSError):
+        return {}
+    out: dict[str, dict[str, Any]] = {}
+    for entry in entries:
+        if entry.outcome in WRITE_OUTCOMES:
+            out[entry.channel] = WriteOperationResult(
+                channel=entry.channel,
+                requested_value=entry.requested_value,
+                previous_value=entry.value_before,
+                readback=entry.readback_after,
+                outcome=entry.outcome,  # type: ignore[arg-type]
+                message=f"{entry.message or entry.outcome} (from the audit log)",
+                approval_id=approval_id,
+            ).model_dump(mode="json")
+    return out
 
 
 def _never_sent(operations: Sequence[Mapping[str, Any]], approval_id: str) -> list[Any]:
@@ -469,6 +505,16 @@ async def _read_now(connector: Any, channels: Sequence[str]) -> dict[str, Any]:
     for name, reading in readings.items():
         out[name] = reading if isinstance(reading, Exception) else reading.value
     return out
+
+
+async def _flush_spool(audit: AuditLog) -> None:
+    """Outcomes kept locally while the audit log was unreachable go into it first."""
+    from osprey_desktop.safety.audit_spool import aflush_into
+
+    try:
+        await aflush_into(audit)
+    except Exception:  # noqa: BLE001 - they stay kept for the next time; the write goes on
+        logger.warning("audit entries kept locally could not be added yet", exc_info=True)
 
 
 async def _record_quietly(audit: AuditLog, **fields: Any) -> None:
@@ -488,6 +534,7 @@ async def resolve_in_doubt(
     or it does not; either way the finding is recorded and the approval is closed.
     """
     operations = list((record.payload or {}).get("operations") or [])
+    await _flush_spool(audit)
     if record.status in ("executing", "sending") and record.owner_alive():
         # never "not on the machine" for a channel a live console may still write
         message = f"not verified: {describe_owner(record)} is still carrying out this write"
@@ -495,7 +542,9 @@ async def resolve_in_doubt(
     kept: list[dict[str, Any]] = []
     unsent: list[dict[str, Any]] = []
     if record.status == "sending":  # its console is gone: only the put that may have left
-        kept, operations, unsent = split_progress(record)
+        kept, operations, unsent = split_progress(
+            record, await _audited_outcomes(audit, record.approval_id)
+        )
     if record.status == "done":  # a write reported in doubt when it ran (a reset connection)
         doubtful = {
             str(r.get("channel")) for r in record.results or [] if r.get("outcome") == "in_doubt"
