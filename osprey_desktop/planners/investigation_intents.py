@@ -44,10 +44,11 @@ _CORRELATION = re.compile(
     r"relat(?:ed|ion)\s+(?:to|between)|caused\s+by|in\s+step\s+with)\b",
     re.I,
 )
+# Statistics the history table (last, min, max, mean) does not already give: "average
+# lifetime over the last 2 hours" stays a history request.
 _STATISTICS = re.compile(
-    r"\b(?:mean|average|avg|std|standard\s+deviation|spread|peak[-\s]to[-\s]peak|rms|drift|"
-    r"statistics|stats|largest|biggest|smallest|lowest|highest|maximum|minimum|"
-    r"max|min|excursion|variation|stable|stability)\b",
+    r"\b(?:std|standard\s+deviation|spread|peak[-\s]to[-\s]peak|rms|drift(?:ed|s)?|"
+    r"statistics|stats|excursions?|variation|fluctuat\w*|stable|stability|sigma)\b",
     re.I,
 )
 _EVENTS = re.compile(
@@ -64,12 +65,119 @@ _EVENT_WORDS = re.compile(
 # "vacuum in sector 3 vs sector 7", "compare sectors 3 and 7": a comparison across sectors
 _SECTORS_COMPARED = re.compile(
     r"\bsector\s*\d{1,2}\b.*\b(?:vs\.?|versus|against|compared\s+(?:to|with)|than|and|with)\s+"
-    r"(?:sector\s*)?\d{1,2}\b|\bsectors\s+\d{1,2}\s*(?:,|and|vs\.?|versus|&)\s*\d{1,2}\b",
+    r"sector\s*\d{1,2}\b|\bsector\s*\d{1,2}\s+(?:vs\.?|versus)\s+\d{1,2}\b|"
+    r"\bsectors\s+\d{1,2}\s*(?:,|and|vs\.?|versus|&)\s*\d{1,2}\b",
     re.I,
 )
+# Words an alarm overview question may hold besides its alarm words: anything else names
+# particular channels ("is any neutron monitor in alarm?"), which a read answers with their
+# alarm state, so the overview does not claim it.
+_OVERVIEW_WORDS = frozenset(
+    [
+        "what",
+        "whats",
+        "what's",
+        "is",
+        "are",
+        "was",
+        "were",
+        "there",
+        "any",
+        "anything",
+        "something",
+        "everything",
+        "which",
+        "who",
+        "in",
+        "at",
+        "on",
+        "of",
+        "for",
+        "the",
+        "a",
+        "an",
+        "now",
+        "right",
+        "currently",
+        "current",
+        "at",
+        "the",
+        "moment",
+        "still",
+        "today",
+        "machine",
+        "ring",
+        "accelerator",
+        "storage",
+        "list",
+        "channels",
+        "channel",
+        "pvs",
+        "pv",
+        "alarm",
+        "alarms",
+        "alarming",
+        "red",
+        "major",
+        "minor",
+        "invalid",
+        "disconnected",
+        "show",
+        "me",
+        "list",
+        "tell",
+        "give",
+        "all",
+        "every",
+        "sector",
+        "sectors",
+        "s",
+        "do",
+        "does",
+        "we",
+        "have",
+        "got",
+        "our",
+        "vacuum",
+        "pressure",
+        "pressures",
+        "gauges",
+        "gauge",
+        "orbit",
+        "bpm",
+        "bpms",
+        "rf",
+        "cavity",
+        "cavities",
+        "magnets",
+        "magnet",
+        "correctors",
+        "corrector",
+        "steering",
+        "tunes",
+        "tune",
+        "quadrupoles",
+        "quads",
+        "quad",
+        "undulators",
+        "gaps",
+        "id",
+        "insertion",
+        "devices",
+        "beam",
+        "lifetime",
+        "dcct",
+        "please",
+    ]
+)
+_SIDES = re.compile(r"\b(?:vs\.?|versus|against|than|with|to)\b", re.I)
+_COMPARE = re.compile(r"\b(?:compare[ds]?|comparison|vs\.?|versus|against|than)\b", re.I)
+# A time range, not a time word: "one-minute average dose rate" names a channel.
 _TIME_WORDS = re.compile(
-    r"\b(?:last|past|since|today|yesterday|tonight|morning|afternoon|evening|night|shift|"
-    r"hours?|minutes?|days?|weeks?|from|between|\d{1,2}:\d{2})\b",
+    r"\b(?:(?:the\s+)?(?:last|past|previous)\s+(?:\d+\s*|few\s+|two\s+|three\s+)?"
+    r"(?:hours?|minutes?|days?|weeks?|shift|night|h|min)|since|today|yesterday|tonight|"
+    r"this\s+(?:morning|afternoon|evening|week|shift)|last\s+night|over\s+the|during|"
+    r"from\s+\S+\s+(?:to|until)|between\s+\S+\s+and|\d{1,2}:\d{2}|in\s+the\s+last)\b",
     re.I,
 )
 
@@ -80,7 +188,7 @@ def investigation_kind(text: str) -> IntentKind | None:
         return None
     if _INCIDENT.search(text):
         return "incident"
-    if _ALARM.search(text) and not _ALARM_LIMITS.search(text):
+    if _ALARM.search(text) and not _ALARM_LIMITS.search(text) and _only_overview_words(text):
         return "alarms"
     if _CORRELATION.search(text) and _TIME_WORDS.search(text):
         return "correlation"
@@ -90,7 +198,22 @@ def investigation_kind(text: str) -> IntentKind | None:
         return "statistics"
     if _SECTORS_COMPARED.search(text) and not _ALARM.search(text):
         return "statistics"
+    if _COMPARE.search(text) and _two_windows(text):
+        return "statistics"  # "compare the mean lifetime today with yesterday"
     return None
+
+
+def _two_windows(text: str) -> bool:
+    """A time range on both sides of "with", "to", "vs", "than"... (two windows compared)."""
+    for match in _SIDES.finditer(text):
+        if _TIME_WORDS.search(text[: match.start()]) and _TIME_WORDS.search(text[match.end() :]):
+            return True
+    return False
+
+
+def _only_overview_words(text: str) -> bool:
+    words = re.findall(r"[a-z]+", text.lower().replace("what's", "what is"))
+    return all(w in _OVERVIEW_WORDS or len(w) <= 1 for w in words)
 
 
 def is_alarm_request(text: str) -> bool:
