@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from osprey_desktop.logbook import SqliteLogbook
 from tests.support.cli_env import run_cli
 
 pytestmark = pytest.mark.timeout(120)
@@ -39,22 +40,22 @@ def test_ask_waits_for_confirmation_approve_publishes_and_retry_sends_it_later(
     assert asked.returncode == 3, asked.stderr
     assert "Publish this logbook entry to Olog" in asked.stdout
     thread = thread_of(asked.stderr)
-    listed = json.loads(cli("logbook", "list", "--json").stdout)
-    assert [e["status"] for e in listed] == ["draft"]
+    store = SqliteLogbook(db)
+    assert [e.status for e in store.entries()] == ["draft"]
 
     approved = cli("approve", "--thread", thread, "yes")
 
     assert approved.returncode == 0, approved.stderr
     assert "was not published" in approved.stdout and "401" in approved.stdout
-    (entry,) = json.loads(cli("logbook", "--json").stdout)
-    assert entry["status"] == "not_published" and "401" in entry["publish_error"]
+    (kept,) = store.entries()
+    assert kept.status == "not_published" and "401" in kept.publish_error
     again = cli("approve", "--thread", thread, "yes")
     assert again.returncode == 4, "one confirmation publishes once"
 
-    retried = cli("logbook", "retry", str(entry["id"]), env={**wrong, "OLOG_PASSWORD": "secret"})
+    retried = cli("logbook", "retry", str(kept.id), env={**wrong, "OLOG_PASSWORD": "secret"})
 
     assert retried.returncode == 0, retried.stdout + retried.stderr
-    shown = json.loads(cli("logbook", "show", str(entry["id"]), "--json").stdout)
+    shown = json.loads(cli("logbook", "show", str(kept.id), "--json").stdout)
     assert shown["status"] == "published" and shown["remote_id"] == "101"
 
 
