@@ -59,7 +59,9 @@ class AlarmOverviewContext(CapabilityContext):
         if not self.rows:
             facts = [
                 f"**Nothing in alarm** in {self.scope}: all {self.checked} channels read at "
-                f"{self.clock}{where} are OK (no MINOR, MAJOR, INVALID or disconnected)."
+                f"{self.clock}{where} are OK (no MINOR, MAJOR, INVALID or disconnected).",
+                "",
+                self.provenance_line(),
             ]
             return {"type": "Alarm Overview", "facts": facts, "in_alarm": 0}
         counts = ", ".join(f"{n} {severity}" for severity, n in self.counts().items())
@@ -81,7 +83,16 @@ class AlarmOverviewContext(CapabilityContext):
         facts += markdown_table(["channel", "severity", "status", "value", "since"], table)
         if len(self.rows) > 40:
             facts.append(f"… and {len(self.rows) - 40} more (the Alarms panel lists all).")
+        facts += ["", self.provenance_line()]
         return {"type": "Alarm Overview", "facts": facts, "in_alarm": len(self.rows)}
+
+    def provenance_line(self) -> str:
+        return (
+            f"*Read now: the severity each of the {self.checked} channels reports itself, in "
+            "batches; since = when the archive shows the severity starting (else the reading's "
+            "time). Not checked: channels outside the list, alarms that latched and cleared "
+            "(an alarm server's history).*"
+        )
 
 
 class InvestigationContext(CapabilityContext):
