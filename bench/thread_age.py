@@ -88,7 +88,7 @@ async def age_thread(
                     f"(CPU {cpu * 1000:6.1f} ms), growth {growth / 1024:6.1f} KiB/turn",
                     flush=True,
                 )
-        low = min(a for a in ages if a >= min(10, max(ages)))
+        low = min(ages)
         overall = (marks[max(ages)] - marks[low]) / max(max(ages) - low, 1)
         _, follow = await _turn(session, thread, FOLLOW_UP)
         task = str(follow.state.get("task_current_task") or "")

@@ -25,7 +25,6 @@ import hashlib
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Collection, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import islice
 from typing import Any
 
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
@@ -110,12 +109,50 @@ class TreeCache:
     decoded: _Lru = field(init=False)
     runs: _Lru = field(init=False)
     subtrees: _Lru = field(init=False)
+    layouts: _Lru = field(init=False)
     chunks_decoded: int = 0
 
     def __post_init__(self) -> None:
         self.decoded = _Lru(self.chunk_limit)
         self.runs = _Lru(self.chunk_limit)
         self.subtrees = _Lru(self.subtree_limit)
+        self.layouts = _Lru(self.subtree_limit)
+
+    def remember_layout(
+        self,
+        context_type: str,
+        keys: list[str],
+        values: list[Any],
+        leaves: list[bytes],
+        ids: list[int] | None = None,
+    ) -> None:
+        """How a type's entries were cut into runs, so an append finds its unchanged prefix
+        with two list comparisons instead of a lookup per run (``values`` keeps the objects
+        alive, so their ids stay theirs)."""
+        if keys:
+            ids = ids if ids is not None else list(map(id, values))
+            self.layouts.keep((context_type, keys[0], ids[0]), (keys, ids, leaves, values))
+
+    def unchanged_runs(
+        self,
+        context_type: str,
+        keys: list[str],
+        ids: list[int],
+        reusable: Collection[bytes],
+    ) -> list[bytes]:
+        """The names of the leading full runs of a type that a known layout shares with it."""
+        if not keys:
+            return []
+        found = self.layouts.lookup((context_type, keys[0], ids[0]))
+        if found is None:
+            return []
+        old_keys, old_ids, leaves, _ = found
+        runs = min(len(old_keys), len(keys)) // RUN_SIZE
+        limit = runs * RUN_SIZE
+        if keys[:limit] != old_keys[:limit] or ids[:limit] != old_ids[:limit]:
+            return []
+        shared = leaves[:runs]
+        return shared if all(name in reusable for name in shared) else []
 
     def remember_run(self, key: Hashable, digest: bytes, objects: tuple[Any, ...]) -> None:
         self.runs.keep(key, (digest, objects))
@@ -195,13 +232,32 @@ def encode_tree(
                 f"capability_context_data[{context_type!r}] must be a dict of "
                 f"{{context_key: entry}}, got {type(entries).__name__}"
             )
-        pairs = iter(entries.items())
+        first_name = len(writer.names)
+        # keys, values and ids listed once (C loops); a run's dict is built only when its
+        # name is not known already, so an unchanged run costs two slices and a lookup
+        keys, values = list(entries), list(entries.values())
+        ids = list(map(id, values))
         level = []
-        # islice, not a list of every pair: 10,000 live tuples wake the cyclic collector
-        while run := dict(islice(pairs, RUN_SIZE)):
-            level.append(writer.leaf(run, _mapping_run_key(context_type, run), run.values()))
+        if cache is not None and reusable:
+            level = cache.unchanged_runs(context_type, keys, ids, reusable)
+            writer.names.extend(level)
+        for start in range(len(level) * RUN_SIZE, len(keys), RUN_SIZE):
+            end = start + RUN_SIZE
+            key = (context_type, tuple(keys[start:end]), tuple(ids[start:end]))
+            run_keys, run_values = keys[start:end], values[start:end]
+            name = writer.known_leaf(key)
+            if name is None:
+                run = dict(zip(run_keys, run_values, strict=True))
+                name = writer.new_leaf(key, run, run_values)
+            level.append(name)
+        leaves = list(level)
         height, top = writer.nodes(level)
         types.append([context_type, len(entries), height, top])
+        if cache is not None:
+            cache.remember_layout(context_type, keys, values, leaves, ids)
+            # the next read of this tree hands back this very dict (nothing to assemble)
+            subtree = ("types", context_type, top, height, len(entries))
+            cache.subtrees.keep(subtree, (entries, frozenset(writer.names[first_name:])))
     root = writer.put(ROOT, {"v": FORMAT_VERSION, "types": types})
     return EncodedTree(root, writer.chunks, count_entries(data), frozenset(writer.names))
 
@@ -218,7 +274,8 @@ def encode_sequence(
     level = []
     for start in range(0, len(items), MESSAGE_RUN):
         run = list(items[start : start + MESSAGE_RUN])
-        level.append(writer.leaf(run, _sequence_run_key(run), run))
+        key = _sequence_run_key(run)
+        level.append(writer.known_leaf(key) or writer.new_leaf(key, run, run))
     height, top = writer.nodes(level)
     root = writer.put(ROOT, {"v": FORMAT_VERSION, "items": [len(items), height, top]})
     return EncodedTree(root, writer.chunks, len(items), frozenset(writer.names))
@@ -239,16 +296,24 @@ class _Writer:
     def put(self, kind: int, payload: Any) -> bytes:
         digest, chunk = self.encoder.encode(kind, payload)
         self.names.append(digest)
+        if self.cache is not None:
+            # read back after this put (the next turn's read), it is not fetched nor decoded
+            self.cache.decoded.keep(digest, payload)
         if digest not in self.reusable:
             self.chunks[digest] = chunk
         return digest
 
-    def leaf(self, run: Any, key: Hashable, objects: Any) -> bytes:
-        if self.cache is not None:
-            known = self.cache.run_name(key)
-            if known is not None and known in self.reusable:
-                self.names.append(known)
-                return known
+    def known_leaf(self, key: Hashable) -> bytes | None:
+        """The name of a run made of objects the cache knows, if the store holds it."""
+        if self.cache is None:
+            return None
+        known = self.cache.run_name(key)
+        if known is None or known not in self.reusable:
+            return None
+        self.names.append(known)
+        return known
+
+    def new_leaf(self, key: Hashable, run: Any, objects: Sequence[Any]) -> bytes:
         digest = self.put(LEAF, run)
         if self.cache is not None:
             self.cache.remember_run(key, digest, tuple(objects))
@@ -369,6 +434,8 @@ async def decode_tree_names(
                     f"context type {context_type!r} should hold {count} entries, "
                     f"its chunks hold {len(entries)}"
                 )
+            if cache is not None:
+                cache.remember_layout(context_type, list(entries), list(entries.values()), names)
             reader.keep_subtree(key, entries, reader.names - before | set(names))
         data[context_type] = entries
     return data, frozenset(reader.names)

@@ -46,23 +46,24 @@ class _Builder:
         self.allow_reuse = allow_reuse
         self.fresh_types = set(fresh_types)
         self.produced: dict[str, str] = dict(produced or {})
+        # stored keys are looked up where they are (new_key), not copied: a thread may hold
+        # 100,000 contexts
         self.taken: set[str] = set((state.get("execution_step_results") or {}).keys())
-        for entries in self.stored.values():
-            self.taken.update(entries.keys())
         self.draft = PlanDraft()
         self.planned: set[str] = set()
 
     def new_key(self, capability: str) -> str:
         n = 1
-        while f"{capability}_{n}" in self.taken:
+        while f"{capability}_{n}" in self.taken or any(
+            f"{capability}_{n}" in entries for entries in self.stored.values()
+        ):
             n += 1
         key = f"{capability}_{n}"
         self.taken.add(key)
         return key
 
     def latest_stored(self, context_type: str) -> str | None:
-        keys = list((self.stored.get(context_type) or {}).keys())
-        return keys[-1] if keys else None
+        return next(reversed((self.stored.get(context_type) or {}).keys()), None)
 
     def provider_for(self, context_type: str, stack: Sequence[str]) -> Any | None:
         for pool in (self.available, self.fallback):
