@@ -1,7 +1,8 @@
 """The Alarms dock: every channel in alarm or disconnected now, as the Phoebus alarm table
 shows them (PV, description, severity, status, value, since; worst first, the severity cell
 in the operator-display colours). Live while it is visible: one batched read of the channel
-list every ``interval_ms``, nothing while hidden. One click on a row opens a live strip
+list every ``interval_ms`` (longer for a long list: at most ``READS_PER_SECOND`` reads per
+second on average), nothing while hidden. One click on a row opens a live strip
 chart of that channel (with its archived past).
 """
 
@@ -30,6 +31,8 @@ from osprey_desktop.ui.values import ALARM_CELL
 
 Factory = Callable[[], Awaitable[Any]]
 COLUMNS = ("PV", "Description", "Severity", "Status", "Value", "Since")
+#: Reads per second the dock asks of the control system at most, on average.
+READS_PER_SECOND = 200
 _Index = QModelIndex | QPersistentModelIndex
 
 
@@ -145,6 +148,7 @@ class AlarmsDock(QDockWidget):
         layout.addWidget(self.summary)
         layout.addWidget(self.table)
         self.setWidget(body)
+        self.interval_ms = interval_ms
         self.timer = QTimer(self)
         self.timer.setInterval(interval_ms)
         self.timer.timeout.connect(self.refresh)
@@ -186,6 +190,8 @@ class AlarmsDock(QDockWidget):
             self.refreshed.emit()
             return
         self.model.set_rows(rows)
+        # a long list is read less often: at most READS_PER_SECOND channel reads on average
+        self.timer.setInterval(max(self.interval_ms, int(1000 * self.checked / READS_PER_SECOND)))
         worst = rows[0].severity if rows else ""
         self.summary.setText(
             f"{len(rows)} of {self.checked} channels in alarm"
