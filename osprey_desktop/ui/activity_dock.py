@@ -43,6 +43,8 @@ from osprey_desktop.logbook.history import clock
 
 log = logging.getLogger(__name__)
 
+#: The link route an answer uses to name a thread (``osprey-desktop://thread/ID``).
+THREAD_ROUTE = "thread"
 #: How often a visible dock reads the records again (other consoles' activity).
 REFRESH_INTERVAL_MS = 30_000
 COLUMNS = ("Time", "Kind", "Operator", "What", "Outcome", "Thread")
@@ -324,6 +326,15 @@ def install_activity(window: Any) -> ActivityDock:
     timer.start()
     dock.thread_requested.connect(
         lambda thread_id: asyncio.ensure_future(controller.switch_thread(thread_id))
+    )
+    # "osprey-desktop://thread/ID" in an answer (a history search names its threads) opens it
+    window.launcher.internal_routes.add(THREAD_ROUTE)
+    window.launcher.internal_requested.connect(
+        lambda route, segments, _params: (
+            dock.thread_requested.emit(str(segments[0]))
+            if route == THREAD_ROUTE and segments
+            else None
+        )
     )
     log_this = QAction("Log this…", window)
     log_this.setObjectName("log_this_action")

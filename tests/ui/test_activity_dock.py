@@ -222,6 +222,9 @@ def test_log_this_from_the_window_confirms_and_shows_in_the_activity(qtbot, wind
     (entry,) = store.entries()
     assert entry.status == "local" and entry.text == "Shift handover: machine stable"
     assert "Logbook entry 1 made" in window.chat.transcript.toPlainText()
+    with qtbot.waitSignal(window.controller.thread_changed) as switched:
+        window.open_link("osprey-desktop://thread/t-elsewhere")  # as in a history answer
+    assert switched.args == ["t-elsewhere"]
     menu = transcript_menu(window.chat.transcript, window.log_this_action)
     assert menu.actions()[-1] is window.log_this_action  # also on an answer's context menu
     menu.deleteLater()

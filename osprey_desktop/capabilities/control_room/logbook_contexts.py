@@ -119,7 +119,8 @@ def _line(item: dict[str, Any]) -> str:
     if item.get("audit_id") is not None:
         links.append(f"audit entry {item['audit_id']}")
     if item.get("thread_id"):
-        links.append(f"thread {item['thread_id']}")
+        thread = item["thread_id"]
+        links.append(f"[thread {thread}](osprey-desktop://thread/{thread})")
     where = f" ({', '.join(links)})" if links else ""
     if item.get("kind") == "write":
         return f"- {when} — {item.get('detail')}{where}"
