@@ -16,6 +16,7 @@ from osprey_desktop.cli.common import (
     EXIT_CODES_HELP,
     EXIT_FAILED,
     EXIT_NOT_WRITTEN,
+    EXIT_OK,
     EXIT_STORAGE,
     EXIT_USAGE,
     PROG,
@@ -27,6 +28,7 @@ from osprey_desktop.cli.common import (
     no_database,
     report_turn,
     run_session,
+    unfinished_writes,
 )
 from osprey_desktop.cli.read_only import add_read_only_option
 
@@ -70,6 +72,12 @@ def run(args: argparse.Namespace) -> int:
                 print(settled.response)
             return await _nothing_pending(session, args.thread)
         result = await session.resume(args.thread, approved)
+        if not args.json and _deleted_during(result):
+            # the write was carried out; the thread is gone since: say both, exit as the write
+            print(result.response)
+            sys.stdout.flush()
+            fail("approve", f"{result.error}; the write above was carried out before that")
+            return EXIT_NOT_WRITTEN if unfinished_writes(result) else EXIT_OK
         return report_turn(result, "approve", args.json)
 
     from osprey_desktop.safety.audit_spool import pending
@@ -102,6 +110,12 @@ def _kept_outcomes(thread_id: str, kept: list[dict[str, Any]]) -> int | None:
             file=sys.stderr,
         )
     return EXIT_NOT_WRITTEN
+
+
+def _deleted_during(result: Any) -> bool:
+    """The thread was deleted while the approved step ran, and that step reported writes."""
+    error = str(result.error or "")
+    return error.endswith("was deleted during this turn") and bool(result.response)
 
 
 async def _nothing_pending(session: Any, thread_id: str) -> int:

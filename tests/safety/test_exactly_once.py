@@ -235,7 +235,11 @@ def test_a_thread_deleted_during_an_approve_stays_deleted(cli):
         time.sleep(0.005)
     deleted = cli("threads", "--delete", thread)
     assert deleted.returncode == 0, deleted.stderr
-    finish(approve)
+    code, text = finish(approve)
+    assert code == 0, text  # the write was done: not a failed turn
+    assert "**verified**" in text, text
+    if "deleted" in text:  # the deletion seen by the turn itself: said beside the write
+        assert "the write above was carried out" in text, text
 
     listed = cli("threads", "--json")
     assert thread not in listed.stdout
