@@ -184,3 +184,15 @@ async def test_log_this_after_a_plot_logs_it_rather_than_asking(session):
 
     assert steps(asked)[0] == "logbook_entry", asked.response
     assert asked.pending_approval["resume_payload"]["attachments"]
+
+
+async def test_a_read_only_console_refuses_an_undo_before_asking(session, machine, configure):
+    await write(session, "t1", "set HCM01 to 1.5 A")
+    configure({"control_system": {"read_only": True}})
+
+    refused = await session.submit("undo the last write", "t2")
+
+    assert refused.pending_approval is None
+    assert "read-only" in refused.response
+    assert machine.value(HCM01) == 1.5
+    assert audit()[-1].outcome == "blocked"
