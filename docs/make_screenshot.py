@@ -14,6 +14,15 @@ that last history is the UI tests' fixture (``tests/ui/history_fixtures.py``: an
 trip) opened in the same window's plot dock;
 ``--approval`` takes ``docs/screenshot-approval-xvfb.png``: a value copied from another channel
 waiting in the approval dialog (the screen is grabbed, dialog included; use it with ``--xvfb``).
+``--shift`` takes the pictures of a whole shift's window: ``screenshot-queue.png`` (requests
+typed while a 24-hour orbit turn runs, queued), ``screenshot-setpoint-steps.png`` (a corrector
+setpoint that stepped three times in two hours, drawn as steps, the cursor reading it),
+``screenshot-approval-36.png`` (the approval of 36 vertical correctors → 0 A, with its
+predicted orbit change) and ``screenshot-approval-blocked.png`` (the same table when one of
+them would step more than its max_step: the dialog built from the write policy's own verdicts
+on the simulated ring's values, as a capability that asks with a blocked row shows it). The
+ring's history is seeded on the simulated machine first (setpoint changes in the past).
+``--size 1280x800`` takes them at that window size instead of 1600x1000.
 ``--xvfb`` runs it on a private Xvfb display with openbox (the desktop's focus behaviour), as
 an operator's screen draws it: ``.venv/bin/python docs/make_screenshot.py --scenes --xvfb``.
 """
@@ -167,6 +176,159 @@ async def history_scene(window, out: Path) -> None:
     print(f"saved {out}")
 
 
+async def submit(window, text: str) -> None:
+    window.chat.input.setPlainText(text)
+    window.chat.input.submit()
+
+
+async def approve_if_asked(window) -> None:
+    dialog = window.approvals.dialog
+    if dialog is None:
+        return
+    while not dialog.is_armed():
+        await asyncio.sleep(0.05)
+    dialog.approve_button.click()
+    await idle(window)
+
+
+def grab_screen(window, out: Path) -> None:
+    """The screen under the window (dialogs included), cut to the window's size."""
+    from PySide6.QtWidgets import QApplication
+
+    geometry = window.frameGeometry()
+    QApplication.primaryScreen().grabWindow(0).copy(geometry).save(str(out))
+    print(f"saved {out}")
+
+
+def seed_shift(window) -> dict[str, str]:
+    """A shift's worth of history on the simulated ring: HCM01 stepped three times in two
+    hours, five vertical correctors away from zero (VCM11 at 2.5 A)."""
+    import time
+
+    from osprey_desktop.connectors.factory import get_sim_machine
+
+    machine = get_sim_machine(window.config)
+    by_device = {r.device: r.name for r in machine.database if r.role == "setpoint" and r.device}
+    now = time.time()
+    for minutes, value in ((112, 1.2), (64, 0.5), (23, 0.8)):
+        machine.set_setpoint(by_device["HCM01"], value, t=now - minutes * 60)
+    for device, value in (("VCM03", 0.42), ("VCM07", -0.35), ("VCM11", 2.5), ("VCM19", 0.8)):
+        machine.set_setpoint(by_device[device], value, t=now - 600)
+    return by_device
+
+
+async def blocked_payload(window) -> dict:
+    """36 writes to 0 A with the write policy's verdict on each (VCM11 steps 2.5 A)."""
+    from osprey_desktop.capabilities.control_room.write_operations import (
+        approval_message,
+        plan_operation,
+    )
+    from osprey_desktop.capabilities.control_room.write_parsing import ValueSpec
+    from osprey_desktop.connectors.factory import get_control_system_connector
+    from osprey_desktop.safety.write_policy import WritePolicy
+
+    connector = await get_control_system_connector(window.config)
+    policy = WritePolicy.from_config(writes_enabled=True)
+    names = [
+        r.name for r in connector_database(window) if r.family == "VCM" and r.role == "setpoint"
+    ]
+    spec = ValueSpec(
+        target="vertical correctors", mode="absolute", amount=0.0, unit="A", text="0 A"
+    )
+    operations = [await plan_operation(connector, policy, name, spec) for name in names]
+    request = "set all vertical correctors to 0 A"
+    return {
+        "user_message": approval_message(operations, request=request),
+        "resume_payload": {"approval_type": "channel_write", "operations": operations},
+    }
+
+
+def connector_database(window):
+    from osprey_desktop.connectors.factory import get_configured_channel_database
+
+    return get_configured_channel_database(window.config)
+
+
+async def shift_scenes(window, folder: Path, suffix: str) -> None:
+    """``--shift``: the queue, a stepped setpoint with the cursor, 36 correctors to approve."""
+    import time
+
+    from osprey_desktop.ui.approval_dialog import ApprovalDialog
+
+    while window.controller.opening:
+        await asyncio.sleep(0.05)
+    by_device = seed_shift(window)
+    # 1. type ahead while a long turn runs
+    await submit(window, "Show the horizontal orbit over the last 24 hours")
+    await asyncio.sleep(0.3)
+    for text in ("What is the beam current?", "Show the vertical orbit in sector 3"):
+        window.chat.input.setPlainText(text)
+        window.chat.input.submit()
+        await asyncio.sleep(0.15)
+    window.chat.input.setPlainText("and the lifetime")
+    await asyncio.sleep(0.3)
+    grab_screen(window, folder / f"screenshot-queue{suffix}.png")
+    window.chat.input.clear()
+    for _ in range(1200):  # at most two minutes for the queue to run
+        if not (window.controller.running or window.controller.queue):
+            break
+        await asyncio.sleep(0.1)
+    await idle(window)
+    # 2. a setpoint that stepped, read with the cursor
+    await submit(window, "Plot the HCM01 setpoint over the last 2 hours")
+    await idle(window)
+    await asyncio.sleep(1.0)
+    if window.plot_dock is None:
+        print("no plot opened for the setpoint history; transcript:")
+        print(window.chat.transcript.toPlainText()[-600:])
+        window.close()
+        return
+    plot = window.plot_dock.current_plot()
+    window.plot_dock.raise_()
+    window.context_browser.hide()
+    window.resizeDocks([window.plot_dock], [int(window.height() * 0.55)], Qt.Orientation.Vertical)
+    await asyncio.sleep(0.4)
+    plot.show_cursor(time.time() - 80 * 60)
+    await asyncio.sleep(0.3)
+    grab_screen(window, folder / f"screenshot-setpoint-steps{suffix}.png")
+    plot.show_cursor(None)
+    window.context_browser.show()
+    # 3. 36 correctors to zero: the agent asks (VCM11 first back within its step)
+    await submit(window, "set VCM11 to 1.5 A")
+    await idle(window)
+    await approve_if_asked(window)
+    await submit(window, "set all vertical correctors to 0 A")
+    await idle(window)
+    dialog = window.approvals.dialog
+    if dialog is not None:
+        dialog.resize(dialog.sizeHint())
+        while not dialog.is_armed():
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.5)
+        grab_screen(window, folder / f"screenshot-approval-36{suffix}.png")
+        dialog.reject_button.click()
+        await idle(window)
+    # 4. the same table with one blocked row (VCM11 at 2.5 A now)
+    from osprey_desktop.connectors.factory import get_sim_machine
+
+    get_sim_machine(window.config).set_setpoint(by_device["VCM11"], 2.5)
+    payload = await blocked_payload(window)
+    operations = payload["resume_payload"]["operations"]
+    blocked = ApprovalDialog(
+        payload,
+        window,
+        grace_ms=0,
+        prediction=window._predict_write(operations),
+        describe=window._describe_channel,
+    )
+    blocked.resize(blocked.sizeHint())
+    blocked.show()
+    await asyncio.sleep(0.8)
+    grab_screen(window, folder / f"screenshot-approval-blocked{suffix}.png")
+    blocked.reject()
+    window.close()
+
+
 def rerun_under_xvfb() -> int:
     """Start Xvfb and openbox on a free display, run this script there, stop them."""
     import shutil
@@ -205,7 +367,11 @@ def main() -> int:
     if "--xvfb" in sys.argv:
         return rerun_under_xvfb()
     take_scenes = "--scenes" in sys.argv
-    paths = [a for a in sys.argv[1:] if not a.startswith("--")]
+    size = SIZE
+    if "--size" in sys.argv:
+        width, _, height = sys.argv[sys.argv.index("--size") + 1].partition("x")
+        size = (int(width), int(height))
+    paths = [a for a in sys.argv[1:] if not a.startswith("--") and "x" not in a[:5]]
     out = Path(paths[0]) if paths else REPO / "docs" / "screenshot-main.png"
     app = QApplication(sys.argv)
     app.setQuitOnLastWindowClosed(False)
@@ -216,10 +382,14 @@ def main() -> int:
             QSettings.setPath(fmt, QSettings.Scope.UserScope, tmp)
 
         def ready(window) -> None:
-            window.resize(*SIZE)
+            window.resize(*size)
             window.fit_docks()
             if take_scenes:
                 asyncio.ensure_future(scenes(window, REPO / "docs"))
+            elif "--shift" in sys.argv:
+                window.move(0, 0)
+                suffix = "" if size == SIZE else f"-{size[0]}"
+                asyncio.ensure_future(shift_scenes(window, REPO / "docs", suffix))
             elif "--approval" in sys.argv:
                 window.move(0, 0)
                 asyncio.ensure_future(

@@ -99,11 +99,12 @@ def format_limits(limits: Mapping[str, Any] | None) -> str:
     return ", ".join(parts) or "none known"
 
 
-def _reading(op: Mapping[str, Any]) -> str:
-    """The current value at the channel's own precision, as its panel would show it."""
+def _reading(op: Mapping[str, Any], key: str = "current_value") -> str:
+    """A value of the write (now, or the new one) at the channel's own precision, as its
+    panel would show it."""
     from osprey_desktop.capabilities.control_room.write_operations import show_reading
 
-    return show_reading(op.get("current_value"), "", op.get("precision"))
+    return show_reading(op.get(key), "", op.get("precision"))
 
 
 def describe_write(op: Mapping[str, Any]) -> str:
@@ -364,13 +365,13 @@ class ApprovalDialog(QDialog):
         for row, write in enumerate(rows):
             op = write.op
             cells = (
-                ("⛔ " if write.blocked else "") + str(op.get("channel", "?")),
+                ("⊘ " if write.blocked else "") + str(op.get("channel", "?")),
                 _reading(op),
-                format_scalar(op.get("new_value")),
+                _reading(op, "new_value"),
                 format_change(write.delta, op.get("precision")),
                 str(op.get("units") or ""),
                 format_limits(op.get("limits")),
-                ("⛔ " + write.verdict) if write.blocked else "✓ ok",
+                ("⊘ " + write.verdict) if write.blocked else "✓ ok",
             )
             tip = bullets.get(id(op)) or describe_write(op)
             for col, text in enumerate(cells):

@@ -62,9 +62,9 @@ def test_36_writes_with_one_blocked_put_it_first_and_sum_up_in_one_line(qtbot):
     headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
     assert headers == ["Channel", "Now", "New", "Δ", "Units", "Limits", "Verdict"]
     first = [table.item(0, c).text() for c in range(table.columnCount())]
-    assert first[0] == "⛔ SR04C:VCM11:Current:SP"
+    assert first[0] == "⊘ SR04C:VCM11:Current:SP"
     assert first[3] == "-2.500"
-    assert first[6] == "⛔ max_step"
+    assert first[6] == "⊘ max_step"
     assert all(table.item(r, 6).text() == "✓ ok" for r in range(1, 36))
     assert dialog.summary.text() == (
         "36 vertical corrector magnets, all → 0 A, |Δ| ≤ 2.5 A, 1 blocked: VCM11 max_step"

@@ -75,7 +75,7 @@ class QueueView(QFrame):
         count = len(self.requests)
         plural = "s" if count != 1 else ""
         why = f" — {reason[0].lower()}{reason[1:]}" if reason else ""
-        self.reason.setText(f"⏳ {count} request{plural} queued, run in order{why}")
+        self.reason.setText(f"◷ {count} request{plural} queued, run in order{why}")
         self.run_button.setVisible(reason.startswith("Held"))
         self.setVisible(bool(self.requests))
 
