@@ -105,6 +105,14 @@ class PostgresLogbook(SqlLogbook):
         finally:
             conn.close()
 
+    def _exists(self) -> bool:
+        """Reading never creates the tables in a database without a logbook."""
+        if self._ready:
+            return True
+        with self._connect() as conn:
+            (found,) = conn.execute("SELECT to_regclass('osprey_logbook') IS NOT NULL").fetchone()
+        return bool(found)
+
     def _prepare(self, conn: Any) -> None:
         with conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK_KEY,))

@@ -122,3 +122,13 @@ def test_reading_a_database_without_a_logbook_creates_nothing(tmp_path):
     path.write_bytes(b"not a database at all, just text " * 10)
     with pytest.raises(LogbookError, match="cannot read"):
         store.entries()
+
+
+def test_reading_a_postgresql_database_without_a_logbook_creates_nothing(postgres_url):
+    import psycopg
+
+    store = PostgresLogbook(postgres_url)
+    assert store.entries() == [] and store.events() == [] and store.search("orbit") == []
+    with psycopg.connect(postgres_url) as conn:
+        (found,) = conn.execute("SELECT to_regclass('osprey_logbook') IS NOT NULL").fetchone()
+    assert not found
