@@ -121,6 +121,26 @@ class SimConfig(_Section):
     #: A scenario of resources/scenarios (or a scenario file's path) the ring replays.
     scenario: str | None = None
 
+    @field_validator("scenario")
+    @classmethod
+    def _scenario_exists(cls, value: str | None) -> str | None:
+        """An unknown scenario is a configuration error, said when the file is read."""
+        if not value:
+            return None
+        from pathlib import Path
+
+        from osprey_desktop.config.paths import resources_dir
+
+        folder = Path(resources_dir()) / "scenarios"
+        if (folder / f"{value}.yaml").is_file() or Path(value).expanduser().is_file():
+            return value
+        shipped = ", ".join(sorted(p.stem for p in folder.glob("*.yaml"))) or "none"
+        raise PydanticCustomError(
+            "unknown_scenario",
+            "no scenario '{name}' (shipped: {shipped}; or the path of a scenario file)",
+            {"name": value, "shipped": shipped},
+        )
+
 
 class EpicsConfig(_Section):
     timeout: PositiveFloat

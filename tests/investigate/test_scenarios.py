@@ -128,3 +128,11 @@ def test_a_scenarios_channels_are_in_the_configured_list(configure) -> None:
         assert "SR:RF:CAV2:ReflPower" not in get_configured_channel_database()
     finally:
         reset_sim_machines()
+
+
+def test_an_unknown_scenario_is_a_configuration_error() -> None:
+    from osprey_desktop.config import ConfigError, build_config
+
+    with pytest.raises(ConfigError, match=r"control_system\.sim\.scenario.*shipped: .*rf_trip"):
+        build_config({"control_system": {"sim": {"scenario": "vacum_burst"}}})
+    assert build_config({"control_system": {"sim": {"scenario": "rf_trip"}}})
