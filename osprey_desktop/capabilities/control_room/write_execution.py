@@ -219,11 +219,13 @@ class WriteExecution:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
-    async def _send_all(self, checks: Sequence[Any]) -> list[WriteOperationResult]:
+    async def _send_all(self, checks: Sequence[Any]) -> list[WriteOperationResult] | Superseded:
         async with self._heartbeat():
             return await self._send_all_alive(checks)
 
-    async def _send_all_alive(self, checks: Sequence[Any]) -> list[WriteOperationResult]:
+    async def _send_all_alive(
+        self, checks: Sequence[Any]
+    ) -> list[WriteOperationResult] | Superseded:
         kind = self.connector.kind
         await _flush_spool(self.audit)
         try:
@@ -262,8 +264,13 @@ class WriteExecution:
             self.approval_id, ["executing"], "sending", sent_at=sent_at
         ):
             raise RuntimeError(f"approval {self.approval_id} was taken over; nothing was sent")
-        results = []
-        for op, check in zip(self.operations, checks, strict=True):
+        results: list[WriteOperationResult] = []
+        for index, (op, check) in enumerate(zip(self.operations, checks, strict=True)):
+            # a derived value's fact, once more right before its own put: the machine (or
+            # an earlier put of this batch) may have moved it since the check above
+            changed = await changed_facts([op], self.connector) if op.get("derived_from") else []
+            if changed:
+                return await self._stop_batch(index, results, "; ".join(changed))
             result, _, problem = await send_and_record(
                 self.connector,
                 self.audit,
@@ -294,6 +301,37 @@ class WriteExecution:
             )
             if len(results) < len(checks):
                 await self._progress(results)
+        await self._finish("sending", "done", results)
+        return results
+
+    async def _stop_batch(
+        self, index: int, results: list[WriteOperationResult], reason: str
+    ) -> list[WriteOperationResult] | Superseded:
+        """A fact changed right before the put of operation ``index``: it and the ones after
+        it are not sent (their intents get a ``not_sent`` outcome). Before the first put,
+        the operator is asked again with the new facts, as for any change before sending."""
+        message = f"not sent: {reason} (found right before its put)"
+        for op in self.operations[index:]:
+            await _record_quietly(
+                self.audit,
+                channel=str(op["channel"]),
+                outcome="not_sent",
+                requested_value=op.get("new_value"),
+                value_before=op.get("current_value"),
+                thread_id=self.thread_id,
+                approval_id=self.approval_id,
+                message=message,
+                connector=self.connector.kind,
+            )
+        if index == 0:
+            await self.ledger.transition(
+                self.approval_id, ["sending"], "superseded", note=f"{reason}; nothing was sent"
+            )
+            return Superseded(f"{reason}; nothing was sent")
+        results += [
+            operation_result(op, "not_sent", message, self.approval_id)
+            for op in self.operations[index:]
+        ]
         await self._finish("sending", "done", results)
         return results
 
