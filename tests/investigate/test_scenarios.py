@@ -136,3 +136,27 @@ def test_an_unknown_scenario_is_a_configuration_error() -> None:
     with pytest.raises(ConfigError, match=r"control_system\.sim\.scenario.*shipped: .*rf_trip"):
         build_config({"control_system": {"sim": {"scenario": "vacum_burst"}}})
     assert build_config({"control_system": {"sim": {"scenario": "rf_trip"}}})
+
+
+def test_an_event_that_selects_no_channel_is_refused(tmp_path: Path) -> None:
+    from osprey_desktop.channels import get_channel_database
+    from osprey_desktop.config import resolve_resource_file
+    from osprey_desktop.connectors.sim_scenario_engine import ScenarioEngine
+
+    path = tmp_path / "empty_sector.yaml"
+    path.write_text(
+        "name: empty_sector\nevents:\n"
+        "  - {select: {family: VACUUM, sector: 99}, kind: step, at: 0, amount: 1}\n"
+    )
+    database = get_channel_database(resolve_resource_file(None, "channels.yaml"))
+    with pytest.raises(ScenarioError, match="selects no channel"):
+        SimMachine(database, clock=lambda: NOW, scenario=ScenarioEngine.named(str(path), ZONE))
+
+
+def test_a_day_zero_clock_still_ahead_moves_to_the_day_before() -> None:
+    from osprey_desktop.connectors.sim_scenario_engine import anchor_time
+
+    scenario = load_scenario("rf_trip")
+    early = datetime(2026, 11, 26, 5, 0, tzinfo=ZONE).timestamp()  # before 06:48
+    anchor = datetime.fromtimestamp(anchor_time(scenario, early, ZONE), ZONE)
+    assert (anchor.day, anchor.hour, anchor.minute) == (25, 6, 48)
