@@ -98,15 +98,29 @@ async def test_a_request_naming_nothing_in_the_list_asks_instead_of_guessing():
     assert "no channel matching 'cryoplant frobnicator'" in asked.question
 
 
-async def test_an_unfamiliar_word_does_not_block_a_match_but_is_named_in_the_answer():
-    text = "what is the cryoplant pressure?"
+async def test_an_unfamiliar_adjective_does_not_block_a_match_but_is_named_in_the_answer():
+    text = "what is the ambient beam current?"
     steps = [step("channel_finding", text, "cf"), step("respond", text, "respond")]
     update = await run(ChannelFindingCapability, text, steps)
     found = stored(update, "CHANNEL_ADDRESSES", "cf")
-    assert found["channels"] and all("Pressure" in name for name in found["channels"])
+    assert found["channels"] == ["SR:DCCT:Current"]
     assert found["note"] == (
-        "The channel list has no 'cryoplant'; these channels match the other words."
+        "The channel list has no 'ambient'; these channels match the other words."
     )
+
+
+async def test_a_device_the_list_lacks_is_asked_about_not_replaced_by_the_other_words():
+    """'cryoplant pressure': no cryoplant in the list; the vacuum gauges that say pressure
+    are offered, never answered."""
+    text = "what is the cryoplant pressure?"
+    steps = [step("channel_finding", text, "cf"), step("respond", text, "respond")]
+    update = await ChannelFindingCapability.langgraph_node(state_for(text, steps))
+    plan = update["planning_execution_plan"]["steps"]
+    assert [s["capability"] for s in plan] == ["channel_finding", "clarify"]
+    question = plan[1]["parameters"]
+    assert "No channel for 'cryoplant pressure'" in question["question"]
+    assert question["suggestions"] and all("Pressure" in s for s in question["suggestions"])
+    assert "capability_context_data" not in update
 
 
 async def test_the_channel_question_replaces_the_rest_of_the_plan_with_clarify():

@@ -401,12 +401,14 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
     if not writable:
         found = _command_asked(finder, text, words, found)
     # model-assisted finding (models.planner: chat_model): the model's checked choice, if any
+    builtin = found
     found = chosen_instead(database, text, writable, found)
     if not found.names:
         return _search(database, phrase, True if writable else None)
+    # the model's checked choice explains the words the list lacks ("charge circulating")
     unknown = [
         w
-        for w in found.ignored_words
+        for w in (found.ignored_words if found is builtin else [])
         if not w.isdigit() and len(w) > 2 and w not in FILLER and w not in STOPWORDS
     ]
     if writable and not any(database.require(n).writable for n in found.names):

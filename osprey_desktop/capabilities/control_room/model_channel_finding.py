@@ -263,6 +263,9 @@ def _chat_planner() -> ChatModelPlanner | None:
     except Exception as exc:  # noqa: BLE001 - e.g. no API key: the planner reports it itself
         logger.warning("model-assisted channel finding unavailable (%s)", exc)
         return None
+    # the chat model may stand behind a fallback to the built-in planner: its own endpoint
+    # is asked here (a model that is down makes the built-in finder answer, as below)
+    planner = getattr(planner, "primary", planner)
     return planner if isinstance(planner, ChatModelPlanner) else None
 
 
