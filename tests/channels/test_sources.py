@@ -128,3 +128,21 @@ def test_only_the_two_schemes_name_a_service() -> None:
     assert not is_source("/home/op/channels.json")
     assert not is_source("svn+ssh://host/list.csv")
     assert not is_source(None)
+
+
+def test_the_configured_list_may_be_a_service() -> None:
+    from osprey_desktop.config import build_config, set_config
+    from osprey_desktop.connectors import get_configured_channel_database
+    from osprey_desktop.connectors.factory import channel_database_path
+
+    services = _directory()
+    with serve(services) as base:
+        url = f"channelfinder+{base}/ChannelFinder"
+        set_config(build_config({"control_system": {"channel_database": url}}))
+        try:
+            assert channel_database_path() == url  # the URL as it is, not a file path
+            database = get_configured_channel_database()
+        finally:
+            set_config(build_config({}))
+    assert database.source == url
+    assert "SR01:HCM1:Current:SP" in database
