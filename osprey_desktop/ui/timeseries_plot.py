@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor, QResizeEvent
+from PySide6.QtGui import QBrush, QColor, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
@@ -232,6 +232,15 @@ class TimeSeriesPlot(PlotAxes, PlotExport, QWidget):
         wanted = min(name_width + max(120, value_width), 520)
         if self.legend.minimumWidth() < wanted:
             self.legend.setMinimumWidth(min(wanted, max(160, int(self.width() * 0.4))))
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
+        """A plot filled while hidden (a restored thread's figure, a tab behind another) gets
+        its ranges from its data when it shows, never pyqtgraph's empty 0…1 (a time axis of
+        seconds since 1970)."""
+        super().showEvent(event)
+        (x0, x1), _ = self.plot_item.vb.viewRange()
+        if self.prepared and (x0, x1) == (0, 1):
+            self.autoscale()
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
