@@ -15,7 +15,7 @@ from datetime import datetime
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSlider, QSplitter, QVBoxLayout, QWidget
 
 from osprey_desktop.ui.plot_frames import OrbitFrame
@@ -32,6 +32,12 @@ def short_name(channel: str) -> str:
             return part
     found = _DEVICE.findall(channel)
     return found[-1] if found else channel
+
+
+def name_ticks(names: list[str], most: int) -> list[tuple[float, str]]:
+    """Every n-th name so that at most ``most`` are shown (the first always)."""
+    step = max(1, -(-len(names) // max(1, most)))
+    return [(float(i), names[i]) for i in range(0, len(names), step)]
 
 
 class ClockAxis(pg.AxisItem):
@@ -73,10 +79,10 @@ class OrbitPlot(QWidget):
         positions = np.asarray(frame.positions, dtype=float)
         self.positions = positions
         ticks = None
+        self._names: list[str] = []
         if len(frame.channels) == positions.size:  # one channel per position: name them
-            names = [short_name(c) for c in frame.channels]
-            step = max(1, len(names) // 12)
-            ticks = [(float(i), names[i]) for i in range(0, len(names), step)]
+            self._names = [short_name(c) for c in frame.channels]
+            ticks = name_ticks(self._names, 12)
 
         self.orbit_widget = pg.PlotWidget()
         self.orbit_widget.setMinimumSize(200, 120)
@@ -105,6 +111,7 @@ class OrbitPlot(QWidget):
         self.orbit_item = orbit
 
         self._ticks = ticks
+        self.orbit_widget.installEventFilter(self)  # the BPM names thin out as it narrows
         self.waterfall_widget: pg.PlotWidget | None = None
         self.marker: pg.InfiniteLine | None = None
 
@@ -128,6 +135,22 @@ class OrbitPlot(QWidget):
             self.add_waterfall()
         self.slider.setValue(self.slider.maximum())
         self.show_moment(self.slider.value())
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.Resize and self._names and isinstance(watched, QWidget):
+            self.fit_name_ticks(watched)
+        return super().eventFilter(watched, event)
+
+    def fit_name_ticks(self, widget: QWidget) -> list[tuple[float, str]]:
+        """As many BPM names under a plot as fit its width without touching each other."""
+        metrics = widget.fontMetrics()
+        room = max(1, widget.width() - 120)  # the value axis and the colour bar beside
+        label = max(metrics.horizontalAdvance(n) for n in self._names) + 14
+        ticks = name_ticks(self._names, max(2, room // label))
+        item = widget.getPlotItem() if isinstance(widget, pg.PlotWidget) else None
+        if item is not None:
+            item.getAxis("bottom").setTicks([ticks, []])
+        return ticks
 
     def add_waterfall(self) -> None:
         """The values against time below the orbit, with a marker at the chosen moment."""
@@ -162,6 +185,7 @@ class OrbitPlot(QWidget):
         bar.getAxis("right").setLabel(frame.unit)
         fall.scene().sigMouseClicked.connect(self._on_click)
         self.waterfall_item = fall
+        self.waterfall_widget.installEventFilter(self)
 
         self.splitter.addWidget(self.waterfall_widget)
         self.splitter.setStretchFactor(0, 2)

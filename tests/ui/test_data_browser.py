@@ -198,3 +198,20 @@ def test_exports_are_offered_in_the_documents_folder_then_the_last_one(qtbot, tm
     remember_export_folder(tmp_path / "plot.csv")
     assert export_folder() == tmp_path
     assert np.isfinite(T0)
+
+
+def test_the_waterfall_names_only_as_many_bpms_as_fit_its_width(qtbot):
+    from osprey_desktop.ui.orbit_plot import OrbitPlot
+    from osprey_desktop.ui.plot_frames import orbit_frame
+
+    names = [f"SR{i // 6 + 1:02d}C:BPM{i + 1:02d}:X" for i in range(72)]
+    series = {n: ([T0, T0 + 60], [0.1 * (i % 5), 0.2]) for i, n in enumerate(names)}
+    plot = OrbitPlot(orbit_frame(names, series, "mm"), "orbit")
+    qtbot.addWidget(plot)
+    widget = plot.waterfall_widget
+    widget.resize(420, 300)
+    narrow = plot.fit_name_ticks(widget)
+    label = max(widget.fontMetrics().horizontalAdvance(n) for n in ("BPM72", "BPM01"))
+    assert len(narrow) * label < widget.width()  # no two names touch
+    widget.resize(1400, 300)
+    assert len(plot.fit_name_ticks(widget)) > len(narrow)
