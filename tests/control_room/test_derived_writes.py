@@ -332,3 +332,25 @@ async def test_a_condition_still_holding_with_a_new_reading_is_sent(session, mac
 
     assert done.pending_approval is None
     assert machine.value(vcm04) == pytest.approx(0.3)
+
+
+async def test_a_restore_to_before_my_change_is_the_value_right_before_my_last_write(
+    session, machine: SimMachine
+):
+    machine.set_setpoint(QF11, 121.0, t=time.time() - 600)
+    await session.submit("set QF11 to 122 A", "t1")
+    done = await session.resume("t1", True)
+    assert machine.value(QF11) == pytest.approx(122.0), done.response
+
+    asked = await session.submit("restore QF11 to before my change", "t2")
+
+    (op,) = operations(asked)
+    assert op["new_value"] == pytest.approx(121.0), "the value right before my write"
+    assert op["derived_from"]["kind"] == "archive"
+
+
+async def test_a_restore_to_before_my_change_without_one_asks(session):
+    result = await session.submit("restore QF11 to before my change", "t1")
+
+    assert result.pending_approval is None
+    assert "holds no write of yours" in result.response

@@ -40,6 +40,7 @@ from osprey_desktop.capabilities.control_room.derived_values import (
     checked_condition,
     copied_values,
     describe_origin,
+    last_change_moment,
     reference_values,
     restore_moment,
     restored_values,
@@ -309,9 +310,13 @@ class ChannelWriteCapability(ControlRoomCapability):
             return reference_values(derivation, found, readings, database)
         if derivation.kind == "copy":
             return copied_values(derivation, channels, readings, database)
+        from osprey_desktop.capabilities.control_room.time_parsing import names_last_change
         from osprey_desktop.connectors import get_archiver_connector
 
-        moment = restore_moment(derivation)
+        if names_last_change(derivation.moment):
+            moment = await last_change_moment(derivation, channels)
+        else:
+            moment = restore_moment(derivation)
         archiver = await get_archiver_connector()
         return await restored_values(derivation, channels, moment, archiver, database)
 

@@ -169,6 +169,64 @@ def restore_moment(derivation: Derivation, now: datetime | None = None) -> datet
         ) from exc
 
 
+#: Outcomes of a put that left (the audit log's words, the current and the earlier ones).
+_SENT = frozenset(
+    {
+        "verified",
+        "verified_with_alarm",
+        "sent_unverified",
+        "readback_failed",
+        "verification_failed",
+        "in_doubt",
+        "written",
+    }
+)
+
+
+async def last_change_moment(derivation: Derivation, channels: Sequence[str]) -> datetime:
+    """Right before the operator's own latest write to the channels a restore names ("restore
+    QF11 to before my change"): the time of that write's intent, from the audit log."""
+    import asyncio
+
+    from osprey_desktop.safety.audit import (
+        AuditError,
+        audit_log_of_running_graph,
+        current_operator,
+    )
+
+    database = _channel_database_of(channels)
+    targets = set(named_among(database, derivation.target, channels) or channels)
+    audit = audit_log_of_running_graph()
+    try:
+        entries = await asyncio.to_thread(audit.entries, 5000)
+    except AuditError as exc:
+        raise ClarificationRequired(
+            f"I cannot read the audit log to find your last change ({exc}); nothing was asked."
+        ) from exc
+    me = current_operator()
+    sent = {
+        (e.approval_id, e.channel)
+        for e in entries
+        if e.outcome in _SENT and e.channel in targets and e.operator == me
+    }
+    intents = [
+        e for e in entries if e.outcome == "intent" and (e.approval_id, e.channel) in sent
+    ]
+    if not intents:
+        raise ClarificationRequired(
+            f"The audit log holds no write of yours to {', '.join(sorted(targets))}; nothing "
+            "was asked. Which moment should I restore?",
+            ["its value from 09:30 today", "its value 10 minutes ago"],
+        )
+    return datetime.fromtimestamp(intents[-1].time - 0.001, UTC)
+
+
+def _channel_database_of(channels: Sequence[str]) -> Any:
+    from osprey_desktop.connectors import get_configured_channel_database
+
+    return get_configured_channel_database()
+
+
 async def restored_values(
     derivation: Derivation,
     channels: Sequence[str],
@@ -390,6 +448,7 @@ __all__ = [
     "clock_with_date",
     "copied_values",
     "describe_origin",
+    "last_change_moment",
     "named_among",
     "reference_values",
     "restore_moment",

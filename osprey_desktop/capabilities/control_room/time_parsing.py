@@ -36,7 +36,9 @@ __all__ = [
     "NoTimeRange",
     "ParsedTimeRange",
     "TimeRangeError",
+    "LAST_CHANGE",
     "local_timezone",
+    "names_last_change",
     "parse_moment",
     "parse_time_range",
     "strip_time_expressions",
@@ -220,6 +222,20 @@ def parse_time_range(
     return _from_points(lowered, points, current, zone, zone_name)
 
 
+#: "before my change", "before the last write": the moment right before the operator's own
+#: latest write, which only the audit log knows (``derived_values.last_change_moment``).
+LAST_CHANGE = re.compile(
+    r"\bbefore\s+(?:my|our|your|the|that)\s+(?:last\s+|latest\s+|previous\s+|recent\s+)?"
+    r"(?:change|write|edit|adjustment|setting|put)s?\b",
+    re.I,
+)
+
+
+def names_last_change(text: str) -> bool:
+    """Whether ``text`` names the moment before the operator's own latest write."""
+    return LAST_CHANGE.search(text) is not None
+
+
 _MOMENT_LEAD = re.compile(r"^\s*(?:(?:from|at|as\s+of|on|of)\s+)+")
 
 
@@ -266,6 +282,7 @@ def strip_time_expressions(text: str, now: datetime | None = None) -> str:
     spans += [m.span() for m in _SHIFT.finditer(lowered)]
     spans += [m.span() for m in _VAGUE.finditer(lowered)]
     spans += [m.span() for m in _FUTURE.finditer(lowered)]
+    spans += [m.span() for m in LAST_CHANGE.finditer(lowered)]
     spans += [m.span() for p in _PERIODS for m in re.finditer(rf"\b{p}\b", lowered)]
     # An ambiguous date raises: its words then simply stay in the text.
     with contextlib.suppress(TimeRangeError):

@@ -23,6 +23,7 @@ from osprey_desktop.capabilities.control_room.time_parsing import (
     ParsedTimeRange,
     TimeRangeError,
     local_timezone,
+    names_last_change,
     parse_moment,
     parse_time_range,
 )
@@ -136,6 +137,10 @@ def _restore_moment(text: str, zone: str | None) -> ParsedTimeRange | None:
     derivation = parse_derivation(text)
     if derivation is None or derivation.kind != "restore" or not derivation.moment:
         return None
+    if names_last_change(derivation.moment):
+        # the moment is found in the audit log by the write step; the history shown is the
+        # last hour
+        return parse_time_range("the last hour", tz=zone)
     moment = parse_moment(derivation.moment, tz=zone)
     return ParsedTimeRange(
         moment - MOMENT_LOOKBACK,
