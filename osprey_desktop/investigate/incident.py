@@ -3,7 +3,8 @@ correlate the suspects with the beam, and look for earlier excursions of the pri
 
 The steps, each a computation over the archive (no guessing):
 
-1. the moment: the one asked for, else the largest drop of the beam current in the window;
+1. the moment: the one asked for, else the largest drop of the beam current in the window,
+   else (no loss, channels named) when those channels strayed furthest from their median;
 2. the loss: the current's median over the 10 minutes before against its lowest value in the
    10 minutes after;
 3. at the moment: every candidate channel ranked by how far it left its baseline
@@ -38,6 +39,10 @@ PRECURSOR_SCORE = 20.0
 #: A channel that left its baseline by this much (standard deviations) moved; less is noise.
 SIGNIFICANT = 10.0
 EARLIER_HOURS = 48.0
+
+
+class NoMomentFound(InvestigationError):
+    """The window shows no incident to investigate: the operator must name the time."""
 
 
 @dataclass
@@ -120,12 +125,34 @@ async def find_moment(
     threshold = max(1.0, 0.005 * abs(level))
     events, _ = find_events(signal, "drop", threshold=threshold)
     if not events:
-        raise InvestigationError(
+        raise NoMomentFound(
             f"{current} fell by no more than {threshold:.3g} {signal.units} in the window; "
             "name the time of the incident (e.g. 'around 06:48')"
         )
     biggest = min(events, key=lambda e: e.size)
     return biggest.time, biggest
+
+
+async def most_unusual_moment(
+    archiver: Any, channels: Sequence[str], window: tuple[float, float], stepped: dict[str, bool]
+) -> float:
+    """When any of ``channels`` was furthest from its own median in the window, in robust
+    standard deviations (1.4826 × MAD)."""
+    signals = await _fetch(archiver, list(channels), window[0], window[1], stepped)
+    best, when = -1.0, None
+    for signal in signals.values():
+        part = signal.finite()
+        if len(part) < 3:
+            continue
+        centre = float(np.median(part.values))
+        spread = 1.4826 * float(np.median(np.abs(part.values - centre)))
+        distance = np.abs(part.values - centre) / (spread if spread > 0 else 1.0)
+        i = int(np.argmax(distance))
+        if float(distance[i]) > best:
+            best, when = float(distance[i]), float(part.times[i])
+    if when is None:
+        raise InvestigationError("no archived samples of the channels asked about in the window")
+    return when
 
 
 async def investigate_incident(
@@ -143,9 +170,17 @@ async def investigate_incident(
     stepped = {name: getattr(r, "role", "") == "setpoint" for name, r in records.items()}
     moment_found = False
     if moment is None:
-        if window is None or current is None:
-            raise InvestigationError("name the time of the incident (e.g. 'around 14:32')")
-        moment, _ = await find_moment(archiver, current, window[0], window[1], stepped)
+        if window is None or (current is None and not subjects):
+            raise NoMomentFound("name the time of the incident (e.g. 'around 14:32')")
+        try:
+            if current is None:
+                raise InvestigationError("no beam current channel in the list")
+            moment, _ = await find_moment(archiver, current, window[0], window[1], stepped)
+        except InvestigationError:
+            if not subjects:
+                raise
+            # no beam loss: the moment the channels asked about strayed furthest
+            moment = await most_unusual_moment(archiver, subjects, window, stepped)
         moment_found = True
     end = min(moment + 1200.0, now) if now is not None else moment + 1200.0
     wide = not subjects

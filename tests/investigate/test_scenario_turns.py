@@ -217,3 +217,17 @@ async def test_a_long_list_is_checked_a_sector_at_a_time(ring, session, monkeypa
     assert "Which sector or system should I check?" in asked.response
     narrowed = await session.submit("what's red in sector 5?")
     assert steps(narrowed) == ["alarm_overview", "respond"], narrowed.response
+
+
+async def test_no_incident_in_the_window_asks_for_the_time(ring, session) -> None:
+    ring("vacuum_burst")  # nothing happened this morning
+    result = await session.submit(DUMP_PROMPT)
+    assert steps(result)[-1] == "clarify", result.response
+    assert "I found no incident to investigate" in result.response
+
+
+async def test_a_quiet_system_is_said_to_be_quiet(ring, session) -> None:
+    ring("corrector_step")  # the vacuum did nothing
+    result = await session.submit("did the vacuum do anything weird in the last 2 hours?")
+    assert steps(result) == ["investigation", "respond"], result.response
+    assert "**No, nothing unusual**" in result.response

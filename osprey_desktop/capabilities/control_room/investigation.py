@@ -44,7 +44,7 @@ from osprey_desktop.capabilities.control_room.time_points import (
 from osprey_desktop.capabilities.control_room.time_range_parsing import configured_timezone
 from osprey_desktop.connectors.archiver_base import ArchiverNotConfiguredError
 from osprey_desktop.connectors.base import ArchiverError
-from osprey_desktop.investigate.incident import investigate_incident
+from osprey_desktop.investigate.incident import NoMomentFound, investigate_incident
 from osprey_desktop.investigate.statistics import InvestigationError
 from osprey_desktop.planners.investigation_intents import (
     investigation_kind,
@@ -156,16 +156,25 @@ class InvestigationCapability(WindowQuestions, ControlRoomCapability):
             start, end, _ = self._window(text, default_hours=24.0)
             window = (start, end)
         writes = await asyncio.to_thread(_audit_writes)
-        report = await investigate_incident(
-            archiver,
-            self._records,
-            moment=moment,
-            window=window,
-            current=current,
-            subjects=names,
-            writes=writes,
-            now=time.time(),
-        )
+        try:
+            report = await investigate_incident(
+                archiver,
+                self._records,
+                moment=moment,
+                window=window,
+                current=current,
+                subjects=names,
+                writes=writes,
+                now=time.time(),
+            )
+        except NoMomentFound as exc:
+            raise ClarificationRequired(
+                f"I found no incident to investigate: {exc}.",
+                ["what happened this morning around 06:48?", "what changed around 10:15?"],
+            ) from exc
+        return self._incident_context(text, report)
+
+    def _incident_context(self, text: str, report: Any) -> InvestigationContext:
         facts, tables = incident_facts(report, self._zone)
         provenance = [p.line(self._zone) for p in report.provenance]
         top = report.ranking.rows[0].channel if report.ranking.rows else None
