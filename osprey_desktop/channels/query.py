@@ -208,8 +208,9 @@ def _read_numbers(tokens: list[str], start: int) -> tuple[set[int], int]:
 
 
 _NAME_RANGE = re.compile(
-    r"\b(?P<letters>[a-z]+)(?P<first>\d+)\s*(?P<sep>to|through|thru|till|until|-|–|\.\.\.?)"
-    r"\s*(?P<again>[a-z]+)?(?P<last>\d+)\b(?![.,]\d)",
+    r"\b(?P<letters>[a-z](?:[a-z0-9]*[a-z])?)(?P<first>\d+)"
+    r"\s*(?P<sep>to|through|thru|till|until|-|–|\.\.\.?)"
+    r"\s*(?P<again>[a-z](?:[a-z0-9]*[a-z])?)?(?P<last>\d+)\b(?![.,]\d)",
     re.I,
 )
 #: Between a name and a bare number, "to" gives a value ("HCM01 to 2"), not a range.
@@ -227,7 +228,8 @@ def expand_name_ranges(text: str, known: Callable[[str], bool] | None = None) ->
     """A range of device names as the devices in it, written as the first is (its letters,
     its zero padding): "VCM05 to VCM08" -> "VCM05, VCM06, VCM07, VCM08".
 
-    Both ends must have the same letters (or the second none: "QF03-07"); a reversed or huge
+    Both ends must have the same stem, which may hold digits ("Q0H01 through Q0H04"), or the
+    second none ("QF03-07"); a reversed or huge
     range is left as typed, so it is asked about rather than guessed. With ``known`` (is this
     a name of the list?), a range holds the devices the list has ("QF01 to QF05" on a list of
     odd-numbered QFs is QF01, QF03, QF05); both ends must exist.

@@ -146,3 +146,12 @@ def test_what_a_name_segment_means_is_learned_from_the_descriptions_of_the_other
     assert finder.find("horizontal corrector in LI29").names == ["XCOR:LI29:BDES"]
     assert finder.find("horizontal corrector in LI24").names == ["XCOR:LI24:BDES"]
     assert finder.find("quadrupole in LI24").names == ["QUAD:LI24:BDES"]
+
+
+def test_a_named_range_with_digits_in_its_stem_is_every_name_in_it() -> None:
+    from osprey_desktop.channels.query import expand_name_ranges
+
+    assert expand_name_ranges("Q0H01 through Q0H04") == "Q0H01, Q0H02, Q0H03, Q0H04"
+    assert expand_name_ranges("QF1A01 to QF1A03") == "QF1A01, QF1A02, QF1A03"
+    assert expand_name_ranges("Q0H01 to QF04") == "Q0H01 to QF04"  # two stems: as typed
+    assert expand_name_ranges("set HCM01 to 2") == "set HCM01 to 2"  # a value, not a range
