@@ -36,6 +36,8 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from osprey_desktop.persistence.statements import Executor, StatementResult
+
 #: How often a console carrying out a write refreshes its claim (``approval.heartbeat_seconds``).
 HEARTBEAT_SECONDS = 5.0
 #: A console on another host is presumed gone only after this many heartbeats in a row were
@@ -225,15 +227,6 @@ class Claim:
 
     won: bool
     record: ApprovalRecord
-
-
-@dataclass(frozen=True)
-class StatementResult:
-    rows: list[tuple[Any, ...]]
-    rowcount: int
-
-
-Executor = Callable[[str, tuple[Any, ...]], Awaitable[StatementResult]]
 
 
 class ApprovalLedger:
@@ -523,10 +516,11 @@ def _make_ledger(checkpointer: Any) -> ApprovalLedger | None:
         AsyncSqliteSaver = None  # type: ignore[assignment,misc]  # noqa: N806
     if AsyncSqliteSaver is not None and isinstance(checkpointer, AsyncSqliteSaver):
         return _aiosqlite_ledger(checkpointer)
-    from osprey_desktop.persistence.postgres import is_postgres_saver, postgres_ledger
+    from osprey_desktop.persistence.postgres import is_postgres_saver, postgres_statements
 
     if is_postgres_saver(checkpointer):
-        return postgres_ledger(checkpointer)
+        run, prepare = postgres_statements(checkpointer)
+        return ApprovalLedger(run, where="postgresql", prepare=prepare)
     return None
 
 

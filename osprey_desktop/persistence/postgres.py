@@ -455,15 +455,6 @@ def postgres_statements(saver: Any) -> tuple[Executor, Callable[[], Awaitable[No
     return run, prepare
 
 
-def postgres_ledger(saver: Any) -> Any:
-    """The approval ledger in the saver's database (``approvals._make_ledger`` builds it from
-    ``postgres_statements`` itself; this stays until every caller does)."""
-    from osprey_desktop.persistence.approvals import ApprovalLedger
-
-    run, prepare = postgres_statements(saver)
-    return ApprovalLedger(run, where="postgresql", prepare=prepare)
-
-
 __all__ = [
     "SCHEMA",
     "PostgresDatabase",
@@ -475,7 +466,6 @@ __all__ = [
     "is_postgres_saver",
     "is_postgres_url",
     "open_postgres_checkpointer",
-    "postgres_ledger",
     "postgres_statements",
     "prepare_schema",
     "prepare_schema_sync",
