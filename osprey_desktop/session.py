@@ -466,7 +466,7 @@ class AgentSession:
         ledger = self.ledger
         if ledger is not None and await self._guard(ledger.thread_deleted(thread_id)):
             # deleted while this run was going: what the run just stored goes too
-            await delete_thread(self.checkpointer, thread_id)
+            await delete_thread(self._thread_saver, thread_id)
             result.error = result.error or f"thread {thread_id} was deleted during this turn"
         return result
 
@@ -513,10 +513,17 @@ class AgentSession:
         existed = await thread_exists(self.checkpointer, thread_id)
         if ledger is not None:
             await self._guard(ledger.mark_thread_deleted(thread_id))
-        await delete_thread(self.checkpointer, thread_id)
+        await delete_thread(self._thread_saver, thread_id)
         return existed
 
     # -- helpers ----------------------------------------------------------------------------------
+
+    @property
+    def _thread_saver(self) -> Any:
+        """The saver a thread is deleted through: the graph's (its chunks and transcript go
+        with it), else the one the session opened."""
+        graph_saver = getattr(self.graph, "checkpointer", None)
+        return graph_saver if keeps_transcript(graph_saver) else self.checkpointer
 
     async def _guard(self, awaitable: Awaitable[Any]) -> Any:
         """Await, turning SQLite failures into one clear database error."""

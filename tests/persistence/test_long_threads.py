@@ -117,7 +117,7 @@ async def test_a_thread_deleted_takes_its_transcript(tmp_path: Path) -> None:
         for n in range(4):
             await session.submit(f"request {n}", "gone")
         await session.submit("request", "kept")
-        await session.graph.checkpointer.adelete_thread("gone")
+        assert await session.delete_thread("gone")
         assert await first_requests(session.graph.checkpointer) == {"kept": "request"}
     assert count_rows(db, "osprey_transcript", "WHERE thread_id = 'gone'") == 0
 
