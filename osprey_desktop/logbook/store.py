@@ -333,11 +333,20 @@ class SqlLogbook:
             ranked = [(i, s, True) for i, s in every] + [
                 (i, s, False) for i, s in some if i not in seen
             ]
-            hits = []
-            for entry_id, score, all_terms in ranked[:limit]:
-                entry = self._row(conn, entry_id)
-                if entry is not None and entry.status not in ("draft", "discarded"):
-                    hits.append(SearchHit(entry, score, all_terms))
+            ranked = ranked[:limit]
+            rows = {}
+            if ranked:
+                marks = ", ".join("?" for _ in ranked)
+                found = conn.execute(
+                    self._sql(f"SELECT {_ENTRY_COLUMNS} FROM osprey_logbook WHERE id IN ({marks})"),
+                    tuple(i for i, _, _ in ranked),
+                ).fetchall()
+                rows = {int(r[0]): _entry_of_row(r) for r in found}
+            hits = [
+                SearchHit(rows[i], score, every_term)
+                for i, score, every_term in ranked
+                if i in rows
+            ]
         hits.sort(key=lambda h: (not h.all_terms, -h.entry.created_at))
         return hits
 

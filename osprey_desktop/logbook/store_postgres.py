@@ -134,6 +134,7 @@ class PostgresLogbook(SqlLogbook):
         sql = (
             "SELECT id, ts_rank(search_vector, to_tsquery('english', %s)) FROM osprey_logbook"
             " WHERE search_vector @@ to_tsquery('english', %s)"
+            " AND status NOT IN ('draft', 'discarded')"
         )
         params: list[Any] = [query, query]
         if since is not None:

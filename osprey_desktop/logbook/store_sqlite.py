@@ -136,7 +136,7 @@ class SqliteLogbook(SqlLogbook):
         sql = (
             "SELECT l.id, -bm25(osprey_logbook_fts) FROM osprey_logbook_fts"
             " JOIN osprey_logbook l ON l.id = osprey_logbook_fts.rowid"
-            " WHERE osprey_logbook_fts MATCH ?"
+            " WHERE osprey_logbook_fts MATCH ? AND l.status NOT IN ('draft', 'discarded')"
         )
         params: list[Any] = [query]
         if since is not None:
