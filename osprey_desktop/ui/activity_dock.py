@@ -343,8 +343,16 @@ def install_activity(window: Any) -> ActivityDock:
     )
     log_this.setShortcut("Ctrl+L")
     log_this.triggered.connect(lambda: controller.submit("log this"))
-    menu = window.menuBar().addMenu("&Logbook")
+    bar = window.menuBar()
+    menu = QMenu("&Logbook", bar)
     menu.setObjectName("logbook_menu")
+    help_menu = next(
+        (a for a in bar.actions() if a.text().replace("&", "").lower() == "help"), None
+    )
+    if help_menu is not None:
+        bar.insertMenu(help_menu, menu)  # Help stays last
+    else:
+        bar.addMenu(menu)
     menu.addAction(log_this)
     menu.addAction(dock.toggleViewAction())
     window.log_this_action = log_this

@@ -208,6 +208,8 @@ def test_log_this_from_the_window_confirms_and_shows_in_the_activity(qtbot, wind
     opened: list = []
     window.approvals.dialog_opened.connect(opened.append)
 
+    menus = [a.text().replace("&", "") for a in window.menuBar().actions()]
+    assert menus[-2:] == ["Logbook", "Help"]
     window.log_this_action.trigger()
     qtbot.waitUntil(lambda: bool(opened), timeout=20_000)
     dialog = opened[0]
