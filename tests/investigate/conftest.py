@@ -43,6 +43,7 @@ def ring(configure) -> Iterator[Callable[[str], SimMachine]]:
         set_sim_machine(machine)
         return machine
 
+    build.zone = ZoneInfo(zone)  # the facility's zone: times typed in requests are read in it
     yield build
     reset_sim_machines()
     reset_registry()

@@ -92,7 +92,7 @@ async def test_beam_dump_names_the_cavity_and_plots(ring, session) -> None:
 async def test_unrecorded_corrector_change_is_found_around_its_time(ring, session) -> None:
     machine = ring("corrector_step")
     truth = load_scenario("corrector_step").truth
-    when = datetime.fromtimestamp(machine.scenario.t0 + truth["moment"]).astimezone()
+    when = datetime.fromtimestamp(machine.scenario.t0 + truth["moment"], ring.zone)
     result = await session.submit(f"What changed around {when:%H:%M}?")
     assert steps(result) == ["investigation", "respond"], result.response
     found = investigation(result)
@@ -187,7 +187,7 @@ async def test_what_changed_lists_the_write_the_audit_log_recorded(ring, session
     assert asked.pending_approval, asked.response
     done = await session.resume(asked.thread_id, True)
     assert "verified" in (done.response or "").lower() or done.error is None
-    when = datetime.now().astimezone()
+    when = datetime.now(ring.zone)
     result = await session.submit(f"what changed around {when:%H:%M}?", asked.thread_id)
     found = investigation(result)
     assert "recorded write" in result.response

@@ -38,6 +38,7 @@ from osprey_desktop.capabilities.control_room.investigation_windows import Windo
 from osprey_desktop.capabilities.control_room.time_parsing import parse_moment, parse_time_range
 from osprey_desktop.capabilities.control_room.time_points import (
     AmbiguousTimeRange,
+    InvalidTimeRange,
     NoTimeRange,
     TimeRangeError,
 )
@@ -120,6 +121,11 @@ class InvestigationCapability(WindowQuestions, ControlRoomCapability):
         for part in [words, *re.split(r"(?<=[.?!])\s+", words)]:
             try:
                 return parse_moment(part, tz=configured_timezone()).timestamp()
+            except InvalidTimeRange as exc:
+                if "future" in str(exc):
+                    raise ClarificationRequired(
+                        f"{exc}. Which moment do you mean?", ["around 06:48", "yesterday at 14:32"]
+                    ) from exc
             except TimeRangeError:
                 continue
         return None
