@@ -136,7 +136,6 @@ class LogbookEntryCapability(ControlRoomCapability):
         from osprey_desktop.config import get_config
         from osprey_desktop.logbook.publishing import logbook_of_running_graph
         from osprey_desktop.persistence.approvals import ledger_of_running_graph
-        from osprey_desktop.safety.audit import current_operator
 
         ledger, namespace = ledger_of_running_graph()
         if ledger is None:
@@ -150,17 +149,10 @@ class LogbookEntryCapability(ControlRoomCapability):
         record = await ledger.get(approval_id)
         if record is None:
             request = StateManager.get_user_query(self._state) or self.request_text()
-            facts, plots = thread_facts(self._state)
-            draft = compose_entry(
-                request,
-                facts,
-                logbook=self._logbook_name(config),
-                tags=list(config.logbook.tags),
-                author=current_operator(),
-                thread_id=thread,
-                attachments=plots,
-            ).with_changes(approval_id=approval_id)
-            stored = await asyncio.to_thread(store.add, draft)
+            # a run stopped between storing its draft and asking left the draft to reuse
+            stored = await asyncio.to_thread(_draft_of, store, approval_id)
+            if stored is None:
+                stored = await self._compose(store, request, approval_id, config, thread)
             record = await ledger.ask(
                 approval_id, thread, "logbook_entry", {"entry_id": stored.id, "request": request}
             )
@@ -183,6 +175,24 @@ class LogbookEntryCapability(ControlRoomCapability):
         )
         # -- only after the operator answered ----------------------------------------------
         return await self._carry_out(ledger, store, record, decision.approved, config)
+
+    async def _compose(
+        self, store: Any, request: str, approval_id: str, config: Any, thread: str
+    ) -> LogbookEntry:
+        """The draft of this step, stored in the logbook."""
+        from osprey_desktop.safety.audit import current_operator
+
+        facts, plots = thread_facts(self._state)
+        draft = compose_entry(
+            request,
+            facts,
+            logbook=self._logbook_name(config),
+            tags=list(config.logbook.tags),
+            author=current_operator(),
+            thread_id=thread,
+            attachments=plots,
+        ).with_changes(approval_id=approval_id)
+        return await asyncio.to_thread(store.add, draft)
 
     async def _carry_out(
         self, ledger: Any, store: Any, record: Any, approved: bool, config: Any
@@ -222,6 +232,12 @@ class LogbookEntryCapability(ControlRoomCapability):
     def _logbook_name(config: Any) -> str:
         section = config.logbook
         return section.olog.logbook if section.type == "olog" else section.logbook
+
+
+def _draft_of(store: Any, approval_id: str) -> LogbookEntry | None:
+    """A draft this approval already stored, if any."""
+    drafts = store.entries(limit=50, statuses=["draft"])
+    return next((e for e in drafts if e.approval_id == approval_id), None)
 
 
 def destination(config: Any) -> str:
