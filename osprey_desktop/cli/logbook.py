@@ -1,4 +1,5 @@
-"""``osprey-desktop logbook``: list, show, search and retry logbook entries.
+"""``osprey-desktop logbook``: list, show, search and retry logbook entries; ``events`` prints
+the logbook's audit (entries made, published, discarded; undos).
 
 The logbook lives in the conversation database (``--db``: the SQLite file, or the consoles'
 shared PostgreSQL database). Listing, showing and searching only read (a database without a
@@ -54,12 +55,16 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     )
     search = actions.add_parser("search", help="full-text search of the entries")
     search.add_argument("words", nargs="+")
+    events = actions.add_parser(
+        "events", help="the logbook's audit: who made, published or discarded entries, undos"
+    )
+    events.add_argument("--limit", type=int, default=50, metavar="N", help="0 shows all")
     retry = actions.add_parser("retry", help="publish an entry that was not published again")
     retry.add_argument("entry", type=int, metavar="ID", nargs="?")
     retry.add_argument("--all", action="store_true", help="every entry not published")
     add_db_option(parser)
     parser.add_argument("--json", action="store_true", help="print JSON")
-    for sub in (listing, show, search, retry):
+    for sub in (listing, show, search, events, retry):
         # given after the action too; SUPPRESS keeps a value given before it
         sub.add_argument(
             "--db",
@@ -112,6 +117,8 @@ def run(args: argparse.Namespace) -> int:
             return _show(store, args)
         if action == "search":
             return _search(store, args)
+        if action == "events":
+            return _events(store, args)
         return _retry(store, args)
     except LogbookError as exc:
         return fail("logbook", str(exc), EXIT_FAILED)
@@ -169,6 +176,25 @@ def _search(store: Any, args: argparse.Namespace) -> int:
     else:
         for hit in hits:
             print(_line(hit.entry))
+    return EXIT_OK
+
+
+def _events(store: Any, args: argparse.Namespace) -> int:
+    if args.limit is not None and args.limit < 0:
+        return fail("logbook", "--limit must be 0 or more", EXIT_USAGE)
+    events = store.events(limit=args.limit or None)
+    if args.json:
+        print_json([e.to_dict() for e in events])
+    elif not events:
+        print(f"Nothing recorded in {store.where} yet.")
+    else:
+        for event in events:
+            when = datetime.fromtimestamp(event.time).strftime("%Y-%m-%d %H:%M:%S")
+            detail = f" — {event.detail}" if event.detail else ""
+            print(
+                f"{when}  {event.operator:<10}  {event.kind:<5}  {event.outcome:<14}  "
+                f"{event.what}{detail}"
+            )
     return EXIT_OK
 
 

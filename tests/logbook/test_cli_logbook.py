@@ -69,3 +69,28 @@ def test_listing_a_database_without_entries_changes_nothing(isolated_config):
     missing = run_cli(isolated_config, "logbook", "show", "7", "--db", str(db))
     assert missing.returncode == 2, missing.stdout + missing.stderr
     assert "there is no logbook entry 7" in missing.stderr
+
+
+def test_events_and_search_print_what_the_logbook_holds(isolated_config, capsys):
+    from osprey_desktop.cli import main
+    from osprey_desktop.logbook import LogbookEntry
+
+    db = isolated_config / "threads.sqlite"
+    store = SqliteLogbook(db)
+    entry = store.add(
+        LogbookEntry(title="Vacuum", text="gauge 4 spiked", logbook="ops", status="local")
+    )
+    store.record_event(
+        kind="entry",
+        what=f"logbook entry {entry.id}: Vacuum",
+        outcome="local",
+        operator="ops",
+        entry_id=entry.id,
+    )
+
+    assert main(["logbook", "events", "--json", "--db", str(db)]) == 0
+    (event,) = json.loads(capsys.readouterr().out)
+    assert (event["kind"], event["outcome"], event["entry_id"]) == ("entry", "local", entry.id)
+    assert main(["logbook", "search", "gauge", "--db", str(db)]) == 0
+    assert "Vacuum" in capsys.readouterr().out
+    assert main(["logbook", "list", "--limit", "-1", "--db", str(db)]) == 2
