@@ -196,7 +196,9 @@ class TangoControlSystemConnector(NetworkConnector):
             self._proxies[parsed.device] = proxy
         return proxy
 
-    async def _config(self, name: str, proxy: Any, attribute: str, timeout: float | None):
+    async def _config(
+        self, name: str, proxy: Any, attribute: str, timeout: float | None
+    ) -> _Config:
         key = f"{proxy.dev_name()}/{attribute}".casefold()
         cached = self._configs.get(key)
         if cached is None:
