@@ -167,7 +167,8 @@ async def investigate_incident(
     now: float | None = None,
 ) -> IncidentReport:
     """Run the steps of the module docstring; ``records`` maps channel names to records."""
-    stepped = {name: getattr(r, "role", "") == "setpoint" for name, r in records.items()}
+    # setpoints hold their value; other channels: as their archive's spacing shows
+    stepped = {name: True for name, r in records.items() if getattr(r, "role", "") == "setpoint"}
     moment_found = False
     if moment is None:
         if window is None or (current is None and not subjects):

@@ -334,4 +334,6 @@ class WindowQuestions(ComparisonQuestions):
         return None, None
 
     def _stepped(self) -> dict[str, bool]:
-        return {n: r.role == "setpoint" for n, r in self._records.items()}
+        """Setpoints hold their value; other channels are judged by their archive's spacing
+        (an Archiver Appliance keeps many monitors on change: those are stepped too)."""
+        return {n: True for n, r in self._records.items() if r.role == "setpoint"}
