@@ -67,3 +67,22 @@ def test_a_damaged_index_reads_as_none(tmp_path) -> None:
 @pytest.mark.parametrize("missing", ["nope.csv"])
 def test_an_unreadable_list_has_no_key(tmp_path, missing) -> None:
     assert index_cache.file_key(tmp_path / missing) is None
+
+
+def test_a_record_read_back_is_the_record_kept() -> None:
+    import pickle
+
+    from osprey_desktop.channels import ChannelRecord
+
+    record = ChannelRecord(
+        name="SR:QF:01:SP",
+        description="focusing quadrupole",
+        synonyms=("qf1",),
+        role="setpoint",
+        writable=True,
+        limits={"control": (0, 100), "alarm": {"high": 90}},
+    )
+    again = pickle.loads(pickle.dumps(record))
+    assert again == record and hash(again) == hash(record)
+    assert again.model_fields_set == record.model_fields_set
+    assert again.model_dump() == record.model_dump()
