@@ -127,3 +127,19 @@ def test_least_squares_slope_is_polyfits() -> None:
     t = np.sort(rng.uniform(0, 1e5, 500)) + 1.7e9
     v = 3e-4 * t + rng.normal(0, 1, 500)
     assert least_squares_slope(t, v) == pytest.approx(np.polyfit(t - t[0], v, 1)[0], rel=1e-9)
+
+
+def test_a_channel_archived_on_change_is_read_as_stepped() -> None:
+    from datetime import UTC, datetime
+
+    from osprey_desktop.connectors.archiver_base import ArchiverData, ArchiverSeries
+    from osprey_desktop.investigate import signals_of
+
+    moment = datetime(2026, 1, 1, tzinfo=UTC)
+    on_change = ArchiverSeries("GAP", np.array([0.0, 5.0, 3000.0]), np.array([10.0, 12.0, 11.0]))
+    sampled_series = ArchiverSeries("I", np.arange(100.0), np.ones(100))
+    data = ArchiverData(moment, moment, {"GAP": on_change, "I": sampled_series})
+    signals = signals_of(data, {"I": False})
+    assert signals["GAP"].stepped and not signals["I"].stepped
+    # 5 s at 10, then 12 until 3000 s: the time-weighted mean is nearly 12
+    assert statistics(signals["GAP"], 0.0, 3000.0).mean == pytest.approx((50 + 12 * 2995) / 3000)
