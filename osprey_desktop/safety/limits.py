@@ -25,6 +25,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from osprey_desktop.channels.addresses import channel_key
 from osprey_desktop.connectors.base import format_value, to_float
 
 #: The keys of one entry; anything else in an entry is a configuration error.
@@ -32,9 +33,9 @@ LIMIT_KEYS: tuple[str, ...] = ("min", "max", "max_step", "writable")
 
 
 def bare_channel_name(channel: str) -> str:
-    """``X`` for ``ca://X`` or ``pva://X`` (PyDM's protocol prefixes); other names as given."""
-    scheme, sep, rest = channel.partition("://")
-    return rest.strip() if sep and scheme.strip().lower() in ("ca", "pva") else channel
+    """The channel's identity (``channels.addresses.channel_key``): ``X`` for ``ca://X`` or
+    ``pva://X``, ``d/f/m/attr`` for any spelling of a Tango attribute."""
+    return channel_key(channel)
 
 
 class LimitsError(Exception):

@@ -83,6 +83,9 @@ def test_limits_keyed_with_a_prefix_govern_the_bare_name_and_back() -> None:
     assert limits.rule_for("pva://SR:QF07:SP") is not None
     check = limits.check_write("SR:HCM01:SP", 0.0, 7.0, "A")
     assert not check.allowed and "maximum of 5" in check.violation
+    tango = LimitsDatabase({"tango://db:10000/SR/PS/HCM01/Current": LimitRule(max=2.0)})
+    assert tango.rule_for("sr/ps/hcm01/current") is not None
+    assert tango.rule_for("tango://other:10000/sr/ps/hcm01/current#dbase=no") is not None
 
 
 @pytest.fixture(scope="module")
