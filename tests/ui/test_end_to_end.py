@@ -67,7 +67,7 @@ def test_approved_write_changes_the_channel(windows, qtbot, run_async):
     dialog = _open_write_dialog(windows, qtbot, window)
     channel = dialog.table.item(0, 0).text()
     assert "HCM01" in channel and dialog.table.item(0, 4).text() == "A"
-    assert dialog.table.item(0, 2).text() == "1.5"
+    assert dialog.table.item(0, 2).text() == "1.500"  # at the channel's precision
     assert "awaiting approval" in window.plan_viewer.states()
     with qtbot.waitSignal(window.controller.turn_finished, timeout=15_000):
         qtbot.mouseClick(dialog.approve_button, Qt.MouseButton.LeftButton)
