@@ -220,8 +220,9 @@ class TimeSeriesPlot(PlotAxes, PlotExport, QWidget):
             self._right_box.enableAutoRange(axis="y")
 
     def _fit_legend(self) -> None:
-        """Wide enough for the names and the value column (at most 40% of the plot): never
-        truncated to "SR01C:BPM0", never pushing the window wider."""
+        """Wide enough for the names and the value column (at most a third of the plot, so
+        at 1280 px the data stays wider than its legend): never truncated to "SR01C:BPM0",
+        never pushing the window wider."""
         metrics = self.legend.fontMetrics()
         names = [self._names.get(c, c) for c in self.prepared]
         name_width = max((metrics.horizontalAdvance(n) for n in names), default=80) + 48
@@ -231,7 +232,7 @@ class TimeSeriesPlot(PlotAxes, PlotExport, QWidget):
         value_width = max((metrics.horizontalAdvance(v) for v in values), default=0) + 24
         wanted = min(name_width + max(120, value_width), 520)
         if self.legend.minimumWidth() < wanted:
-            self.legend.setMinimumWidth(min(wanted, max(160, int(self.width() * 0.4))))
+            self.legend.setMinimumWidth(min(wanted, max(160, int(self.width() * 0.33))))
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
         """A plot filled while hidden (a restored thread's figure, a tab behind another) gets
@@ -244,7 +245,7 @@ class TimeSeriesPlot(PlotAxes, PlotExport, QWidget):
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
-        self._fit_legend()  # the 40% cap was taken before the plot had its real width
+        self._fit_legend()  # the one-third cap was taken before the plot had its real width
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
         if watched is self.plot_widget and event.type() == QEvent.Type.Resize:
