@@ -215,3 +215,15 @@ def test_the_waterfall_names_only_as_many_bpms_as_fit_its_width(qtbot):
     assert len(narrow) * label < widget.width()  # no two names touch
     widget.resize(1400, 300)
     assert len(plot.fit_name_ticks(widget)) > len(narrow)
+
+
+def test_a_plot_filled_while_hidden_shows_its_data_not_an_empty_seconds_axis(qtbot):
+    plot = TimeSeriesPlot("restored")
+    qtbot.addWidget(plot)
+    plot.set_series({"C": ([T0, T0 + 3600], [1.0, 2.0])}, {"C": "A"})  # never shown yet
+    plot.resize(600, 300)
+    plot.show()
+    qtbot.waitExposed(plot)
+    qtbot.waitUntil(lambda: plot.plot_item.vb.viewRange()[0][0] > T0 - 3600, timeout=2000)
+    low, high = plot.plot_item.vb.viewRange()[0]
+    assert low <= T0 and high >= T0 + 3600
