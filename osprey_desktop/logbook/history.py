@@ -42,6 +42,7 @@ class HistoryItem:
     entry_id: int | None = None
     audit_id: int | None = None
     all_terms: bool = True
+    olog_id: str | None = None  # an entry found on the Olog service (made anywhere)
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -51,6 +52,8 @@ class HistoryItem:
         parts = []
         if self.entry_id is not None:
             parts.append(f"logbook entry {self.entry_id}")
+        if self.olog_id is not None:
+            parts.append(f"Olog entry {self.olog_id}")
         if self.audit_id is not None:
             parts.append(f"audit entry {self.audit_id}")
         if self.thread_id:
@@ -136,6 +139,39 @@ def history(
         )
     items.sort(key=lambda i: (not i.all_terms, -i.time))
     return items[:limit]
+
+
+def olog_items(
+    found: Sequence[Mapping[str, Any]], known: set[str], since: float | None = None
+) -> list[HistoryItem]:
+    """Olog search results (``OlogClient.search``) as history items, without the entries
+    the local logbook already holds (``known``: their Olog ids)."""
+    items = []
+    for log in found:
+        created = log.get("created")
+        if str(log.get("id")) in known or (since is not None and (created or 0) < since):
+            continue
+        items.append(
+            HistoryItem(
+                kind="entry",
+                time=float(created or 0.0),
+                title=str(log.get("title") or ""),
+                detail=_first_line(str(log.get("description") or "")),
+                thread_id=None,
+                channels=(),
+                olog_id=str(log.get("id")),
+            )
+        )
+    return items
+
+
+def merged(
+    items: Sequence[HistoryItem], more: Sequence[HistoryItem], limit: int = 20
+) -> list[HistoryItem]:
+    """Two result lists as one, ranked like ``history``."""
+    out = [*items, *more]
+    out.sort(key=lambda i: (not i.all_terms, -i.time))
+    return out[:limit]
 
 
 def _mentions(entry: AuditEntry, term: str) -> bool:
@@ -311,6 +347,8 @@ __all__ = [
     "describe_origin",
     "describe_write",
     "history",
+    "merged",
     "moved_since",
+    "olog_items",
     "undo_targets",
 ]

@@ -146,6 +146,38 @@ class OlogClient:
             )
         return str(remote)
 
+    async def search(self, text: str, size: int = 20) -> list[dict[str, Any]]:
+        """Entries whose text matches (``GET {url}/logs/search?text=...``), as plain dicts:
+        ``id, title, description, owner, created`` (epoch seconds), ``logbooks``."""
+        response = await self._request(
+            "GET", "/logs/search", params={"text": text, "size": size, "sort": "down"}
+        )
+        try:
+            found = response.json()
+        except ValueError as exc:
+            raise OlogError(f"{self.settings.url} answered a search without JSON") from exc
+        logs = found.get("logs") if isinstance(found, dict) else found  # newer: {hitCount, logs}
+        out = []
+        for log in logs or []:
+            if not isinstance(log, dict) or log.get("id") is None:
+                continue
+            created = log.get("createdDate")
+            out.append(
+                {
+                    "id": str(log["id"]),
+                    "title": str(log.get("title") or ""),
+                    "description": str(log.get("description") or ""),
+                    "owner": str(log.get("owner") or ""),
+                    "created": float(created) / 1000.0
+                    if isinstance(created, int | float)
+                    else None,
+                    "logbooks": [
+                        b.get("name") for b in log.get("logbooks") or [] if isinstance(b, dict)
+                    ],
+                }
+            )
+        return out
+
     async def logbooks(self) -> list[str]:
         response = await self._request("GET", "/logbooks")
         return [str(b.get("name")) for b in response.json() if isinstance(b, dict)]

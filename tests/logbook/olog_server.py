@@ -6,7 +6,8 @@ it prints ``PORT <n>`` once it listens. Endpoints, as Olog has them under ``/Olo
 * ``PUT /Olog/logs/multipart``: a ``logEntry`` JSON part and one ``files`` part per
   attachment; HTTP basic auth; answers 201 with the created entry (``id``), 401 on bad
   credentials, 400 when the attachments do not match the entry's list;
-* ``GET /Olog/logs/{id}``, ``GET /Olog/logs/attachments/{id}/{filename}``;
+* ``GET /Olog/logs/{id}``, ``GET /Olog/logs/attachments/{id}/{filename}``,
+  ``GET /Olog/logs/search?text=...`` (``{hitCount, logs}``, newest first);
 * ``GET /Olog/logbooks``, ``GET /Olog/tags``.
 """
 
@@ -16,10 +17,12 @@ import argparse
 import base64
 import json
 import sys
+import time
 from email.parser import BytesParser
 from email.policy import HTTP
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 LOGBOOKS = [{"name": "Operations", "owner": "olog-logs", "state": "Active"}]
 TAGS = [{"name": "Orbit", "state": "Active"}, {"name": "Corrector", "state": "Active"}]
@@ -51,6 +54,16 @@ class OlogHandler(BaseHTTPRequestHandler):
             self._send(200, LOGBOOKS)
         elif parts[1:] == ["tags"]:
             self._send(200, TAGS)
+        elif parts[1:] == ["logs", "search"]:
+            query = parse_qs(urlsplit(self.path).query)
+            words = " ".join(query.get("text", [""])).lower().split()
+            found = [
+                {k: v for k, v in e.items() if k != "_files"}
+                for e in self.server.entries.values()
+                if all(w in f"{e.get('title')} {e.get('description')}".lower() for w in words)
+            ]
+            found.sort(key=lambda e: e["createdDate"], reverse=True)
+            self._send(200, {"hitCount": len(found), "logs": found})
         elif parts[1:3] == ["logs", "attachments"] and len(parts) == 5:
             entry = self.server.entries.get(parts[3])
             files = (entry or {}).get("_files", {})
@@ -95,7 +108,7 @@ class OlogHandler(BaseHTTPRequestHandler):
             return
         self.server.next_id += 1
         entry_id = str(self.server.next_id)
-        entry.update(id=int(entry_id), createdDate=1, _files=dict(files))
+        entry.update(id=int(entry_id), createdDate=int(time.time() * 1000), _files=dict(files))
         self.server.entries[entry_id] = entry
         self._send(201, {k: v for k, v in entry.items() if k != "_files"})
 

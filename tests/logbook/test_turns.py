@@ -196,3 +196,31 @@ async def test_a_read_only_console_refuses_an_undo_before_asking(session, machin
     assert "read-only" in refused.response
     assert machine.value(HCM01) == 1.5
     assert audit()[-1].outcome == "blocked"
+
+
+async def test_a_search_also_finds_entries_made_on_the_olog_service(
+    session, configure, olog, monkeypatch
+):
+    from osprey_desktop.logbook import LogbookEntry, OlogClient, OlogSettings
+
+    server = olog()
+    monkeypatch.setenv("OLOG_USERNAME", "ops")
+    monkeypatch.setenv("OLOG_PASSWORD", "secret")
+    configure({"logbook": {"type": "olog", "olog": {"url": server.url}}})
+    phoebus = OlogClient(OlogSettings(server.url, "Operations", username="ops", password="secret"))
+    made_elsewhere = await phoebus.publish(
+        LogbookEntry(title="QF07 trimmed for the tune", text="lowered by 0.5 A", logbook="x")
+    )
+    await session.submit("make a logbook entry: QF07 checked after the trim", "t1")
+    await session.resume("t1", True)  # published to Olog too: found once, as the local entry
+
+    found = await session.submit("what did we log about QF07 this week?", "t2")
+
+    assert f"QF07 trimmed for the tune”: lowered by 0.5 A (Olog entry {made_elsewhere})" in (
+        found.response
+    )
+    assert found.response.count("QF07 checked after the trim") == 1
+    server.stop()
+    down = await session.submit("what did we log about QF07 this week?", "t3")
+    assert "The Olog service was not searched: the Olog service at" in down.response
+    assert "QF07 checked after the trim" in down.response, "the local logbook still answers"

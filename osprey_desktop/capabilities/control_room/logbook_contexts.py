@@ -81,6 +81,8 @@ class LogbookSearchContext(CapabilityContext):
     #: ``HistoryItem.to_dict()`` rows: kind, time, title, detail, thread_id, entry/audit id.
     items: list[dict[str, Any]] = Field(default_factory=list)
     reason_asked: bool = False
+    #: Why the Olog service could not be searched too (None: searched, or not configured).
+    remote_problem: str | None = None
 
     def get_access_details(self, key: str) -> dict[str, Any]:
         return {
@@ -108,6 +110,8 @@ class LogbookSearchContext(CapabilityContext):
                     "No logbook entry gives a reason; the thread named with the write shows "
                     "the request that made it."
                 )
+        if self.remote_problem:
+            facts.append(f"⚠ The Olog service was not searched: {self.remote_problem}.")
         return {"type": "Logbook Search", "facts": facts, "found": len(self.items)}
 
 
@@ -116,6 +120,8 @@ def _line(item: dict[str, Any]) -> str:
     links = []
     if item.get("entry_id") is not None:
         links.append(f"logbook entry {item['entry_id']}")
+    if item.get("olog_id") is not None:
+        links.append(f"Olog entry {item['olog_id']}")
     if item.get("audit_id") is not None:
         links.append(f"audit entry {item['audit_id']}")
     if item.get("thread_id"):
@@ -124,7 +130,8 @@ def _line(item: dict[str, Any]) -> str:
     where = f" ({', '.join(links)})" if links else ""
     if item.get("kind") == "write":
         return f"- {when} — {item.get('detail')}{where}"
-    detail = f": {item['detail']}" if item.get("detail") else ""
+    shown = item.get("detail")
+    detail = f": {shown}" if shown and shown != item.get("title") else ""
     return f"- {when} — logbook: “{item.get('title')}”{detail}{where}"
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from osprey_desktop.capabilities.control_room.common import ControlRoomCapability
 from osprey_desktop.capabilities.control_room.logbook_contexts import LogbookSearchContext
+from osprey_desktop.logbook.history import merged
 from osprey_desktop.logbook.requests import (
     is_search_request,
     search_since,
@@ -87,6 +88,8 @@ class LogbookSearchCapability(ControlRoomCapability):
             return history(hits, audit.entries(limit=None), words, channels, since, limit=20)
 
         items = await asyncio.to_thread(gather)
+        remote, problem = await _search_olog(store, query, since)
+        items = merged(items, remote)
         if wants_reason(request) and channels:
             items = _last_change_first(items)
         return self.store_output_context(
@@ -96,8 +99,34 @@ class LogbookSearchCapability(ControlRoomCapability):
                 since=since,
                 items=[i.to_dict() for i in items],
                 reason_asked=wants_reason(request),
+                remote_problem=problem,
             )
         )
+
+
+async def _search_olog(store: Any, words: str, since: float | None) -> tuple[list[Any], str | None]:
+    """Entries on the configured Olog service (made there, or from any console) that the
+    local logbook does not hold; ``([], None)`` for a local logbook. A service that cannot
+    be searched is said, not hidden: ``([], reason)``."""
+    from osprey_desktop.config import get_config
+    from osprey_desktop.logbook.history import olog_items
+    from osprey_desktop.logbook.olog import OlogError
+    from osprey_desktop.logbook.publishing import olog_client
+    from osprey_desktop.logbook.store import search_terms
+
+    terms = search_terms(words)
+    if not terms:
+        return [], None
+    try:
+        client = olog_client(get_config())
+        if client is None:
+            return [], None
+        found = await client.search(" ".join(terms))
+    except OlogError as exc:
+        return [], str(exc)
+    published = await asyncio.to_thread(store.entries, None, ["published"])
+    known = {str(e.remote_id) for e in published if e.remote_id}
+    return olog_items(found, known, since), None
 
 
 def _device(channel: str) -> str:
