@@ -130,18 +130,27 @@ def is_transient_error(exc: BaseException) -> bool:
 
 
 def default_error_classification(exc: BaseException, what: str) -> ErrorClassification:
-    """The framework default: transient failures are retriable, anything else is critical."""
+    """The framework default: transient failures are retriable, anything else is critical.
+
+    An exception that knows what the operator should do next carries it as a ``suggestion``
+    string attribute; it goes into the metadata, where the error report takes it instead of
+    the generic advice for the severity.
+    """
     detail = f"{type(exc).__name__}: {exc}"
+    suggestion = getattr(exc, "suggestion", None)
+    metadata = {"suggestion": suggestion} if isinstance(suggestion, str) and suggestion else {}
     if is_transient_error(exc):
         return ErrorClassification(
             severity=ErrorSeverity.RETRIABLE,
             user_message=f"{what} hit a timeout or connection problem ({detail})",
             technical_details=detail,
+            metadata=metadata,
         )
     return ErrorClassification(
         severity=ErrorSeverity.CRITICAL,
         user_message=f"{what} failed: {exc}" if str(exc) else f"{what} failed with {detail}",
         technical_details=detail,
+        metadata=metadata,
     )
 
 

@@ -49,6 +49,13 @@ logger = logging.getLogger(__name__)
 class EndpointUnavailable(PlannerError):
     """The endpoint cannot be used right now: down, refusing, failing or too slow."""
 
+    #: What the error report advises when no fallback answered (see default_error_classification).
+    suggestion = (
+        "The language model service did not answer. Check that it is running and not "
+        "overloaded, raise models.chat_model.timeout_seconds if it is only slow, or let the "
+        "built-in planner stand in (models.chat_model.fallback_to_builtin: true)."
+    )
+
 
 class EndpointUnreachable(EndpointUnavailable, ConnectionError):
     """No connection to the endpoint. A ``ConnectionError`` too, so that without the fallback
