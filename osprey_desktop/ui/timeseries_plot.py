@@ -46,6 +46,7 @@ from osprey_desktop.ui.plot_data import PreparedSeries, as_arrays, prepare_serie
 from osprey_desktop.ui.plot_export import PlotExport
 from osprey_desktop.ui.plot_frames import number_or_nan
 from osprey_desktop.ui.plot_items import (
+    MARKER_SIZE,
     SEVERITY_NAME,
     BandItem,
     alarm_brushes,
@@ -61,6 +62,7 @@ pg.setConfigOptions(useOpenGL=False, antialias=False, background="w", foreground
 # Colour-blind-safe palette (Okabe-Ito), readable on white.
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
 MAX_VISIBLE = 8
+DENSE_MARKERS = 150  # more samples in alarm than this: half-size markers
 Series = Mapping[str, tuple[Sequence[float] | np.ndarray, Sequence[Any] | np.ndarray]]
 __all__ = ["PALETTE", "TimeSeriesPlot", "as_arrays", "units_axis"]
 _SEVERITY_CODE = {name: code for code, name in SEVERITY_NAME.items()}
@@ -417,7 +419,12 @@ class TimeSeriesPlot(PlotAxes, PlotExport, QWidget):
                 target.addItem(markers)
                 self.markers[channel] = markers
             brushes, pens = alarm_brushes(item.alarm_severity)
-            markers.setData(x=item.alarm_t, y=item.alarm_v + lift, brush=brushes, pen=pens)
+            # many samples in alarm (a BPM sitting in MINOR) would make a band of full-size
+            # markers: smaller ones then, under the trace, so the value stays readable
+            size = MARKER_SIZE if item.alarm_t.size <= DENSE_MARKERS else MARKER_SIZE // 2
+            markers.setData(
+                x=item.alarm_t, y=item.alarm_v + lift, brush=brushes, pen=pens, size=size
+            )
             markers.show()
         elif markers is not None:
             markers.setData(x=[], y=[])

@@ -227,3 +227,13 @@ def test_a_plot_filled_while_hidden_shows_its_data_not_an_empty_seconds_axis(qtb
     qtbot.waitUntil(lambda: plot.plot_item.vb.viewRange()[0][0] > T0 - 3600, timeout=2000)
     low, high = plot.plot_item.vb.viewRange()[0]
     assert low <= T0 and high >= T0 + 3600
+
+
+def test_samples_in_alarm_are_marked_under_the_trace_never_over_it(qtbot):
+    plot = TimeSeriesPlot("BPM in MINOR")
+    qtbot.addWidget(plot)
+    t = T0 + np.arange(600.0)
+    plot.set_series({"BPM": (t, np.full(600, 1.2))}, {"BPM": "mm"}, severity={"BPM": [1] * 600})
+    markers, curve = plot.markers["BPM"], plot.curves["BPM"]
+    assert markers.zValue() < curve.zValue()
+    assert markers.data["size"].max() < 8  # 600 markers: half size, not a band
