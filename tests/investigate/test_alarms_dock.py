@@ -183,3 +183,39 @@ def test_the_window_has_the_alarms_dock_and_a_row_opens_a_strip_chart(
         harness.close_all()
         run_async(close_connectors())
         reset_sim_machines()
+
+
+def test_the_dump_investigation_in_the_window_answers_and_plots(
+    qtbot, run_async, tmp_path, configure, qt_settings
+) -> None:
+    from zoneinfo import ZoneInfo
+
+    from osprey_desktop.connectors import close_connectors, get_configured_channel_database
+    from osprey_desktop.connectors.factory import reset_sim_machines, set_sim_machine
+    from osprey_desktop.connectors.sim_machine import SimMachine
+    from osprey_desktop.connectors.sim_scenario_engine import ScenarioEngine
+    from tests.investigate.conftest import late_morning_zone
+    from tests.ui.conftest import WindowHarness
+
+    zone = late_morning_zone()
+    reset_sim_machines()
+    configure({"machine": {"timezone": zone}})
+    engine = ScenarioEngine.named("rf_trip", ZoneInfo(zone))
+    set_sim_machine(SimMachine(get_configured_channel_database(), scenario=engine))
+    harness = WindowHarness(qtbot, run_async, tmp_path / "threads.sqlite", configure)
+    try:
+        window = harness.open(use_real_graph=True, overrides={"machine": {"timezone": zone}})
+        harness.send(
+            window, "The beam dumped this morning. Figure out what happened and plot the data."
+        )
+        harness.wait_idle(window, timeout=30_000)
+        values = window.controller.live.values["capability_context_data"]
+        assert "INVESTIGATION" in values and "ARCHIVER_DATA" in values
+        qtbot.waitUntil(lambda: window.plot_dock is not None, timeout=10_000)
+        plot = window.plot_dock.current_plot()
+        qtbot.waitUntil(lambda: bool(plot.point_counts()), timeout=10_000)
+        assert "SR:DCCT:Current" in plot.point_counts()
+    finally:
+        harness.close_all()
+        run_async(close_connectors())
+        reset_sim_machines()
