@@ -1,6 +1,6 @@
 """The Alarms dock: lists what is in alarm (never what is OK), worst first, in the alarm
 colours; live while visible; one click plots a row; it is in the window and fits a small
-screen."""
+screen. And the investigations in the real window: the dump question answers and plots."""
 
 from __future__ import annotations
 
