@@ -14,6 +14,9 @@ import re
 from collections.abc import Mapping, Sequence
 
 _SETTING = re.compile(r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)=([^,\s]+)")
+_CODE_STEP = re.compile(r"`([a-z][a-z0-9]*(?:_[a-z0-9]+)+)`")
+_CODE_RESULT = re.compile(r"`([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)`")
+_STEP_PHRASE = re.compile(r"\b(the|a) ([a-z][a-z0-9]*(?:_[a-z0-9]+)+) step\b")
 
 
 def step_name(capability: str) -> str:
@@ -52,6 +55,17 @@ def setting_text(key: str, value: str) -> str:
 def humane_note(text: str) -> str:
     """Settings written as ``key=value`` in a note, in words."""
     return _SETTING.sub(lambda m: setting_text(m.group(1), m.group(2)), text)
+
+
+def humane_text(text: str) -> str:
+    """An error or answer from the agent with its internal names in words: a step id in code
+    (`task_extraction`) or in "the task_extraction step", a result type in code
+    (`CHANNEL_ADDRESSES`), settings as ``key=value``. Channel names, paths and dotted config
+    keys are left as they are."""
+    text = _CODE_STEP.sub(lambda m: step_name(m.group(1)), text)
+    text = _CODE_RESULT.sub(lambda m: result_name(m.group(1)), text)
+    text = _STEP_PHRASE.sub(lambda m: f"{m.group(1)} {step_name(m.group(2))} step", text)
+    return humane_note(text)
 
 
 def step_line(
@@ -113,6 +127,7 @@ def operator_message(payload: Mapping[str, object]) -> str | None:
 
 __all__ = [
     "humane_note",
+    "humane_text",
     "inputs_text",
     "operator_message",
     "result_name",

@@ -121,3 +121,21 @@ def test_a_note_repeated_on_many_write_rows_is_said_once_and_the_odd_row_comes_f
     assert shown.rows[0][0].text == "VCM11" and shown.rows[0][2].text == blocked
     assert {r[2].text for r in shown.rows[1:]} == {"see note 1 below"}
     assert shown.notes == [f"Note 1 (35 channels): {other}"]
+
+
+def test_errors_and_answers_name_steps_in_words_and_leave_channels_alone(qtbot):
+    from osprey_desktop.ui.chat.transcript import Transcript
+
+    transcript = Transcript()
+    qtbot.addWidget(transcript)
+    transcript.add_error("the task_extraction step failed: no reply")
+    transcript.add_response(
+        "**What failed:** `channel_write` on `SR01C:HCM01:Current:SP`; kept: `CHANNEL_ADDRESSES`"
+        " (see `models.chat_model.timeout_seconds`)"
+    )
+    text = transcript.toPlainText()
+    assert "the Task extraction step failed" in text
+    assert "Channel write on SR01C:HCM01:Current:SP" in text
+    assert "kept: channel addresses" in text
+    assert "models.chat_model.timeout_seconds" in text  # a config key stays a config key
+    assert not INTERNAL.findall(text.replace("models.chat_model.timeout_seconds", ""))

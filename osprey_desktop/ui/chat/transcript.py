@@ -29,7 +29,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QAbstractSlider, QTextBrowser, QWidget
 
 from osprey_desktop.ui.chat.stamps import stamp_text
-from osprey_desktop.ui.step_names import step_name
+from osprey_desktop.ui.step_names import humane_text, step_name
 
 if TYPE_CHECKING:  # the answers load with the agent stack, after the window has painted
     from osprey_desktop.answers.model import Answer
@@ -224,7 +224,7 @@ class Transcript(QTextBrowser):
         who = f"Osprey · {stamp}" if stamp else "Osprey"
         self._append_html(f'<span style="{USER_STYLE}">{who}</span>', 8)
         if answer is None or not answer.blocks:
-            self._append(lambda cursor: cursor.insertMarkdown(markdown))
+            self._append(lambda cursor: cursor.insertMarkdown(humane_text(markdown)))
         else:
             self._append(lambda cursor: self._write_answer(cursor, answer))
             self.answers.append(answer)
@@ -253,10 +253,10 @@ class Transcript(QTextBrowser):
             if isinstance(block, Table):
                 cursor.insertHtml(table_html(block))
             elif isinstance(block, TextBlock):
-                cursor.insertMarkdown(block.markdown)
+                cursor.insertMarkdown(humane_text(block.markdown))
 
     def add_error(self, message: str, next_step: str | None = None) -> None:
-        text = message if not next_step else f"{message} {next_step}"
+        text = humane_text(message if not next_step else f"{message} {next_step}")
         self._append_html(f'<p style="{ERROR_STYLE}">⚠ {html.escape(text)}</p>')
         self.entries.append(("error", text))
 
