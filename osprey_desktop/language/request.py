@@ -205,7 +205,7 @@ def _lead_stripped(clause: str) -> str:
 def _verb_of(clause: str, vocabulary: Vocabulary) -> tuple[str | None, bool]:
     """The verb leading a clause and whether it is one this grammar knows. ``(None, True)``
     when the clause leads with something else (a name, a question word, a number)."""
-    ws = re.findall(r"[a-z]+|\d", clause.lower())
+    ws = re.findall(r"[a-z]+\d*|\d+", clause.lower())
     if not ws:
         return None, True
     first, nxt = ws[0], (ws[1] if len(ws) > 1 else "")
@@ -416,10 +416,10 @@ def parse_request(
         found, known = _verb_of(stripped, vocabulary)
         if found is None:
             continue
-        used.add(found)
         if not known:
-            unknown.append(found)
+            unknown.append(found)  # a verb nobody taught the grammar: unused, asked about
             continue
+        used.add(found)
         verb = verb or found
         is_change = found in CHANGE or stem(found) in {stem(v) for v in CHANGE}
         # the verb leads its clause, so a negation ("don't set") leaves no verb to find

@@ -28,6 +28,7 @@ from osprey_desktop.language.questions import asks_for_help, is_knowledge_questi
 from osprey_desktop.language.request import CHANGE_INTENTS, Request, Vocabulary, parse_request
 from osprey_desktop.language.words import (
     CHANGE_VERBS,
+    STOP_WORDS,
     Match,
     correct_spelling,
     has_change_verb,
@@ -370,6 +371,22 @@ def _parse_at(text: str, vocabulary: Vocabulary, minute: datetime) -> Request:
     return parse_request(text, vocabulary, minute)
 
 
+def _names_nothing(request: Request) -> bool:
+    """No word of the request's targets is a word of the channel list."""
+    words = re.findall(r"[a-z]+", " ".join(request.targets).lower())
+    return all(w in request.unused or w in STOP_WORDS for w in words)
+
+
+def _unplaced_note(text: str) -> str:
+    """The words a request nothing matched could not place, for its answer ("bake a cake")."""
+    request = parse(text)
+    words = list(dict.fromkeys([*request.unused]))
+    if not words:
+        return ""
+    listed = ", ".join(f"“{w}”" for w in words)
+    return f" ({listed}: no word of the channel list or of what I can do)"
+
+
 def _unplaced_question(request: Request) -> str:
     """A question naming the words of ``request`` that fit nowhere."""
     words = ", ".join(f"“{w}”" for w in request.unused) or f"“{request.verb}”"
@@ -597,6 +614,8 @@ class BuiltinPlanner:
         if claiming_capabilities(primary, _all_capabilities()):
             return None  # a capability's own request form ("log this", "undo the last write")
         request = parse(primary)
+        if request.intent == "unknown" and _names_nothing(request):
+            return None  # "bake a cake": the answer names the words and what can be asked
         if request.intent == "unknown" or (request.intent == "state" and request.unused):
             return _unplaced_question(request)  # "shut the sector 6 valve": no valve listed
         return None
@@ -697,7 +716,8 @@ class BuiltinPlanner:
                 )
             elif not failures:
                 parts.append(
-                    f"I could not match “{primary}” to anything I can do. I can:\n"
+                    f"I could not match “{primary}” to anything I can do"
+                    f"{_unplaced_note(primary)}. I can:\n"
                     + render_capability_help(capabilities)
                     + "\n\nTry one of the examples, or name the channel or system you mean."
                 )

@@ -31,7 +31,7 @@ def setpoints(machine: SimMachine) -> dict[str, object]:
         ("set HCM99 to 1 A", "HCM99", "SR03C:HCM09:Current:SP"),
         ("set VCM77 to 0.2 A", "VCM77", "SR03C:VCM07:Current:SP"),
         ("set the ID13 gap to 15 mm", "ID13", "SR11C:ID11:Gap:SP"),
-        ("set HCM 99 to 1 A", "HCM 99", "SR03C:HCM09:Current:SP"),
+        ("set HCM 99 to 1 A", "HCM99", "SR03C:HCM09:Current:SP"),  # named as the list spells
         ("set SR03C:HCM99 to 1 A", "SR03C:HCM99", "SR03C:HCM09:Current:SP"),
         ("set SR05C:HCM09 to 1 A", "SR05C:HCM09", "SR03C:HCM09:Current:SP"),
         ("set HCMM09 to 1 A", "HCMM09", "SR03C:HCM09:Current:SP"),

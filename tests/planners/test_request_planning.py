@@ -110,3 +110,15 @@ def test_ask_explain_prints_the_parse_before_the_answer(isolated_config):
     assert "targets:      beam current, lifetime" in head
     assert "unused words: -" in head
     assert "SR:DCCT:Lifetime" in done.stdout
+
+
+async def test_a_history_whose_time_no_capability_words_match_is_still_a_history():
+    steps = names(await plan("did the ID07 gap move overnight?"))
+    assert steps[:2] == ["channel_finding", "time_range_parsing"]
+    assert "channel_read" not in steps
+
+
+def test_a_request_naming_nothing_known_is_answered_with_the_words_that_fit_nothing():
+    from osprey_desktop.planners.builtin import _unplaced_note
+
+    assert "“bake”, “cake”" in _unplaced_note("bake the cake")
