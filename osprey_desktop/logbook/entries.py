@@ -187,6 +187,9 @@ def compose_entry(
         for fact in facts:
             when = f" ({_clock(fact.when)})" if fact.when else ""
             lines.append(f"- {fact.text}{when}")
+    if thread_id and lines:
+        # where to read the whole conversation (osprey-desktop ask --thread ID, or the window)
+        lines += ["", f"Osprey Desktop thread {thread_id}"]
     channels = tuple(dict.fromkeys(c for f in facts for c in f.channels))
     return LogbookEntry(
         title=make_title(words, facts),

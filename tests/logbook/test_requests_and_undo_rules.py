@@ -97,6 +97,9 @@ def test_an_entry_takes_its_title_from_the_words_and_lists_the_facts():
     assert entry.title == "Orbit corrected."
     assert entry.text.startswith("Orbit corrected. HCM01 raised")
     assert "From the assistant's thread:" in entry.text and entry.channels == (HCM01,)
+    assert "Osprey Desktop thread" not in entry.text
+    threaded = compose_entry("log this: fine", [], logbook="ops", thread_id="3f2a9c1d7b4e")
+    assert threaded.text.endswith("\n\nOsprey Desktop thread 3f2a9c1d7b4e")
     bare = compose_entry("log this", [Fact("value", "x", None, (HCM02,))], logbook="ops")
     assert bare.title == f"Values: {HCM02}"
 
