@@ -426,7 +426,10 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
     # have ("cryoplant pressure"): no channel for it, never what the other words match
     noted = [w for w in unknown if len(w) > 3 and w not in _QUANTIFIERS and w not in _VAGUE]
     known = [w for w in found.query.words if w not in found.ignored_words]
-    if noted and (len(noted) >= len(known) + len(found.query.numbers) or _broad(finder, found)):
+    # a device named by its name ("QF03 golden") is what is meant; other words only qualify it
+    named = bool(named_devices(phrase, database)[0])
+    few = len(noted) >= len(known) + len(found.query.numbers)
+    if noted and not named and (few or _broad(finder, found)):
         raise ClarificationRequired(
             f"No channel for '{phrase}': the channel list has no '{' '.join(noted)}'. The "
             "nearest channels are below; which one do you mean?",
