@@ -192,7 +192,7 @@ class _Question:
     source: str
 
 
-_open_questions: dict[str, _Question] = {}
+_open_questions: dict[tuple[str, str], _Question] = {}
 _questions_lock = threading.Lock()
 
 
@@ -200,7 +200,14 @@ def remember_question(phrase: str, candidates: list[str], source: str) -> None:
     """Channel finding asked which of ``candidates`` ``phrase`` means, on the list ``source``."""
     if phrase_key(phrase) and candidates:
         with _questions_lock:
-            _open_questions[source] = _Question(phrase, frozenset(candidates), source)
+            _open_questions[_question_key(source)] = _Question(
+                phrase, frozenset(candidates), source
+            )
+
+
+def _question_key(source: str, store: AliasStore | None = None) -> tuple[str, str]:
+    """A question is answered on its list, for the aliases file it would be kept in."""
+    return str((store or AliasStore.default()).path), source
 
 
 def learn_from_answer(
@@ -210,7 +217,7 @@ def learn_from_answer(
     a candidate offered, the asked phrase becomes their alias. The question is closed either
     way."""
     with _questions_lock:
-        question = _open_questions.pop(source, None)
+        question = _open_questions.pop(_question_key(source, store), None)
     if question is None or not found:
         return None
     offered = [phrase_key(c) for c in question.candidates]
