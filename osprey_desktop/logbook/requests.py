@@ -127,6 +127,17 @@ def is_undo_request(text: str) -> bool:
     return parse_undo(text) is not None
 
 
+_PLOT_SUBJECT = re.compile(
+    r"\blog\s+(?:the|my|our)\s+(?P<subject>[\w\s-]{1,40}?)\s+(?:plot|chart|history)\b", re.I
+)
+
+
+def plot_subject(text: str) -> str:
+    """What a named plot shows: "log the orbit plot ..." -> "orbit" ("" when none is named)."""
+    match = _PLOT_SUBJECT.search(_lead(text))
+    return match.group("subject").strip() if match else ""
+
+
 def search_words(text: str) -> str:
     """The words worth searching for (a channel, a topic), without the question's frame."""
     kept = [
@@ -166,6 +177,7 @@ __all__ = [
     "is_search_request",
     "is_undo_request",
     "parse_undo",
+    "plot_subject",
     "search_since",
     "search_words",
     "wants_reason",

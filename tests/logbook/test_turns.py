@@ -224,3 +224,19 @@ async def test_a_search_also_finds_entries_made_on_the_olog_service(
     down = await session.submit("what did we log about QF07 this week?", "t3")
     assert "The Olog service was not searched: the Olog service at" in down.response
     assert "QF07 checked after the trim" in down.response, "the local logbook still answers"
+
+
+async def test_the_plot_the_words_name_is_the_one_attached(session):
+    for request in (
+        "plot the beam current over the last hour",
+        "plot the lifetime over the last hour",
+    ):
+        assert (await session.submit(request, "t1")).error is None
+
+    named = await session.submit("log the lifetime plot with a note: lifetime recovering", "t1")
+    (only,) = named.pending_approval["resume_payload"]["attachments"]
+    assert only["filename"] == "history-SR-DCCT-Lifetime.png"
+    await session.resume("t1", False)
+
+    every = await session.submit("log this", "t1")
+    assert len(every.pending_approval["resume_payload"]["attachments"]) == 2

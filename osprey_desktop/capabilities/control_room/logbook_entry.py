@@ -25,7 +25,7 @@ from typing import Any
 from osprey_desktop.capabilities.control_room.common import ControlRoomCapability
 from osprey_desktop.capabilities.control_room.logbook_contexts import LogbookEntryContext
 from osprey_desktop.logbook.entries import Attachment, Fact, LogbookEntry, compose_entry
-from osprey_desktop.logbook.requests import is_entry_request
+from osprey_desktop.logbook.requests import is_entry_request, plot_subject
 from osprey_desktop.state import StateManager
 
 logger = logging.getLogger(__name__)
@@ -41,14 +41,38 @@ def logbook_approval_id(thread_id: str, checkpoint_ns: str) -> str:
     return "l-" + hashlib.sha256(text.encode()).hexdigest()[:20]
 
 
-def thread_facts(state: Mapping[str, Any]) -> tuple[list[Fact], list[Attachment]]:
-    """What the thread knows, as entry lines, and its history plots as PNG attachments."""
+def _shows(channels: list[str], subject: str) -> bool:
+    """Whether a plot of ``channels`` is the "orbit" / "beam current" plot the words name: every
+    word is in a channel's name, description or synonyms."""
+    from osprey_desktop.connectors import get_configured_channel_database
+
+    words = [w for w in re.findall(r"\w+", subject.lower()) if len(w) > 1]
+    try:
+        database = get_configured_channel_database()
+    except Exception:  # noqa: BLE001 - no list: the names alone
+        database = None
+    for channel in channels:
+        record = database.get(channel) if database is not None else None
+        text = " ".join(
+            [channel, getattr(record, "description", ""), *getattr(record, "synonyms", ())]
+        ).lower()
+        if words and all(w in text for w in words):
+            return True
+    return False
+
+
+def thread_facts(
+    state: Mapping[str, Any], subject: str = ""
+) -> tuple[list[Fact], list[Attachment]]:
+    """What the thread knows, as entry lines, and its history plots as PNG attachments (only
+    those showing ``subject`` when some do: "log the orbit plot")."""
     from osprey_desktop.context import ContextManager
     from osprey_desktop.logbook.plot_png import caption, render, series_of
 
     manager = ContextManager(dict(state))
     facts: list[Fact] = []
     plots: list[Attachment] = []
+    chosen: list[bool] = []
     for name, context in manager.get_all().items():
         kind = name.partition(".")[0]
         if kind == "CHANNEL_VALUES":
@@ -88,7 +112,12 @@ def thread_facts(state: Mapping[str, Any]) -> tuple[list[Fact], list[Attachment]
                 )
             )
             if len(plots) < _MAX_PLOTS:
-                plots.append(Attachment(_plot_name(series, plots), "image/png", render(series)))
+                named = _shows([s.channel for s in series], subject) if subject else False
+                png = Attachment(_plot_name(series, plots), "image/png", render(series))
+                plots.append(png)
+                chosen.append(named)
+    if any(chosen):  # the plots the words name; all of them when none matches
+        plots = [p for p, keep in zip(plots, chosen, strict=True) if keep]
     return facts[-_MAX_FACTS:], plots
 
 
@@ -182,7 +211,7 @@ class LogbookEntryCapability(ControlRoomCapability):
         """The draft of this step, stored in the logbook."""
         from osprey_desktop.safety.audit import current_operator
 
-        facts, plots = thread_facts(self._state)
+        facts, plots = thread_facts(self._state, plot_subject(request))
         draft = compose_entry(
             request,
             facts,
