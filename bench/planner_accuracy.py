@@ -153,7 +153,9 @@ async def score_set(entries: list[dict[str, Any]]) -> Score:
                 score.plans[1] += 1
                 score.by_kind[kind][0] += right
                 score.by_kind[kind][1] += 1
-                label = f"{text!r}" + (f" (after {entry['before']!r})" if entry.get("before") else "")
+                label = f"{text!r}" + (
+                    f" (after {entry['before']!r})" if entry.get("before") else ""
+                )
                 if not right:
                     score.misses.append(f"plan     {label}: {steps} (want {list(expected)})")
                 question = steps[-1:] == ["clarify"]
@@ -183,7 +185,9 @@ async def score_set(entries: list[dict[str, Any]]) -> Score:
                     if _values_match(entry["values"], proposed):
                         score.values[0] += 1
                     else:
-                        score.misses.append(f"values   {label}: {proposed} (want {entry['values']})")
+                        score.misses.append(
+                            f"values   {label}: {proposed} (want {entry['values']})"
+                        )
             await close_connectors()
     return score
 
@@ -230,7 +234,9 @@ async def run_table(show_misses: bool) -> int:
     elapsed = time.perf_counter() - started
     hits = sum(o.exact for o in outcomes)
     print(f"planner: {get_config().models.planner}; table of {len(outcomes)} requests")
-    print(f"exact-plan rate: {exact_rate(outcomes):.1%} ({hits}/{len(outcomes)}) in {elapsed:.2f} s")
+    print(
+        f"exact-plan rate: {exact_rate(outcomes):.1%} ({hits}/{len(outcomes)}) in {elapsed:.2f} s"
+    )
     if show_misses:
         for o in outcomes:
             if not o.exact:
