@@ -79,6 +79,7 @@ __all__ = [
     "Request",
     "TimeSlot",
     "Vocabulary",
+    "leading_verb",
     "parse_request",
 ]
 
@@ -191,6 +192,13 @@ def join_device_names(text: str, vocabulary: Vocabulary) -> str:
         return f"{m.group(1).upper()}{m.group(2)}"
 
     return pattern.sub(join, text)
+
+
+def leading_verb(clause: str, vocabulary: Vocabulary | None = None) -> str | None:
+    """The verb leading ``clause`` after politeness, or None: "tune the RF" leads with
+    "tune", "tunes, chromaticity and lifetime" and "trim values of ..." with no verb."""
+    found, known = _verb_of(_lead_stripped(clause), vocabulary or Vocabulary())
+    return found if known else None
 
 
 # -- clauses, verbs, intents ---------------------------------------------------------------------

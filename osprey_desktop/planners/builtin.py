@@ -25,7 +25,13 @@ from langchain_core.messages import BaseMessage, HumanMessage
 from osprey_desktop.language.follow_ups import follow_up
 from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
 from osprey_desktop.language.questions import asks_for_help, is_knowledge_question, is_thanks
-from osprey_desktop.language.request import CHANGE_INTENTS, Request, Vocabulary, parse_request
+from osprey_desktop.language.request import (
+    CHANGE_INTENTS,
+    Request,
+    Vocabulary,
+    leading_verb,
+    parse_request,
+)
 from osprey_desktop.language.words import (
     CHANGE_VERBS,
     STOP_WORDS,
@@ -201,8 +207,8 @@ def asks_for_change(text: str, capabilities: Sequence[Any] | None = None) -> boo
         if _ASSIGNMENT.match(clause):
             return True
         first = words(clause)[:1]
-        if first and stem(first[0]) in _CHANGE_STEMS:
-            return True
+        if first and stem(first[0]) in _CHANGE_STEMS and leading_verb(clause) is not None:
+            return True  # a verb in verb position ("tune the RF", not "tunes, lifetime")
         if first and first[0] in _VALUE_VERBS:
             # Read as "set ...", the rest gives a value: "open the gap 2 mm" asks for a
             # change (to or by? the writer asks), "open the strip chart" does not.

@@ -122,3 +122,12 @@ def test_a_request_naming_nothing_known_is_answered_with_the_words_that_fit_noth
     from osprey_desktop.planners.builtin import _unplaced_note
 
     assert "“bake”, “cake”" in _unplaced_note("bake the cake")
+
+
+@pytest.mark.parametrize(
+    "text", ["tunes, chromaticity and lifetime", "trim values of the sector 4 correctors?"]
+)
+def test_a_noun_that_is_also_a_change_verb_asks_for_no_change(text):
+    from osprey_desktop.planners.builtin import asks_for_change
+
+    assert not asks_for_change(text)
