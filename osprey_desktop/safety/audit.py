@@ -30,25 +30,25 @@ Usage::
 from __future__ import annotations
 
 import asyncio
-import getpass
-import json
 import sqlite3
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from osprey_desktop.connectors.base import WRITE_OUTCOMES, jsonable
-
-Outcome = str
-#: Outcomes written from now on: the intent before a put, the write-result vocabulary, and the
-#: resolution of a write in doubt.
-OUTCOMES: tuple[str, ...] = ("intent", *WRITE_OUTCOMES, "resolved")
-#: Outcomes of entries made by earlier versions; kept readable, never written again.
-LEGACY_OUTCOMES: tuple[str, ...] = ("written", "refused", "failed")
+from osprey_desktop.safety.audit_entries import (
+    ENTRY_COLUMNS,
+    LEGACY_OUTCOMES,
+    OUTCOMES,
+    AuditEntry,
+    AuditError,
+    Outcome,
+    current_operator,
+    entry_of_row,
+    entry_row,
+)
 
 #: ``PRAGMA application_id`` of an audit log ("OSPA"): marks the file as ours.
 APPLICATION_ID = 0x4F535041
@@ -76,50 +76,6 @@ CREATE TABLE IF NOT EXISTS audit_log (
     "CREATE TRIGGER IF NOT EXISTS audit_log_no_delete BEFORE DELETE ON audit_log BEGIN"
     " SELECT RAISE(ABORT, 'the audit log is append-only: entries cannot be deleted'); END",
 )
-
-
-class AuditError(Exception):
-    """The audit log cannot be opened or written."""
-
-
-@dataclass(frozen=True)
-class AuditEntry:
-    id: int
-    time: float
-    thread_id: str | None
-    operator: str
-    channel: str
-    value_before: Any
-    requested_value: Any
-    readback_after: Any
-    outcome: str
-    approval_id: str | None
-    message: str | None
-    connector: str | None
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-def current_operator() -> str:
-    """The login name of the person running the app."""
-    try:
-        return getpass.getuser()
-    except Exception:  # no passwd entry / no env (containers): still record something
-        return "unknown"
-
-
-def _dump(value: Any) -> str | None:
-    return None if value is None else json.dumps(jsonable(value))
-
-
-def _load(text: str | None) -> Any:
-    if text is None:
-        return None
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
 
 
 def _where_the_log_is() -> str:
@@ -379,65 +335,6 @@ class AuditLog:
         return out
 
 
-#: The columns of an entry, in the order ``entry_row`` gives them (every store uses them).
-ENTRY_COLUMNS = (
-    "time, thread_id, operator, channel, value_before, requested_value, readback_after,"
-    " outcome, approval_id, message, connector"
-)
-
-
-def entry_row(
-    *,
-    channel: str,
-    outcome: Outcome,
-    requested_value: Any = None,
-    value_before: Any = None,
-    readback_after: Any = None,
-    thread_id: str | None = None,
-    approval_id: str | None = None,
-    message: str | None = None,
-    connector: str | None = None,
-    operator: str | None = None,
-    when: float | None = None,
-) -> tuple[Any, ...]:
-    """The checked values of one entry, in ``ENTRY_COLUMNS`` order (values as JSON text)."""
-    if outcome not in OUTCOMES:
-        raise ValueError(f"audit outcome must be one of {', '.join(OUTCOMES)}, not {outcome!r}")
-    if not isinstance(channel, str) or not channel:
-        raise ValueError("an audit entry needs the channel's name")
-    return (
-        time.time() if when is None else when,
-        thread_id,
-        operator or current_operator(),
-        channel,
-        _dump(value_before),
-        _dump(requested_value),
-        _dump(readback_after),
-        outcome,
-        approval_id,
-        message,
-        connector,
-    )
-
-
-def entry_of_row(r: tuple[Any, ...]) -> AuditEntry:
-    """An entry from ``id, <ENTRY_COLUMNS>``."""
-    return AuditEntry(
-        id=int(r[0]),
-        time=float(r[1]),
-        thread_id=r[2],
-        operator=r[3],
-        channel=r[4],
-        value_before=_load(r[5]),
-        requested_value=_load(r[6]),
-        readback_after=_load(r[7]),
-        outcome=r[8],
-        approval_id=r[9],
-        message=r[10],
-        connector=r[11],
-    )
-
-
 def audit_log_for(checkpointer: Any) -> Any:
     """Where the writes of a graph on ``checkpointer`` are audited.
 
@@ -465,3 +362,16 @@ def audit_log_of_running_graph() -> Any:
     except RuntimeError:  # not inside a run
         configurable = {}
     return audit_log_for(configurable.get("__pregel_checkpointer"))
+
+
+__all__ = [
+    "OUTCOMES",
+    "AuditEntry",
+    "AuditError",
+    "AuditLog",
+    "audit_log_for",
+    "audit_log_of_running_graph",
+    "current_operator",
+    "entry_of_row",
+    "entry_row",
+]

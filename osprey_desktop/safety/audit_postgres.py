@@ -22,7 +22,7 @@ from osprey_desktop.persistence.postgres import (
     describe_postgres_error,
     prepare_schema_sync,
 )
-from osprey_desktop.safety.audit import (
+from osprey_desktop.safety.audit_entries import (
     ENTRY_COLUMNS,
     AuditEntry,
     AuditError,

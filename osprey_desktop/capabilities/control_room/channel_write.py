@@ -39,7 +39,6 @@ from osprey_desktop.capabilities.control_room.derived_values import (
     DerivedValues,
     checked_condition,
     copied_values,
-    describe_origin,
     last_change_moment,
     reference_values,
     restore_moment,
@@ -58,6 +57,7 @@ from osprey_desktop.capabilities.control_room.write_operations import (
     plan_operation,
     specs_from_parameters,
 )
+from osprey_desktop.capabilities.control_room.write_origins import describe_origin
 from osprey_desktop.capabilities.control_room.write_parsing import (
     MissingWriteValue,
     ValueSpec,

@@ -9,16 +9,15 @@ units, time), which the approval and the answer show. Nothing here writes.
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from osprey_desktop.base.errors import ClarificationRequired
 from osprey_desktop.capabilities.control_room.write_derivation import Derivation
 from osprey_desktop.capabilities.control_room.write_operations import named_by
+from osprey_desktop.capabilities.control_room.write_origins import clock_with_date
 from osprey_desktop.capabilities.control_room.write_parsing import ValueSpec
 from osprey_desktop.connectors.base import ConnectorError, to_float
 
@@ -209,9 +208,7 @@ async def last_change_moment(derivation: Derivation, channels: Sequence[str]) ->
         for e in entries
         if e.outcome in _SENT and e.channel in targets and e.operator == me
     }
-    intents = [
-        e for e in entries if e.outcome == "intent" and (e.approval_id, e.channel) in sent
-    ]
+    intents = [e for e in entries if e.outcome == "intent" and (e.approval_id, e.channel) in sent]
     if not intents:
         raise ClarificationRequired(
             f"The audit log holds no write of yours to {', '.join(sorted(targets))}; nothing "
@@ -335,29 +332,6 @@ async def checked_condition(
     return origin
 
 
-def describe_origin(origin: Mapping[str, Any]) -> str:
-    """Where a derived value came from, for the approval and the answer."""
-    value = f"{origin.get('value'):g} {origin.get('units') or ''}".strip()
-    when = _clock(origin.get("timestamp"))
-    kind = origin.get("kind")
-    if kind == "copy":
-        return f"copied from `{origin.get('channel')}` (read {value} at {when})"
-    if kind == "listed":
-        channel = origin.get("channel")
-        return f"the {origin.get('word')} value of `{channel}` in the channel list ({value})"
-    if kind == "archive":
-        moment = _clock(origin.get("moment"), dated=True)
-        sample = _clock(origin.get("timestamp"), dated=True)
-        return (
-            f"restored from the archive: `{origin.get('channel')}` was {value} at {moment} "
-            f"(sample of {sample})"
-        )
-    return (
-        f"condition checked: `{origin.get('channel')}` reads {value} ({when}), "
-        f"{origin.get('condition')}"
-    )
-
-
 def _copied(source: str | None, reading: Any, value: float) -> dict[str, Any]:
     """The origin of a value read from ``source``."""
     return {
@@ -422,32 +396,11 @@ def _epoch(value: Any) -> float | None:
     return number
 
 
-def _clock(stamp: Any, dated: bool = False) -> str:
-    number = to_float(stamp)
-    if number is None:
-        return "an unknown time"
-    if dated:
-        return clock_with_date(datetime.fromtimestamp(number, UTC))
-    return time.strftime("%H:%M:%S", time.localtime(number))
-
-
-def clock_with_date(moment: datetime) -> str:
-    """A moment as the approval shows it: date and time in facility time (``machine.timezone``,
-    else this computer's zone), with the zone's abbreviation."""
-    from osprey_desktop.capabilities.control_room.time_range_parsing import configured_timezone
-
-    zone = configured_timezone()
-    local = moment.astimezone(ZoneInfo(zone)) if zone else moment.astimezone()
-    return f"{local:%Y-%m-%d %H:%M:%S %Z}".strip()
-
-
 __all__ = [
     "ConditionNotMet",
     "DerivedValues",
     "checked_condition",
-    "clock_with_date",
     "copied_values",
-    "describe_origin",
     "last_change_moment",
     "named_among",
     "reference_values",

@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from osprey_desktop.capabilities.control_room.write_origins import describe_origin
 from osprey_desktop.capabilities.control_room.write_parsing import (
     UnitMismatch,
     ValueSpec,
@@ -278,8 +279,6 @@ def approval_message(
         units = str(op.get("units") or "")
         now = show_reading(op["current_value"], units, op.get("precision"))
         if op.get("derived_from"):
-            from osprey_desktop.capabilities.control_room.derived_values import describe_origin
-
             source = describe_origin(op["derived_from"])
         elif op.get("value_source") == "planner":
             source = "value proposed by the planner, not in your words"

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from osprey_desktop.language.units import lookup_unit
+
 #: What a verb asks a state to be, in the words enum states are usually named with.
 STATE_VERBS: dict[str, tuple[str, ...]] = {
     "open": ("open", "opened"),
@@ -97,8 +99,6 @@ _AMOUNT = re.compile(r"(?<![\w.])[-+−]?\d+(?:\.\d+)?\s*(?P<unit>[a-zµ%]{1,12}
 
 
 def _checked(target: str, state: str, words: str) -> tuple[str, str, str] | None:
-    from osprey_desktop.capabilities.control_room.write_parsing import lookup_unit
-
     if any(lookup_unit(m.group("unit")) for m in _AMOUNT.finditer(target)):
         return None  # "open the ID04 gap 2 mm": an amount, not a state ("valve 4" is a name)
     return target.strip(" ,"), state, words
