@@ -36,7 +36,7 @@ from __future__ import annotations
 import difflib
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -475,6 +475,22 @@ class ChannelFinder:
         chosen = self._select_ordinal(chosen, query)
         names = [self.records[i].name for i in sorted(chosen)]
         return FoundChannels(names, query, ignored, assumed)
+
+    def place_in_sectors(
+        self, mapping: Mapping[int, Sequence[str]], named: Callable[[str], list[str]]
+    ) -> int:
+        """Put the channels of the devices ``mapping`` lists in those sectors (a facility's
+        word for what its names do not say); ``named(device)`` gives a device's channels.
+        Returns how many channels were placed."""
+        index = {record.name: i for i, record in enumerate(self.records)}
+        placed = 0
+        for sector, devices in mapping.items():
+            for device in devices:
+                for name in named(str(device)):
+                    if name in index:
+                        self._sector_array[index[name]] = int(sector)
+                        placed += 1
+        return placed
 
     def warm(self) -> None:
         """Build now what requests would build on first use (kept with the index)."""

@@ -108,15 +108,20 @@ def configured_finder(database: ChannelDatabase) -> ChannelFinder:
     list and configuration)."""
     extra = get_config_value("channel_finding.vocabulary", {}) or {}
     area = get_config_value("channel_finding.default_area", None)
+    sectors = get_config_value("channel_finding.sectors", {}) or {}
+    placed = repr(sorted((int(k), list(v)) for k, v in sectors.items()))
     key = (id(database), repr(sorted(extra.items())) if isinstance(extra, dict) else "", area)
+    key = (*key, placed)
     found = _FINDERS.get(key)
     if found is not None and found[0] is database:
         return found[1]
     kept: dict[str, ChannelFinder] = getattr(database, "finders", None) or {}
-    vocabulary_key = repr(sorted(extra.items())) if isinstance(extra, dict) else ""
+    vocabulary_key = (repr(sorted(extra.items())) if isinstance(extra, dict) else "") + placed
     finder = kept.get(vocabulary_key)
     if finder is None:
         finder = ChannelFinder(list(database), load_vocabulary(extra))
+        if sectors:
+            finder.place_in_sectors(sectors, database.channels_named)
         finder.warm()
         database.finders = {**kept, vocabulary_key: finder}
         if getattr(database, "index_key", None):  # loaded from a file: kept for next time

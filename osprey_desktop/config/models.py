@@ -262,6 +262,9 @@ class ChannelFindingConfig(_Section):
     #: The area a request means when it names none and a kind of device exists in several
     #: (the first segment of a PV name, e.g. SR); null: the area with the most devices.
     default_area: str | None = None
+    #: Which devices serve which sector when the list's names do not say (``{2: [IG03,
+    #: IG04]}``): "the vacuum in sector 2" then means those; without it such a request asks.
+    sectors: dict[int, list[str]] = Field(default_factory=dict)
 
 
 class OlogConfig(_Section):

@@ -155,3 +155,20 @@ def test_a_named_range_with_digits_in_its_stem_is_every_name_in_it() -> None:
     assert expand_name_ranges("QF1A01 to QF1A03") == "QF1A01, QF1A02, QF1A03"
     assert expand_name_ranges("Q0H01 to QF04") == "Q0H01 to QF04"  # two stems: as typed
     assert expand_name_ranges("set HCM01 to 2") == "set HCM01 to 2"  # a value, not a range
+
+
+def test_the_sectors_a_list_does_not_state_come_from_the_config_or_are_asked() -> None:
+    records = [
+        _record(f"VAC:IG{n}:PRESSURE", "vacuum ion gauge pressure", units="mbar")
+        for n in range(1, 7)
+    ]
+    database = ChannelDatabase(records, source="gauges")
+    unknown = find("vacuum pressure in sector 2", database)
+    assert unknown.channels == [] and unknown.question  # never a guess
+    set_config(build_config({"channel_finding": {"sectors": {2: ["IG3", "IG4"]}}}))
+    try:
+        placed = find("vacuum pressure in sector 2", database)
+    finally:
+        set_config(build_config({}))
+    assert placed.channels == ["VAC:IG3:PRESSURE", "VAC:IG4:PRESSURE"]
+    assert placed.explained_words["2"] == "sector"

@@ -74,3 +74,20 @@ def test_a_word_the_list_lacks_asks_with_the_nearest_channels() -> None:
         _read("the cryoplant quadrupole current")
     assert "no 'cryoplant'" in asked.value.question
     assert asked.value.suggestions  # the nearest real channels, to choose from
+
+
+def test_a_sector_the_list_does_not_state_is_asked_with_the_devices_to_choose_from() -> None:
+    gauges = ChannelDatabase(
+        [
+            ChannelRecord(name=f"VAC:IG{n}:PRESSURE", description="vacuum ion gauge pressure")
+            for n in range(1, 7)
+        ],
+        source="gauges",
+    )
+    with pytest.raises(ClarificationRequired) as asked:
+        find_channels_noted(
+            gauges, "vacuum pressure in sector 2", writable=False, max_write_channels=10
+        )
+    assert "does not say which of these serve the sector" in asked.value.question
+    assert "channel_finding.sectors" in asked.value.question
+    assert asked.value.suggestions[0] == "VAC:IG1:PRESSURE"

@@ -43,6 +43,7 @@ from osprey_desktop.channels.addresses import typed_names
 from osprey_desktop.channels.aliases import AliasStore, learn_from_answer, remember_question
 from osprey_desktop.channels.database import DEVICE_NAME, STOPWORDS, ChannelDatabase
 from osprey_desktop.channels.query import QUERY_WORDS, expand_name_ranges
+from osprey_desktop.channels.search import without_sector
 from osprey_desktop.language.numbers import NUMBER_WORDS
 
 logger = logging.getLogger(__name__)
@@ -201,6 +202,14 @@ def _find_channels_noted(
                 "written. Which setpoint do you mean?"
             )
     if not matches:
+        unplaced = _not_placed_in_sector(database, phrase)
+        if unplaced:
+            raise ClarificationRequired(
+                f"The channel list does not say which of these serve the sector asked for "
+                f"('{phrase}'), so none is picked. Which do you mean? (A facility can list "
+                "them per sector in channel_finding.sectors.)",
+                unplaced[:5],
+            )
         near = database.suggest(phrase, limit=5)
         hint = " The nearest names are below." if near else ""
         raise ClarificationRequired(
@@ -259,6 +268,19 @@ def _find_channels_noted(
 
 _ASSUMED = "assumed the "
 _LACKS = "not in the list: "
+
+
+def _not_placed_in_sector(database: ChannelDatabase, phrase: str) -> list[str]:
+    """The channels ``phrase`` names once its sector is left out, when none of them has a
+    sector the list states (so "in sector 2" cannot pick among them); else []."""
+    finder = finder_of(database)
+    if not finder.find(phrase).query.sectors:
+        return []
+    found = finder.find(without_sector(phrase)).names
+    index = {record.name: i for i, record in enumerate(finder.records)}
+    if any(finder.sector[index[n]] is not None for n in found if n in index):
+        return []
+    return found
 
 
 def _typed(text: str, name: str) -> str:
