@@ -48,12 +48,14 @@ def _closed_port() -> int:
 
 
 def _unreachable_model_config(tmp_path: Path) -> Path:
+    """A chat model nobody serves, with no built-in planner standing in: the turn fails."""
     config = tmp_path / "config.yaml"
     config.write_text(
         "models:\n"
         "  planner: chat_model\n"
         "  chat_model:\n"
         f"    base_url: http://127.0.0.1:{_closed_port()}/v1\n"
+        "    fallback_to_builtin: false\n"
     )
     return config
 

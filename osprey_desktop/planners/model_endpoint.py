@@ -62,6 +62,12 @@ class EndpointUnreachable(EndpointUnavailable, ConnectionError):
     the error report advises checking that the service is reachable (a refused connection
     is quick to try again; a timeout is not retried, it would multiply the time limit)."""
 
+    suggestion = (
+        "The language model service cannot be reached. Check that it is reachable (the server "
+        "running, models.chat_model.base_url pointing at it), or let the built-in planner stand "
+        "in (models.chat_model.fallback_to_builtin: true)."
+    )
+
 
 def schema_instruction(schema: type[BaseModel]) -> str:
     """The words asking for one JSON object of ``schema`` (json_object and text)."""
