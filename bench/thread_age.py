@@ -15,6 +15,12 @@ the built-in planner, two new messages and two new contexts per turn), through
 
 ``--contexts N`` seeds the thread with N stored readings first (a 100,000-context thread).
 
+On PostgreSQL the bench runs ``VACUUM`` every ``--vacuum-every`` turns (10), outside the timed
+turns: a turn replaces rows (checkpoints, blobs, roots), and the space of the old ones is reused
+once (auto)vacuum has passed. Autovacuum looks at a table at most once a minute, which keeps up
+with an operator's pace but not with a bench's ten turns a second; without it the figures
+measure dead rows waiting for autovacuum instead of what a thread keeps.
+
 ``--db`` as in ``bench/storage.py``: ``sqlite`` (a temporary file), ``postgres`` (a throw-away
 server on 127.0.0.1 started the way the tests start theirs, stopped by its pid) or a
 ``postgresql://`` URL (a database of its own is created next to it and dropped after).
@@ -39,6 +45,7 @@ sys.path.insert(0, str(REPO / "bench"))
 from storage import database_bytes, databases_for, label_of  # noqa: E402
 from turn import BENCH_REQUEST, bench_registry, seed_contexts  # noqa: E402
 
+from osprey_desktop.persistence.postgres import is_postgres_url  # noqa: E402
 from osprey_desktop.session import AgentSession  # noqa: E402
 
 FOLLOW_UP = "do that again"
@@ -54,8 +61,16 @@ async def _turn(session: AgentSession, thread: str, request: str = BENCH_REQUEST
     return elapsed, result
 
 
+def vacuum(url: str) -> None:
+    """What autovacuum does between an operator's turns: old rows' space becomes reusable."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("VACUUM")
+
+
 async def age_thread(
-    db: Any, ages: list[int], window: int, contexts: int
+    db: Any, ages: list[int], window: int, contexts: int, vacuum_every: int
 ) -> tuple[dict[int, tuple[float, float, float]], float, str, int]:
     """{age: (median wall s, median CPU s, growth bytes/turn)}, growth 10 -> last, follow-up
     task, messages read back."""
@@ -72,6 +87,8 @@ async def age_thread(
         times: list[tuple[float, float]] = []
         starts = {max(age - window, 0): age for age in ages}
         for turn in range(1, max(ages) + 1):
+            if is_postgres_url(db) and vacuum_every and (turn - 1) % vacuum_every == 0:
+                vacuum(str(db))
             if turn - 1 in starts:
                 marks[turn - 1] = database_bytes(db)
             elapsed, _ = await _turn(session, thread)
@@ -98,7 +115,9 @@ async def age_thread(
     return figures, overall, task, messages
 
 
-async def run(choices: list[str], ages: list[int], window: int, contexts: int) -> None:
+async def run(
+    choices: list[str], ages: list[int], window: int, contexts: int, vacuum_every: int
+) -> None:
     ages = sorted(set(ages))
     seeded = f", seeded with {contexts:,} contexts" if contexts else ""
     print(
@@ -109,7 +128,9 @@ async def run(choices: list[str], ages: list[int], window: int, contexts: int) -
     for choice in choices:
         print(f"\n{label_of(choice)}")
         with databases_for(choice) as database, database() as db:
-            figures, overall, task, messages = await age_thread(db, ages, window, contexts)
+            figures, overall, task, messages = await age_thread(
+                db, ages, window, contexts, vacuum_every
+            )
         wall, cpu = figures[ages[0]][0], figures[ages[0]][1]
         ratios = ", ".join(
             f"{age}: {figures[age][0] / wall:.2f}x (CPU {figures[age][1] / cpu:.2f}x)"
@@ -127,6 +148,13 @@ def main() -> None:
     parser.add_argument("--window", type=int, default=10, help="turns per median")
     parser.add_argument("--contexts", type=int, default=0, help="contexts seeded first")
     parser.add_argument(
+        "--vacuum-every",
+        type=int,
+        default=10,
+        help="PostgreSQL: VACUUM every N turns, as autovacuum would at an operator's pace "
+        "(0: never)",
+    )
+    parser.add_argument(
         "--db",
         nargs="+",
         default=["sqlite"],
@@ -139,7 +167,7 @@ def main() -> None:
     import logging
 
     logging.basicConfig(level=logging.ERROR)
-    asyncio.run(run(args.db, args.ages, args.window, args.contexts))
+    asyncio.run(run(args.db, args.ages, args.window, args.contexts, args.vacuum_every))
 
 
 if __name__ == "__main__":
