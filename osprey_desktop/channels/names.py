@@ -36,9 +36,13 @@ def name_key(piece: str) -> str:
 
 
 def named_pieces(record: Any) -> list[str]:
-    """The keys of everything a channel can be called by: its PV-name segments, its device,
-    and the words of its description and synonyms (a facility may call a device only there)."""
-    pieces = [*record.name.split(":"), record.device or ""]
+    """The keys of everything a channel can be called by: its PV-name segments (and the parts
+    of a hyphened one), its device, and the words of its description and synonyms (a facility
+    may call a device only there)."""
+    segments = record.name.split(":")
+    # a segment of hyphened parts ("05G-BPM3") is also called by each part ("BPM3")
+    parts = [p for segment in segments if "-" in segment for p in segment.split("-")]
+    pieces = [*segments, *parts, record.device or ""]
     words = _NAME_WORD.findall(" ".join([record.description, *record.synonyms]))
     return list(dict.fromkeys(name_key(p) for p in [*pieces, *words] if p))
 

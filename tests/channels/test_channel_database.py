@@ -145,3 +145,18 @@ def test_setpoint_must_be_writable(tmp_path: Path) -> None:
     path = _write(tmp_path, "channels:\n  - {name: A:SP, role: setpoint, writable: false}\n")
     with pytest.raises(ChannelDatabaseError, match="must be writable"):
         load_channel_database(path)
+
+
+def test_a_part_of_a_hyphened_segment_names_its_channels() -> None:
+    from osprey_desktop.channels import ChannelRecord
+
+    database = ChannelDatabase(
+        [ChannelRecord(name=f"{g:02d}G-BPM{n}:{p}") for g in (1, 2) for n in (1, 2) for p in "UV"]
+    )
+    assert database.channels_named("BPM2") == [
+        "01G-BPM2:U",
+        "01G-BPM2:V",
+        "02G-BPM2:U",
+        "02G-BPM2:V",
+    ]
+    assert database.channels_named("BPM9") == []
