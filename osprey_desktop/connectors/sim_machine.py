@@ -56,7 +56,9 @@ ENERGY_GEV = 3.0
 
 _LAG_SECONDS = {"HCM": 0.4, "VCM": 0.4, "QUAD": 0.8, "ID": 2.0, "RF": 0.5}
 _NOISE = {"HCM": 1e-3, "VCM": 1e-3, "QUAD": 5e-3, "ID": 2e-3, "BPM": 5e-4}
-_TUNE_PER_AMP = {"QF": (0.0015, -0.0007), "QD": (-0.0008, 0.0014)}
+#: Tune shift (horizontal, vertical) per ampere of a focusing (QF) or defocusing (QD) quadrupole
+#: away from its nominal current; the prediction of a write's effect uses the same optics.
+TUNE_PER_AMP = {"QF": (0.0015, -0.0007), "QD": (-0.0008, 0.0014)}
 _DIGITS = re.compile(r"(\d+)")
 
 
@@ -208,7 +210,7 @@ class SimMachine:
         self._quads = [
             (r.name, (r.device or "")[:2])
             for r in database
-            if r.role == "setpoint" and r.family == "QUAD" and (r.device or "")[:2] in _TUNE_PER_AMP
+            if r.role == "setpoint" and r.family == "QUAD" and (r.device or "")[:2] in TUNE_PER_AMP
         ]
         self._gap_by_sector = {
             r.sector: r.name for r in database if r.role == "setpoint" and r.family == "ID"
@@ -391,7 +393,7 @@ class SimMachine:
         for name, kind in self._quads:
             device = self._devices[name]
             if device.moved:
-                out += _TUNE_PER_AMP[kind][column] * (device.actual_at(times) - device.nominal)
+                out += TUNE_PER_AMP[kind][column] * (device.actual_at(times) - device.nominal)
         return out
 
     def _orbit(self, record: ChannelRecord, plane: str, times: np.ndarray) -> np.ndarray:

@@ -16,7 +16,7 @@ import numpy as np
 
 from osprey_desktop.channels.records import ChannelRecord
 from osprey_desktop.connectors.sim_lattice import build_plane
-from osprey_desktop.connectors.sim_machine import _TUNE_PER_AMP as TUNE_PER_AMP
+from osprey_desktop.connectors.sim_machine import TUNE_PER_AMP
 
 PLANES = ("X", "Y")
 CORRECTOR_PLANE = {"HCM": "X", "VCM": "Y"}
