@@ -40,6 +40,7 @@ from osprey_desktop.infrastructure.slash_commands import (
     describe_overrides,
     merge_control_overrides,
 )
+from osprey_desktop.language.request_length import MAX_REQUEST_CHARS, too_long_message
 
 logger = logging.getLogger(__name__)
 
@@ -168,6 +169,8 @@ class Gateway:
         """
         if not isinstance(user_input, str):
             return GatewayResult(error=f"a message must be text, got {type(user_input).__name__}")
+        if len(user_input) > MAX_REQUEST_CHARS:
+            return GatewayResult(error=f"not planned: {too_long_message(len(user_input))}")
         if snapshot is None:
             snapshot = await _read_state(compiled_graph, config)
         pending = pending_interrupts(snapshot)

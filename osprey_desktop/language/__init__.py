@@ -5,6 +5,7 @@ channel list, the connectors or the planners); the planners and the capabilities
 it needs to know of a facility (the letters of its device names, the words of its channel
 list, its time zone) is handed in by the caller.
 
+* ``request_length``: how long a request may be (``MAX_REQUEST_CHARS``), and why.
 * ``request``: the parse of a whole request into an intent, targets, a quantity, a time, a
   reference and the words used or left over. Its docstring names the grammar.
 * ``follow_ups``: a follow-up as the previous parse with the slots the new turn names replaced.

@@ -15,16 +15,14 @@ from PySide6.QtCore import QEvent, QMimeData, QObject, QStringListModel, Qt, Sig
 from PySide6.QtGui import QKeyEvent, QTextCursor
 from PySide6.QtWidgets import QCompleter, QPlainTextEdit, QWidget
 
+from osprey_desktop.language.request_length import MAX_REQUEST_CHARS
+from osprey_desktop.language.request_length import too_long_message as _too_long
+
 MAX_HISTORY = 200
-MAX_REQUEST_CHARS = 8000
 
 
 def too_long_message(length: int) -> str:
-    return (
-        f"Not inserted: that text is {length:,} characters and a request can be at most "
-        f"{MAX_REQUEST_CHARS:,}. Ask about the part you need, or save the text to a file and "
-        "name the file in your request."
-    )
+    return f"Not inserted: {_too_long(length)}"
 
 
 class ChatInput(QPlainTextEdit):
