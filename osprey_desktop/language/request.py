@@ -289,9 +289,67 @@ _TARGET_NOISE = re.compile(
 )
 
 
+# Words after which a number is an amount ("above 0.5", "at 1.2", "by 2"), not a device's number.
+_AMOUNT_MARKERS = frozenset(
+    (
+        *("at", "to", "by", "above", "below", "over", "under", "than", "is", "was", "are"),
+        *("equals", "equal", "from", "between", "plus", "minus", "about", "around", "near"),
+        *("exceeds", "exceeded", "reach", "reached"),
+    )
+)
+
+
+def _names_a_device(text: str, quantity: Quantity | None, changes: bool) -> bool:
+    """Whether the request's only number names a device ("focusing quad 18 current", "QF 18")
+    rather than giving an amount: nothing is changed, the number has no unit, and it follows a
+    name word instead of a word that introduces an amount."""
+    if changes or quantity is None or quantity.kind != "absolute" or quantity.unit:
+        return False
+    found = [a for a in amounts(text) if a.unit is None]
+    if not found:
+        return False
+    before = re.findall(r"[A-Za-z][\w-]*|[^\w\s]", text[: found[0].start])
+    run = list(before)
+    while run and run[-1].lower() in (",", "and", "or", "&"):
+        run.pop()
+    if run and re.search(r"\d$", run[-1]):
+        before = run  # "VCM3, 4 and 5": the numbers continue a device name ("ok, 0.55" does not)
+    return bool(before) and before[-1][0].isalpha() and before[-1].lower() not in _AMOUNT_MARKERS
+
+
+_DEVICE_AND_NUMBER = re.compile(
+    r"^(?P<device>.*?[A-Za-z][\w-]*?)(?P<gap>\s*)\d+[A-Za-z]?$"  # "VCM 3" or "VCM3"
+)
+_BARE_NUMBER = re.compile(r"^(?P<number>\d+[A-Za-z]?)(?P<rest>(?:\s+\S+)*)$")
+
+
+def _numbers_share_their_device(parts: list[str]) -> list[str]:
+    """ "VCM 3, 4 and 5 readbacks": a bare number after "<device> <number>" is that device's,
+    and role words after the last number ("readbacks") belong to every number of the run."""
+    out = list(parts)
+    run: list[int] = []
+    for i, part in enumerate(out):
+        bare = _BARE_NUMBER.match(part)
+        if bare and run:
+            device = _DEVICE_AND_NUMBER.match(out[run[0]])
+            if device:
+                number = bare.group("number")
+                out[i] = f"{device.group('device')}{device.group('gap') or ''}{number}"
+                out[i] += bare.group("rest")
+                run.append(i)
+                roles = bare.group("rest").split()
+                if roles and all(w.lower() in ROLE_WORDS for w in roles):
+                    for j in run[:-1]:
+                        out[j] = f"{out[j]} {' '.join(roles)}"
+                continue
+        run = [i] if _DEVICE_AND_NUMBER.match(part) else []
+    return out
+
+
 def split_targets(phrase: str) -> list[str]:
     """The items of a list of channel phrases; a modifier alone takes the next item's head."""
     parts = [p.strip(" ,.?!") for p in _ITEM_SPLIT.split(phrase) if p and p.strip(" ,.?!")]
+    parts = _numbers_share_their_device(parts)
     out: list[str] = []
     for i, part in enumerate(parts):
         words = [w for w in part.split() if w.lower() not in DETERMINERS]
@@ -443,6 +501,9 @@ def parse_request(
     for a, b in time_spans:
         without_times = without_times[:a] + " " * (b - a) + without_times[b:]
     quantity, quantity_words = read_quantity(without_times, all_words)
+    wished = bool(_WISH.search(canonical))
+    if _names_a_device(without_times, quantity, change_verb is not None or wished):
+        quantity, quantity_words = None, set()
     used |= quantity_words
     # A comparative with a number and no verb ("HCM09 0.2 A higher") is a change too.
     comparative_change = (

@@ -151,6 +151,32 @@ def test_every_item_of_a_list_is_a_target_of_its_own(text, targets):
 
 
 @pytest.mark.parametrize(
+    ("text", "targets"),
+    [
+        ("focusing quad 18 current", ("focusing quad 18 current",)),
+        # a device prefix the list knows is joined to its number ("QF 18" is QF18)
+        ("show the setpoint of QF 18", ("the setpoint of QF18",)),
+        ("VCM 3, 4 and 5 readbacks", ("VCM3 readbacks", "VCM4 readbacks", "VCM5 readbacks")),
+        ("read HCM 7 and 8", ("HCM7", "HCM8")),
+    ],
+)
+def test_a_number_after_a_name_in_a_read_is_the_device_number(text, targets):
+    request = parse(text)
+    assert request.targets == targets
+    assert request.quantity is None
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("is HCM05 above 0.5?", 0.5), ("is HCM05 at 1.2 A?", 1.2), ("set QD 09 to 98 A", 98)],
+)
+def test_a_number_after_a_word_that_brings_an_amount_stays_an_amount(text, value):
+    request = parse(text)
+    assert request.quantity is not None and request.quantity.value == value
+    assert all(str(value) not in t for t in request.targets)
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "is HCM01 set to zero?",
