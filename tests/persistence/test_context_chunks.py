@@ -18,6 +18,7 @@ import aiosqlite
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
+from osprey_desktop.persistence import delete_thread
 from osprey_desktop.persistence.chunked_saver import (
     ContextChunkingSaver,
     thread_storage_sizes,
@@ -183,9 +184,9 @@ async def test_deleted_thread_chunks_are_collected(tmp_path: Path) -> None:
             await session.submit("one turn", thread)
         saver = session.graph.checkpointer
         before = count_rows(db, "osprey_context_chunks")
-        # deleted through the session's own handle (not the chunking one): the orphan test
-        # of the collection finds it
-        assert await session.delete_thread("drop")
+        # deleted through the plain saver (not the chunking one): the orphan test of the
+        # collection finds it
+        assert await delete_thread(session.checkpointer, "drop")
         report = await saver.collect_context_garbage(grace_seconds=0)
         assert report.chunks_removed > 0 and report.roots_removed > 0
         after = count_rows(db, "osprey_context_chunks")

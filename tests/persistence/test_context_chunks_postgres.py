@@ -19,6 +19,7 @@ from typing import Any
 import psycopg
 import pytest
 
+from osprey_desktop.persistence import delete_thread
 from osprey_desktop.persistence.chunked_saver import (
     ContextChunkingSaver,
     thread_storage_sizes,
@@ -194,7 +195,7 @@ async def test_collection_keeps_what_another_consoles_newer_checkpoint_needs(
             {"capability_context_data": {"B_ONLY": seed(300, "b")["READING"]}},
         )
         assert (await b.submit("from console b", "shared")).error is None
-        assert await a.delete_thread("gone")  # through the plain saver: found as an orphan
+        assert await delete_thread(a.checkpointer, "gone")  # the plain saver: an orphan
 
         report = await a.graph.checkpointer.collect_context_garbage(grace_seconds=0)
 
@@ -217,7 +218,7 @@ async def test_a_collection_waits_for_a_put_in_progress_on_another_console(
         b = await stack.enter_async_context(console(postgres_url))
         old = seed(1_000, "shared")
         await a.graph.aupdate_state(a.run_config("old"), {"capability_context_data": old})
-        assert await a.delete_thread("old")
+        assert await delete_thread(a.checkpointer, "old")  # the plain saver: nothing collected
         await a.graph.checkpointer.chunk_store.forget_thread("old")  # its chunks: garbage now
         b_saver = b.graph.checkpointer
         tree = encode_tree(old, b_saver.chunk_encoder)
