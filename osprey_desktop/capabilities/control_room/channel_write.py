@@ -18,7 +18,6 @@ Order of events, each one a safety property:
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +43,7 @@ from osprey_desktop.capabilities.control_room.derived_values import (
     restore_moment,
     restored_values,
 )
+from osprey_desktop.capabilities.control_room.write_asking import ask_operator, record_question
 from osprey_desktop.capabilities.control_room.write_derivation import Derivation, parse_derivation
 from osprey_desktop.capabilities.control_room.write_execution import (
     Superseded,
@@ -199,34 +199,17 @@ class ChannelWriteCapability(ControlRoomCapability):
                     return await self._condition_not_met(exc, channels, connector.kind, asked_again)
                 if any(op["violation"] for op in operations):
                     return await self._refuse_all(operations, connector.kind, approval_id=None)
-                asked_at = time.time()
-                record = await ledger.ask(
+                record = await record_question(
+                    ledger,
                     approval_id,
-                    thread or "-",
-                    "channel_write",
-                    {"operations": operations, "request": request, "asked_again": asked_again},
-                    asked_at=asked_at,
-                    expires_at=asked_at + 60.0 * config.approval.expiry_minutes,
-                )
-            payload = record.payload or {}
-            operations = list(payload.get("operations") or [])
-            # Machine writes always ask (house rule): there is no path to a put without an answer.
-            decision = self.request_approval(
-                approval_message(
+                    thread,
                     operations,
-                    request=payload.get("request"),
-                    asked_again=payload.get("asked_again"),
-                ),
-                "channel_write",
-                operations=operations,
-                channels=[op["channel"] for op in operations],
-                thread_id=thread,
-                blocked=False,
-                request=payload.get("request") or "",
-                approval_id=approval_id,
-                asked_at=record.asked_at,
-                expires_at=record.expires_at,
-            )
+                    request=request,
+                    asked_again=asked_again,
+                    expiry_minutes=config.approval.expiry_minutes,
+                )
+            # Machine writes always ask (house rule): there is no path to a put without an answer.
+            operations, decision = ask_operator(self, record, approval_id, thread, approval_message)
             # -- only after the operator answered: from here on, side effects are allowed ---
             record = await _answered(ledger, record, decision.approved)
             execution = WriteExecution(

@@ -16,13 +16,13 @@ the logbook's audit, naming the audit entries it undid.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from osprey_desktop.capabilities.control_room.common import ControlRoomCapability
 from osprey_desktop.capabilities.control_room.contexts import ChannelWriteResultsContext
 from osprey_desktop.capabilities.control_room.logbook_search import named_channels
+from osprey_desktop.capabilities.control_room.write_asking import ask_operator, record_question
 from osprey_desktop.capabilities.control_room.write_execution import (
     Superseded,
     WriteExecution,
@@ -140,33 +140,23 @@ class UndoWriteCapability(ControlRoomCapability):
                     return await self._refused(exc, audit, connector.kind)
                 if any(op["violation"] for op in operations):
                     return await self._blocked(operations, audit, connector.kind)
-                asked_at = time.time()
-                record = await ledger.ask(
+                record = await record_question(
+                    ledger,
                     approval_id,
-                    thread or "-",
-                    "channel_write",
-                    {"operations": operations, "request": request, "asked_again": asked_again},
-                    asked_at=asked_at,
-                    expires_at=asked_at + 60.0 * config.approval.expiry_minutes,
-                )
-            payload = record.payload or {}
-            operations = list(payload.get("operations") or [])
-            decision = self.request_approval(
-                undo_message(
+                    thread,
                     operations,
-                    request=payload.get("request"),
-                    asked_again=payload.get("asked_again"),
-                ),
-                "channel_write",
-                operations=operations,
-                channels=[op["channel"] for op in operations],
-                thread_id=thread,
-                blocked=False,
-                request=payload.get("request") or "",
-                approval_id=approval_id,
-                asked_at=record.asked_at,
-                expires_at=record.expires_at,
-                undo_of=[(op.get("undo_of") or {}).get("audit_id") for op in operations],
+                    request=request,
+                    asked_again=asked_again,
+                    expiry_minutes=config.approval.expiry_minutes,
+                )
+            asked = list((record.payload or {}).get("operations") or [])
+            operations, decision = ask_operator(
+                self,
+                record,
+                approval_id,
+                thread,
+                undo_message,
+                undo_of=[(op.get("undo_of") or {}).get("audit_id") for op in asked],
             )
             # -- only after the operator answered ----------------------------------------
             record = await _answered(ledger, record, decision.approved)

@@ -1,0 +1,74 @@
+"""How a write is put to the operator: recorded in the approval ledger first, then asked.
+
+A write approval and an undo ask the same way: the operations go into the ledger under the
+approval's id before the interrupt (so a restart asks the very same question, never a newly
+derived one), and the question shows what the ledger holds. Only the text of the question and
+the extra fields of the payload differ.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+#: The kind of approval every machine write is asked as.
+WRITE_APPROVAL = "channel_write"
+
+
+async def record_question(
+    ledger: Any,
+    approval_id: str,
+    thread: str | None,
+    operations: list[dict[str, Any]],
+    *,
+    request: str,
+    asked_again: str | None,
+    expiry_minutes: float,
+) -> Any:
+    """Store the question of ``approval_id`` in the ledger; returns its record."""
+    asked_at = time.time()
+    return await ledger.ask(
+        approval_id,
+        thread or "-",
+        WRITE_APPROVAL,
+        {"operations": operations, "request": request, "asked_again": asked_again},
+        asked_at=asked_at,
+        expires_at=asked_at + 60.0 * expiry_minutes,
+    )
+
+
+def ask_operator(
+    capability: Any,
+    record: Any,
+    approval_id: str,
+    thread: str | None,
+    describe: Callable[..., str],
+    **extra: Any,
+) -> tuple[list[dict[str, Any]], Any]:
+    """Interrupt with the recorded question; ``(operations asked, decision)`` once answered.
+
+    ``describe(operations, request=..., asked_again=...)`` words the question; ``extra``
+    fields go into the approval payload beside the standard ones.
+    """
+    payload: Mapping[str, Any] = record.payload or {}
+    operations = list(payload.get("operations") or [])
+    decision = capability.request_approval(
+        describe(
+            operations, request=payload.get("request"), asked_again=payload.get("asked_again")
+        ),
+        WRITE_APPROVAL,
+        operations=operations,
+        channels=[op["channel"] for op in operations],
+        thread_id=thread,
+        blocked=False,
+        request=payload.get("request") or "",
+        approval_id=approval_id,
+        asked_at=record.asked_at,
+        expires_at=record.expires_at,
+        **extra,
+    )
+    return operations, decision
+
+
+__all__ = ["WRITE_APPROVAL", "ask_operator", "record_question"]
