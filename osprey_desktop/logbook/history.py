@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from osprey_desktop.channels.addresses import channel_key
 from osprey_desktop.connectors.base import CONFIRMED_OUTCOMES, SENT_OUTCOMES, to_float
 from osprey_desktop.logbook.store import SearchHit, search_terms
 from osprey_desktop.safety.audit import AuditEntry
@@ -81,11 +82,9 @@ def _value(value: Any) -> str:
 
 def changes(audit_entries: Iterable[AuditEntry], channels: Sequence[str] = ()) -> list[AuditEntry]:
     """The writes that left for the machine (the outcome entry of each put), newest first."""
-    wanted = set(channels)
+    wanted = {channel_key(c) for c in channels}  # pva://X and X are one channel
     found = [
-        e
-        for e in audit_entries
-        if e.outcome in CHANGE_OUTCOMES and (not wanted or e.channel in wanted)
+        e for e in audit_entries if e.outcome in CHANGE_OUTCOMES and (not wanted or e.key in wanted)
     ]
     return sorted(found, key=lambda e: (e.time, e.id), reverse=True)
 
@@ -122,7 +121,7 @@ def history(
         if since is not None and entry.time < since:
             continue
         if channels:
-            if entry.channel not in channels:
+            if entry.key not in {channel_key(c) for c in channels}:
                 continue
         elif not terms or not any(_mentions(entry, t) for t in terms):
             continue
@@ -279,8 +278,8 @@ def undo_targets(
     by_channel: dict[str, AuditEntry] = {}
     newest_chosen: dict[str, AuditEntry] = {}
     for entry in chosen:  # newest first: the oldest of a channel's writes wins
-        by_channel[entry.channel] = entry
-        newest_chosen.setdefault(entry.channel, entry)
+        by_channel[entry.key] = entry
+        newest_chosen.setdefault(entry.key, entry)
     for entry in chosen:
         if entry.outcome not in VERIFIED_OUTCOMES:
             raise UndoRefused(
@@ -291,9 +290,7 @@ def undo_targets(
             )
     for channel, newest in newest_chosen.items():
         later = [
-            e
-            for e in everyone
-            if e.channel == channel and (e.time, e.id) > (newest.time, newest.id)
+            e for e in everyone if e.key == channel and (e.time, e.id) > (newest.time, newest.id)
         ]
         if later:
             raise UndoRefused(
@@ -308,7 +305,7 @@ def undo_targets(
                 entry,
             )
     ordered = sorted(by_channel.values(), key=lambda e: (e.time, e.id), reverse=True)
-    return [UndoTarget(e, newest_chosen[e.channel]) for e in ordered]
+    return [UndoTarget(e, newest_chosen[e.key]) for e in ordered]
 
 
 def moved_since(target: UndoTarget, now: Any, precision: int | None) -> str | None:

@@ -12,6 +12,7 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from osprey_desktop.channels.addresses import channel_key
 from osprey_desktop.connectors.base import WRITE_OUTCOMES, jsonable
 
 Outcome = str
@@ -43,6 +44,13 @@ class AuditEntry:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    @property
+    def key(self) -> str:
+        """The channel's identity (``channels.addresses.channel_key``): an entry written to
+        ``pva://X`` and one written to ``X`` are entries of the one channel ``X``. The entry
+        keeps the name as it was sent; lookups compare keys."""
+        return channel_key(self.channel)
 
 
 def current_operator() -> str:

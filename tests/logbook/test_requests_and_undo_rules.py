@@ -158,6 +158,19 @@ def test_undo_refusals_say_why():
         undo_targets([write(1, HCM01, None, 1.5)])  # type: ignore[arg-type]
 
 
+def test_a_channel_is_one_channel_in_the_audit_whatever_its_prefix():
+    # written once as pva://HCM01, once bare: one channel with two writes
+    entries = [write(1, f"pva://{HCM01}", 0.0, 1.5), write(2, HCM01, 1.5, 1.0)]
+
+    (target,) = undo_targets(entries, count=2, channels=[f"ca://{HCM01}"])
+
+    assert (target.restore, target.last.id) == (0.0, 2)
+    assert [i.audit_id for i in history([], entries, "", [HCM01])] == [2, 1]
+    theirs = [entries[0], AuditEntry(**{**entries[1].to_dict(), "operator": "someone"})]
+    with pytest.raises(UndoRefused, match="written again after your change"):
+        undo_targets(theirs, channels=[HCM01], operator="ops")
+
+
 def test_a_channel_that_reads_something_else_moved_since():
     (target,) = undo_targets([write(7, HCM01, 0.0, 1.5)])
     assert moved_since(target, 1.5, 3) is None

@@ -19,6 +19,7 @@ from osprey_desktop.capabilities.control_room.write_derivation import Derivation
 from osprey_desktop.capabilities.control_room.write_operations import named_by
 from osprey_desktop.capabilities.control_room.write_origins import clock_with_date
 from osprey_desktop.capabilities.control_room.write_parsing import ValueSpec
+from osprey_desktop.channels.addresses import channel_key
 from osprey_desktop.connectors.base import ConnectorError, to_float
 
 
@@ -203,12 +204,13 @@ async def last_change_moment(derivation: Derivation, channels: Sequence[str]) ->
             f"I cannot read the audit log to find your last change ({exc}); nothing was asked."
         ) from exc
     me = current_operator()
+    keys = {channel_key(t) for t in targets}  # pva://X and X are one channel
     sent = {
-        (e.approval_id, e.channel)
+        (e.approval_id, e.key)
         for e in entries
-        if e.outcome in _SENT and e.channel in targets and e.operator == me
+        if e.outcome in _SENT and e.key in keys and e.operator == me
     }
-    intents = [e for e in entries if e.outcome == "intent" and (e.approval_id, e.channel) in sent]
+    intents = [e for e in entries if e.outcome == "intent" and (e.approval_id, e.key) in sent]
     if not intents:
         raise ClarificationRequired(
             f"The audit log holds no write of yours to {', '.join(sorted(targets))}; nothing "
