@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from osprey_desktop.cli.common import (
     EXIT_ALREADY_ANSWERED,
     EXIT_FAILED,
@@ -27,6 +29,8 @@ from osprey_desktop.cli.common import (
 )
 from osprey_desktop.session import TurnResult
 from tests.support.cli_env import run_cli
+
+pytestmark = pytest.mark.slow  # starts processes: `./osprey test -m "not slow"` skips it
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -17,6 +17,8 @@ import pytest
 
 from osprey_desktop.cli import main
 
+pytestmark = pytest.mark.slow  # starts processes: `./osprey test -m "not slow"` skips it
+
 REPO = Path(__file__).resolve().parents[1]
 
 

@@ -30,7 +30,7 @@ SHIPPED = (
 )
 DECOY_CONFIG = "machine: [this is not the shipped configuration\n"
 
-pytestmark = pytest.mark.timeout(240)
+pytestmark = [pytest.mark.timeout(240), pytest.mark.slow]
 
 
 def _run(args: list[str], **kwargs) -> subprocess.CompletedProcess[str]:

@@ -21,7 +21,7 @@ from tests.support.cli_env import cli_environment
 
 REPO = Path(__file__).resolve().parents[2]
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.slow]
 
 
 @pytest.fixture

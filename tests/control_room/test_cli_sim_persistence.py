@@ -19,7 +19,7 @@ from tests.support.cli_env import cli_environment
 
 REPO = Path(__file__).resolve().parents[2]
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = [pytest.mark.timeout(180), pytest.mark.slow]
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from tests.support.cli_env import run_cli
 
 # The module-scoped `ioc` (one demo IOC child process for this module) and `caproto_get`.
 pytest_plugins = ("tests.support.demo_ioc",)
-pytestmark = [pytest.mark.ioc, pytest.mark.timeout(180)]
+pytestmark = [pytest.mark.ioc, pytest.mark.timeout(180), pytest.mark.slow]
 
 REPO = Path(__file__).resolve().parents[2]
 

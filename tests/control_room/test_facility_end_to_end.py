@@ -15,7 +15,7 @@ import pytest
 from tests.connectors.facility_ioc import FacilityIocProcess
 from tests.support.cli_env import run_cli
 
-pytestmark = [pytest.mark.ioc, pytest.mark.timeout(240)]
+pytestmark = [pytest.mark.ioc, pytest.mark.timeout(240), pytest.mark.slow]
 
 REPO = Path(__file__).resolve().parents[2]
 CHANNELS = """name,description,units,writable

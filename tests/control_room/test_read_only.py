@@ -24,6 +24,8 @@ from osprey_desktop.connectors.sim_machine import SimMachine
 from osprey_desktop.safety import READ_ONLY_MESSAGE, AuditLog, WritePolicy, perform_guarded_write
 from osprey_desktop.session import AgentSession
 
+pytestmark = pytest.mark.slow  # starts processes: `./osprey test -m "not slow"` skips it
+
 HCM01 = "SR01C:HCM01:Current:SP"
 
 

@@ -10,7 +10,7 @@ import pytest
 from osprey_desktop.connectors.sim_machine import SimMachine
 from tests.support.write_fuzz import run_write_fuzz
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
 
 
 async def test_generated_requests_never_write_without_a_matching_approval(

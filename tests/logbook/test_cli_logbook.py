@@ -12,7 +12,7 @@ import pytest
 from osprey_desktop.logbook import SqliteLogbook
 from tests.support.cli_env import run_cli
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.slow]
 
 
 def thread_of(text: str) -> str:

@@ -9,8 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from osprey_desktop.session import AgentSession
 from tests.gateway.turn_graph import build_turn_graph
+
+pytestmark = pytest.mark.slow  # starts processes: `./osprey test -m "not slow"` skips it
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "tests" / "gateway" / "turn_graph.py"

@@ -34,6 +34,8 @@ LOCKER = (
     "sys.stdin.read()\n"  # hold the lock until the test closes our stdin
 )
 
+pytestmark = pytest.mark.slow  # starts processes: `./osprey test -m "not slow"` skips it
+
 
 def _cli(base: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return run_cli(base, *args)

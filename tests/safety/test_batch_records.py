@@ -20,7 +20,7 @@ import pytest
 
 from tests.safety.test_derived_write_facts import REPO, Console
 
-pytestmark = pytest.mark.timeout(240)
+pytestmark = [pytest.mark.timeout(240), pytest.mark.slow]
 
 BATCH = [f"SR01C:HCM0{i}:Current:SP" for i in (1, 2, 3)] + ["SR02C:HCM04:Current:SP"]
 

@@ -27,7 +27,7 @@ from tests.support.cli_env import cli_environment
 REPO = Path(__file__).resolve().parents[2]
 CHANNELS = [f"SR0{(i - 1) // 3 + 1}C:HCM{i:02d}:Current:SP" for i in range(1, 13)]
 
-pytestmark = pytest.mark.timeout(240)
+pytestmark = [pytest.mark.timeout(240), pytest.mark.slow]
 
 
 def _other_host_works() -> bool:

@@ -28,7 +28,7 @@ from tests.support.postgres import _as_server_user, server_binaries, start_serve
 REPO = Path(__file__).resolve().parents[2]
 BATCH = [f"SR0{(i - 1) // 3 + 1}C:HCM{i:02d}:Current:SP" for i in range(1, 7)]
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
 
 
 @pytest.fixture

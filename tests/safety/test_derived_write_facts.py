@@ -30,7 +30,7 @@ VCM07 = "SR03C:VCM07:Current:SP"
 VCM08 = "SR03C:VCM08:Current:SP"
 HCM20 = "SR07C:HCM20:Current:SP"
 
-pytestmark = pytest.mark.timeout(240)
+pytestmark = [pytest.mark.timeout(240), pytest.mark.slow]
 
 
 class Console:

@@ -25,7 +25,7 @@ from tests.support.cli_env import cli_environment
 REPO = Path(__file__).resolve().parents[2]
 HCM01 = "SR01C:HCM01:Current:SP"
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = [pytest.mark.timeout(180), pytest.mark.slow]
 
 
 @pytest.fixture
