@@ -10,17 +10,42 @@ This package sits below ``connectors`` (which reach the channels on a control sy
 imports only ``language``, ``events`` and ``config``.
 """
 
-from osprey_desktop.channels.database import ChannelDatabase, ChannelMatch
-from osprey_desktop.channels.errors import ChannelNotFoundError, ConnectorError
-from osprey_desktop.channels.finding import Finding, find
-from osprey_desktop.channels.loading import get_channel_database, load_channel_database
-from osprey_desktop.channels.records import (
-    AlarmLimits,
-    ChannelDatabaseError,
-    ChannelLimits,
-    ChannelRecord,
-    Role,
-)
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# Imported on first use: a module that needs one small piece (``addresses``, ``records``) does
+# not load the finder, the formats and the list sources with it.
+_EXPORTS: dict[str, str] = {
+    "ChannelDatabase": "osprey_desktop.channels.database",
+    "ChannelMatch": "osprey_desktop.channels.database",
+    "ChannelNotFoundError": "osprey_desktop.channels.errors",
+    "ConnectorError": "osprey_desktop.channels.errors",
+    "Finding": "osprey_desktop.channels.finding",
+    "find": "osprey_desktop.channels.finding",
+    "get_channel_database": "osprey_desktop.channels.loading",
+    "load_channel_database": "osprey_desktop.channels.loading",
+    "AlarmLimits": "osprey_desktop.channels.records",
+    "ChannelDatabaseError": "osprey_desktop.channels.records",
+    "ChannelLimits": "osprey_desktop.channels.records",
+    "ChannelRecord": "osprey_desktop.channels.records",
+    "Role": "osprey_desktop.channels.records",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})
+
 
 __all__ = [
     "AlarmLimits",

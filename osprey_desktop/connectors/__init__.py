@@ -7,49 +7,64 @@ Capabilities import from here::
         ChannelValue, ChannelWriteResult, ChannelNotFoundError, ConnectorError,
     )
 
-The EPICS (caproto) and Archiver Appliance (httpx) modules are imported only when the
-configuration selects them.
+Every name here is imported on first use; the EPICS (caproto) and Archiver Appliance (httpx)
+modules only when the configuration selects them.
 """
 
-from osprey_desktop.channels import (
-    ChannelDatabase,
-    ChannelDatabaseError,
-    ChannelMatch,
-    ChannelRecord,
-    get_channel_database,
-    load_channel_database,
-)
-from osprey_desktop.connectors.archiver_base import (
-    ArchiverConnector,
-    ArchiverData,
-    ArchiverNotConfiguredError,
-    ArchiverSample,
-    ArchiverSeries,
-)
-from osprey_desktop.connectors.base import (
-    ALARM_SEVERITIES,
-    ArchiverError,
-    ChannelAccessError,
-    ChannelMetadata,
-    ChannelNotFoundError,
-    ChannelValue,
-    ChannelWriteResult,
-    ConnectorError,
-    ControlSystemConnector,
-    format_value,
-    to_float,
-)
-from osprey_desktop.connectors.factory import (
-    close_connectors,
-    get_archiver_connector,
-    get_configured_channel_database,
-    get_control_system_connector,
-    get_sim_machine,
-    set_sim_machine,
-)
-from osprey_desktop.connectors.sim import SimulatedControlSystemConnector
-from osprey_desktop.connectors.sim_archiver import SimulatedArchiverConnector
-from osprey_desktop.connectors.sim_machine import SimMachine
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# Imported on first use, so that importing one connector module (``connectors.base``, say) does
+# not load the channel list package, the simulated ring and the archivers with it.
+_EXPORTS: dict[str, str] = {
+    "ChannelDatabase": "osprey_desktop.channels",
+    "ChannelDatabaseError": "osprey_desktop.channels",
+    "ChannelMatch": "osprey_desktop.channels",
+    "ChannelRecord": "osprey_desktop.channels",
+    "get_channel_database": "osprey_desktop.channels",
+    "load_channel_database": "osprey_desktop.channels",
+    "ArchiverConnector": "osprey_desktop.connectors.archiver_base",
+    "ArchiverData": "osprey_desktop.connectors.archiver_base",
+    "ArchiverNotConfiguredError": "osprey_desktop.connectors.archiver_base",
+    "ArchiverSample": "osprey_desktop.connectors.archiver_base",
+    "ArchiverSeries": "osprey_desktop.connectors.archiver_base",
+    "ALARM_SEVERITIES": "osprey_desktop.connectors.base",
+    "ArchiverError": "osprey_desktop.connectors.base",
+    "ChannelAccessError": "osprey_desktop.connectors.base",
+    "ChannelMetadata": "osprey_desktop.connectors.base",
+    "ChannelNotFoundError": "osprey_desktop.connectors.base",
+    "ChannelValue": "osprey_desktop.connectors.base",
+    "ChannelWriteResult": "osprey_desktop.connectors.base",
+    "ConnectorError": "osprey_desktop.connectors.base",
+    "ControlSystemConnector": "osprey_desktop.connectors.base",
+    "format_value": "osprey_desktop.connectors.base",
+    "to_float": "osprey_desktop.connectors.base",
+    "close_connectors": "osprey_desktop.connectors.factory",
+    "get_archiver_connector": "osprey_desktop.connectors.factory",
+    "get_configured_channel_database": "osprey_desktop.connectors.factory",
+    "get_control_system_connector": "osprey_desktop.connectors.factory",
+    "get_sim_machine": "osprey_desktop.connectors.factory",
+    "set_sim_machine": "osprey_desktop.connectors.factory",
+    "SimulatedControlSystemConnector": "osprey_desktop.connectors.sim",
+    "SimulatedArchiverConnector": "osprey_desktop.connectors.sim_archiver",
+    "SimMachine": "osprey_desktop.connectors.sim_machine",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})
+
 
 __all__ = [
     "ALARM_SEVERITIES",
