@@ -43,7 +43,11 @@ from osprey_desktop.capabilities.control_room.derived_values import (
     restore_moment,
     restored_values,
 )
-from osprey_desktop.capabilities.control_room.write_asking import ask_operator, record_question
+from osprey_desktop.capabilities.control_room.write_asking import (
+    answered,
+    ask_operator,
+    record_question,
+)
 from osprey_desktop.capabilities.control_room.write_derivation import Derivation, parse_derivation
 from osprey_desktop.capabilities.control_room.write_execution import (
     Superseded,
@@ -69,7 +73,6 @@ from osprey_desktop.safety.audit import AuditError
 from osprey_desktop.state import StateManager
 
 if TYPE_CHECKING:
-    from osprey_desktop.persistence.approvals import ApprovalLedger, ApprovalRecord
     from osprey_desktop.safety import AuditLog
 
 #: How many times one write step asks again (values moved, approval expired) before giving up.
@@ -211,7 +214,7 @@ class ChannelWriteCapability(ControlRoomCapability):
             # Machine writes always ask (house rule): there is no path to a put without an answer.
             operations, decision = ask_operator(self, record, approval_id, thread, approval_message)
             # -- only after the operator answered: from here on, side effects are allowed ---
-            record = await _answered(ledger, record, decision.approved)
+            record = await answered(ledger, record, decision.approved)
             execution = WriteExecution(
                 ledger,
                 record,
@@ -487,30 +490,6 @@ def _audit_log() -> AuditLog:
     from osprey_desktop.safety.audit import audit_log_of_running_graph
 
     return audit_log_of_running_graph()
-
-
-async def _answered(
-    ledger: ApprovalLedger, record: ApprovalRecord, approved: bool
-) -> ApprovalRecord:
-    """The approval's row after the answer; claims it when the graph was resumed directly.
-
-    A console answers through the Gateway, which claims the row before resuming the graph.
-    A client that resumes the graph itself reaches here with the row still pending: its
-    answer is claimed now, under the same rule (first answer wins).
-    """
-    from osprey_desktop.persistence.approvals import operator_label
-
-    current = await ledger.get(record.approval_id) or record
-    if current.status != "pending":
-        return current
-    claim = await ledger.claim_answer(
-        record.approval_id,
-        record.thread_id,
-        record.kind,
-        approved,
-        answered_by=f"{operator_label()}, graph resumed directly",
-    )
-    return claim.record
 
 
 def _missing_value_question(

@@ -22,7 +22,11 @@ from typing import Any
 from osprey_desktop.capabilities.control_room.common import ControlRoomCapability
 from osprey_desktop.capabilities.control_room.contexts import ChannelWriteResultsContext
 from osprey_desktop.capabilities.control_room.logbook_search import named_channels
-from osprey_desktop.capabilities.control_room.write_asking import ask_operator, record_question
+from osprey_desktop.capabilities.control_room.write_asking import (
+    answered,
+    ask_operator,
+    record_question,
+)
 from osprey_desktop.capabilities.control_room.write_execution import (
     Superseded,
     WriteExecution,
@@ -159,7 +163,7 @@ class UndoWriteCapability(ControlRoomCapability):
                 undo_of=[(op.get("undo_of") or {}).get("audit_id") for op in asked],
             )
             # -- only after the operator answered ----------------------------------------
-            record = await _answered(ledger, record, decision.approved)
+            record = await answered(ledger, record, decision.approved)
             outcome = await WriteExecution(
                 ledger,
                 record,
@@ -344,24 +348,6 @@ async def _record_quietly(audit: Any, **fields: Any) -> None:
         import logging
 
         logging.getLogger(__name__).exception("could not audit an undo refusal")
-
-
-async def _answered(ledger: Any, record: Any, approved: bool) -> Any:
-    """The approval's row after the answer; claimed now when the graph was resumed directly
-    (a console claims it through the Gateway before resuming)."""
-    from osprey_desktop.persistence.approvals import operator_label
-
-    current = await ledger.get(record.approval_id) or record
-    if current.status != "pending":
-        return current
-    claim = await ledger.claim_answer(
-        record.approval_id,
-        record.thread_id,
-        record.kind,
-        approved,
-        answered_by=f"{operator_label()}, graph resumed directly",
-    )
-    return claim.record
 
 
 __all__ = ["UndoWriteCapability", "undo_message"]

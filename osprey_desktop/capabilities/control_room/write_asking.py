@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from osprey_desktop.persistence.approvals import ApprovalLedger, ApprovalRecord
 
 #: The kind of approval every machine write is asked as.
 WRITE_APPROVAL = "channel_write"
@@ -71,4 +74,28 @@ def ask_operator(
     return operations, decision
 
 
-__all__ = ["WRITE_APPROVAL", "ask_operator", "record_question"]
+async def answered(
+    ledger: ApprovalLedger, record: ApprovalRecord, approved: bool
+) -> ApprovalRecord:
+    """The approval's row after the answer; claims it when the graph was resumed directly.
+
+    A console answers through the Gateway, which claims the row before resuming the graph.
+    A client that resumes the graph itself reaches here with the row still pending: its
+    answer is claimed now, under the same rule (first answer wins).
+    """
+    from osprey_desktop.persistence.approvals import operator_label
+
+    current = await ledger.get(record.approval_id) or record
+    if current.status != "pending":
+        return current
+    claim = await ledger.claim_answer(
+        record.approval_id,
+        record.thread_id,
+        record.kind,
+        approved,
+        answered_by=f"{operator_label()}, graph resumed directly",
+    )
+    return claim.record
+
+
+__all__ = ["WRITE_APPROVAL", "answered", "ask_operator", "record_question"]
