@@ -39,12 +39,12 @@ SHAPES = {
 
 
 def _passes() -> dict[str, Callable[[str], Any]]:
-    from osprey_desktop.capabilities.control_room.time_parsing import (
+    from osprey_desktop.capabilities.control_room.write_derivation import parse_derivation
+    from osprey_desktop.language.time_parsing import (
         parse_time_range,
         strip_time_expressions,
     )
-    from osprey_desktop.capabilities.control_room.write_derivation import parse_derivation
-    from osprey_desktop.capabilities.control_room.write_parsing import parse_write_request
+    from osprey_desktop.language.write_parsing import parse_write_request
 
     return {
         "parse_derivation": parse_derivation,

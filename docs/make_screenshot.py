@@ -223,7 +223,7 @@ async def blocked_payload(window) -> dict:
         approval_message,
         plan_operation,
     )
-    from osprey_desktop.capabilities.control_room.write_parsing import ValueSpec
+    from osprey_desktop.language.write_parsing import ValueSpec
     from osprey_desktop.connectors.factory import get_control_system_connector
     from osprey_desktop.safety.write_policy import WritePolicy
 

@@ -14,6 +14,11 @@ list, its time zone) is handed in by the caller.
 * ``times``: clock hours qualified by their words ("between 1 and 2 pm", "since 7 this
   morning", "from 10 last night"), resolved to instants in the past.
 * ``questions``: which requests ask for an explanation, help or a thank-you, not a value.
+* ``time_points``: the clock and date words of a moment ("09:30", "yesterday at 10").
+* ``time_parsing``: a moment or a range of the archive, in the machine's time zone; a moment
+  of a restore is one instant with its date, never a range ending now.
+* ``write_parsing``: the target value of a write (absolute, relative, percent, comparative).
+* ``write_states``: the named states a write can ask for ("open", "close", "on", "off").
 * ``numbers``: number words ("three", "twenty-four") and amounts spelled out ("two point five").
 * ``units``: the unit words an operator types and conversion between units (pint).
 * ``words``: tokens, light stemming, stop words, change verbs and capability scores.

@@ -1,6 +1,6 @@
 """Counts typed as words ("two hours ago", "sector three"): one table for every parser.
 
-The time-range parser (``capabilities.control_room.time_points``) and the channel finder
+The time-range parser (``language.time_points``) and the channel finder
 (``connectors.channel_database``) both read numbers spelled out; one table keeps them reading
 the same words the same way. Amounts spelled out ("two point five", "minus three hundred", "half
 an") are read by one grammar too (``SPELLED_NUMBER_PATTERN``, ``read_number``), which the write

@@ -6,9 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from osprey_desktop.capabilities.control_room.time_parsing import parse_time_range
 from osprey_desktop.channels.database import ChannelDatabase
 from osprey_desktop.language.numbers import NUMBER_WORDS
+from osprey_desktop.language.time_parsing import parse_time_range
 
 NOW = datetime(2026, 11, 21, 14, 30, tzinfo=UTC)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from osprey_desktop.capabilities.control_room.write_parsing import parse_write_request
-from osprey_desktop.capabilities.control_room.write_states import (
+from osprey_desktop.language.write_parsing import parse_write_request
+from osprey_desktop.language.write_states import (
     is_command_channel,
     parse_state_request,
     resolve_state,

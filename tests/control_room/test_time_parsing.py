@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from osprey_desktop.capabilities.control_room.time_parsing import (
+from osprey_desktop.language.time_parsing import (
     AmbiguousTimeRange,
     InvalidTimeRange,
     NoTimeRange,

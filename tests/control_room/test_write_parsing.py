@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from osprey_desktop.capabilities.control_room.write_parsing import (
+from osprey_desktop.language.write_parsing import (
     AmbiguousWriteValue,
     MissingWriteValue,
     UnitMismatch,

@@ -28,13 +28,13 @@ from osprey_desktop.capabilities.control_room.contexts import (
     ArchiverDataContext,
     TimeRangeContext,
 )
-from osprey_desktop.capabilities.control_room.time_parsing import (
-    TimeRangeError,
-    parse_time_range,
-)
 from osprey_desktop.capabilities.control_room.time_range_parsing import configured_timezone
 from osprey_desktop.connectors.archiver_base import ArchiverData, ArchiverNotConfiguredError
 from osprey_desktop.connectors.base import ArchiverError
+from osprey_desktop.language.time_parsing import (
+    TimeRangeError,
+    parse_time_range,
+)
 
 # A question that compares a present reading with a past one ("higher than at 08:00?").
 _COMPARES = re.compile(

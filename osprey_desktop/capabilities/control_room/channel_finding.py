@@ -34,17 +34,17 @@ from osprey_desktop.capabilities.control_room.channel_read import unlisted_note
 from osprey_desktop.capabilities.control_room.common import ControlRoomCapability
 from osprey_desktop.capabilities.control_room.contexts import ChannelAddressesContext
 from osprey_desktop.capabilities.control_room.model_channel_finding import chosen_instead, consulted
-from osprey_desktop.capabilities.control_room.time_parsing import strip_time_expressions
-from osprey_desktop.capabilities.control_room.write_parsing import (
-    WriteRequestError,
-    parse_write_request,
-)
 from osprey_desktop.channels.addresses import typed_names
 from osprey_desktop.channels.aliases import AliasStore, learn_from_answer, remember_question
 from osprey_desktop.channels.database import DEVICE_NAME, STOPWORDS, ChannelDatabase
 from osprey_desktop.channels.query import QUERY_WORDS, expand_name_ranges
 from osprey_desktop.channels.search import without_sector
 from osprey_desktop.language.numbers import NUMBER_WORDS
+from osprey_desktop.language.time_parsing import strip_time_expressions
+from osprey_desktop.language.write_parsing import (
+    WriteRequestError,
+    parse_write_request,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -764,11 +764,11 @@ def _device_of(database: ChannelDatabase, name: str) -> str:
 def _command_asked(finder: Any, text: str, words: str, found: Any) -> Any:
     """ "Open gate valve 9" read (the list does not say its command is writable): the command
     channel the verb names on the device found, not the position flag sharing its word."""
-    from osprey_desktop.capabilities.control_room.write_states import (
+    from osprey_desktop.channels.finder import access_of
+    from osprey_desktop.language.write_states import (
         is_command_channel,
         parse_state_request,
     )
-    from osprey_desktop.channels.finder import access_of
 
     state = parse_state_request(text)
     if state is None or not found.names:
@@ -792,7 +792,7 @@ def _command_asked(finder: Any, text: str, words: str, found: Any) -> Any:
 def _commands_for_state(text: str, names: list[str]) -> list[str]:
     """ "Open vacuum valve 4" on a valve with CONTROL:OPEN and CONTROL:CLOSE: the command the
     state names, when the list has one (else every channel found, for the state check)."""
-    from osprey_desktop.capabilities.control_room.write_states import (
+    from osprey_desktop.language.write_states import (
         is_command_channel,
         parse_state_request,
     )

@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import re
 
-from osprey_desktop.capabilities.control_room.time_parsing import strip_time_expressions
-from osprey_desktop.capabilities.control_room.write_parsing import (
-    WriteRequestError,
-    lookup_unit,
-    parse_write_request,
-)
 from osprey_desktop.channels.database import DEVICE_NAME, STOPWORDS, ChannelDatabase
 from osprey_desktop.channels.finder import ChannelFinder
 from osprey_desktop.channels.finding import configured_finder
 from osprey_desktop.channels.query import QUERY_WORDS, expand_name_ranges
 from osprey_desktop.channels.search import is_sector_reference, without_sector
+from osprey_desktop.language.time_parsing import strip_time_expressions
+from osprey_desktop.language.write_parsing import (
+    WriteRequestError,
+    lookup_unit,
+    parse_write_request,
+)
 
 # Words operators add around a channel's description that describe no channel. Unknown words
 # are kept on purpose: "cryoplant pressure" must not quietly become "pressure".

@@ -62,13 +62,13 @@ from osprey_desktop.capabilities.control_room.write_operations import (
     specs_from_parameters,
 )
 from osprey_desktop.capabilities.control_room.write_origins import describe_origin
-from osprey_desktop.capabilities.control_room.write_parsing import (
+from osprey_desktop.connectors.base import ConnectorError
+from osprey_desktop.language.write_parsing import (
     MissingWriteValue,
     ValueSpec,
     WriteRequestError,
     parse_write_request,
 )
-from osprey_desktop.connectors.base import ConnectorError
 from osprey_desktop.safety.audit import AuditError
 from osprey_desktop.state import StateManager
 
@@ -296,8 +296,8 @@ class ChannelWriteCapability(ControlRoomCapability):
             return reference_values(derivation, found, readings, database)
         if derivation.kind == "copy":
             return copied_values(derivation, channels, readings, database)
-        from osprey_desktop.capabilities.control_room.time_parsing import names_last_change
         from osprey_desktop.connectors import get_archiver_connector
+        from osprey_desktop.language.time_parsing import names_last_change
 
         if names_last_change(derivation.moment):
             moment = await last_change_moment(derivation, channels)

@@ -18,9 +18,9 @@ from osprey_desktop.base.errors import ClarificationRequired
 from osprey_desktop.capabilities.control_room.write_derivation import Derivation
 from osprey_desktop.capabilities.control_room.write_operations import named_by
 from osprey_desktop.capabilities.control_room.write_origins import clock_with_date
-from osprey_desktop.capabilities.control_room.write_parsing import ValueSpec
 from osprey_desktop.channels.addresses import channel_key
 from osprey_desktop.connectors.base import ConnectorError, to_float
+from osprey_desktop.language.write_parsing import ValueSpec
 
 
 class ConditionNotMet(Exception):
@@ -153,11 +153,11 @@ def _same_device(database: Any, one: str, other: str) -> bool:
 def restore_moment(derivation: Derivation, now: datetime | None = None) -> datetime:
     """The instant a restore names ("from 09:30", "a minute ago", "yesterday at 14:00"), in
     facility time; a range, an unreadable or a future moment is asked about instead."""
-    from osprey_desktop.capabilities.control_room.time_parsing import (
+    from osprey_desktop.capabilities.control_room.time_range_parsing import configured_timezone
+    from osprey_desktop.language.time_parsing import (
         TimeRangeError,
         parse_moment,
     )
-    from osprey_desktop.capabilities.control_room.time_range_parsing import configured_timezone
 
     try:
         return parse_moment(derivation.moment, now=now, tz=configured_timezone())
@@ -386,7 +386,7 @@ def _single_device(matches: Sequence[Any]) -> bool:
 def _in_units(amount: float, unit: str | None, channel_units: str) -> float:
     if not unit:
         return amount
-    from osprey_desktop.capabilities.control_room.write_parsing import convert_units
+    from osprey_desktop.language.write_parsing import convert_units
 
     return convert_units(amount, unit, channel_units)
 

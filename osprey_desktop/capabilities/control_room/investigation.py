@@ -35,18 +35,18 @@ from osprey_desktop.capabilities.control_room.investigation_subjects import (
     subjects_in,
 )
 from osprey_desktop.capabilities.control_room.investigation_windows import WindowQuestions
-from osprey_desktop.capabilities.control_room.time_parsing import parse_moment, parse_time_range
-from osprey_desktop.capabilities.control_room.time_points import (
-    AmbiguousTimeRange,
-    InvalidTimeRange,
-    NoTimeRange,
-    TimeRangeError,
-)
 from osprey_desktop.capabilities.control_room.time_range_parsing import configured_timezone
 from osprey_desktop.connectors.archiver_base import ArchiverNotConfiguredError
 from osprey_desktop.connectors.base import ArchiverError
 from osprey_desktop.investigate.incident import NoMomentFound, investigate_incident
 from osprey_desktop.investigate.statistics import InvestigationError
+from osprey_desktop.language.time_parsing import parse_moment, parse_time_range
+from osprey_desktop.language.time_points import (
+    AmbiguousTimeRange,
+    InvalidTimeRange,
+    NoTimeRange,
+    TimeRangeError,
+)
 from osprey_desktop.planners.investigation_intents import (
     investigation_kind,
     is_investigation_request,

@@ -22,12 +22,12 @@ from osprey_desktop.capabilities.control_room.investigation_subjects import (
     sectors_named,
     without_sectors,
 )
-from osprey_desktop.capabilities.control_room.time_parsing import parse_time_range
-from osprey_desktop.capabilities.control_room.time_points import TimeRangeError
 from osprey_desktop.capabilities.control_room.time_range_parsing import configured_timezone
 from osprey_desktop.investigate.provenance import Provenance
 from osprey_desktop.investigate.series import signals_of
 from osprey_desktop.investigate.statistics import InvestigationError, compare, statistics
+from osprey_desktop.language.time_parsing import parse_time_range
+from osprey_desktop.language.time_points import TimeRangeError
 
 #: Statistics of more channels than this are summarised (the table shows the extremes).
 MAX_CHANNELS = 200

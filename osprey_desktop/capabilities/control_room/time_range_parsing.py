@@ -1,6 +1,6 @@
 """``time_range_parsing``: the time range a request names -> TIME_RANGE.
 
-Deterministic (``time_parsing``), in the machine's time zone: ``machine.timezone`` from the
+Deterministic (``language.time_parsing``), in the machine's time zone: ``machine.timezone`` from the
 config, or this computer's zone when that is null. A range that could be read two ways, or
 none at all, becomes a question to the operator (``ClarificationRequired``) with unambiguous
 rephrasings; an impossible one (reversed, in the future) is explained the same way.
@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 from osprey_desktop.base.errors import ClarificationRequired
 from osprey_desktop.capabilities.control_room.common import ControlRoomCapability
 from osprey_desktop.capabilities.control_room.contexts import TimeRangeContext
-from osprey_desktop.capabilities.control_room.time_parsing import (
+from osprey_desktop.language.time_parsing import (
     MOMENT_LOOKBACK,
     AmbiguousTimeRange,
     NoTimeRange,
@@ -78,7 +78,7 @@ class TimeRangeParsingCapability(ControlRoomCapability):
     @classmethod
     def mentioned_in(cls, text: str) -> bool | None:
         """Only when the time parser finds an expression: "the second dipole" is no range."""
-        from osprey_desktop.capabilities.control_room.time_parsing import strip_time_expressions
+        from osprey_desktop.language.time_parsing import strip_time_expressions
 
         # "now" names the present, which a read answers: no range
         text = _PRESENT.sub(" ", text.lower())

@@ -39,8 +39,8 @@ from osprey_desktop.capabilities.control_room.write_operations import (
     show_reading,
     show_value,
 )
-from osprey_desktop.capabilities.control_room.write_parsing import ValueSpec
 from osprey_desktop.connectors.base import to_float
+from osprey_desktop.language.write_parsing import ValueSpec
 from osprey_desktop.logbook.history import (
     UndoRefused,
     UndoTarget,

@@ -255,7 +255,7 @@ def _condition(clause: str) -> Condition | None:
 
 
 def _restore(text: str) -> Derivation | None:
-    from osprey_desktop.capabilities.control_room.time_parsing import strip_time_expressions
+    from osprey_desktop.language.time_parsing import strip_time_expressions
 
     rest = _restore_rest(text)
     if rest is None:

@@ -14,13 +14,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from osprey_desktop.capabilities.control_room.write_origins import describe_origin
-from osprey_desktop.capabilities.control_room.write_parsing import (
+from osprey_desktop.connectors.base import ConnectorError, format_value, jsonable, to_float
+from osprey_desktop.language.write_parsing import (
     UnitMismatch,
     ValueSpec,
     WriteRequestError,
     convert_units,
 )
-from osprey_desktop.connectors.base import ConnectorError, format_value, jsonable, to_float
 
 #: ``ValueSpec.text`` of a value a planner supplied as a step parameter (not the operator's).
 PLANNER_VALUE = "<planner parameter>"
@@ -153,7 +153,7 @@ def _new_state(spec: ValueSpec, metadata: Any, channel: str) -> str | int:
 
     A channel without states whose own name ends in the command ("VALVE:CONTROL:OPEN" for
     "open the valve") is a command channel: writing 1 carries the command out."""
-    from osprey_desktop.capabilities.control_room.write_states import (
+    from osprey_desktop.language.write_states import (
         is_command_channel,
         resolve_state,
     )
@@ -180,7 +180,7 @@ def _new_state(spec: ValueSpec, metadata: Any, channel: str) -> str | int:
 def _state_for_number(spec: ValueSpec, states: tuple[str, ...]) -> str | int:
     """An enum channel given a number: a word of the request that names a state ("Half", read
     as 0.5) is that state, a whole number is the state's index; anything else is asked."""
-    from osprey_desktop.capabilities.control_room.write_states import resolve_state
+    from osprey_desktop.language.write_states import resolve_state
 
     words = "" if spec.text == PLANNER_VALUE else spec.text
     for word in reversed(re.findall(r"[A-Za-z][\w-]*", words)):

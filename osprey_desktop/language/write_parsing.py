@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from osprey_desktop.capabilities.control_room.write_states import parse_state_request
 from osprey_desktop.language import units
 from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, read_number
+from osprey_desktop.language.write_states import parse_state_request
 
 Mode = Literal["absolute", "delta", "percent", "state"]
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from osprey_desktop.capabilities.control_room.time_points import (
+from osprey_desktop.language.time_points import (
     NUMBER_PATTERN,
     NUMBER_UNIT_GAP,
     UNIT_PATTERN,
