@@ -1,6 +1,6 @@
 """How well requests become plans: the development set and the held-out set, apart.
 
-    .venv/bin/python bench/planner_accuracy.py [--set dev|heldout|both] [--show-misses]
+    .venv/bin/python bench/planner_accuracy.py [--set dev|heldout|blind|both|all] [--show-misses]
     .venv/bin/python bench/planner_accuracy.py --table     # plans only, over the unit-test table
 
 Each request of ``bench/queries/requests_dev.json`` and ``bench/queries/requests_heldout.json``
