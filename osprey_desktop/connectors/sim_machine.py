@@ -14,8 +14,10 @@ and the demo IOC all agree. What it models:
 
 Noise is a hash of (seed, channel, 0.1 s bucket), so the same time always gives the same value.
 Given a ``state_file`` (the factory passes ``<data dir>/sim_machine.json``), the ring starts at
-the setpoints saved there, settled, and saves every accepted write, so separate processes
-(``ask``, ``approve``, the window, the demo IOC) see one machine; without one it lives in memory.
+the setpoints saved there with the history of their recent writes (so its archive, in the next
+process, still knows the value a minute ago), and saves every accepted write, so separate
+processes (``ask``, ``approve``, the window, the demo IOC) see one machine; without one it lives
+in memory.
 A channel of an unknown family is still served: monitors sit at their nominal value and
 setpoint/readback pairs still lag, so a facility's own channel list works on the simulator.
 """
@@ -243,10 +245,14 @@ class SimMachine:
         when = self.clock() if t is None else float(t)
         device = self._devices[record.name]
         with self._lock:
+            before = float(device.setpoint_at(np.array([np.nextafter(when, -math.inf)]))[0])
             # by time only, stably: of two writes at one instant the later call wins
             device.changes = tuple(sorted(device.changes + ((when, number),), key=_time_of))
             setpoint = device.current_setpoint()
-        self._save({record.name: None if setpoint == device.nominal else setpoint})
+        self._save(
+            {record.name: None if setpoint == device.nominal else setpoint},
+            written={record.name: (when, number, before)},
+        )
         return number
 
     def inject_change(
@@ -278,7 +284,8 @@ class SimMachine:
 
     # ----- persistence ---------------------------------------------------------------------
     def _restore(self, state: SimStateFile) -> None:
-        """Start settled at the saved setpoints; entries this ring cannot take are skipped."""
+        """Start at the saved setpoints, with their saved history where it ends at the saved
+        setpoint (else settled there); entries this ring cannot take are skipped."""
         ignored: list[str] = []
         for name, value in state.load().items():
             record = self.database.get(name)
@@ -288,6 +295,26 @@ class SimMachine:
                 ignored.append(f"{name}={value:g}")
                 continue
             device.initial = value
+        now = self.clock()
+        for name, history in state.load_history().items():
+            record = self.database.get(name)
+            device = self._devices.get(record.name) if record is not None else None
+            if device is None or record is None:
+                continue
+            control = record.limits.control
+            values = [history.before, *(v for _, v in history.changes)]
+            # a history that does not end at the saved setpoint (another program set it by
+            # hand), lies in this clock's future or leaves the control range is not this
+            # ring's past: the channel then starts settled, as without history
+            if (
+                not history.changes
+                or history.changes[-1][1] != device.initial
+                or history.changes[-1][0] > now
+                or (control is not None and not all(control[0] <= v <= control[1] for v in values))
+            ):
+                continue
+            device.initial = history.before
+            device.changes = history.changes
         if ignored:
             log.warning(
                 "Simulated machine state %s: ignored %d saved setpoint(s) that are not writable "
@@ -298,12 +325,17 @@ class SimMachine:
                 ", ".join(ignored[:5]) + (" ..." if len(ignored) > 5 else ""),
             )
 
-    def _save(self, changes: dict[str, float | None], replace_all: bool = False) -> None:
+    def _save(
+        self,
+        changes: dict[str, float | None],
+        replace_all: bool = False,
+        written: dict[str, tuple[float, float, float]] | None = None,
+    ) -> None:
         """Persist after an accepted write; a disk problem is logged, the write still stands."""
         if self.state_file is None:
             return
         try:
-            self.state_file.update(changes, replace_all=replace_all)
+            self.state_file.update(changes, replace_all=replace_all, written=written)
         except OSError as exc:
             log.warning(
                 "Could not save the simulated machine's setpoints to %s: %s. The write took "

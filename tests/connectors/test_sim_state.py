@@ -69,6 +69,7 @@ def test_saved_setpoints_come_back_settled_in_the_next_machine(database, clock, 
 
 def test_a_restored_setpoint_then_written_lags_from_the_restored_value(database, clock, state_path):
     ring(database, clock, state_path).set_setpoint(HCM07, 2.0)
+    clock.advance(30.0)  # the next process starts once the first write settled
     second = ring(database, clock, state_path)
     second.set_setpoint(HCM07, 3.0)
     clock.advance(0.4)  # one time constant: from 2.0 towards 3.0, not from 0
@@ -84,6 +85,47 @@ def test_a_write_back_to_nominal_leaves_the_file_and_the_next_machine_nominal(
     first.set_setpoint(HCM07, 0.0)
     assert saved(state_path) == {}
     assert ring(database, clock, state_path).value(HCM07) == 0.0
+
+
+def test_the_next_machine_knows_what_a_setpoint_held_before_its_last_write(
+    database, clock, state_path
+):
+    start = clock()
+    ring(database, clock, state_path).set_setpoint(HCM07, 1.0)
+    clock.advance(60.0)
+    ring(database, clock, state_path).set_setpoint(HCM07, 2.0)
+    clock.advance(60.0)
+    third = ring(database, clock, state_path)  # the archive of a third process
+
+    assert third.value(HCM07) == 2.0
+    assert third.value(HCM07, t=start + 30.0) == 1.0  # a minute ago: what was written then
+    assert third.value(HCM07, t=start - 1.0) == 0.0  # before the first write: nominal
+    assert third.value(HCM07_RB) == pytest.approx(2.0, abs=0.005)  # settled long since
+
+
+def test_a_setpoint_set_by_hand_in_the_file_starts_settled_without_a_history_that_disagrees(
+    database, clock, state_path
+):
+    start = clock()
+    ring(database, clock, state_path).set_setpoint(HCM07, 1.0)
+    SimStateFile(state_path).update({HCM07: -0.5})  # another program, no history entry
+    clock.advance(60.0)
+    machine = ring(database, clock, state_path)
+
+    assert machine.value(HCM07) == -0.5
+    assert machine.value(HCM07, t=start + 30.0) == -0.5  # no made-up past
+
+
+def test_the_history_kept_per_channel_is_bounded(database, clock, state_path, monkeypatch):
+    monkeypatch.setattr("osprey_desktop.connectors.sim_state.MAX_HISTORY_CHANGES", 3)
+    machine = ring(database, clock, state_path)
+    for value in (0.5, 1.0, 1.5, 2.0, 2.5):
+        machine.set_setpoint(HCM07, value)
+        clock.advance(10.0)
+    history = SimStateFile(state_path).read_history()[HCM07]
+
+    assert [v for _, v in history.changes] == [1.5, 2.0, 2.5]
+    assert history.before == 1.0  # the folded changes leave the value before the kept ones
 
 
 def test_missing_file_is_the_nominal_machine_and_is_not_created_by_reading(
@@ -181,6 +223,7 @@ def test_reset_returns_the_file_and_the_next_machine_to_nominal(database, clock,
     machine.set_setpoint(HCM07, 2.0)
     machine.reset()
     assert saved(state_path) == {}
+    assert SimStateFile(state_path).read_history() == {}
     assert machine.value(HCM07) == 0.0
     assert ring(database, clock, state_path).value(HCM07) == 0.0
 
