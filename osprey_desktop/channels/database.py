@@ -22,6 +22,7 @@ from collections.abc import Iterator, Sequence
 from osprey_desktop.channels.addresses import channel_key
 from osprey_desktop.channels.errors import ChannelNotFoundError
 from osprey_desktop.channels.names import DEVICE_NAME, NameIndex, name_key
+from osprey_desktop.channels.record_table import RecordTable, record_table
 from osprey_desktop.channels.records import (
     AlarmLimits,
     ChannelDatabaseError,
@@ -56,39 +57,55 @@ class ChannelDatabase:
 
     def __init__(self, records: Sequence[ChannelRecord], source: str = "<memory>") -> None:
         self.source = source
-        self._records: dict[str, ChannelRecord] = {}
-        self._by_lower: dict[str, ChannelRecord] = {}
-        for record in records:
-            if record.name in self._records:
-                raise ChannelDatabaseError(
-                    f"Channel database {source} lists '{record.name}' twice; keep one entry."
-                )
-            self._records[record.name] = record
-            self._by_lower[channel_key(record.name).lower()] = record  # pva://X is X
-        self._records_for_index = records
+        #: Every record in the list's order, as columns when read back from a kept index
+        #: (``channels.record_table``): the shape table and the finders share it.
+        self.records: RecordTable = record_table(records)
+        names = self.records.names
+        if len(set(names)) != len(names):
+            seen: set[str] = set()
+            twice = next(n for n in names if n in seen or seen.add(n))  # type: ignore[func-returns-value]
+            raise ChannelDatabaseError(
+                f"Channel database {source} lists '{twice}' twice; keep one entry."
+            )
+        self._by_lower: dict[str, int] | None = None
         self._search_index: ChannelSearchIndex | None = None
         # which channels a typed name names, kept per shape group (channel_names); the
         # finder reuses the same groups
-        self.shapes = shape_table(records)
+        self.shapes = shape_table(self.records)
         self._names = NameIndex(self.shapes)
+
+    def __getstate__(self) -> dict[str, object]:
+        # what is quick to build again is not kept: the lower-case names, the ranked search
+        return {**self.__dict__, "_by_lower": None, "_search_index": None}
 
     # ----- lookup ------------------------------------------------------------------------------
     def __len__(self) -> int:
-        return len(self._records)
+        return len(self.records)
 
     def __contains__(self, name: object) -> bool:
-        return isinstance(name, str) and channel_key(name).lower() in self._by_lower
+        return isinstance(name, str) and self._position(name) is not None
 
     def __iter__(self) -> Iterator[ChannelRecord]:
-        return iter(self._records.values())
+        return iter(self.records)
 
     @property
     def names(self) -> list[str]:
-        return list(self._records)
+        return list(self.records.names)
 
     def get(self, name: str) -> ChannelRecord | None:
         """The record for a name (case-insensitive; ``ca://X``, ``pva://X`` and ``X`` alike)."""
-        return self._records.get(name) or self._by_lower.get(channel_key(name).lower())
+        position = self._position(name)
+        return None if position is None else self.records[position]
+
+    def _position(self, name: str) -> int | None:
+        position = self.records.position(name)
+        if position is not None:
+            return position
+        if self._by_lower is None:  # built on the first name not spelt as the list does
+            self._by_lower = {
+                channel_key(n).lower(): i for i, n in enumerate(self.records.names)
+            }  # pva://X is X
+        return self._by_lower.get(channel_key(name).lower())
 
     def require(self, name: str) -> ChannelRecord:
         """The record for a name, or ``ChannelNotFoundError`` with the nearest names."""
@@ -116,10 +133,10 @@ class ChannelDatabase:
         pieces = [name_key(p) for p in name.split(":") if p.strip()]
         if not pieces:
             return []
-        records = self.shapes.records
+        names = self.records.names
         if len(pieces) == 1:
-            return [records[i].name for i in self._names.named(pieces[0])]
-        return [records[i].name for i in self._names.in_order(pieces)]
+            return [names[i] for i in self._names.named(pieces[0])]
+        return [names[i] for i in self._names.in_order(pieces)]
 
     def device_prefixes(self) -> frozenset[str]:
         """The letters device names start with ("hcm", "id", "sr"), lower case."""
@@ -175,7 +192,7 @@ class ChannelDatabase:
         fam = family.upper()
         return [
             r
-            for r in self._records.values()
+            for r in self.records
             if r.family.upper() == fam and (sector is None or r.sector == sector)
         ]
 
@@ -185,7 +202,7 @@ class ChannelDatabase:
         """The ranked search, built on first use: finding channels does not need it (the
         finder answers), suggestions and the fallback search do."""
         if self._search_index is None:
-            self._search_index = ChannelSearchIndex(self._records_for_index)
+            self._search_index = ChannelSearchIndex(self.records)
         return self._search_index
 
     def search(

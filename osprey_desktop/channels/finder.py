@@ -75,6 +75,7 @@ from osprey_desktop.channels.name_reading import (
 )
 from osprey_desktop.channels.name_reading import access_of as access_of
 from osprey_desktop.channels.query import FILLER, ChannelQuery, parse_channel_query
+from osprey_desktop.channels.record_table import record_table
 from osprey_desktop.channels.shapes import ShapeGroup, group_results, shape_table
 from osprey_desktop.channels.words import (
     Vocabulary,
@@ -113,7 +114,7 @@ class ChannelFinder:
     """An inverted index of channel words over one list (build once per channel database)."""
 
     def __init__(self, records: Sequence[ChannelRecord], vocabulary: Vocabulary) -> None:
-        self.records = list(records)
+        self.records = record_table(records)
         self.vocabulary = vocabulary
         # multi-word phrases by their first word, so a channel's words find the terms they
         # spell without a pass over the whole vocabulary
@@ -169,7 +170,7 @@ class ChannelFinder:
             self._access_codes[members] = _ACCESS_KINDS.index(shape.access)
         self.learned = self._learn_from_names()
         self._group_of = self._table.group_of.tolist()
-        self._stated_sector = [r.sector for r in self.records]
+        self._stated_sector = self.records.column("sector")
         self._computed_sector = computed_sector
         self._sector_array = computed_sector.copy()
         for index, stated in enumerate(self._stated_sector):
@@ -265,13 +266,13 @@ class ChannelFinder:
 
     def device_key(self, index: int) -> str:
         """The name up to the device's number: one device's channels share it."""
-        name = self.records[index].name
+        name = self.records.name(index)
         end = self._device_end[self._group_of[index]]
         return name if end is None else name[:end]
 
     def family_key(self, index: int) -> str:
         """The name with its instance number blanked: siblings share it."""
-        name = self.records[index].name
+        name = self.records.name(index)
         span = self._family_span[self._group_of[index]]
         return name if span is None else name[: span[0]] + "#" + name[span[1] :]
 
@@ -473,7 +474,7 @@ class ChannelFinder:
         if not query.everything:
             chosen = self._plainest_fields(chosen, words)
         chosen = self._select_ordinal(chosen, query)
-        names = [self.records[i].name for i in sorted(chosen)]
+        names = [self.records.name(i) for i in sorted(chosen)]
         return FoundChannels(names, query, ignored, assumed)
 
     def place_in_sectors(
@@ -482,7 +483,7 @@ class ChannelFinder:
         """Put the channels of the devices ``mapping`` lists in those sectors (a facility's
         word for what its names do not say); ``named(device)`` gives a device's channels.
         Returns how many channels were placed."""
-        index = {record.name: i for i, record in enumerate(self.records)}
+        index = {name: i for i, name in enumerate(self.records.names)}
         placed = 0
         for sector, devices in mapping.items():
             for device in devices:
@@ -500,7 +501,7 @@ class ChannelFinder:
     def area(self) -> list[str]:
         """Each channel's area: the letters its PV name starts with (SR of ``SR01C:…`` and
         ``SR:MAG:…``, BTS of ``BTS:…``); "" when the name starts with a number."""
-        return [_area_of(r.name) for r in self.records]
+        return [_area_of(name) for name in self.records.names]
 
     @property
     def main_area(self) -> str | None:

@@ -119,7 +119,7 @@ def configured_finder(database: ChannelDatabase) -> ChannelFinder:
     vocabulary_key = (repr(sorted(extra.items())) if isinstance(extra, dict) else "") + placed
     finder = kept.get(vocabulary_key)
     if finder is None:
-        finder = ChannelFinder(list(database), load_vocabulary(extra))
+        finder = ChannelFinder(database.records, load_vocabulary(extra))
         if sectors:
             finder.place_in_sectors(sectors, database.channels_named)
         finder.warm()
@@ -194,8 +194,8 @@ def _account(
 ) -> tuple[dict[str, str], list[str], float]:
     """(word -> what explains it, words nothing explains, the share of weight explained)."""
     query = found.query
-    index_of = {finder.records[i].name: i for i in range(len(finder.records))} if names else {}
-    chosen = {index_of[n] for n in names if n in index_of}
+    positions = (finder.records.position(n) for n in names)
+    chosen = {p for p in positions if p is not None}
     total = len(finder.records) or 1
     explained: dict[str, str] = {}
     unexplained: list[str] = []

@@ -30,6 +30,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from osprey_desktop.channels.record_table import record_table
+
 if TYPE_CHECKING:
     from osprey_desktop.channels.records import ChannelRecord
 
@@ -181,7 +183,7 @@ class ShapeTable:
     """The records of one list grouped by shape (see the module's docstring)."""
 
     def __init__(self, records: Sequence[ChannelRecord]) -> None:
-        self.records = list(records)
+        self.records = record_table(records)
         self.groups: list[ShapeGroup] = []
         pending: dict[tuple[Any, ...], tuple[list[int], list[str]]] = {}
         for index, record in enumerate(self.records):
@@ -213,6 +215,8 @@ class ShapeTable:
             self.group_of[group.members] = number
 
     def same_records(self, records: Sequence[Any]) -> bool:
+        if records is self.records:
+            return True
         return len(records) == len(self.records) and all(map(operator.is_, records, self.records))
 
 

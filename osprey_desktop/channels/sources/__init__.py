@@ -16,6 +16,7 @@ starting the app never waits on a directory service that is slow or down once a 
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 import time
@@ -26,17 +27,17 @@ from urllib.parse import urlsplit
 from osprey_desktop.channels.cache import cache_dir, text_key
 from osprey_desktop.channels.formats.draft import ChannelDraft, ListProblem
 from osprey_desktop.channels.formats.listing import ChannelList, finish
-from osprey_desktop.channels.sources import appliance, channelfinder
 from osprey_desktop.channels.sources.errors import SourceError
 
 __all__ = ["SCHEMES", "SourceError", "is_source", "load_source", "source_cache_file"]
 
 log = logging.getLogger(__name__)
 
-#: URL scheme prefix -> (format name, reader)
+#: URL scheme prefix -> the module that reads it (its FORMAT and fetch); imported when a
+#: service is read, so that a start with a list file does not import the HTTP client
 SCHEMES = {
-    "channelfinder": (channelfinder.FORMAT, channelfinder.fetch),
-    "archiver": (appliance.FORMAT, appliance.fetch),
+    "channelfinder": "osprey_desktop.channels.sources.channelfinder",
+    "archiver": "osprey_desktop.channels.sources.appliance",
 }
 
 
@@ -64,7 +65,8 @@ def load_source(url: str, *, refresh: bool = False, timeout: float = 10.0) -> Ch
             "archiver+http(s)://…"
         )
     scheme, rest = url.split("+", 1)
-    name, reader = SCHEMES[scheme.lower()]
+    module = importlib.import_module(SCHEMES[scheme.lower()])
+    name, reader = module.FORMAT, module.fetch
     if not urlsplit(rest).netloc:
         raise SourceError(f"Channel list service '{url}' names no host.")
     cached = source_cache_file(url)
