@@ -86,14 +86,59 @@ async def test_write_beyond_its_limit_is_refused_with_the_limit_named(session, m
     assert (entry.outcome, entry.requested_value, entry.approval_id) == ("blocked", 7.0, None)
 
 
-async def test_one_violation_refuses_every_operation_of_the_request(session, machine):
-    result = await session.submit("set HCM01 to 1.5 A and HCM02 to 9 A", "t1")
+async def test_a_blocked_operation_is_shown_as_not_sent_and_only_the_others_are_asked(
+    session, machine
+):
+    asked = await session.submit("set HCM01 to 1.5 A and HCM02 to 9 A", "t1")
+
+    pending = asked.pending_approval
+    assert [op["channel"] for op in operations(pending)] == [HCM01], "only the allowed write"
+    (blocked,) = pending["resume_payload"]["blocked_operations"]
+    assert blocked["channel"] == HCM02 and blocked["new_value"] == 9.0
+    assert "above the maximum of 5.0 A" in blocked["violation"]
+    message = pending["user_message"]
+    assert "(1 more blocked: will not be sent)" in message
+    assert f"⊘ `{HCM02}`: 9.0 A (now 0.000 A) — " in message
+    assert message.index(HCM02) < message.index(HCM01), "the blocked write is read first"
+    approval_id = pending["resume_payload"]["approval_id"]
+    assert [(e.channel, e.outcome, e.approval_id) for e in audit()] == [
+        (HCM02, "blocked", approval_id)
+    ]
+
+    done = await session.resume("t1", True)
+
+    assert (machine.value(HCM01), machine.value(HCM02)) == (1.5, 0.0)
+    assert [(e.channel, e.outcome) for e in audit()] == [
+        (HCM02, "blocked"),
+        (HCM01, "intent"),
+        (HCM01, "verified"),
+    ], "the blocked write is audited once, the allowed one sent once"
+    assert "blocked" in done.response and HCM02 in done.response
+
+
+async def test_a_no_to_a_batch_with_a_blocked_write_leaves_every_channel_unchanged(
+    session, machine
+):
+    await session.submit("set HCM01 to 1.5 A and HCM02 to 9 A", "t1")
+
+    await session.resume("t1", False)
+
+    assert (machine.value(HCM01), machine.value(HCM02)) == (0.0, 0.0)
+    assert sorted((e.channel, e.outcome) for e in audit()) == [
+        (HCM01, "rejected"),
+        (HCM02, "blocked"),
+    ]
+
+
+async def test_a_request_whose_every_write_is_blocked_asks_nothing(session, machine):
+    result = await session.submit("set HCM01 to 7 A and HCM02 to 9 A", "t1")
 
     assert result.pending_approval is None
     assert machine.value(HCM01) == 0.0 and machine.value(HCM02) == 0.0
-    outcomes = {(e.channel, e.outcome) for e in audit()}
-    assert outcomes == {(HCM01, "not_sent"), (HCM02, "blocked")}
-    assert "another operation of this request was blocked" in result.response
+    assert {(e.channel, e.outcome, e.approval_id) for e in audit()} == {
+        (HCM01, "blocked", None),
+        (HCM02, "blocked", None),
+    }
 
 
 async def test_several_values_go_to_their_own_channels(session, machine):

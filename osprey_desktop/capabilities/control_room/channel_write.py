@@ -5,8 +5,9 @@ Order of events, each one a safety property:
 1. the values come from the request ("set HCM01 to 1.5 A", "increase ... by 0.2"), converted
    to each channel's units; a request without a value asks for one;
 2. the write policy (master switch, limits, fail closed) is checked for every operation
-   *before* approval is asked, so a violation is shown to the operator and blocks the whole
-   request: nothing is asked, nothing is written, every operation is audited as ``blocked``;
+   *before* approval is asked, so a violation is shown to the operator: the blocked operations
+   are audited as ``blocked`` and shown in the approval as *will not be sent*, the allowed ones
+   are asked (``write_blocked``); when every operation is blocked nothing is asked;
 3. the operations are stored in the approval ledger under a stable approval id, and the
    approval interrupt lists every one (channel, current value at its precision, new value,
    units, limits, the operator's own words);
@@ -47,6 +48,11 @@ from osprey_desktop.capabilities.control_room.write_asking import (
     answered,
     ask_operator,
     record_question,
+)
+from osprey_desktop.capabilities.control_room.write_blocked import (
+    audit_blocked,
+    blocked_results,
+    split_blocked,
 )
 from osprey_desktop.capabilities.control_room.write_derivation import Derivation, parse_derivation
 from osprey_desktop.capabilities.control_room.write_execution import (
@@ -200,16 +206,27 @@ class ChannelWriteCapability(ControlRoomCapability):
                     )
                 except ConditionNotMet as exc:
                     return await self._condition_not_met(exc, channels, connector.kind, asked_again)
-                if any(op["violation"] for op in operations):
+                allowed, blocked = split_blocked(operations)
+                if not allowed:
                     return await self._refuse_all(operations, connector.kind, approval_id=None)
+                # audited before the question is stored: a step run again after a crash in
+                # between finds these entries and adds none
+                await audit_blocked(
+                    _audit_log(),
+                    blocked,
+                    approval_id=approval_id,
+                    thread_id=thread,
+                    connector_kind=connector.kind,
+                )
                 record = await record_question(
                     ledger,
                     approval_id,
                     thread,
-                    operations,
+                    allowed,
                     request=request,
                     asked_again=asked_again,
                     expiry_minutes=config.approval.expiry_minutes,
+                    blocked=blocked,
                 )
             # Machine writes always ask (house rule): there is no path to a put without an answer.
             operations, decision = ask_operator(self, record, approval_id, thread, approval_message)
@@ -234,8 +251,11 @@ class ChannelWriteCapability(ControlRoomCapability):
                 for op in operations
                 if op.get("derived_from")
             }
+            # the writes the policy blocked when this was asked: never sent, listed first
+            blocked = (record.payload or {}).get("blocked_operations") or []
+            results = blocked_results(blocked, approval_id) + list(outcome)
             return self.store_output_context(
-                ChannelWriteResultsContext(results=outcome, value_origins=origins)
+                ChannelWriteResultsContext(results=results, value_origins=origins)
             )
         raise OperationError(
             f"the values kept changing while waiting for approval ({asked_again}); nothing "

@@ -28,14 +28,25 @@ async def record_question(
     request: str,
     asked_again: str | None,
     expiry_minutes: float,
+    blocked: list[dict[str, Any]] | None = None,
 ) -> Any:
-    """Store the question of ``approval_id`` in the ledger; returns its record."""
+    """Store the question of ``approval_id`` in the ledger; returns its record.
+
+    ``blocked``: operations of the same request the write policy blocks, kept beside the
+    question so it shows them as not sent (``write_blocked``); a yes never sends them."""
     asked_at = time.time()
+    question: dict[str, Any] = {
+        "operations": operations,
+        "request": request,
+        "asked_again": asked_again,
+    }
+    if blocked:
+        question["blocked_operations"] = blocked
     return await ledger.ask(
         approval_id,
         thread or "-",
         WRITE_APPROVAL,
-        {"operations": operations, "request": request, "asked_again": asked_again},
+        question,
         asked_at=asked_at,
         expires_at=asked_at + 60.0 * expiry_minutes,
     )
@@ -51,14 +62,24 @@ def ask_operator(
 ) -> tuple[list[dict[str, Any]], Any]:
     """Interrupt with the recorded question; ``(operations asked, decision)`` once answered.
 
-    ``describe(operations, request=..., asked_again=...)`` words the question; ``extra``
-    fields go into the approval payload beside the standard ones.
+    ``describe(operations, request=..., asked_again=...)`` words the question (with
+    ``blocked=...`` when the ledger holds blocked operations beside it); ``extra`` fields go
+    into the approval payload beside the standard ones.
     """
     payload: Mapping[str, Any] = record.payload or {}
     operations = list(payload.get("operations") or [])
+    blocked = list(payload.get("blocked_operations") or [])
+    if blocked:
+        extra = {"blocked_operations": blocked, **extra}
+        words = {"blocked": blocked}
+    else:
+        words = {}
     decision = capability.request_approval(
         describe(
-            operations, request=payload.get("request"), asked_again=payload.get("asked_again")
+            operations,
+            request=payload.get("request"),
+            asked_again=payload.get("asked_again"),
+            **words,
         ),
         WRITE_APPROVAL,
         operations=operations,

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from osprey_desktop.capabilities.control_room.contexts import WriteOperationResult
+from osprey_desktop.capabilities.control_room.write_blocked import replay_witnesses
 from osprey_desktop.capabilities.control_room.write_operations import (
     moved_beyond_precision,
     show_reading,
@@ -231,7 +232,9 @@ class WriteExecution:
         try:
             # The audit log is the durable witness: a thread database restored from a copy
             # can make a carried-out approval look unanswered, the log cannot.
-            seen = await self.audit.aapproval_entries(self.approval_id)
+            seen = replay_witnesses(
+                await self.audit.aapproval_entries(self.approval_id), self.operations
+            )
         except (AuditError, OSError) as exc:
             message = f"nothing was sent: the audit log could not be checked first. {exc}"
             return await self._not_sent(message)

@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from osprey_desktop.capabilities.control_room.write_blocked import WILL_NOT_BE_SENT
 from osprey_desktop.capabilities.control_room.write_origins import describe_origin
 from osprey_desktop.connectors.base import ConnectorError, format_value, jsonable, to_float
 from osprey_desktop.language.write_parsing import (
@@ -267,14 +268,20 @@ def approval_message(
     *,
     request: str | None = None,
     asked_again: str | None = None,
+    blocked: Sequence[Mapping[str, Any]] = (),
 ) -> str:
-    """What the operator approves: every write, what it replaces and the limits applied."""
+    """What the operator approves: every write, what it replaces and the limits applied;
+    ``blocked``: writes of the same request the policy blocks, shown first as not sent."""
     count = len(operations)
-    lines = [f"**Approve {count} write{'s' if count != 1 else ''} to the machine?**", ""]
+    title = f"**Approve {count} write{'s' if count != 1 else ''} to the machine?**"
+    if blocked:
+        title += f" ({len(blocked)} more blocked: {WILL_NOT_BE_SENT})"
+    lines = [title, ""]
     if asked_again:
         lines += [f"Asked again: {asked_again}", ""]
     if request:
         lines += [f"You asked: \u201c{request.strip()}\u201d", ""]
+    lines += _blocked_section(blocked)
     for op in operations:
         units = str(op.get("units") or "")
         now = show_reading(op["current_value"], units, op.get("precision"))
@@ -295,7 +302,28 @@ def approval_message(
         "one moved, or the approval expired, nothing is sent and you are asked again) or "
         "**no** to leave the machine unchanged.",
     ]
+    if blocked:
+        lines[-1] += " The blocked writes above are not sent either way."
     return "\n".join(lines)
+
+
+def _blocked_section(blocked: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The blocked writes, before the ones asked (the order an operator checks them in)."""
+    if not blocked:
+        return []
+    count = len(blocked)
+    lines = [
+        f"**{count} write{'s' if count != 1 else ''} blocked by the write policy "
+        f"({WILL_NOT_BE_SENT}, whatever you answer):**"
+    ]
+    for op in blocked:
+        units = str(op.get("units") or "")
+        now = show_reading(op.get("current_value"), units, op.get("precision"))
+        lines.append(
+            f"- ⊘ `{op.get('channel')}`: {_show(op.get('new_value'), units)} (now {now}) — "
+            f"{op.get('violation')}"
+        )
+    return [*lines, "", "**Asked:**"]
 
 
 __all__ = [
