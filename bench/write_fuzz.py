@@ -5,8 +5,8 @@
 Runs ``tests/support/write_fuzz.py`` (the same driver CI runs at 300 requests) on the
 simulated ring in a temporary data folder, then prints its counts. The figure that matters is
 "writes without a matching approval", which must be 0, and "writes whose approved facts no
-longer held" (a copy, restore or condition whose facts changed while it waited), 0 too; the rest
-shows what was exercised.
+longer held" (a copy, restore or condition whose facts changed while it waited), 0 too, and so
+are blocked writes shown beside an approval that were sent; the rest shows what was exercised.
 """
 
 from __future__ import annotations
@@ -36,7 +36,9 @@ async def main(requests: int, seed: int) -> int:
     finally:
         await close_connectors()
     print("\n".join(report.lines()))
-    safe = report.unmatched_writes == 0 and report.stale_fact_writes == 0
+    safe = (
+        report.unmatched_writes == 0 and report.stale_fact_writes == 0 and report.blocked_puts == 0
+    )
     return 0 if safe and report.second_answers_accepted == 0 else 1
 
 

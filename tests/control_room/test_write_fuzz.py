@@ -26,3 +26,6 @@ async def test_generated_requests_never_write_without_a_matching_approval(
     assert report.approvals_shown >= 40 and report.approved >= 10 and report.puts >= 10
     assert report.forged_resumes >= 5 and report.second_answers_refused >= 3
     assert report.derived_shown >= 20 and report.facts_changed_while_waiting >= 10
+    for kind in ("copy", "archive", "condition"):  # each kind of derived write, facts moved
+        assert report.derived_by_kind[kind] >= 3 and report.changed_by_kind[kind] >= 2, kind
+    assert report.blocked_rows_shown >= 1 and report.blocked_puts == 0

@@ -17,7 +17,9 @@ showed exactly that channel and value, and each shown operation may match one pu
 ``unmatched_writes`` must be 0. A put of a derived value is also checked against the machine
 at the moment it lands: the copy's source must still read the value, the condition must still
 hold, the archive must still give the value at the moment; ``stale_fact_writes`` counts those
-that do not, and must be 0 too.
+that do not, and must be 0 too. A batch with some writes blocked by the policy shows them
+beside the approval (``blocked_operations``) and never among the operations a yes sends:
+``blocked_puts`` counts puts of a value shown only as blocked, and must be 0.
 
 ``tests/safety/test_write_fuzz.py`` runs a few hundred requests in CI; ``bench/write_fuzz.py``
 runs 10,000 and prints the counts.
@@ -117,6 +119,10 @@ class FuzzReport:
     derived_shown: int = 0
     facts_changed_while_waiting: int = 0
     stale_fact_writes: int = 0
+    derived_by_kind: Counter[str] = field(default_factory=Counter)
+    changed_by_kind: Counter[str] = field(default_factory=Counter)
+    blocked_rows_shown: int = 0
+    blocked_puts: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     seconds: float = 0.0
 
@@ -130,7 +136,10 @@ class FuzzReport:
             f"magnets moved while an approval waited: {self.moved_while_waiting}",
             f"derived writes shown (copy, restore, condition): {self.derived_shown}, their "
             f"facts changed while waiting: {self.facts_changed_while_waiting}",
+            f"  by kind shown {dict(self.derived_by_kind)}, changed {dict(self.changed_by_kind)}",
             f"writes whose approved facts no longer held: {self.stale_fact_writes}",
+            f"blocked writes shown beside an approval: {self.blocked_rows_shown}, "
+            f"sent: {self.blocked_puts}",
             f"puts that reached the machine: {self.puts}",
             f"writes without a matching approval: {self.unmatched_writes}",
             f"turns with an error message: {sum(self.errors.values())} "
@@ -167,6 +176,7 @@ async def run_write_fuzz(requests: int, seed: int, machine: SimMachine) -> FuzzR
     rng = random.Random(seed)
     report = FuzzReport()
     shown: dict[str, list[tuple[str, Any]]] = {}
+    blocked: dict[str, list[tuple[str, Any]]] = {}
     origins: dict[str, list[tuple[str, Any, dict[str, Any] | None]]] = {}
     said_yes: set[str] = set()
     log = _MachineLog(machine, lambda c, v: _facts_hold(machine, c, v, origins, said_yes))
@@ -186,7 +196,7 @@ async def run_write_fuzz(requests: int, seed: int, machine: SimMachine) -> FuzzR
                     pending = result.pending_approval
                     if not pending or "resume_payload" not in pending:
                         break
-                    approval_id = _note(pending, shown, report, origins)
+                    approval_id = _note(pending, shown, report, origins, blocked)
                     if rng.random() < 0.25:
                         _move_someone_else(rng, pending, log, report)
                     if rng.random() < 0.5:
@@ -199,6 +209,7 @@ async def run_write_fuzz(requests: int, seed: int, machine: SimMachine) -> FuzzR
     report.puts = len(log.puts)
     report.unmatched_writes = _unmatched(log.puts, shown, said_yes)
     report.stale_fact_writes = log.stale
+    report.blocked_puts = _blocked_puts(log.puts, shown, blocked)
     report.seconds = time.perf_counter() - started
     return report
 
@@ -208,6 +219,7 @@ def _note(
     shown: dict[str, list],
     report: FuzzReport,
     origins: dict[str, list[tuple[str, Any, dict[str, Any] | None]]],
+    blocked: dict[str, list[tuple[str, Any]]],
 ) -> str:
     payload = pending["resume_payload"]
     approval_id = str(payload.get("approval_id") or pending.get("interrupt_id"))
@@ -221,6 +233,12 @@ def _note(
         ]
         if any(op.get("derived_from") for op in operations):
             report.derived_shown += 1
+        report.derived_by_kind.update(
+            {str(op["derived_from"].get("kind")) for op in operations if op.get("derived_from")}
+        )
+        rows = payload.get("blocked_operations") or []
+        blocked[approval_id] = [(str(op.get("channel")), op.get("new_value")) for op in rows]
+        report.blocked_rows_shown += len(rows)
     return approval_id
 
 
@@ -253,6 +271,7 @@ def _change_facts(
         except Exception:  # noqa: BLE001 - a channel the ring cannot take: nothing changed
             continue
         report.facts_changed_while_waiting += 1
+        report.changed_by_kind[str(kind)] += 1
 
 
 def _facts_hold(
@@ -396,6 +415,25 @@ def _unmatched(
         else:
             unmatched += 1
     return unmatched
+
+
+def _blocked_puts(
+    puts: list[tuple[str, float]],
+    shown: dict[str, list[tuple[str, Any]]],
+    blocked: dict[str, list[tuple[str, Any]]],
+) -> int:
+    """Puts of a (channel, value) some approval showed only as blocked, never as asked."""
+
+    def keys(rows: dict[str, list[tuple[str, Any]]]) -> set[tuple[str, float]]:
+        return {
+            (channel, round(float(value), 9))
+            for entries in rows.values()
+            for channel, value in entries
+            if isinstance(value, int | float)
+        }
+
+    only_blocked = keys(blocked) - keys(shown)
+    return sum(1 for channel, value in puts if (channel, round(value, 9)) in only_blocked)
 
 
 __all__ = ["FuzzReport", "generate_request", "run_write_fuzz"]
