@@ -129,4 +129,10 @@ def read_quantity(text: str, lowered_words: list[str]) -> tuple[Quantity | None,
             if _direction(following):
                 used.update([w, *following[:1]])
                 return Quantity("comparative", None, None, " ".join([w, *following])), used
+            # "move it up a little", "down a bit": the direction before the vague amount
+            preceding = [p for p in lowered_words[max(0, i - 3) : i] if p not in ("a", "an")]
+            if preceding and _direction(preceding[-1:]):
+                used.update([w, preceding[-1]])
+                words = f"{preceding[-1]} {w}"
+                return Quantity("comparative", None, None, words), used
     return None, used

@@ -43,6 +43,13 @@ _CONCEPT_FORMS = [
     re.compile(r"^what\s+(?:would|will|could|might)\s+happen\b"),
     re.compile(r"^what\s+happens\s+(?:if|when)\b"),
     re.compile(r"^is\s+it\s+(?:safe|possible|ok|okay|allowed)\s+to\b"),
+    # what is top-up injection / what's orbit correction: a process named by a noun made from
+    # a verb, with no article and no number, is a concept ("what is the injection rate" and
+    # "what is HCM01 doing" are about the machine)
+    re.compile(
+        r"^what(?:\s+is|'s)\s+(?!(?:the|this|that|its|our|my)\b)(?:[a-z-]+\s+){0,2}"
+        r"[a-z-]+(?:ction|ssion|ation|ism|ics)\s*[?.!]*$"
+    ),
 ]
 # why does a readback differ / why does the lifetime fall when the pressure rises: "why" asks
 # for a cause, never for a value (a question naming a device or a time is about the machine)

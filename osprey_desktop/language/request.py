@@ -47,9 +47,7 @@ from osprey_desktop.language.lexicon import (
     COMPARE_WORDS,
     DETERMINERS,
     DOWN_WORDS,
-    GOLDEN_WORDS,
     HISTORY_WORDS,
-    MODIFIERS,
     NEGATIONS,
     NOUN_VERB_STEMS,
     NOUN_VERBS,
@@ -62,13 +60,18 @@ from osprey_desktop.language.lexicon import (
     QUESTION_LEADS,
     RANGE_WORDS,
     READ_VERBS,
-    ROLE_WORDS,
     STATE_VERBS,
     STATISTIC_WORDS,
     UP_WORDS,
     VAGUE_AMOUNTS,
 )
 from osprey_desktop.language.quantities import Quantity, amounts, read_quantity
+from osprey_desktop.language.references import (
+    Reference,
+    copy_relation,
+    find_reference,
+)
+from osprey_desktop.language.targets import split_targets, with_roles, without_slot_words
 from osprey_desktop.language.times import ClockSpan, find_clock_spans, replace_clock_spans
 from osprey_desktop.language.units import lookup_unit
 from osprey_desktop.language.words import STOP_WORDS, stem
@@ -109,12 +112,6 @@ class Vocabulary:
     device_prefixes: frozenset[str] = frozenset()
     #: Lower-case words of the channels' descriptions and synonyms ("lifetime", "gap").
     channel_words: frozenset[str] = frozenset()
-
-
-@dataclass(frozen=True)
-class Reference:
-    kind: Literal["channel", "archive", "golden", "previous"]
-    words: str
 
 
 @dataclass(frozen=True)
@@ -163,7 +160,6 @@ class Request:
         }
 
 
-_ITEM_SPLIT = re.compile(r"\s*(?:,|;|\band\b|\bas\s+well\s+as\b|\bplus\b|&|\balong\s+with\b)\s*")
 _CLAUSES = re.compile(r"(?<=[?!;])\s+|(?<=\.)\s+(?=[a-z])|\bthen\b", re.I)
 _POLITE_LEAD = re.compile(
     r"^(?:(?:ok(?:ay)?|so|now|also|just|please|kindly|hi|hello|hey|and|then|right|alright|"
@@ -241,35 +237,6 @@ def _verb_of(clause: str, vocabulary: Vocabulary) -> tuple[str | None, bool]:
     return None, True
 
 
-_COPY = re.compile(
-    r"\b(?:match(?:es)?|in\s+line\s+with|the\s+same\s+(?:\w+\s+)?as|equal\s+to|like|"
-    r"identical\s+to|copy(?:\s+of)?|from)\s+(?:the\s+)?(?P<source>[A-Za-z]{1,5}\s?\d{1,3}\b[\w\s]*)",
-    re.I,
-)
-_RESTORE = re.compile(
-    r"\b(?:restore|revert|back\s+(?:to|the\s+way|where|how|as)|(?:where|what|how)\s+it\s+was|"
-    r"its\s+(?:value|setting)\s+(?:from|at|of))\b",
-    re.I,
-)
-_GOLDEN = re.compile(rf"\b(?:{'|'.join(sorted(GOLDEN_WORDS))})\b", re.I)
-
-
-def _reference(text: str, changes: bool) -> tuple[Reference | None, set[str]]:
-    if not changes:
-        return None, set()
-    restore = _RESTORE.search(text)
-    if restore:
-        return Reference("archive", restore.group(0)), set(re.findall(r"[a-z]+", restore[0]))
-    copy = _COPY.search(text)
-    if copy and re.search(r"\d", copy.group("source")):
-        words = set(re.findall(r"[a-z]+", copy.group(0).lower()))
-        return Reference("channel", copy.group("source").strip()), words
-    golden = _GOLDEN.search(text)
-    if golden:
-        return Reference("golden", golden.group(0)), {golden.group(0).lower()}
-    return None, set()
-
-
 def _is_question(clause: str) -> bool:
     stripped = _lead_stripped(clause).lower()
     first = re.findall(r"[a-z]+", stripped)[:1]
@@ -315,59 +282,6 @@ def _names_a_device(text: str, quantity: Quantity | None, changes: bool) -> bool
     if run and re.search(r"\d$", run[-1]):
         before = run  # "VCM3, 4 and 5": the numbers continue a device name ("ok, 0.55" does not)
     return bool(before) and before[-1][0].isalpha() and before[-1].lower() not in _AMOUNT_MARKERS
-
-
-_DEVICE_AND_NUMBER = re.compile(
-    r"^(?P<device>.*?[A-Za-z][\w-]*?)(?P<gap>\s*)\d+[A-Za-z]?$"  # "VCM 3" or "VCM3"
-)
-_BARE_NUMBER = re.compile(r"^(?P<number>\d+[A-Za-z]?)(?P<rest>(?:\s+\S+)*)$")
-
-
-def _numbers_share_their_device(parts: list[str]) -> list[str]:
-    """ "VCM 3, 4 and 5 readbacks": a bare number after "<device> <number>" is that device's,
-    and role words after the last number ("readbacks") belong to every number of the run."""
-    out = list(parts)
-    run: list[int] = []
-    for i, part in enumerate(out):
-        bare = _BARE_NUMBER.match(part)
-        if bare and run:
-            device = _DEVICE_AND_NUMBER.match(out[run[0]])
-            if device:
-                number = bare.group("number")
-                out[i] = f"{device.group('device')}{device.group('gap') or ''}{number}"
-                out[i] += bare.group("rest")
-                run.append(i)
-                roles = bare.group("rest").split()
-                if roles and all(w.lower() in ROLE_WORDS for w in roles):
-                    for j in run[:-1]:
-                        out[j] = f"{out[j]} {' '.join(roles)}"
-                continue
-        run = [i] if _DEVICE_AND_NUMBER.match(part) else []
-    return out
-
-
-def split_targets(phrase: str) -> list[str]:
-    """The items of a list of channel phrases; a modifier alone takes the next item's head."""
-    parts = [p.strip(" ,.?!") for p in _ITEM_SPLIT.split(phrase) if p and p.strip(" ,.?!")]
-    parts = _numbers_share_their_device(parts)
-    out: list[str] = []
-    for i, part in enumerate(parts):
-        words = [w for w in part.split() if w.lower() not in DETERMINERS]
-        if (
-            len(words) == 1
-            and words[0].lower() in MODIFIERS
-            and i + 1 < len(parts)
-            and len(parts[i + 1].split()) >= 2
-        ):
-            head = " ".join(parts[i + 1].split()[1:])
-            if not re.search(r"\d", part) and not re.search(r"\d", parts[i + 1].split()[0]):
-                part = f"{part} {head}"  # "horizontal and vertical tune"
-        kept = [w for w in part.split() if w.lower() not in DETERMINERS]
-        if out and kept and all(w.lower() in ROLE_WORDS for w in kept):
-            device = [w for w in out[-1].split() if w.lower() not in ROLE_WORDS]
-            part = " ".join([*device, *kept])  # "HCM33 readback and setpoint"
-        out.append(part)
-    return out
 
 
 def _target_phrase(text: str, spans: list[tuple[int, int]]) -> str:
@@ -513,7 +427,10 @@ def parse_request(
         and not _negated(canonical)
     )
     changes = change_verb is not None or comparative_change
-    reference, reference_words = _reference(canonical, changes or wish)
+    # "give HCM13 the same setting as HCM14": a relation of equality is a copy, whatever verb
+    relation = None if changes else copy_relation(canonical)
+    changes = changes or relation is not None
+    reference, reference_words = find_reference(canonical, changes or wish)
     used |= reference_words
     state = None
     if change_verb in STATE_VERBS and (quantity is None or quantity.kind == "comparative"):
@@ -585,12 +502,13 @@ def parse_request(
     for lead in unknown:
         phrase = re.sub(rf"\b{re.escape(lead)}\b", " ", phrase, count=1, flags=re.I)
     phrase = re.sub(
-        r"^\s*(?:(?:what|how)\s*(?:'s\b|is\b|are\b|was\b|were\b)?|'s\b|is\b|are\b|was\b)",
+        r"^\s*(?:(?:what|how|where|which)\s*(?:'s\b|is\b|are\b|was\b|were\b)?|'s\b|is\b|are\b|was\b)",
         " ",
         phrase,
         flags=re.I,
     )
     phrase = _target_phrase(phrase, [])
+    phrase = without_slot_words(phrase, intent, reference)
     phrase = re.sub(
         r"\b(?:the\s+)?(?:history|trend|value|values|reading|readings)\s+of\b",
         " ",
@@ -611,6 +529,9 @@ def parse_request(
     )
     if source:
         targets = (*targets, source)
+    if relation is not None:
+        targets = relation
+    targets = with_roles(targets, lowered, vocabulary.channel_words)
 
     # words: used by a slot, by a target the vocabulary knows, or unused
     target_words = set(re.findall(r"[a-z]+", " ".join(targets).lower()))
@@ -645,6 +566,9 @@ def parse_request(
             head = re.sub(r"\bat\s*$", "to ", head)
         canonical = head + canonical[amount.start :]
     canonical = _canonical_change(canonical, intent, quantity, targets, reference, change_verb)
+    if intent == "restore":
+        # "back the way it was", "to how it was": said as the restore parser reads it
+        canonical = _AS_IT_WAS.sub("back to what it was", canonical)
     return Request(
         text=original,
         intent=intent,
@@ -661,6 +585,10 @@ def parse_request(
     )
 
 
+_AS_IT_WAS = re.compile(
+    r"\b(?:back\s+)?(?:to\s+)?(?:the\s+way|how|as)\s+(?:it|they)\s+(?:was|were|used\s+to\s+be)\b",
+    re.I,
+)
 _MARK_BEFORE = re.compile(r"(?:\bto|\bat|->|→|:?=|:)\s*$", re.I)
 
 
@@ -713,7 +641,7 @@ def _canonical_change(
             word = "increase" if quantity.value > 0 else "decrease"
             unit = f" {quantity.unit}" if quantity.unit else ""
             return f"{word} {' and '.join(targets)} by {abs(quantity.value):g}{unit}"
-    same = re.search(r"\bthe\s+same\s+(?:\w+\s+)?as\b|\bcopy\b", canonical, re.I)
+    same = re.search(r"\bcopy\b", canonical, re.I)  # "copy X to Y": the source comes first
     if intent == "copy" and reference is not None and len(targets) >= 2 and not same:
         return f"set {' and '.join(targets[:-1])} to the same value as {targets[-1]}"
     return canonical

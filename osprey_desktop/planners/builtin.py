@@ -383,6 +383,20 @@ def _names_nothing(request: Request) -> bool:
     return all(w in request.unused or w in STOP_WORDS for w in words)
 
 
+def _names_any(request: Request) -> bool:
+    """Whether the request holds a device name or a word of the channel list that no other
+    slot took ("up" of "move it up a little" is a direction, not the "up" of "top-up")."""
+    vocabulary = configured_vocabulary()
+    for word in re.findall(r"[a-z]+\d*|\d+", request.text.lower()):
+        if word in request.used:
+            continue
+        if re.match(r"[a-z]+\d", word) or word in vocabulary.channel_words:
+            return True
+        if word in vocabulary.device_prefixes:
+            return True
+    return False
+
+
 def _unplaced_note(text: str) -> str:
     """The words a request nothing matched could not place, for its answer ("bake a cake")."""
     request = parse(text)
@@ -423,7 +437,7 @@ def _give_targets(draft: PlanDraft, request: Request, capabilities: Sequence[Any
     since this morning?" looks for "QF5", not for a channel called "changed")."""
     if request.changes or not request.targets:
         return
-    if len(request.targets) == 1 and (request.unused or request.intent == "compare"):
+    if len(request.targets) == 1 and request.unused:
         return  # words the parse could not place: the finder reads the whole request
     takes = {c.name for c in capabilities if "targets" in (getattr(c, "parameters", None) or {})}
     for step in draft.steps:
@@ -520,6 +534,10 @@ class BuiltinPlanner:
             goals = drop_subsumed_goals(matches, by_name)
         if change and not any(g.writes for g in goals):
             goals += self._best_writer(text, capabilities)
+        if request.intent in ("restore", "copy") and any(g.writes for g in goals):
+            # the archived or copied value is the writer's input (its ``inputs_for``), not a
+            # goal of its own: planned before the write, after the channel is found
+            goals = [g for g in goals if g.writes]
         if request.intent in ("history", "plot", "statistic") and request.time and not change:
             goals = self._over_time(goals, capabilities)
         if (
@@ -614,7 +632,7 @@ class BuiltinPlanner:
         """A question to ask before planning: a clause led by a word that is no verb this
         planner knows ("straighten the orbit"), or a state asked of something the channel
         list does not name ("shut the sector 6 valve"): asked about, never read or written."""
-        primary, _ = split_task(task)
+        primary, previous = split_task(task)
         if is_greeting(primary) or is_knowledge_question(primary):
             return None
         if claiming_capabilities(primary, _all_capabilities()):
@@ -624,6 +642,9 @@ class BuiltinPlanner:
             return None  # "bake a cake": the answer names the words and what can be asked
         if request.intent == "unknown" or (request.intent == "state" and request.unused):
             return _unplaced_question(request)  # "shut the sector 6 valve": no valve listed
+        if request.changes and not request.targets and previous is None and not _names_any(request):
+            # "move it up a little" as a first request: nothing to find, ask what "it" is
+            return "Which channel should I change? Name the device (for example “HCM01”)."
         return None
 
     async def create_plan(

@@ -37,6 +37,7 @@ add subtract someone somebody anyone
 higher than more less compared compare comparison same equal identical copy match restore
 revert hello hallo possibly kindly cheers thanks thank there mind would could might maybe
 perhaps turn switch off shut bring wait sorry mean meant actually correction rather oops
+take make drive
 """
 FILLER = frozenset(FILLER_WORDS.split())
 _UNIT_AFTER_IN = re.compile(r"\bin\s+([a-zµ%]+)\b")

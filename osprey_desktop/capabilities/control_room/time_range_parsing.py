@@ -52,6 +52,7 @@ class TimeRangeParsingCapability(ControlRoomCapability):
         "past hour",
         "last week",
         "last night",
+        "overnight",
         "this morning",
         "since",
         "yesterday",

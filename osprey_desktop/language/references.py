@@ -1,0 +1,98 @@
+"""What a change takes its value from: another channel, the archive, or a golden value.
+
+A reference is a relation in the sentence, not a verb: "give HCM13 the same setting as
+HCM14", "have QD04 match QD02", "bring VCM11 in line with VCM12" all say one device should
+equal another whatever verb leads them (or none: "HCM13 the same as HCM14, please"). The words
+of a relation ("back the way it was", "its value from 9:30", "the same setting as") place no
+channel, so ``reference_words`` names them for the target phrase to leave out.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from osprey_desktop.language.lexicon import GOLDEN_WORDS
+
+__all__ = ["Reference", "copy_relation", "find_reference", "without_reference_words"]
+
+
+@dataclass(frozen=True)
+class Reference:
+    kind: Literal["channel", "archive", "golden", "previous"]
+    words: str
+
+
+#: A device as typed: letters, an optional space, its number ("HCM14", "qd 04").
+_DEVICE = r"[A-Za-z]{1,5}\s?\d{1,3}\b"
+#: The relation between a device and another: equal to it.
+RELATION = (
+    r"(?:match(?:es)?|in\s+line\s+with|(?:to\s+)?(?:be\s+)?the\s+same\s+(?:\w+\s+)?as|"
+    r"equal\s+to|identical\s+to)"
+)
+_COPY = re.compile(
+    r"\b(?:match(?:es)?|in\s+line\s+with|the\s+same\s+(?:\w+\s+)?as|equal\s+to|like|"
+    r"identical\s+to|copy(?:\s+of)?|from)\s+(?:the\s+)?(?P<source>[A-Za-z]{1,5}\s?\d{1,3}\b[\w\s]*)",
+    re.I,
+)
+# "give HCM13 the same setting as HCM14", "have QD04 match QD02": a device, at most two words
+# of its own ("the ID04 gap"), the relation, the other device
+_COPY_RELATION = re.compile(
+    rf"(?P<target>{_DEVICE})(?:\s+[a-z]+){{0,2}}?\s+{RELATION}\s+(?:that\s+of\s+)?(?:the\s+)?"
+    rf"(?P<source>{_DEVICE})",
+    re.I,
+)
+_RESTORE = re.compile(
+    r"\b(?:restore|revert|back\s+(?:to|the\s+way|where|how|as)|(?:where|what|how)\s+it\s+was|"
+    r"its\s+(?:value|setting)\s+(?:from|at|of))\b",
+    re.I,
+)
+_GOLDEN = re.compile(rf"\b(?:{'|'.join(sorted(GOLDEN_WORDS))})\b", re.I)
+#: What a relation to the archive says besides its time: no channel's words.
+_ARCHIVE_WORDS = re.compile(
+    r"\b(?:back\s+)?(?:to\s+)?(?:the\s+way|where|what|how|as)\s+(?:it|they)\s+"
+    r"(?:was|were|used\s+to\s+be|stood)\b|\b(?:to\s+)?(?:its|their)\s+(?:\w+\s+)?"
+    r"(?:value|setting|setpoint)s?\b"
+    r"(?:\s+(?:from|at|of))?|\bback\b",
+    re.I,
+)
+# a question about a relation ("is HCM13 the same as HCM14?", "does QD04 match QD02") asks, it
+# does not change; "have QD04 match QD02" is a causative, an imperative
+_ASKS = re.compile(
+    r"^\W*(?:what|which|who|how|why|when|where|whether|is|are|was|were|do|does|did|has)\b", re.I
+)
+
+
+def find_reference(text: str, changes: bool) -> tuple[Reference | None, set[str]]:
+    """The reference of a change and the words it used (none for a request that reads)."""
+    if not changes:
+        return None, set()
+    restore = _RESTORE.search(text)
+    if restore:
+        return Reference("archive", restore.group(0)), set(re.findall(r"[a-z]+", restore[0]))
+    copy = _COPY.search(text)
+    if copy and re.search(r"\d", copy.group("source")):
+        words = set(re.findall(r"[a-z]+", copy.group(0).lower()))
+        return Reference("channel", copy.group("source").strip()), words
+    golden = _GOLDEN.search(text)
+    if golden:
+        return Reference("golden", golden.group(0)), {golden.group(0).lower()}
+    return None, set()
+
+
+def copy_relation(text: str) -> tuple[str, str] | None:
+    """(target device, source device) when ``text`` states that one device should equal
+    another, whatever verb leads it; None for a question or a negation about that relation."""
+    found = _COPY_RELATION.search(text)
+    if found is None or text.rstrip().endswith("?") or _ASKS.search(text):
+        return None
+    if re.search(r"\b(?:not|never|don'?t|no)\b", text[: found.start()], re.I):
+        return None
+    return found.group("target"), found.group("source")
+
+
+def without_reference_words(phrase: str) -> str:
+    """``phrase`` without the words of a relation to the archive ("QD18 back the way it was"
+    is "QD18")."""
+    return " ".join(_ARCHIVE_WORDS.sub(" ", phrase).split())

@@ -1,0 +1,179 @@
+"""The targets of a request: the phrases naming channels, one per item of a list.
+
+A list is split at commas, "and", "as well as", "plus", "along with". Items lean on each other:
+
+* a modifier alone takes the next item's head ("horizontal and vertical tune": two tunes);
+* a modifier or an adverb after a comma qualifies the item before it ("BPM 40, horizontally");
+* role words after the last of a run of device names belong to every device of the run ("QF 1
+  and QD 2 setpoints", "VCM 3, 4 and 5 readbacks");
+* "read back X" asks for X's readback.
+
+Words of the other slots are no channel's words and leave the phrase: a statistic ("average",
+"min and max of"), a comparative of a comparison ("better now than"), the words of a relation
+to the archive ("back the way it was"), and a noun that is also a verb when the channel list
+does not use it ("the sector 2 corrector trims").
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from osprey_desktop.language.lexicon import (
+    DETERMINERS,
+    MODIFIERS,
+    NOUN_VERB_STEMS,
+    ROLE_WORDS,
+    STATISTIC_WORDS,
+)
+from osprey_desktop.language.references import without_reference_words
+from osprey_desktop.language.words import stem
+
+if TYPE_CHECKING:
+    from osprey_desktop.language.references import Reference
+
+__all__ = ["split_targets", "with_roles", "without_slot_words"]
+
+_ITEM_SPLIT = re.compile(r"\s*(?:,|;|\band\b|\bas\s+well\s+as\b|\bplus\b|&|\balong\s+with\b)\s*")
+_DEVICE_AND_NUMBER = re.compile(
+    r"^(?P<device>.*?[A-Za-z][\w-]*?)(?P<gap>\s*)\d+[A-Za-z]?$"  # "VCM 3" or "VCM3"
+)
+_BARE_NUMBER = re.compile(r"^(?P<number>\d+[A-Za-z]?)(?P<rest>(?:\s+\S+)*)$")
+
+
+def _numbers_share_their_device(parts: list[str]) -> list[str]:
+    """ "VCM 3, 4 and 5 readbacks": a bare number after "<device> <number>" is that device's,
+    and role words after the last number ("readbacks") belong to every number of the run."""
+    out = list(parts)
+    run: list[int] = []
+    for i, part in enumerate(out):
+        bare = _BARE_NUMBER.match(part)
+        if bare and run:
+            device = _DEVICE_AND_NUMBER.match(out[run[0]])
+            if device:
+                number = bare.group("number")
+                out[i] = f"{device.group('device')}{device.group('gap') or ''}{number}"
+                out[i] += bare.group("rest")
+                run.append(i)
+                roles = bare.group("rest").split()
+                if roles and all(w.lower() in ROLE_WORDS for w in roles):
+                    for j in run[:-1]:
+                        out[j] = f"{out[j]} {' '.join(roles)}"
+                continue
+        run = [i] if _DEVICE_AND_NUMBER.match(part) else []
+    return out
+
+
+_STATISTIC = "|".join(sorted(STATISTIC_WORDS | {"standard deviation", r"std\.?\s*dev"}))
+# "the min and max of", "average", "the standard deviation of": a statistic and its "of"
+_STATISTICS = re.compile(
+    rf"\b(?:the\s+)?(?:{_STATISTIC})(?:\s*(?:,|and|&|or|/)\s*(?:the\s+)?(?:{_STATISTIC}))*"
+    r"(?:\s+(?:of|for|in|on)\b)?",
+    re.I,
+)
+# "is the lifetime better now than at 8": the comparison's words, not the channel's
+_COMPARATIVE = re.compile(
+    r"\b(?:better|worse|higher|lower|greater|bigger|smaller|larger|more|less|different|"
+    r"changed|up|down)\b(?:\s+than\b)?|\bthan\b|\bcompared\s+(?:to|with)\b",
+    re.I,
+)
+
+
+def without_slot_words(phrase: str, intent: str, reference: Reference | None) -> str:
+    """``phrase`` without the words another slot of the request holds."""
+    if intent in ("statistic", "history", "plot", "compare"):
+        phrase = _STATISTICS.sub(" ", phrase)
+    if intent == "compare":
+        phrase = _COMPARATIVE.sub(" ", phrase)
+    if reference is not None and reference.kind == "archive":
+        phrase = without_reference_words(phrase)
+    return " ".join(phrase.split()).strip(" ,.?!")
+
+
+def _is_qualifier(word: str) -> bool:
+    word = word.lower()
+    return word in MODIFIERS or word in ROLE_WORDS or (word[-2:] == "ly" and word[:-2] in MODIFIERS)
+
+
+def _as_adjective(word: str) -> str:
+    """ "horizontally" -> "horizontal": the form a channel's description uses."""
+    return word[:-2] if word.lower().endswith("ly") and word[:-2].lower() in MODIFIERS else word
+
+
+_DEVICE = re.compile(r"^[A-Za-z]{1,5}\d{1,3}$")
+
+
+def _roles_over_a_run(parts: list[str]) -> list[str]:
+    """ "QF1 and QD2 setpoints": role words after the last device of a run of device names
+    belong to every device of the run."""
+    if len(parts) < 2:
+        return parts
+    last = parts[-1].split()
+    roles = [w for w in last[1:] if w.lower() in ROLE_WORDS]
+    if not roles or len(roles) != len(last) - 1 or not _DEVICE.match(last[0]):
+        return parts
+    run = [p for p in parts[:-1] if _DEVICE.match(p.strip())]
+    if len(run) != len(parts) - 1:
+        return parts
+    return [f"{p} {' '.join(roles)}" for p in parts[:-1]] + [parts[-1]]
+
+
+def split_targets(phrase: str) -> list[str]:
+    """The items of a list of channel phrases; a modifier alone takes the next item's head,
+    a qualifier after a comma the item before it."""
+    parts = [p.strip(" ,.?!") for p in _ITEM_SPLIT.split(phrase) if p and p.strip(" ,.?!")]
+    parts = _roles_over_a_run(_numbers_share_their_device(parts))
+    out: list[str] = []
+    for i, part in enumerate(parts):
+        words = [w for w in part.split() if w.lower() not in DETERMINERS]
+        if (
+            len(words) == 1
+            and words[0].lower() in MODIFIERS
+            and i + 1 < len(parts)
+            and len(parts[i + 1].split()) >= 2
+        ):
+            head = " ".join(parts[i + 1].split()[1:])
+            if not re.search(r"\d", part) and not re.search(r"\d", parts[i + 1].split()[0]):
+                part = f"{part} {head}"  # "horizontal and vertical tune"
+        kept = [w for w in part.split() if w.lower() not in DETERMINERS]
+        if out and kept and all(w.lower() in ROLE_WORDS for w in kept):
+            device = [w for w in out[-1].split() if w.lower() not in ROLE_WORDS]
+            part = " ".join([*device, *kept])  # "HCM33 readback and setpoint"
+        elif out and kept and i == len(parts) - 1 and all(_is_qualifier(w) for w in kept):
+            out[-1] = " ".join([out[-1], *map(_as_adjective, kept)])  # "BPM 40, horizontally"
+            continue
+        out.append(part)
+    return out
+
+
+@lru_cache(maxsize=4)
+def _stems(words: frozenset[str]) -> frozenset[str]:
+    return frozenset(stem(w) for w in words)
+
+
+_READ_BACK = re.compile(r"\bread[\s-]*back\s+(?!values?\b)", re.I)
+
+
+def with_roles(targets: tuple[str, ...], lowered: str, channel_words: frozenset[str]) -> tuple:
+    """The targets with the roles the verb names ("read back X": X's readback) and without a
+    noun that is also a verb the channel list does not use ("corrector trims")."""
+    out = []
+    read_back = bool(_READ_BACK.search(lowered))
+    for target in targets:
+        words = target.split()
+        if channel_words:
+            known = _stems(channel_words)
+            words = [
+                w
+                for w in words
+                if stem(w.lower()) not in NOUN_VERB_STEMS
+                or stem(w.lower()) in known
+                or len(words) == 1
+            ]
+        if read_back and words and words[0].lower() == "back":
+            words = words[1:]  # "read back the HCM6 current": the particle of the verb
+        if read_back and not any(w.lower() in ROLE_WORDS for w in words):
+            words.append("readback")
+        out.append(" ".join(words))
+    return tuple(t for t in out if t)
