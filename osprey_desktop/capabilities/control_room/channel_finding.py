@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from functools import lru_cache
 from typing import Any
 
 from osprey_desktop.base.errors import ClarificationRequired
@@ -31,12 +30,17 @@ from osprey_desktop.capabilities.control_room.channel_phrases import (
     without_values,
 )
 from osprey_desktop.capabilities.control_room.channel_read import unlisted_note
+from osprey_desktop.capabilities.control_room.channel_targets import (
+    borrowed_targets,
+    targets_keep_request,
+)
 from osprey_desktop.capabilities.control_room.common import ControlRoomCapability
 from osprey_desktop.capabilities.control_room.contexts import ChannelAddressesContext
 from osprey_desktop.capabilities.control_room.model_channel_finding import chosen_instead, consulted
 from osprey_desktop.channels.addresses import typed_names
 from osprey_desktop.channels.aliases import AliasStore, learn_from_answer, remember_question
 from osprey_desktop.channels.database import DEVICE_NAME, STOPWORDS, ChannelDatabase
+from osprey_desktop.channels.list_words import channel_words
 from osprey_desktop.channels.query import QUERY_WORDS, expand_name_ranges
 from osprey_desktop.channels.search import without_sector
 from osprey_desktop.language.numbers import NUMBER_WORDS
@@ -64,26 +68,10 @@ def channel_vocabulary(database: ChannelDatabase) -> list[str]:
     return list(_vocabulary(database))
 
 
-@lru_cache(maxsize=8)
 def _vocabulary(database: ChannelDatabase) -> tuple[str, ...]:
-    """Names, families, synonyms, and the description words that tell channels apart (in
-    fewer than half of them: "quadrupole", "dose"; not "ring" on a one-ring list)."""
-    found: dict[str, None] = {}
-    described: dict[str, int] = {}
-    for record in database:
-        texts = [record.family, record.device or "", *record.synonyms]
-        texts += [part for part in record.name.split(":") if part]
-        for text in texts:
-            for word in re.findall(r"[a-z][a-z0-9]+", text.lower()):
-                if word not in _GENERIC and word not in STOPWORDS and len(word) > 1:
-                    found.setdefault(word, None)
-        for word in set(re.findall(r"[a-z]{4,}", record.description.lower())):
-            described[word] = described.get(word, 0) + 1
-    half = max(1, len(database) // 2)
-    for word, count in described.items():
-        if count < half and word not in _GENERIC and word not in STOPWORDS:
-            found.setdefault(word, None)
-    return tuple(found)
+    """Names, families, synonyms, and the description words that tell channels apart
+    (``channels.list_words``: read once per list and kept with its index)."""
+    return channel_words(database, _GENERIC, STOPWORDS)
 
 
 def _configured_vocabulary() -> list[str]:
@@ -106,9 +94,17 @@ def find_channels(
     return names, phrase
 
 
-def find_each_target(database: ChannelDatabase, phrases: list[str]) -> tuple[list[str], str]:
+def find_each_target(
+    database: ChannelDatabase, phrases: list[str], request: str = ""
+) -> tuple[list[str], str]:
     """The channels of each item of a list of target phrases, and a note naming the items
-    the list has nothing for; asks (``ClarificationRequired``) when no item names a channel."""
+    the list has nothing for; asks (``ClarificationRequired``) when no item names a channel.
+
+    With the ``request`` the phrases were cut from: the finder's answer to the whole request
+    when it is sure and every phrase that names channels names some of it (the cut may have
+    parted a describing phrase from its device: "vertical beam position", "BPMs 4", "BPMs 6").
+    """
+    whole = _whole_request(database, request) if request and len(phrases) > 1 else None
     if len(phrases) == 1:  # one phrase: the finder's own question when it names nothing
         names, _, note = find_channels_noted(
             database, phrases[0], writable=False, max_write_channels=max_channels_per_write()
@@ -117,6 +113,7 @@ def find_each_target(database: ChannelDatabase, phrases: list[str]) -> tuple[lis
     names: list[str] = []
     notes: list[str] = []
     missing: list[str] = []
+    per_phrase: list[list[str]] = []
     for phrase in phrases:
         try:
             found, _, note = find_channels_noted(
@@ -127,12 +124,32 @@ def find_each_target(database: ChannelDatabase, phrases: list[str]) -> tuple[lis
             continue
         names += [n for n in found if n not in names]
         notes += [note] if note else []
+        per_phrase.append(found)
+    if whole is not None and names and _covers(whole[0], per_phrase):
+        return whole
     if not names:
         listed = ", ".join(f"'{p}'" for p in missing)
         raise ClarificationRequired(f"I found no channel for {listed}. Which channels do you mean?")
     if missing:
         notes.append("No channel found for " + ", ".join(f"'{p}'" for p in missing) + ".")
     return names, " ".join(notes)
+
+
+def _whole_request(database: ChannelDatabase, request: str) -> tuple[list[str], str] | None:
+    """The finder's sure answer to a whole read request (names, note), or None."""
+    try:
+        names, _, note = _find_channels_noted(
+            database, request, writable=False, max_write_channels=max_channels_per_write()
+        )
+    except ClarificationRequired:
+        return None
+    return (names, note) if names else None
+
+
+def _covers(names: list[str], per_phrase: list[list[str]]) -> bool:
+    """Every phrase's channels meet ``names`` (none of the targets is left out)."""
+    chosen = set(names)
+    return all(chosen & set(found) for found in per_phrase)
 
 
 def find_channels_noted(
@@ -522,8 +539,8 @@ def _broad(finder: Any, found: Any) -> bool:
     lacks, it is what the other words match, not what was meant."""
     if found.query.numbers or found.query.everything or found.query.ordinal:
         return False
-    index = {finder.records[i].name: i for i in range(len(finder.records))}
-    devices = {finder.device_key(index[n]) for n in found.names if n in index}
+    positions = (finder.records.position(n) for n in found.names)
+    devices = {finder.device_key(p) for p in positions if p is not None}
     return len(devices) > _FEW_DEVICES
 
 
@@ -533,8 +550,8 @@ _FEW_DEVICES = 3
 def _unexplained(finder: Any, found: Any) -> list[str]:
     """The describing words of a request (and its "setpoint"/"readback"/"reference") that no
     channel found has: what a single answer to a request of several targets leaves out."""
-    index = {finder.records[i].name: i for i in range(len(finder.records))}
-    chosen = {index[n] for n in found.names if n in index}
+    positions = (finder.records.position(n) for n in found.names)
+    chosen = {p for p in positions if p is not None}
     left = []
     for word in dict.fromkeys(found.query.words):
         indices = finder.word_matches(word)[0]
@@ -673,10 +690,14 @@ class ChannelFindingCapability(ControlRoomCapability):
         # model-assisted finding (models.planner: chat_model): asked here, on the running loop
         # (a sync call would block the window); _find takes its checked choice
         targets = [str(t) for t in self.get_parameters().get("targets") or [] if str(t).strip()]
+        if targets and not targets_keep_request(finder_of(database), text, targets):
+            targets = []  # the cut lost a number or a word of the list: the finder reads it all
         if targets and not writable:
             # the phrases the request's parse names ("current, lifetime and RF": each item
             # found on its own, none dropped)
-            names, note = await asyncio.to_thread(find_each_target, database, targets)
+            names, note = await asyncio.to_thread(
+                find_each_target, database, borrowed_targets(targets), text
+            )
             return self.store_output_context(ChannelAddressesContext(
                 channels=names, original_query=text, note=note,
                 descriptions={n: r.description for n in names if (r := database.get(n))},

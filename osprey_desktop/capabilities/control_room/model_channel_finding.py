@@ -359,7 +359,7 @@ def _relevance(finder: ChannelFinder, phrase: str) -> dict[str, float]:
             continue
         weight = math.log((total + 1) / (len(found) + 1)) + 0.05
         for index, strength in found.items():
-            scores[finder.records[index].name] += weight * strength
+            scores[finder.records.name(index)] += weight * strength
     return scores
 
 
