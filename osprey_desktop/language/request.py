@@ -322,7 +322,11 @@ _TIME_WORDS = re.compile(
     re.I,
 )
 _NOW_THAN_THEN = re.compile(
-    r"\b(?:now|currently|at\s+present)\b.*\b(?:than|with|to|against)\b", re.I
+    r"\b(?:now|currently|at\s+present)\b.*\b(?:than|with|to|against)\b"
+    # "worse than yesterday at noon": a comparative whose other side is a time
+    r"|\b(?:[a-z]{2,}er|more|less|better|worse|different)\s+than\s+(?:at\s+|on\s+|in\s+)?"
+    r"(?:\d|yesterday|today|this|last|noon|midnight|before)",
+    re.I,
 )
 
 

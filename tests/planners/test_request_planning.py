@@ -131,3 +131,29 @@ def test_a_noun_that_is_also_a_change_verb_asks_for_no_change(text):
     from osprey_desktop.planners.builtin import asks_for_change
 
     assert not asks_for_change(text)
+
+
+async def test_a_copy_without_a_change_verb_plans_the_read_and_the_write():
+    steps = await plan("give VCM05 the same current as VCM06")
+    assert names(steps) == ["channel_finding", "channel_read", "channel_write", "respond"]
+
+
+async def test_a_restore_finds_the_channel_before_the_archived_value():
+    steps = await plan("put QD12 back the way it was yesterday at noon")
+    assert names(steps) == [
+        "channel_finding",
+        "time_range_parsing",
+        "archiver_retrieval",
+        "channel_write",
+        "respond",
+    ]
+
+
+async def test_a_first_request_changing_it_is_asked_what_it_is_before_any_lookup():
+    steps = await plan("nudge it down a bit")
+    assert names(steps) == ["clarify"]
+
+
+async def test_a_comparison_with_an_adjective_finds_only_the_channel():
+    steps = await plan("is the lifetime worse now than at 9 this morning?")
+    assert steps[0]["parameters"]["targets"] == ["the lifetime"]

@@ -1,0 +1,123 @@
+"""Families of wording the parse reads by their form (issue 19): each test names a family and
+gives it in words no benchmark set uses."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from osprey_desktop.language.questions import is_knowledge_question
+from osprey_desktop.language.request import Vocabulary, parse_request
+from osprey_desktop.language.targets import split_targets
+
+WORDS = Vocabulary(
+    device_prefixes=frozenset({"hcm", "vcm", "qf", "qd", "bpm", "id", "ig"}),
+    channel_words=frozenset(
+        {"beam", "current", "lifetime", "tune", "horizontal", "vertical", "rf", "voltage"}
+        | {"gap", "vacuum", "pressure", "orbit", "energy", "corrector", "up", "top"}
+    ),
+)
+NOW = datetime(2026, 11, 26, 15, 30, tzinfo=ZoneInfo("UTC"))
+
+
+def parse(text: str):
+    return parse_request(text, WORDS, NOW)
+
+
+@pytest.mark.parametrize(
+    ("text", "target", "source"),
+    [
+        ("give VCM05 the same current as VCM06", "VCM05", "VCM06"),
+        ("have QD12 match QD14", "QD12", "QD14"),
+        ("HCM 21 equal to HCM 22 please", "HCM21", "HCM22"),
+    ],
+)
+def test_a_relation_of_equality_between_devices_is_a_copy_whatever_verb_leads(text, target, source):
+    request = parse(text)
+    assert request.intent == "copy"
+    assert request.targets == (target, source)
+    assert request.canonical == f"set {target} to the same value as {source}"
+
+
+@pytest.mark.parametrize(
+    "text", ["is HCM21 the same as HCM22?", "does QD12 match QD14", "don't make QD12 match QD14"]
+)
+def test_a_question_or_a_negation_about_equality_changes_nothing(text):
+    assert not parse(text).changes
+
+
+@pytest.mark.parametrize("text", ["what is beam injection?", "what's orbit correction"])
+def test_what_is_a_process_noun_without_an_article_is_a_concept(text):
+    assert is_knowledge_question(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["what is the injection rate", "what is beam position?", "what is QF 9 setting"]
+)
+def test_what_is_a_channel_or_a_device_is_no_concept(text):
+    assert not is_knowledge_question(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "targets"),
+    [
+        ("mean lifetime over the past 3 hours", ("lifetime",)),
+        ("min and max of the vertical tune since 6 am", ("the vertical tune",)),
+        ("is the RF voltage higher now than at 9 this morning?", ("the RF voltage",)),
+        ("was the gap of ID05 worse than yesterday at noon?", ("the gap of ID05",)),
+    ],
+)
+def test_statistics_and_comparatives_are_no_channel_words(text, targets):
+    assert parse(text).targets == targets
+
+
+@pytest.mark.parametrize(
+    "text", ["set QF05 back the way it was at 9 this morning", "return QF05 to how it was at 9"]
+)
+def test_the_words_of_a_relation_to_the_archive_leave_the_target(text):
+    request = parse(text)
+    assert request.intent == "restore"
+    assert request.targets == ("QF05",)
+    assert "back to what it was" in request.canonical
+
+
+def test_overnight_is_a_time():
+    request = parse("lifetime overnight")
+    assert request.intent == "history" and request.targets == ("lifetime",)
+
+
+@pytest.mark.parametrize(
+    ("phrase", "items"),
+    [
+        ("BPM40, horizontally", ["BPM40 horizontal"]),
+        ("HCM3, vertical", ["HCM3 vertical"]),
+        ("QF1 and QD2 setpoints", ["QF1 setpoints", "QD2 setpoints"]),
+        (
+            "HCM10, HCM11 and VCM12 readbacks",
+            [f"{d} readbacks" for d in ("HCM10", "HCM11")] + ["VCM12 readbacks"],
+        ),
+        ("horizontal and vertical tune", ["horizontal tune", "vertical tune"]),
+    ],
+)
+def test_items_of_a_list_lend_each_other_qualifiers_and_roles(phrase, items):
+    assert split_targets(phrase) == items
+
+
+def test_read_back_asks_for_the_readback():
+    assert parse("read back the HCM 6 current").targets == ("the HCM6 current readback",)
+
+
+def test_a_noun_that_is_also_a_verb_leaves_a_target_the_list_has_no_word_for():
+    request = parse("corrector trims in sector 6?")
+    assert request.intent == "read"
+    assert request.targets == ("corrector in sector 6",)
+
+
+@pytest.mark.parametrize("text", ["move it up a little", "bump it down slightly"])
+def test_a_direction_before_a_vague_amount_is_a_change_without_a_value(text):
+    request = parse(text)
+    assert request.changes
+    assert request.quantity is not None and request.quantity.kind == "comparative"
+    assert request.quantity.value is None
