@@ -4,26 +4,54 @@ the write audit log, what an undo restores, and the activity of the consoles.
 Qt-free; sits below the capabilities and above safety and persistence.
 """
 
-from osprey_desktop.logbook.activity import ActivityRow, activity_rows, load_activity
-from osprey_desktop.logbook.entries import Attachment, Fact, LogbookEntry, compose_entry
-from osprey_desktop.logbook.history import (
-    HistoryItem,
-    UndoRefused,
-    UndoTarget,
-    history,
-    undo_targets,
-)
-from osprey_desktop.logbook.olog import OlogClient, OlogError, OlogSettings
-from osprey_desktop.logbook.publishing import (
-    discard,
-    logbook_for,
-    logbook_for_database,
-    logbook_of_running_graph,
-    publish,
-    retry,
-)
-from osprey_desktop.logbook.store import LogbookError, LogbookEvent, SearchHit
-from osprey_desktop.logbook.store_sqlite import SqliteLogbook
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# Imported on first use (PEP 562), so that importing one module of this package (the window's
+# activity dock, say) does not load every other one with it before the window first paints.
+_EXPORTS: dict[str, str] = {
+    "ActivityRow": "osprey_desktop.logbook.activity",
+    "activity_rows": "osprey_desktop.logbook.activity",
+    "load_activity": "osprey_desktop.logbook.activity",
+    "Attachment": "osprey_desktop.logbook.entries",
+    "Fact": "osprey_desktop.logbook.entries",
+    "LogbookEntry": "osprey_desktop.logbook.entries",
+    "compose_entry": "osprey_desktop.logbook.entries",
+    "HistoryItem": "osprey_desktop.logbook.history",
+    "UndoRefused": "osprey_desktop.logbook.history",
+    "UndoTarget": "osprey_desktop.logbook.history",
+    "history": "osprey_desktop.logbook.history",
+    "undo_targets": "osprey_desktop.logbook.history",
+    "OlogClient": "osprey_desktop.logbook.olog",
+    "OlogError": "osprey_desktop.logbook.olog",
+    "OlogSettings": "osprey_desktop.logbook.olog",
+    "discard": "osprey_desktop.logbook.publishing",
+    "logbook_for": "osprey_desktop.logbook.publishing",
+    "logbook_for_database": "osprey_desktop.logbook.publishing",
+    "logbook_of_running_graph": "osprey_desktop.logbook.publishing",
+    "publish": "osprey_desktop.logbook.publishing",
+    "retry": "osprey_desktop.logbook.publishing",
+    "LogbookError": "osprey_desktop.logbook.store",
+    "LogbookEvent": "osprey_desktop.logbook.store",
+    "SearchHit": "osprey_desktop.logbook.store",
+    "SqliteLogbook": "osprey_desktop.logbook.store_sqlite",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})
+
 
 __all__ = [
     "ActivityRow",

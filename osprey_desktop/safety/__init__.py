@@ -9,28 +9,49 @@
                                           channel, value, thread_id=..., approval_id=...)
 """
 
-from osprey_desktop.safety.audit import OUTCOMES, AuditEntry, AuditError, AuditLog, current_operator
-from osprey_desktop.safety.guarded_write import (
-    GuardedWriteOutcome,
-    perform_guarded_write,
-    record_intent,
-    record_refused_write,
-    record_rejected_write,
-    send_and_record,
-)
-from osprey_desktop.safety.limits import (
-    LimitRule,
-    LimitsConfigError,
-    LimitsDatabase,
-    LimitsError,
-    WriteCheck,
-    load_limits_database,
-)
-from osprey_desktop.safety.write_policy import (
-    READ_ONLY_MESSAGE,
-    WritePolicy,
-    writes_disabled_message,
-)
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# Imported on first use (PEP 562), so that importing one module of this package (the window's
+# activity dock, say) does not load every other one with it before the window first paints.
+_EXPORTS: dict[str, str] = {
+    "OUTCOMES": "osprey_desktop.safety.audit",
+    "AuditEntry": "osprey_desktop.safety.audit",
+    "AuditError": "osprey_desktop.safety.audit",
+    "AuditLog": "osprey_desktop.safety.audit",
+    "current_operator": "osprey_desktop.safety.audit",
+    "GuardedWriteOutcome": "osprey_desktop.safety.guarded_write",
+    "perform_guarded_write": "osprey_desktop.safety.guarded_write",
+    "record_intent": "osprey_desktop.safety.guarded_write",
+    "record_refused_write": "osprey_desktop.safety.guarded_write",
+    "record_rejected_write": "osprey_desktop.safety.guarded_write",
+    "send_and_record": "osprey_desktop.safety.guarded_write",
+    "LimitRule": "osprey_desktop.safety.limits",
+    "LimitsConfigError": "osprey_desktop.safety.limits",
+    "LimitsDatabase": "osprey_desktop.safety.limits",
+    "LimitsError": "osprey_desktop.safety.limits",
+    "WriteCheck": "osprey_desktop.safety.limits",
+    "load_limits_database": "osprey_desktop.safety.limits",
+    "READ_ONLY_MESSAGE": "osprey_desktop.safety.write_policy",
+    "WritePolicy": "osprey_desktop.safety.write_policy",
+    "writes_disabled_message": "osprey_desktop.safety.write_policy",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})
+
 
 __all__ = [
     "OUTCOMES",

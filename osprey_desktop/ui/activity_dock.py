@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -38,8 +38,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from osprey_desktop.logbook.activity import KINDS, ActivityLog, ActivityRow
-from osprey_desktop.logbook.history import clock
+if TYPE_CHECKING:
+    # The logbook's records pull in the audit log, the connectors' base and numpy: imported
+    # when the session opens (set_source), not before the window's first paint.
+    from osprey_desktop.logbook.activity import ActivityLog, ActivityRow
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +82,8 @@ class ActivityTableModel(QAbstractTableModel):
             return None
         row = self.rows[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
+            from osprey_desktop.logbook.history import clock  # loaded with the rows' source
+
             return (
                 clock(row.time, with_date=True),
                 row.kind,
@@ -148,8 +152,6 @@ class ActivityDock(QDockWidget):
         self.kind = QComboBox()
         self.kind.setObjectName("activity_kind")
         self.kind.addItem("Everything", None)
-        for kind in KINDS:
-            self.kind.addItem(kind.capitalize(), kind)
         self.search = QLineEdit()
         self.search.setObjectName("activity_search")
         self.search.setPlaceholderText("Filter: channel, operator, outcome…")
@@ -190,9 +192,20 @@ class ActivityDock(QDockWidget):
         self.search.textChanged.connect(self._filter)
         self._task: asyncio.Task[None] | None = None
         self._show_note()
+        if source is not None:
+            self._add_kinds()
 
     def set_source(self, source: ActivityLog) -> None:
         self.source = source
+        self._add_kinds()
+
+    def _add_kinds(self) -> None:
+        """The kinds to filter by, once there is a source to have rows of them."""
+        from osprey_desktop.logbook.activity import KINDS
+
+        for kind in KINDS:
+            if self.kind.findData(kind) < 0:
+                self.kind.addItem(kind.capitalize(), kind)
 
     def shown_rows(self) -> list[ActivityRow]:
         return [
@@ -314,6 +327,8 @@ def install_activity(window: Any) -> ActivityDock:
     def attach() -> None:
         session = getattr(controller, "session", None)
         if session is not None:
+            from osprey_desktop.logbook.activity import ActivityLog
+
             dock.set_source(ActivityLog.for_checkpointer(session.checkpointer))
             dock.refresh()
 

@@ -12,8 +12,9 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -26,8 +27,12 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QCloseEvent, QColor
 from PySide6.QtWidgets import QDockWidget, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
-from osprey_desktop.investigate.alarms import AlarmRow, add_since, read_alarms
 from osprey_desktop.ui.values import ALARM_CELL
+
+if TYPE_CHECKING:
+    # The investigations (numpy, the archiver's base) load at the first refresh, after the
+    # window's first paint.
+    from osprey_desktop.investigate.alarms import AlarmRow
 
 Factory = Callable[[], Awaitable[Any]]
 COLUMNS = ("PV", "Description", "Severity", "Status", "Value", "Since")
@@ -173,6 +178,8 @@ class AlarmsDock(QDockWidget):
         return self.task
 
     async def _refresh(self) -> None:
+        from osprey_desktop.investigate.alarms import read_alarms
+
         try:
             connector = await self._factory()
             database = getattr(connector, "database", None)
@@ -209,6 +216,8 @@ class AlarmsDock(QDockWidget):
                 archiver = await self._archiver_factory()
             except Exception:  # noqa: BLE001 - no archive: first-seen times
                 archiver = None
+            from osprey_desktop.investigate.alarms import add_since
+
             fresh = await add_since(archiver, fresh, lookback_hours=6.0)
         for row in fresh:
             stamp = row.since if row.since is not None else time.time()
@@ -218,20 +227,7 @@ class AlarmsDock(QDockWidget):
         out = []
         for row in rows:
             since, source = self._since[(row.channel, row.severity)]
-            out.append(
-                AlarmRow(
-                    row.channel,
-                    row.severity,
-                    row.status,
-                    row.value,
-                    row.units,
-                    row.timestamp,
-                    since,
-                    source,
-                    row.description,
-                    row.sector,
-                )
-            )
+            out.append(replace(row, since=since, since_source=source))
         return out
 
     def _clicked(self, index: QModelIndex) -> None:
