@@ -16,8 +16,8 @@ from osprey_desktop.base.capability import BaseCapability
 from osprey_desktop.base.nodes import BaseInfrastructureNode
 from osprey_desktop.decorators import infrastructure_node
 from osprey_desktop.events import CapabilitiesSelected, emit
+from osprey_desktop.infrastructure.planner_deadline import StoppedByTurnLimit, call_planner
 from osprey_desktop.planners.base import PlannerError
-from osprey_desktop.planners.selection import get_planner
 from osprey_desktop.registry import get_registry
 from osprey_desktop.state.control_settings import control_setting
 
@@ -52,7 +52,9 @@ async def select_capabilities(
     names = [cap.name for cap in available_capabilities]
     if control_setting(state, "capability_selection_bypass_enabled"):
         return names
-    chosen = await get_planner().select_capabilities(task, list(available_capabilities), state)
+    chosen = await call_planner(
+        state, "select_capabilities", task, list(available_capabilities), state
+    )
     if not isinstance(chosen, list | tuple):
         raise PlannerError(
             f"select_capabilities returned {type(chosen).__name__}; expected a list of names"
@@ -69,7 +71,7 @@ async def select_capabilities(
 
 
 @infrastructure_node
-class ClassificationNode(BaseInfrastructureNode):
+class ClassificationNode(StoppedByTurnLimit, BaseInfrastructureNode):
     name = "classifier"
     description = "Task Classification and Capability Selection"
 

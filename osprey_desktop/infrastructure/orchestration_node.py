@@ -19,8 +19,8 @@ from osprey_desktop.base.nodes import BaseInfrastructureNode
 from osprey_desktop.decorators import infrastructure_node
 from osprey_desktop.events import PlanCreated, Result, emit
 from osprey_desktop.infrastructure.plan_validation import validate_plan
+from osprey_desktop.infrastructure.planner_deadline import StoppedByTurnLimit, call_planner
 from osprey_desktop.planners.base import PlannerError
-from osprey_desktop.planners.selection import get_planner
 from osprey_desktop.registry import get_registry
 from osprey_desktop.state.control_settings import get_limit, is_planning_mode_enabled
 
@@ -38,8 +38,9 @@ def _capability_table() -> dict[str, Any]:
 
 
 async def create_execution_plan(task: str, state: dict[str, Any]) -> dict[str, Any]:
-    """Ask the planner for a plan over the active capabilities (spec helper name)."""
-    plan = await get_planner().create_plan(task, _active_capabilities(state), state)
+    """Ask the planner for a plan over the active capabilities (spec helper name); off the
+    event loop and within the turn limit (see planner_deadline)."""
+    plan = await call_planner(state, "create_plan", task, _active_capabilities(state), state)
     return dict(plan) if isinstance(plan, dict) else plan
 
 
@@ -70,7 +71,7 @@ def _approval_phase(state: dict[str, Any]) -> dict[str, Any]:
 
 
 @infrastructure_node
-class OrchestrationNode(BaseInfrastructureNode):
+class OrchestrationNode(StoppedByTurnLimit, BaseInfrastructureNode):
     name = "orchestrator"
     description = "Execution Planning and Orchestration"
 

@@ -19,6 +19,7 @@ from osprey_desktop.approval.decisions import APPROVAL_CLOCK_KEY
 from osprey_desktop.base.errors import ErrorSeverity
 from osprey_desktop.base.nodes import BaseInfrastructureNode
 from osprey_desktop.decorators import infrastructure_node
+from osprey_desktop.infrastructure.planner_deadline import seconds_text
 from osprey_desktop.state.control_settings import get_limit, get_orchestration_mode
 
 logger = logging.getLogger(__name__)
@@ -61,8 +62,8 @@ def _timeout_error(elapsed: float, limit: float) -> dict[str, Any]:
         "capability_name": None,
         "severity": ErrorSeverity.FATAL.value,
         "user_message": (
-            f"The request was stopped after {elapsed:.0f} s, over the "
-            f"{limit:.0f} s limit (execution_control.limits.max_execution_time_seconds)"
+            f"The request was stopped after {seconds_text(elapsed)} s, over the "
+            f"{seconds_text(limit)} s limit (execution_control.limits.max_execution_time_seconds)"
         ),
         "error_type": "TimeoutError",
         "technical_details": None,

@@ -11,14 +11,14 @@ from typing import Any
 from osprey_desktop.base.nodes import BaseInfrastructureNode
 from osprey_desktop.decorators import infrastructure_node
 from osprey_desktop.events import TaskExtracted, emit
+from osprey_desktop.infrastructure.planner_deadline import StoppedByTurnLimit, call_planner
 from osprey_desktop.planners.base import ExtractedTask, PlannerError
-from osprey_desktop.planners.selection import get_planner
 from osprey_desktop.state import StateManager
 from osprey_desktop.state.control_settings import control_setting
 
 
 @infrastructure_node
-class TaskExtractionNode(BaseInfrastructureNode):
+class TaskExtractionNode(StoppedByTurnLimit, BaseInfrastructureNode):
     name = "task_extraction"
     description = "Task Extraction and Processing"
 
@@ -29,7 +29,8 @@ class TaskExtractionNode(BaseInfrastructureNode):
             text = (StateManager.get_user_query(state) or "").strip()
             extracted = ExtractedTask(task=text, depends_on_chat_history=True)
         else:
-            extracted = await get_planner().extract_task(messages, state)
+            # off the event loop and within the turn limit (see planner_deadline)
+            extracted = await call_planner(state, "extract_task", messages, state)
         if not isinstance(extracted, ExtractedTask):
             raise PlannerError(
                 f"the planner returned {type(extracted).__name__} from extract_task; "
