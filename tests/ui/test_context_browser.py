@@ -65,10 +65,10 @@ def visible_names(dock) -> list[str]:
 def test_filter_finds_a_field_inside_an_unopened_entry(dock):
     dock.filter_edit.setText("descriptions")
     names = visible_names(dock)
-    assert "descriptions" in names and "beam_channels" in names
-    assert "TIME_RANGE" not in names
+    assert "descriptions" in names and "Channel finding, step 1" in names
+    assert "Time range" not in names
     dock.filter_edit.clear()
-    assert "TIME_RANGE" in visible_names(dock)
+    assert "Time range" in visible_names(dock)
 
 
 def test_copy_value_puts_json_on_the_clipboard(dock):
@@ -80,7 +80,7 @@ def test_copy_value_puts_json_on_the_clipboard(dock):
 def test_detail_pane_shows_step_summary_and_access_details(dock):
     assert dock.select_path(["CHANNEL_ADDRESSES", "beam_channels"])
     text = dock.detail.toPlainText()
-    assert "channel_finding: find the beam current channel" in text
+    assert "Channel finding: find the beam current channel" in text
     assert '"type": "Channel Addresses"' in text
     assert "context.CHANNEL_ADDRESSES.beam_channels.channels" in text
 
@@ -88,8 +88,33 @@ def test_detail_pane_shows_step_summary_and_access_details(dock):
 def test_tooltip_of_an_entry_names_its_step_and_summary(dock):
     index = dock.model.index_for_path(["CHANNEL_ADDRESSES", "beam_channels"])
     tip = index.data(3)  # ToolTipRole
-    assert "Step: channel_finding — find the beam current channel" in tip
+    assert "Step: Channel finding — find the beam current channel" in tip
     assert "Channel Addresses" in tip
+
+
+def test_rows_show_operator_words_and_keep_the_internal_name_in_the_tooltip(dock):
+    """Types and entries read as words; the context key is one hover away, never the row."""
+    dock.model.set_context_data(
+        {**VALUES["capability_context_data"], "CHANNEL_VALUES": {"channel_read_3": {"v": 1}}}
+    )
+    dock.model.load_to_depth(2)
+    names = visible_names(dock)
+    assert names[:2] == ["Channel addresses", "Channel finding, step 1"]
+    assert "Channel values" in names and "Channel read 3" in names  # no step known: the id
+    assert not [n for n in names if n in ("CHANNEL_ADDRESSES", "beam_channels", "channel_read_3")]
+    entry = dock.model.index_for_path(["CHANNEL_ADDRESSES", "beam_channels"])
+    assert entry.data(3).splitlines()[0] == "CHANNEL_ADDRESSES.beam_channels"
+    kind = dock.model.index_for_path(["CHANNEL_ADDRESSES"])
+    assert "CHANNEL_ADDRESSES" in kind.data(3)
+    assert dock.select_path(["CHANNEL_ADDRESSES", "beam_channels"])
+    heading = dock.detail.toPlainText().splitlines()[0]
+    assert heading == "Channel addresses · Channel finding, step 1"
+
+
+def test_filter_finds_an_entry_by_the_words_it_shows(dock):
+    dock.filter_edit.setText("channel finding")
+    assert "Channel finding, step 1" in visible_names(dock)
+    assert "Time range" not in visible_names(dock)
 
 
 def test_export_writes_context_json_through_the_core(dock, qtbot, qasync_loop, tmp_path):

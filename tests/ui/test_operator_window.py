@@ -121,9 +121,9 @@ def test_the_filter_finds_a_channel_name_inside_a_table_of_values(qtbot):
     )
     dock.filter_edit.setText("bpm13")
     keys = dock.proxy.index(0, 0)
-    assert keys.data() == "CHANNEL_VALUES"
+    assert keys.data() == "Channel values"  # operator words; the key is in the tooltip
     shown = [dock.proxy.index(r, 0, keys).data() for r in range(dock.proxy.rowCount(keys))]
-    assert shown == ["read_1"]
+    assert shown == ["Read 1"]
     field = dock.proxy.index(0, 0, dock.proxy.index(0, 0, keys))
     dock.tree.expand(field)
     assert dock.proxy.index(0, 0, field).data() == "SR03C:BPM13:X"

@@ -9,9 +9,14 @@ fields: the browser must never fail because one capability's class is missing.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+from osprey_desktop.ui.step_names import result_name, step_name
+
+_SNAKE_KEY = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
 
 
 def to_json(value: Any, limit: int = 20_000) -> str:
@@ -26,22 +31,49 @@ class ContextDescriber:
     def __init__(self) -> None:
         self._context_data: Mapping[str, Any] = {}
         self._steps_by_key: dict[str, Mapping[str, Any]] = {}
+        self._step_numbers: dict[str, int] = {}
 
     def set_state_values(self, values: Mapping[str, Any]) -> None:
         self._context_data = values.get("capability_context_data") or {}
         plan = values.get("planning_execution_plan") or {}
         steps = plan.get("steps", []) if isinstance(plan, Mapping) else []
-        for step in steps:
+        for number, step in enumerate(steps, start=1):
             if isinstance(step, Mapping) and step.get("context_key"):
                 self._steps_by_key[str(step["context_key"])] = step
+                self._step_numbers[str(step["context_key"])] = number
 
     def forget_steps(self) -> None:
         """Another thread is shown: its context keys (e.g. ``channel_read_1``) may repeat ours."""
         self._steps_by_key.clear()
+        self._step_numbers.clear()
 
     def step_for(self, context_key: str) -> Mapping[str, Any] | None:
         """The plan step (of this session) that produced ``context_key``, if known."""
         return self._steps_by_key.get(context_key)
+
+    def type_name(self, context_type: str) -> str:
+        """``CHANNEL_ADDRESSES`` -> ``Channel addresses``."""
+        text = result_name(context_type)
+        return text[:1].upper() + text[1:]
+
+    def key_name(self, context_key: str) -> str:
+        """What the operator reads for an entry: the step that made it (``Channel finding,
+        step 3``); without a known step, an id in words (``channel_finding_3`` -> ``Channel
+        finding 3``); any other key (a channel name, a time range's own name) as it is."""
+        step = self.step_for(context_key)
+        if step is not None:
+            name = step_name(str(step.get("capability") or "step"))
+            number = self._step_numbers.get(context_key)
+            return f"{name}, step {number}" if number is not None else name
+        return step_name(context_key) if _SNAKE_KEY.match(context_key) else context_key
+
+    def display_name(self, path: tuple[Any, ...]) -> str | None:
+        """The tree's name for a context type (depth 1) or entry (depth 2); None below."""
+        if len(path) == 1:
+            return self.type_name(str(path[0]))
+        if len(path) == 2:
+            return self.key_name(str(path[1]))
+        return None
 
     def _context_object(self, context_type: str, context_key: str) -> Any:
         from osprey_desktop.context import ContextManager
@@ -58,10 +90,11 @@ class ContextDescriber:
         return None if obj is None else obj.get_access_details(context_key)
 
     def tooltip(self, context_type: str, context_key: str, value: Any) -> str:
-        lines = [f"{context_type}.{context_key}"]
+        lines = [f"{context_type}.{context_key}"]  # the internal name: here, never in the row
         step = self.step_for(context_key)
         if step is not None:
-            lines.append(f"Step: {step.get('capability', '?')} — {step.get('task_objective', '')}")
+            name = step_name(str(step.get("capability") or "step"))
+            lines.append(f"Step: {name} — {step.get('task_objective', '')}")
         try:
             summary = self.summary(context_type, context_key)
         except Exception as exc:  # a broken context class must not break the tooltip
@@ -72,12 +105,11 @@ class ContextDescriber:
 
     def details_markdown(self, context_type: str, context_key: str) -> str:
         """Markdown for the detail pane: objective, summary and access details."""
-        parts = [f"### {context_type} · `{context_key}`"]
+        parts = [f"### {self.type_name(context_type)} · {self.key_name(context_key)}"]
         step = self.step_for(context_key)
         if step is not None:
-            parts.append(
-                f"**Step** {step.get('capability', '?')}: {step.get('task_objective', '')}"
-            )
+            name = step_name(str(step.get("capability") or "step"))
+            parts.append(f"**Step** {name}: {step.get('task_objective', '')}")
         for title, getter in (("Summary", self.summary), ("Access", self.access_details)):
             try:
                 info = getter(context_type, context_key)
@@ -88,6 +120,8 @@ class ContextDescriber:
                 parts.append(f"**{title}:** no context class is registered for {context_type}.")
             else:
                 parts.append(f"**{title}**\n\n```json\n{to_json(info, limit=4000)}\n```")
+        # internal names for whoever debugs a capability: last, below what the operator reads
+        parts.append(f"Internal name: `{context_type}` · `{context_key}`")
         return "\n\n".join(parts)
 
     def export(self, folder: Path) -> Path:

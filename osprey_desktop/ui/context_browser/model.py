@@ -24,6 +24,8 @@ SEARCH_ROLE = Qt.ItemDataRole.UserRole + 4
 
 ContextData = Mapping[str, Mapping[str, Mapping[str, Any]]]
 KeyDescriber = Callable[[str, str, Any], str | None]
+#: The name a row shows instead of its key (path from the type down), None: the key itself.
+RowNamer = Callable[[tuple[Any, ...]], str | None]
 AnyIndex = QModelIndex | QPersistentModelIndex
 
 
@@ -142,6 +144,7 @@ class ContextTreeModel(QAbstractItemModel):
         self._root.children = []
         self._root.limit = BATCH
         self._describe_key = describe_key
+        self._name_row: RowNamer | None = None
         self._merging = False  # views call fetchMore from our own signals: not mid-change
 
     # ----------------------------------------------------------------- public API
@@ -158,6 +161,15 @@ class ContextTreeModel(QAbstractItemModel):
 
     def set_key_describer(self, describe_key: KeyDescriber | None) -> None:
         self._describe_key = describe_key
+
+    def set_row_namer(self, name_row: RowNamer | None) -> None:
+        """Show operator words for types and entries (the raw key stays in the tooltip)."""
+        self._name_row = name_row
+        if self._root.children:
+            first, last = self._root.children[0], self._root.children[-1]
+            self.dataChanged.emit(
+                self.createIndex(first.row, 0, first), self.createIndex(last.row, 0, last)
+            )
 
     def path(self, index: AnyIndex) -> tuple[Any, ...]:
         return self._node(index).path()
@@ -249,7 +261,7 @@ class ContextTreeModel(QAbstractItemModel):
         node: _Node = index.internalPointer()
         if role == Qt.ItemDataRole.DisplayRole:
             if index.column() == 0:
-                return f"[{node.key}]" if isinstance(node.key, int) else str(node.key)
+                return self._name(node)
             text = format_value(node.value)
             if node.depth == 1:  # a context type: count its entries, not "fields"
                 n = len(node.value)
@@ -268,12 +280,26 @@ class ContextTreeModel(QAbstractItemModel):
         if role == DEPTH_ROLE:
             return node.depth
         if role == SEARCH_ROLE:
+            if node.depth <= 2 and self._name_row is not None:  # found by what it shows too
+                return f"{node.search_text}\n{self._name(node).lower()}"
             return node.search_text
         return None
 
     # ------------------------------------------------------------------ internals
     def _node(self, index: AnyIndex) -> _Node:
         return index.internalPointer() if index.isValid() else self._root
+
+    def _name(self, node: _Node) -> str:
+        if isinstance(node.key, int):
+            return f"[{node.key}]"
+        if node.depth <= 2 and self._name_row is not None:
+            try:
+                name = self._name_row(node.path())
+            except Exception:  # noqa: BLE001 - a name that cannot be made: show the key
+                name = None
+            if name:
+                return name
+        return str(node.key)
 
     def _tooltip(self, node: _Node) -> str | None:
         if node.depth == 1:

@@ -83,6 +83,7 @@ class ContextBrowserDock(QDockWidget):
         self._export_folder = export_folder
         self._export_task: asyncio.Task[Any] | None = None
         model.set_key_describer(describer.tooltip)
+        model.set_row_namer(describer.display_name)
 
         self.proxy = ContextFilterProxy(self)
         self.proxy.setSourceModel(model)
@@ -172,7 +173,8 @@ class ContextBrowserDock(QDockWidget):
         if len(path) >= 2:
             parts.append(self.describer.details_markdown(str(path[0]), str(path[1])))
         if len(path) != 2:
-            where = " › ".join(str(p) for p in path)
+            named = [self.describer.display_name(tuple(path[: i + 1])) for i in range(len(path))]
+            where = " › ".join(n or str(p) for n, p in zip(named, path, strict=True))
             parts.append(f"**{where}**\n\n```json\n{to_json(current.data(VALUE_ROLE))}\n```")
         self.detail.setMarkdown("\n\n".join(parts))
 
