@@ -3,8 +3,9 @@
 "0.55 then" replaces the quantity of "set HCM09 to 0.6 A"; "close it by 1 mm" puts the
 previous targets in place of "it"; "same for the vacuum in sector 4" replaces the targets of
 "plot the beam current for the last hour" and keeps its intent and time; "what about sector
-5?" replaces only the place. A new time alone ("the same for the last 10 minutes") is left to
-the planner's reuse of the channels found before.
+5?" replaces only the place; a new time alone ("now for the last 10 minutes", "and since 6
+am?") replaces the time of a request that changed nothing and keeps its channels (a read
+becomes their history).
 """
 
 from __future__ import annotations
@@ -63,6 +64,8 @@ def follow_up(
     if pronoun and (new.verb or new.quantity) and not _names_a_device(new):
         canonical = new.canonical[: pronoun.start()] + old_phrase + new.canonical[pronoun.end() :]
         return replace(new, targets=previous.targets, canonical=canonical, refers_back=True)
+    if new.time is not None and not new.changes and not previous.changes and _no_targets(new):
+        return _with_new_time(previous, new)
     same = _SAME_FOR.match(new.canonical)
     if same and not new.changes and new.quantity is None:
         rest = same.group("rest")
@@ -80,6 +83,29 @@ def follow_up(
             canonical = f"{previous.canonical} for {rest}"
         return replace(previous, text=new.text, targets=targets, canonical=canonical)
     return None
+
+
+#: Words that leave a follow-up without targets of its own ("the same", "what about").
+_NO_TARGET_WORDS = frozenset(
+    ["the", "same", "about", "what", "how", "and", "now", "also", "then", "it", "that", "them"]
+)
+
+
+def _no_targets(request: Request) -> bool:
+    words = re.findall(r"[a-z0-9]+", " ".join(request.targets).lower())
+    return all(w in _NO_TARGET_WORDS for w in words)
+
+
+def _with_new_time(previous: Request, new: Request) -> Request:
+    """The previous request over the new turn's time."""
+    assert new.time is not None
+    canonical = previous.canonical
+    if previous.time is not None and previous.time.canonical in canonical:
+        canonical = canonical.replace(previous.time.canonical, new.time.canonical, 1)
+    else:
+        canonical = f"{canonical.rstrip(' ?.!')} {new.time.canonical}"
+    intent = "history" if previous.intent == "read" else previous.intent
+    return replace(previous, text=new.text, intent=intent, time=new.time, canonical=canonical)
 
 
 _PLACE = r"(?:sector|sectors|cell|cells|straight|arc)\s+\d+(?:\s*(?:to|through|-|and)\s*\d+)?"

@@ -39,6 +39,12 @@ _CONCEPT_FORMS = [
     # how does an undulator work / how do I set a corrector
     re.compile(r"^how\s+(?:does|do)\s+(?:a|an|the)?\s*[\w\s]+\bwork\b"),
     re.compile(r"^how\s+(?:do|can|should|would)\s+(?:i|we|one|you)\s+\w"),
+    # how do quadrupoles focus the beam / how does an undulator make light: a kind of device
+    # in general (a generic plural or "a"), not the machine's ("how do the correctors look")
+    re.compile(
+        r"^how\s+(?:do\s+[a-z]+s|does\s+(?:a|an)\s+[a-z-]+)\s+"
+        r"(?!look|read|compare|behave|stand|do\b)[a-z]+"
+    ),
     # what would happen if I set HCM01 to 5 A
     re.compile(r"^what\s+(?:would|will|could|might)\s+happen\b"),
     re.compile(r"^what\s+happens\s+(?:if|when)\b"),

@@ -29,11 +29,12 @@ _DEVICE = r"[A-Za-z]{1,5}\s?\d{1,3}\b"
 #: The relation between a device and another: equal to it.
 RELATION = (
     r"(?:match(?:es)?|in\s+line\s+with|(?:to\s+)?(?:be\s+)?the\s+same\s+(?:\w+\s+)?as|"
-    r"equal\s+to|identical\s+to)"
+    r"equals?(?:\s+to)?|identical\s+to|to\s+what(?:ever)?)"
 )
 _COPY = re.compile(
-    r"\b(?:match(?:es)?|in\s+line\s+with|the\s+same\s+(?:\w+\s+)?as|equal\s+to|like|"
-    r"identical\s+to|copy(?:\s+of)?|from)\s+(?:the\s+)?(?P<source>[A-Za-z]{1,5}\s?\d{1,3}\b[\w\s]*)",
+    r"\b(?:match(?:es)?|in\s+line\s+with|the\s+same\s+(?:\w+\s+)?as|equals?(?:\s+to)?|like|"
+    r"identical\s+to|copy(?:\s+of)?|from|to\s+what(?:ever)?)\s+(?:the\s+)?"
+    r"(?P<source>[A-Za-z]{1,5}\s?\d{1,3}\b[\w\s]*?)(?=\s+(?:is|reads|shows|has|says)\b|[^\w\s]|$)",
     re.I,
 )
 # "give HCM13 the same setting as HCM14", "have QD04 match QD02": a device, at most two words

@@ -65,6 +65,7 @@ from osprey_desktop.language.lexicon import (
     UP_WORDS,
     VAGUE_AMOUNTS,
 )
+from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
 from osprey_desktop.language.quantities import Quantity, amounts, read_quantity
 from osprey_desktop.language.references import (
     Reference,
@@ -377,6 +378,8 @@ def parse_request(
     vocabulary = vocabulary or Vocabulary()
     original = " ".join(str(text).split())
     work = join_device_names(original, vocabulary)
+    if not _is_question(work):
+        work = _MODAL_VALUE.sub(" to ", work)  # "HCM04 should be 0.25 A": a value given
     spans = find_clock_spans(work, now) if now is not None else []
     canonical = replace_clock_spans(work, spans)
     time_slot, time_spans = _time_slot(canonical, spans)
@@ -480,7 +483,8 @@ def parse_request(
     phrase = body
     if source:
         phrase = re.split(
-            r"\b(?:match(?:es)?|in\s+line\s+with|the\s+same\s+|equal\s+to|identical\s+to)\b",
+            r"\b(?:match(?:es)?|in\s+line\s+with|the\s+same\s+|equals?(?:\s+to)?|identical\s+to|"
+            r"to\s+what(?:ever)?)\b",
             phrase,
             maxsplit=1,
             flags=re.I,
@@ -589,6 +593,12 @@ def parse_request(
     )
 
 
+# "X should be 0.25 A", "X needs to be at zero": a value given to X, said as "X to 0.25 A"
+_MODAL_VALUE = re.compile(
+    r"\s+(?:should|must|ought\s+to|needs?\s+to|has\s+to)\s+(?:be|go|sit|read)(?:\s+(?:at|to))?\s+"
+    rf"(?=[-+−]?\.?\d|minus\b|negative\b|{SPELLED_NUMBER_PATTERN})",
+    re.I,
+)
 _AS_IT_WAS = re.compile(
     r"\b(?:back\s+)?(?:to\s+)?(?:the\s+way|how|as)\s+(?:it|they)\s+(?:was|were|used\s+to\s+be)\b",
     re.I,

@@ -121,3 +121,42 @@ def test_a_direction_before_a_vague_amount_is_a_change_without_a_value(text):
     assert request.changes
     assert request.quantity is not None and request.quantity.kind == "comparative"
     assert request.quantity.value is None
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("HCM04 should be 0.25 A", "HCM04 to 0.25 A"),
+        ("the ID04 gap needs to be at twenty mm", "the ID04 gap to twenty mm"),
+    ],
+)
+def test_a_modal_with_a_number_gives_a_value(text, canonical):
+    request = parse(text)
+    assert request.intent == "write"
+    assert request.canonical == canonical
+
+
+def test_a_modal_in_a_question_gives_no_value():
+    assert not parse("HCM04 should be 0.25 A?").changes
+
+
+@pytest.mark.parametrize(
+    "text", ["set QD 30 to whatever QD 32 is", "make HCM 20 equal HCM 21", "QD30 equals QD32"]
+)
+def test_more_relations_of_equality_are_copies(text):
+    request = parse(text)
+    assert request.intent == "copy"
+    assert len(request.targets) == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "concept"),
+    [
+        ("how do quadrupoles focus the beam?", True),
+        ("how does an undulator make light", True),
+        ("how do the correctors look", False),
+        ("how do correctors look in sector 3", False),
+    ],
+)
+def test_how_a_kind_of_device_works_is_a_concept(text, concept):
+    assert is_knowledge_question(text) is concept

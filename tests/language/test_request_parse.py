@@ -231,9 +231,21 @@ def test_same_for_replaces_the_targets_and_keeps_intent_and_time():
     assert merged.canonical == "plot the vacuum in sector 4 for the last hour"
 
 
-def test_a_new_time_alone_is_no_new_target():
+@pytest.mark.parametrize(
+    "again", ["the same for the last 10 minutes", "now for the last 10 minutes"]
+)
+def test_a_new_time_alone_replaces_the_time_and_keeps_the_channels(again):
     previous = parse("plot the beam current since 00:00")
-    assert follow_up(previous, parse("the same for the last 10 minutes"), WORDS) is None
+    merged = follow_up(previous, parse(again), WORDS)
+    assert merged is not None and merged.intent == "plot"
+    assert merged.targets == ("the beam current",)
+    assert merged.canonical == "plot the beam current for the last 10 minutes"
+
+
+def test_a_new_time_after_a_read_asks_for_the_history():
+    merged = follow_up(parse("what is the lifetime"), parse("and since 6 am?"), WORDS)
+    assert merged is not None and merged.intent == "history"
+    assert merged.canonical == "what is the lifetime since 2026-11-26 06:00"
 
 
 def test_a_request_that_names_its_own_device_is_no_follow_up():

@@ -15,6 +15,7 @@ from osprey_desktop.channels.finder import ChannelFinder
 from osprey_desktop.channels.finding import configured_finder
 from osprey_desktop.channels.query import QUERY_WORDS, expand_name_ranges
 from osprey_desktop.channels.search import is_sector_reference, without_sector
+from osprey_desktop.language.lexicon import CHANGE, NOUN_VERBS
 from osprey_desktop.language.time_parsing import strip_time_expressions
 from osprey_desktop.language.write_parsing import (
     WriteRequestError,
@@ -37,7 +38,7 @@ add subtract someone somebody anyone
 higher than more less compared compare comparison same equal identical copy match restore
 revert hello hallo possibly kindly cheers thanks thank there mind would could might maybe
 perhaps turn switch off shut bring wait sorry mean meant actually correction rather oops
-take make drive
+take make drive return reduce boost widen narrow nudge tweak modify scale
 """
 FILLER = frozenset(FILLER_WORDS.split())
 _UNIT_AFTER_IN = re.compile(r"\bin\s+([a-zµ%]+)\b")
@@ -61,6 +62,8 @@ def channel_phrase(text: str, database: ChannelDatabase | None = None) -> str:
         # kept: "A and B" is searched part by part; "the last two", "all", "or" are read
         if word in STOPWORDS and word not in QUERY_WORDS:
             continue
+        if not kept and word in CHANGE and word not in NOUN_VERBS:
+            continue  # "reduce QF13 by 0.5 %": the verb leading the request names no channel
         kept.append(word)
     return " ".join(kept).replace(" ,", ",").strip(", ")
 
