@@ -610,6 +610,7 @@ class ChannelFinder:
         device part of a name counts (``SR:MAG:QFA``), never its fields: "all PVs of dipole 1"
         keeps every field."""
         asked = self._asked(words)
+        chosen = self._named_by_quantity(chosen, asked)
         extra_of: dict[_Shape, int] = {}
         extra = {}
         for i in chosen:
@@ -619,6 +620,33 @@ class ChannelFinder:
             extra[i] = extra_of[shape]
         fewest = min(extra.values())
         return {i for i in chosen if extra[i] == fewest}
+
+    def _named_by_quantity(self, chosen: set[int], asked: set[str]) -> set[int]:
+        """Of kinds of device that fit equally, those that the asked quantity names: "the
+        storage ring current" is the current transformer's (DCCT: "DC current transformer"),
+        not every magnet's current. A kind is named so when a word of its name means (by the
+        vocabulary, or by what the list's descriptions say of it) a phrase with the asked
+        word that is also the channel's field. Channels without that field stay."""
+        verdict: dict[_Shape, bool | None] = {}  # None: the asked quantity is not its field
+        for i in chosen:
+            shape = self.shape_of(i)
+            if shape not in verdict:
+                quantity = asked & shape.field_words
+                verdict[shape] = (
+                    any(
+                        quantity & set(meaning)
+                        for kind in shape.kind_words
+                        for meaning in (
+                            *self.vocabulary.phrases.get(kind, ()),
+                            self.learned.get(kind, ()),
+                        )
+                    )
+                    if quantity
+                    else None
+                )
+        if True not in verdict.values():
+            return chosen
+        return {i for i in chosen if verdict[self.shape_of(i)] is not False}
 
     def _plainest_fields(self, chosen: set[int], words: list[str]) -> set[int]:
         """Per device, the channels whose own fields add least that was not asked: "BPM 1

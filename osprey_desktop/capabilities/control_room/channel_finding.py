@@ -41,7 +41,12 @@ from osprey_desktop.channels.addresses import typed_names
 from osprey_desktop.channels.aliases import AliasStore, learn_from_answer, remember_question
 from osprey_desktop.channels.database import DEVICE_NAME, STOPWORDS, ChannelDatabase
 from osprey_desktop.channels.list_words import channel_words
-from osprey_desktop.channels.query import QUERY_WORDS, expand_name_ranges
+from osprey_desktop.channels.query import (
+    QUERY_WORDS,
+    READBACK_WORDS,
+    SETPOINT_WORDS,
+    expand_name_ranges,
+)
 from osprey_desktop.channels.search import without_sector
 from osprey_desktop.language.numbers import NUMBER_WORDS
 from osprey_desktop.language.time_parsing import strip_time_expressions
@@ -490,34 +495,27 @@ def _joined_parts(finder: Any, words: str, found: Any, writable: bool) -> Any:
 
     The request is cut at "and", "&" and commas; a part that goes on with the numbers the one
     before it ended with ("BPMs 1 and 3 in the booster", "sectors 4, 5") stays with it (the
-    finder reads such lists itself). A part
-    of one word borrows the rest of the next longer part ("setpoint" of "the 2nd quad",
-    "horizontal" of "position at BPM 7"). The parts' channels together are the answer when
-    each part finds some and together they find more than the whole; else the whole decides."""
+    finder reads such lists itself). Each part is completed as ``_completed`` says. The parts'
+    channels together are the answer when each part finds some and together they find more
+    than the whole, or fewer (each part pairs its words with its own device: "the vertical
+    position of BPM 2 and the horizontal position of BPM 40"); else the whole decides."""
     parts = _parts(words)
     if len(parts) < 2 or len(parts[-1]) == 1 and len(parts) == 2 and "," in words:
         return found  # "BPMs 30 through 33, horizontal": a last word narrows, it adds nothing
     left = _unexplained(finder, found)
-    if found.names and not left:
+    each = _each_part(finder, parts, writable)
+    if each is None:
+        return found  # a part names nothing on its own: the whole decides
+    union, assumed, sizes = each
+    fewer = bool(found.names) and set(union) < set(found.names)
+    # parts that each pick their own few by a number or an ordinal ("the first and last
+    # vertical correctors"): the whole kept one pick, the parts keep both
+    picking = all(any(_narrows(w, set()) for w in part) for part in parts)
+    apart = picking and sum(sizes) == len(union) and max(sizes) <= len(found.names)
+    fewer = fewer or (bool(found.names) and set(union) > set(found.names) and apart)
+    if found.names and not left and not fewer:
         return found  # the whole is answered word for word: "vertical position, BPMs 4 and 6"
-    union: dict[str, None] = {}
-    assumed = None
-    areas = {a.lower() for a in finder.area}
-    describing: list[str] = []
-    for number, part in enumerate(parts):
-        own = [w for w in part if not _narrows(w, areas)]
-        if not own and describing:
-            part = [*describing, *part]  # "…, and the first device of BR and BTS"
-        elif len(part) == 1:
-            longer = next((p for p in parts[number + 1 :] if len(p) > 1), parts[-1])
-            part = [*part, *longer[1:]]
-        describing = [w for w in part if not _narrows(w, areas)] or describing
-        answer = finder.find(" ".join(part), writable=True if writable else None)
-        if not answer.names:
-            return found  # a part names nothing on its own: the whole decides
-        union.update(dict.fromkeys(answer.names))
-        assumed = assumed or answer.assumed_area
-    if set(union) <= set(found.names):
+    if set(union) <= set(found.names) and not fewer:
         return found
     joined = type(found)(
         names=list(union),
@@ -525,7 +523,73 @@ def _joined_parts(finder: Any, words: str, found: Any, writable: bool) -> Any:
         ignored_words=found.ignored_words,
         assumed_area=assumed,
     )
+    if fewer:
+        return joined  # fewer, or as many more as the parts pick apart
     return joined if len(_unexplained(finder, joined)) < len(left) or not found.names else found
+
+
+def _each_part(
+    finder: Any, parts: list[list[str]], writable: bool
+) -> tuple[dict[str, None], str | None, list[int]] | None:
+    """The channels of every part (completed by ``_completed``), the area one assumed and
+    how many each part found; None when a part names nothing."""
+    union: dict[str, None] = {}
+    sizes: list[int] = []
+    assumed = None
+    areas = {a.lower() for a in finder.area}
+    describing: list[str] = []
+    for number, part in enumerate(parts):
+        answer = None
+        for candidate in _completed(parts, number, describing, areas):
+            found = finder.find(" ".join(candidate), writable=True if writable else None)
+            if found.names and (answer is None or not found.ignored_words):
+                answer, part = found, candidate
+                if not found.ignored_words:
+                    break
+        if answer is None:
+            return None
+        describing = [w for w in part if not _narrows(w, areas)] or describing
+        union.update(dict.fromkeys(answer.names))
+        sizes.append(len(answer.names))
+        assumed = assumed or answer.assumed_area
+    return union, assumed, sizes
+
+
+def _completed(
+    parts: list[list[str]], number: int, describing: list[str], areas: set[str]
+) -> list[list[str]]:
+    """What part ``number`` may mean, most likely first.
+
+    A part that only picks or says which field ("readbacks of the first", "and the last")
+    takes the describing words of the part before it, else of the next part that has some
+    ("… and last vertical correctors"). A part of one word takes the place of the last word
+    of the part before it ("booster BPM 2 x and y": y of booster BPM 2), or borrows the rest of
+    the next longer part ("setpoint" of "the 2nd quad", "horizontal" of "position at BPM 7").
+    Last, the part as it is."""
+    part = parts[number]
+    candidates: list[list[str]] = []
+    if describing and all(_narrows(w, areas) for w in part):
+        candidates.append([*describing, *part])  # "…, and the first device of BR and BTS"
+    if len(part) == 1:
+        before = parts[number - 1] if number else []
+        if len(before) > 1:
+            candidates.append([*before[:-1], *part])
+        longer = next((p for p in parts[number + 1 :] if len(p) > 1), parts[-1])
+        candidates.append([*part, *longer[1:]])
+    elif not _own(part, areas):
+        later = next((_own(p, areas) for p in parts[number + 1 :] if _own(p, areas)), None)
+        if later:
+            candidates.append([*part, *later])
+    candidates.append(part)
+    return candidates
+
+
+def _own(part: list[str], areas: set[str]) -> list[str]:
+    """The words of a part that describe a device (no numbers, ordinals, areas, roles)."""
+    return [w for w in part if not _narrows(w, areas) and w.lower() not in _ROLE_WORDS]
+
+
+_ROLE_WORDS = SETPOINT_WORDS | READBACK_WORDS
 
 
 #: Words that name no kind of device: a list without them still has what they ask for.
@@ -609,8 +673,13 @@ def _is_number(word: str) -> bool:
 
 
 def _meaningful(part: str) -> list[str]:
-    """The words of ``part`` that can describe a channel (no filler, no stop words)."""
-    return [w for w in part.split() if w.lower() not in FILLER and w.lower() not in STOPWORDS]
+    """The words of ``part`` that can describe a channel (no filler, no stop words; "last"
+    stays: its time expressions are gone, what is left picks devices)."""
+    return [
+        w
+        for w in part.split()
+        if w.lower() == "last" or w.lower() not in FILLER and w.lower() not in STOPWORDS
+    ]
 
 
 def _gives_a_value(text: str) -> bool:
