@@ -2,9 +2,11 @@
 
 Operator conventions: Reject on the left, Approve on the right; every channel write reads
 "write NEW UNITS to CHANNEL (now CURRENT)"; a limit violation disables Approve and its tooltip
-says why (fail closed). When the payload says when the values were read (``asked_at``) and
-until when the approval holds (``expires_at``), the dialog shows the age of the values and,
-once expired, that approving re-reads the channels and asks again.
+says why (fail closed). Writes the core blocked and carries beside the approval
+(``blocked_operations``) are listed first, marked "not sent": Approve sends the others only.
+When the payload says when the values were read (``asked_at``) and until when the approval
+holds (``expires_at``), the dialog shows the age of the values and, once expired, that
+approving re-reads the channels and asks again.
 
 Keyboard: there is no default button. Reject has the initial focus, one Tab reaches Approve,
 and the focused button acts on Enter or Space; Esc rejects. Enter never acts on a button that
@@ -173,19 +175,24 @@ class ApprovalDialog(QDialog):
         self.payload = payload
         resume = payload.get("resume_payload") or {}
         self.approval_type = str(resume.get("approval_type", "approval"))
-        self.operations: Sequence[Mapping[str, Any]] = resume.get("operations") or []
+        self.operations: Sequence[Mapping[str, Any]] = _mappings(resume.get("operations"))
+        # blocked by the write policy when asked, carried beside the question: never sent
+        self.not_sent: Sequence[Mapping[str, Any]] = _mappings(resume.get("blocked_operations"))
+        every = [*self.not_sent, *self.operations]
         self.asked_at = epoch_seconds(resume.get("asked_at"))
         self.expires_at = epoch_seconds(resume.get("expires_at"))
         self.setWindowTitle(TITLES.get(self.approval_type, "Approval required"))
         self.setObjectName("approval_dialog")
         self.setMinimumWidth(640)
 
-        many = len(self.operations) > LISTED_WRITES
+        many = len(every) > LISTED_WRITES
         told = operator_message(payload)  # a plan or step in words, without internal names
         message, bullets = _split_write_lines(
             told or str(payload.get("user_message") or "Approve this action?"),
             len(self.operations),
         )
+        if many and self.not_sent:  # the table lists them first, in red, with their reasons
+            message = _without_blocked_lines(message)
         self.message = QTextBrowser()
         self.message.setObjectName("approval_message")
         # with many writes each bullet becomes its row's tooltip: the table says it once
@@ -196,20 +203,25 @@ class ApprovalDialog(QDialog):
         self.message.anchorClicked.connect(_open_web_link)
 
         layout = QVBoxLayout(self)
-        layout.addWidget(self.message, 1 if self.operations else 2)
+        layout.addWidget(self.message, 1 if every else 2)
 
         self.table: QTableWidget | None = None
         self.violations = [op for op in self.operations if op.get("violation")]
-        self.rows: list[WriteRow] = ordered_rows(self.operations)
+        self.rows: list[WriteRow] = ordered_rows(self.operations, self.not_sent)
         self.summary: QLabel | None = None
-        if self.operations:
+        if every:
             tips = dict(zip(map(id, self.operations), bullets, strict=False))  # none: no tips
             self.table = self._build_table(self.rows, tips)
             layout.addWidget(self.table, 3)
             if many:
-                text = summary_line(self.operations, describe)
+                text = summary_line(self.operations, describe, self.not_sent)
             else:
-                text = "\n".join(describe_write(op) for op in self.operations)
+                text = "\n".join(
+                    [
+                        *(f"not sent: {describe_write(op)}" for op in self.not_sent),
+                        *(describe_write(op) for op in self.operations),
+                    ]
+                )
             self.summary = QLabel(text)
             self.summary.setObjectName("write_summary")
             self.summary.setWordWrap(True)
@@ -267,6 +279,12 @@ class ApprovalDialog(QDialog):
             layout.addWidget(self.status)
         else:
             self.approve_button.setToolTip(self._approve_tooltip())
+            if self.not_sent:
+                self.status = QLabel(self._not_sent_note())
+                self.status.setObjectName("not_sent_status")
+                self.status.setStyleSheet("color: #c62828; font-weight: bold;")
+                self.status.setWordWrap(True)
+                layout.addWidget(self.status)
         self.keys_note = QLabel(GRACE_NOTE)
         self.keys_note.setObjectName("keys_note")
         layout.addWidget(self.keys_note)
@@ -345,11 +363,33 @@ class ApprovalDialog(QDialog):
 
     # ----------------------------------------------------------------- content
     def _approve_tooltip(self) -> str:
+        blocked = len(self.not_sent)
+        unsent = (
+            f" ({blocked} blocked write{'s are' if blocked != 1 else ' is'} not sent)"
+            if blocked
+            else ""
+        )
         if len(self.operations) > LISTED_WRITES:
-            return "Approve: " + summary_line(self.operations)
+            return "Approve: " + summary_line(self.operations) + unsent
         if self.operations:
-            return "Approve: " + "; ".join(describe_write(op) for op in self.operations)
+            return "Approve: " + "; ".join(describe_write(op) for op in self.operations) + unsent
         return f"Approve this {self.approval_type.replace('_', ' ')}"
+
+    def _not_sent_note(self) -> str:
+        """'⚠ 1 write is blocked and will not be sent (listed first): VCM11 … Approve sends
+        the other 35.'"""
+        count, first = len(self.not_sent), self.not_sent[0]
+        reason = str(first.get("violation") or "blocked by the write policy")
+        head = (
+            f"⚠ {count} write{'s are' if count != 1 else ' is'} blocked and will not be sent "
+            f"(listed first, in red; hover a row for its reason)"
+        )
+        sent = len(self.operations)
+        return (
+            f"{head}: {first.get('channel', '?')}: {reason}"
+            + (f" and {count - 1} more" if count > 1 else "")
+            + f". Approve sends the other {sent} write{'s' if sent != 1 else ''} only."
+        )
 
     def _build_table(self, rows: Sequence[WriteRow], bullets: Mapping[int, str]) -> QTableWidget:
         table = QTableWidget(len(rows), len(WRITE_COLUMNS))
@@ -371,7 +411,7 @@ class ApprovalDialog(QDialog):
                 format_change(write.delta, op.get("precision")),
                 str(op.get("units") or ""),
                 format_limits(op.get("limits")),
-                ("⊘ " + write.verdict) if write.blocked else "✓ ok",
+                _verdict_text(write),
             )
             tip = bullets.get(id(op)) or describe_write(op)
             for col, text in enumerate(cells):
@@ -383,7 +423,9 @@ class ApprovalDialog(QDialog):
                     )
                 if write.blocked:
                     item.setBackground(QBrush(VIOLATION_BG))
-                    item.setToolTip(f"{op.get('channel')}: {op['violation']}")
+                    reason = op.get("violation") or "blocked by the write policy"
+                    unsent = "; not sent, whatever you answer" if write.not_sent else ""
+                    item.setToolTip(f"{op.get('channel')}: {reason}{unsent}")
                 table.setItem(row, col, item)
         shown = min(len(rows), VISIBLE_ROWS)
         header = table.horizontalHeader().sizeHint().height()
@@ -397,7 +439,7 @@ class ApprovalDialog(QDialog):
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
         """Room for the table's first rows and the prediction, within the screen."""
         hint = super().sizeHint()
-        width = max(hint.width(), 760 if self.operations else 560)
+        width = max(hint.width(), 760 if self.rows else 560)
         height = hint.height()
         if self.table is not None:
             height += max(0, self._table_height - self.table.sizeHint().height())
@@ -411,6 +453,32 @@ class ApprovalDialog(QDialog):
         yes / no in the chat; closing the dialog is a rejection.
         """
         return await await_dialog(self, modal=modal) == QDialog.DialogCode.Accepted
+
+
+def _mappings(value: Any) -> list[Mapping[str, Any]]:
+    """The operations of a payload: a list of mappings (anything else in it is dropped, so a
+    malformed payload shows fewer rows instead of crashing the window)."""
+    return [op for op in value if isinstance(op, Mapping)] if isinstance(value, list) else []
+
+
+def _verdict_text(write: WriteRow) -> str:
+    if write.not_sent:
+        return f"⊘ not sent: {write.verdict}"
+    return ("⊘ " + write.verdict) if write.blocked else "✓ ok"
+
+
+def _without_blocked_lines(message: str) -> str:
+    """The core's message without its list of blocked writes (the table shows each, first,
+    with its reason); the count in its title stays."""
+    lines = message.splitlines()
+    kept = [
+        line
+        for line in lines
+        if not line.startswith("- ⊘ ")
+        and "blocked by the write policy" not in line
+        and line.strip() != "**Asked:**"
+    ]
+    return "\n".join(kept)
 
 
 def _split_write_lines(message: str, count: int) -> tuple[str, list[str]]:

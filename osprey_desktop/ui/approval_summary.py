@@ -4,6 +4,10 @@ Rows in the order an operator checks them: blocked writes first, then the rest a
 each with its change (Δ) and a short verdict ("max_step", "read-only"). One summary line
 names the group, the target, the largest change and which writes are blocked:
 "36 vertical corrector magnets, all → 0 A, |Δ| ≤ 2.5 A, 1 blocked: VCM11 max_step".
+
+A blocked write comes in one of two shapes: inside ``operations`` with its ``violation`` (the
+whole approval cannot be given), or in ``blocked_operations`` beside the allowed ones (the
+core asks about the allowed ones and never sends these: ``not_sent``). Both read the same.
 """
 
 from __future__ import annotations
@@ -73,15 +77,28 @@ class WriteRow:
     op: Mapping[str, Any]
     delta: float | None
     verdict: str
+    not_sent: bool = False  # carried beside the approval: a yes never sends it
 
     @property
     def blocked(self) -> bool:
-        return bool(self.op.get("violation"))
+        return self.not_sent or bool(self.op.get("violation"))
 
 
-def ordered_rows(operations: Sequence[Mapping[str, Any]]) -> list[WriteRow]:
-    """Blocked writes first (each in its planned order), then the others."""
-    rows = [WriteRow(op, change_of(op), verdict_word(op.get("violation"))) for op in operations]
+def ordered_rows(
+    operations: Sequence[Mapping[str, Any]], not_sent: Sequence[Mapping[str, Any]] = ()
+) -> list[WriteRow]:
+    """Blocked writes first (each in its planned order), then the others; ``not_sent``:
+    the writes the core blocked and carries beside the approval (always blocked rows)."""
+    rows = [
+        WriteRow(op, change_of(op), verdict_word(op.get("violation") or "blocked"), True)
+        for op in not_sent
+        if isinstance(op, Mapping)
+    ]
+    rows += [
+        WriteRow(op, change_of(op), verdict_word(op.get("violation")))
+        for op in operations
+        if isinstance(op, Mapping)
+    ]
     return [r for r in rows if r.blocked] + [r for r in rows if not r.blocked]
 
 
@@ -106,9 +123,13 @@ def group_noun(channels: Sequence[str], describe: Describe | None) -> str:
     return " ".join(shared)
 
 
-def summary_line(operations: Sequence[Mapping[str, Any]], describe: Describe | None = None) -> str:
+def summary_line(
+    operations: Sequence[Mapping[str, Any]],
+    describe: Describe | None = None,
+    not_sent: Sequence[Mapping[str, Any]] = (),
+) -> str:
     """One line for the whole approval (see the module)."""
-    rows = ordered_rows(operations)
+    rows = ordered_rows(operations, not_sent)
     if not rows:
         return ""
     channels = [str(r.op.get("channel", "?")) for r in rows]

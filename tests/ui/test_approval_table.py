@@ -122,3 +122,72 @@ def test_a_corrector_write_in_the_window_shows_the_prediction(windows, qtbot):
     qtbot.waitUntil(dialog.is_armed)
     dialog.reject_button.click()
     windows.wait_idle(window)
+
+
+def split_payload(ops: list[dict]) -> dict:
+    """The core's shape since writes blocked by the policy travel beside the question: the
+    allowed writes are asked, the blocked ones ride along in ``blocked_operations``."""
+    allowed = [op for op in ops if not op["violation"]]
+    blocked = [op for op in ops if op["violation"]]
+    asked = payload(allowed)
+    asked["resume_payload"]["blocked_operations"] = blocked
+    return asked
+
+
+def test_a_write_blocked_beside_the_question_is_listed_first_as_not_sent(qtbot):
+    dialog = ApprovalDialog(
+        split_payload(vertical_correctors(blocked=11)), grace_ms=0, describe=describe
+    )
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitUntil(dialog.is_armed)
+    table = dialog.table
+    assert table.rowCount() == 36
+    first = [table.item(0, c).text() for c in range(table.columnCount())]
+    assert first[0] == "⊘ SR04C:VCM11:Current:SP"
+    assert first[6] == "⊘ not sent: max_step"
+    assert "not sent, whatever you answer" in table.item(0, 0).toolTip()
+    assert all(table.item(r, 6).text() == "✓ ok" for r in range(1, 36))
+    assert dialog.summary.text() == (
+        "36 vertical corrector magnets, all → 0 A, |Δ| ≤ 2.5 A, 1 blocked: VCM11 max_step"
+    )
+    # the other 35 can be approved; the note says the blocked one is not sent
+    assert dialog.approve_button.isEnabled()
+    assert "1 write is blocked and will not be sent" in dialog.status.text()
+    assert "Approve sends the other 35 writes only" in dialog.status.text()
+    assert "not sent" in dialog.approve_button.toolTip()
+    with qtbot.waitSignal(dialog.accepted, timeout=2000):
+        dialog.approve_button.click()
+
+
+def test_a_malformed_blocked_list_shows_what_it_can_and_never_crashes(qtbot):
+    asked = payload(vertical_correctors()[:2])
+    asked["resume_payload"]["blocked_operations"] = ["VCM11", None, {"channel": "VCM12"}]
+    dialog = ApprovalDialog(asked, grace_ms=0)
+    qtbot.addWidget(dialog)
+    assert dialog.table.rowCount() == 3
+    assert dialog.table.item(0, 6).text() == "⊘ not sent: blocked"
+    assert dialog.summary.text().startswith("not sent: write")
+
+
+def test_the_real_flow_asks_the_allowed_writes_and_lists_the_blocked_one_first(windows, qtbot):
+    """'set all vertical correctors to 0 A' with VCM11 at 2.5 A (max step 2 A): the agent asks
+    about 35 writes and carries VCM11 beside them; the dialog lists it first, not sent."""
+    from osprey_desktop.connectors.factory import get_sim_machine
+
+    window = windows.open(use_real_graph=True)
+    machine = get_sim_machine(window.config)
+    vcm11 = next(r.name for r in machine.database if r.device == "VCM11" and r.role == "setpoint")
+    machine.set_setpoint(vcm11, 2.5)
+    with qtbot.waitSignal(window.approvals.dialog_opened, timeout=30_000) as opened:
+        windows.send(window, "set all vertical correctors to 0 A")
+    dialog = opened.args[0]
+    assert [op["channel"] for op in dialog.not_sent] == [vcm11]
+    assert len(dialog.operations) == 35
+    assert dialog.table.item(0, 0).text() == f"⊘ {vcm11}"
+    assert dialog.table.item(0, 6).text() == "⊘ not sent: max_step"
+    assert dialog.summary.text().endswith(", 1 blocked: VCM11 max_step")
+    qtbot.waitUntil(dialog.is_armed)
+    assert dialog.approve_button.isEnabled()
+    dialog.reject_button.click()
+    windows.wait_idle(window)
