@@ -15,11 +15,10 @@ from typing import Any
 
 from langgraph.graph import END
 
-from osprey_desktop.approval.decisions import APPROVAL_CLOCK_KEY
 from osprey_desktop.base.errors import ErrorSeverity
 from osprey_desktop.base.nodes import BaseInfrastructureNode
 from osprey_desktop.decorators import infrastructure_node
-from osprey_desktop.infrastructure.planner_deadline import seconds_text
+from osprey_desktop.infrastructure.planner_deadline import seconds_text, turn_started
 from osprey_desktop.state.control_settings import get_limit, get_orchestration_mode
 
 logger = logging.getLogger(__name__)
@@ -36,11 +35,8 @@ class RouterNode(BaseInfrastructureNode):
     async def execute(state: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         updates: dict[str, Any] = {}
         now = time.time()
-        started = state.get("execution_start_time")
-        # Time spent waiting for the operator's approval does not count against the limit.
-        resumed = (state.get("runtime_info") or {}).get(APPROVAL_CLOCK_KEY)
-        if resumed is not None and started is not None:
-            started = max(float(started), float(resumed))
+        # time spent waiting for the operator's approval does not count against the limit
+        started = turn_started(state)
         if started is None:
             updates["execution_start_time"] = now
         elif not state.get("control_has_error") and not state.get("control_is_killed"):
