@@ -9,6 +9,7 @@ import pytest
 from osprey_desktop.connectors.base import ChannelAccessError, ChannelNotFoundError, ChannelValue
 from osprey_desktop.connectors.demo_ioc_process import DemoIocProcess
 from osprey_desktop.connectors.epics import EpicsControlSystemConnector
+from tests.support.waiting import until, value_when
 
 # The module-scoped `ioc` (one demo IOC child process for this module) and `caproto_get`.
 pytest_plugins = ("tests.support.demo_ioc",)
@@ -74,10 +75,9 @@ async def test_unknown_pv_is_reported_with_the_address_list(epics) -> None:
 async def test_monitor_delivers_updates_until_unsubscribed(epics) -> None:
     seen: list[ChannelValue] = []
     sub = await epics.subscribe("SR03C:BPM14:X", seen.append)
-    await asyncio.sleep(0.8)
+    await until(lambda: len(seen) >= 3, "three monitor updates (the IOC publishes at 5 Hz)")
     await epics.unsubscribe(sub)
     count = len(seen)
-    assert count >= 3  # 5 Hz publishing
     assert seen[-1].units == "mm"
     await asyncio.sleep(0.5)
     assert len(seen) == count
@@ -88,8 +88,12 @@ async def test_large_kick_trips_the_orbit_alarm_over_channel_access(epics) -> No
     assert before.alarm_severity == "NO_ALARM"
     result = await epics.write_channel("SR03C:HCM07:Current:SP", 6.0, verification="callback")
     assert result.outcome == "verified", result.message
-    await asyncio.sleep(1.2)  # the corrector settles (0.4 s lag), the IOC republishes at 5 Hz
-    after = await epics.read_channel("SR03C:BPM13:X")
+    # the corrector settles (0.4 s lag) and the IOC republishes at 5 Hz: wait for the alarm
+    after = await value_when(
+        lambda: epics.read_channel("SR03C:BPM13:X"),
+        lambda v: v.alarm_severity == "MAJOR",
+        "the orbit alarm of SR03C:BPM13:X",
+    )
     assert (after.alarm_status, after.alarm_severity) == ("HIHI", "MAJOR")
     restored = await epics.write_channel("SR03C:HCM07:Current:SP", 0.0, verification="callback")
     assert restored.outcome == "verified", restored.message

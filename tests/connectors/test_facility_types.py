@@ -23,6 +23,7 @@ from osprey_desktop.safety.guarded_write import perform_guarded_write
 from osprey_desktop.safety.limits import LimitRule, LimitsDatabase
 from osprey_desktop.safety.write_policy import WritePolicy
 from tests.connectors.facility_ioc import WAVEFORM, FacilityIocProcess, PvaServerProcess
+from tests.support.waiting import until, value_when
 
 pytestmark = [pytest.mark.ioc, pytest.mark.timeout(120)]
 
@@ -112,8 +113,11 @@ async def test_waveform_is_a_list_with_a_summary(router, pv) -> None:
 async def test_integer_channel_counts_up(router, pv) -> None:
     first = await router.read_channel(pv + "COUNTS")
     assert isinstance(first.value, int) and first.kind == "integer" and first.units == "counts"
-    await asyncio.sleep(0.3)
-    assert (await router.read_channel(pv + "COUNTS")).value > first.value
+    await value_when(
+        lambda: router.read_channel(pv + "COUNTS"),
+        lambda later: later.value > first.value,
+        f"{pv}COUNTS to count past {first.value}",
+    )
 
 
 async def test_units_description_and_alarm_limits_come_from_the_server(router, pv) -> None:
@@ -139,10 +143,9 @@ async def test_a_put_the_server_clamps_is_reported_as_clamped(router, pv) -> Non
 async def test_monitor_delivers_updates_under_the_asked_name(router, pv) -> None:
     seen: list[ChannelValue] = []
     sub = await router.subscribe(pv + "COUNTS", seen.append)
-    await asyncio.sleep(0.6)
+    await until(lambda: len(seen) >= 3, f"three monitor updates of {pv}COUNTS")
     await router.unsubscribe(sub)
     count = len(seen)
-    assert count >= 3, seen
     assert all(v.name == pv + "COUNTS" for v in seen)
     assert [v.value for v in seen] == sorted(v.value for v in seen)
     await asyncio.sleep(0.3)

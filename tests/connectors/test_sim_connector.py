@@ -14,6 +14,7 @@ from osprey_desktop.connectors.base import (
 )
 from osprey_desktop.connectors.sim import SimulatedControlSystemConnector
 from osprey_desktop.connectors.sim_machine import SimMachine
+from tests.support.waiting import until
 
 HCM01 = "SR01C:HCM01:Current:SP"
 HCM01_RB = "SR01C:HCM01:Current:RB"
@@ -99,9 +100,9 @@ async def test_write_to_a_read_only_channel_is_refused(connector) -> None:
 async def test_subscription_delivers_current_value_then_changes(connector) -> None:
     seen: list[ChannelValue] = []
     sub = await connector.subscribe(HCM01, seen.append)
-    await asyncio.sleep(0.1)
+    await until(lambda: len(seen) >= 1, "the current value of a new subscription")
     await connector.write_channel(HCM01, 0.75, verification="none")
-    await asyncio.sleep(0.1)
+    await until(lambda: len(seen) >= 2, "the update after a write")
     await connector.unsubscribe(sub)
     assert [v.value for v in seen] == [0.0, 0.75]
     count = len(seen)
@@ -117,7 +118,7 @@ async def test_async_subscriber_callbacks_are_awaited(connector) -> None:
         got.set()
 
     sub = await connector.subscribe("SR:DCCT:Current", on_value)
-    await asyncio.wait_for(got.wait(), 1.0)
+    await asyncio.wait_for(got.wait(), 30.0)  # a deadline, not a wait: set at the first value
     await connector.unsubscribe(sub)
 
 
@@ -129,9 +130,8 @@ async def test_failing_subscriber_does_not_stop_its_subscription(connector) -> N
         raise RuntimeError("subscriber bug")
 
     sub = await connector.subscribe("SR:DCCT:Current", flaky)
-    await asyncio.sleep(0.2)
+    await until(lambda: len(calls) >= 2, "a second call after the subscriber raised")
     await connector.unsubscribe(sub)
-    assert len(calls) >= 2
 
 
 async def test_disconnected_connector_refuses_access(fast_machine) -> None:

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support.cli_process import REPO, run_osprey
 
 
 def cli_environment(base: Path) -> dict[str, str]:
@@ -30,15 +29,8 @@ def run_cli(
     base: Path, *args: str, timeout: float = 90, extra_env: Mapping[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     """``python -m osprey_desktop ARGS`` in the environment of ``cli_environment(base)``, plus
-    ``extra_env`` (an IOC's address list, say)."""
+    ``extra_env`` (an IOC's address list, say); a process of its own, forked from the
+    preloaded fork server (``tests.support.cli_process``)."""
     env = cli_environment(base)
     env.update(extra_env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "osprey_desktop", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        cwd=REPO,
-        env=env,
-        check=False,
-    )
+    return run_osprey(args, env=env, cwd=REPO, timeout=timeout)
