@@ -84,6 +84,7 @@ class SessionController(QObject):
     queue_changed = Signal(object, str)  # [QueuedRequest], why it waits ("" = runs on)
     request_returned = Signal(str)  # text given back to the input, with why (``note``)
     other_approvals = Signal(object)  # [ThreadInfo]: other threads waiting for an approval
+    other_writes_in_doubt = Signal(object)  # [ThreadInfo]: other threads with a write in doubt
 
     def __init__(
         self,
@@ -137,10 +138,15 @@ class SessionController(QObject):
         await self.restore()
         self.opening = False
         self._run_next()  # what was typed while the window opened
-        # An approval waiting on another thread must not stay invisible behind "Idle".
-        self.other_approvals.emit(
-            [t for t in threads if t.pending_approval and t.thread_id != self.thread_id]
-        )
+        # An approval waiting on another thread must not stay invisible behind "Idle"; one
+        # whose console was killed after the answer is not waiting (the ledger says so, as
+        # for `osprey-desktop threads`), and a write left in doubt is said as such.
+        from osprey_desktop.ui.thread_states import thread_states
+
+        others = [t for t in threads if t.pending_approval and t.thread_id != self.thread_id]
+        states = await thread_states(session, others)
+        self.other_approvals.emit([s.info for s in states if s.waiting])
+        self.other_writes_in_doubt.emit([s.info for s in states if s.in_doubt])
         # What starting made (modules, widgets, the compiled graph, the channel list) lives as
         # long as the window: out of the collector's generations, its full passes over a
         # shift's histories stay short instead of stalling the window for 100 ms and more.

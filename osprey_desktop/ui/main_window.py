@@ -180,6 +180,7 @@ class MainWindow(QMainWindow):
         c.exit_requested.connect(self.close)
         c.ready.connect(self._on_ready)
         c.other_approvals.connect(self._on_other_approvals)
+        c.other_writes_in_doubt.connect(self._on_other_writes_in_doubt)
         c.queue_changed.connect(self.chat.queue_view.show_queue)
         c.request_returned.connect(self.chat.give_back)
         self.chat.queue_view.remove_requested.connect(self._unqueue)
@@ -254,6 +255,14 @@ class MainWindow(QMainWindow):
             self.chat.transcript.add_note(
                 f"⚠ Thread {info.thread_id} (“{info.title}”) waits for your approval{waiting}. "
                 "Open it from the Threads menu or the status bar to answer."
+            )
+
+    def _on_other_writes_in_doubt(self, threads: list[Any]) -> None:
+        for info in threads:
+            self.chat.transcript.add_note(
+                f"⁇ Thread {info.thread_id} (“{info.title}”): a write may have reached the "
+                "machine and its console stopped without an outcome (in doubt). Open it from "
+                "the Threads menu to see which channel; nothing is sent again."
             )
 
     def _on_turn_started(self, text: str) -> None:

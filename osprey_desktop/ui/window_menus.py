@@ -13,6 +13,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMenu
 
 from osprey_desktop.ui.command_palette import CommandPalette, PaletteEntry
+from osprey_desktop.ui.thread_states import thread_states
 
 MAX_THREADS_IN_MENU = 20
 MAX_TOOLBAR_COMMANDS = 3
@@ -67,6 +68,7 @@ class WindowMenus:
         self.quit_action.triggered.connect(window.close)
 
         self.threads_menu = bar.addMenu("&Threads")
+        self.threads_menu.setToolTipsVisible(True)  # a thread's approval state, in words
         self.threads_menu.addAction(self.new_thread_action)
 
         self.commands_menu = bar.addMenu("&Commands")
@@ -137,20 +139,22 @@ class WindowMenus:
             return
         try:
             threads = await controller.session.list_threads()
+            # the ledger's word on each pending approval, as `osprey-desktop threads` shows it
+            states = await thread_states(controller.session, threads[:MAX_THREADS_IN_MENU])
         except Exception as exc:  # the menu is a convenience: a read failure must not surface
-            threads = []
+            states = []
             self.threads_menu.setToolTip(f"Could not list threads: {exc}")
         menu = self.threads_menu
         menu.clear()
         menu.addAction(self.new_thread_action)
         menu.addSeparator()
-        for info in threads[:MAX_THREADS_IN_MENU]:
-            mark = "⚠ " if info.pending_approval else ""
-            action = menu.addAction(f"{mark}{info.title} — {info.thread_id}")
+        for state in states:
+            info = state.info
+            action = menu.addAction(f"{state.mark}{info.title} — {info.thread_id}")
             action.setCheckable(True)
             action.setChecked(info.thread_id == controller.thread_id)
-            if info.pending_approval:
-                action.setToolTip(f"Waiting for approval: {info.pending_message or ''}")
+            if state.tooltip:
+                action.setToolTip(state.tooltip)
             action.triggered.connect(
                 lambda _c=False, t=info.thread_id: asyncio.ensure_future(
                     controller.switch_thread(t)
