@@ -5,7 +5,7 @@ each time it runs, i.e. between nodes. A planner call inside a node is one long 
 without the router: a chat model's HTTP call awaits, but the built-in planner computes on the
 thread that called it, so on the event loop it would freeze the window and no timer could
 interrupt it. So every planner call of task extraction, classification and orchestration goes
-through ``call_planner``:
+through ``call_planner`` (and the react orchestrator's choice of the next step):
 
 * a planner that computes without awaiting I/O (``BuiltinPlanner``, or any planner with
   ``computes_without_io = True``) runs in a daemon worker thread with its own event loop,
@@ -147,6 +147,7 @@ _DOING = {
     "extract_task": "reading the request",
     "select_capabilities": "choosing what the request needs",
     "create_plan": "planning the steps",
+    "choose_next_step": "choosing the next step",
 }
 
 

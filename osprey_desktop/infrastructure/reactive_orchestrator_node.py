@@ -20,8 +20,8 @@ from osprey_desktop.base.nodes import BaseInfrastructureNode
 from osprey_desktop.decorators import infrastructure_node
 from osprey_desktop.events import PlanCreated, Result, emit
 from osprey_desktop.infrastructure.plan_validation import TERMINAL_CAPABILITIES, validate_plan
+from osprey_desktop.infrastructure.planner_deadline import StoppedByTurnLimit, call_planner
 from osprey_desktop.planners.base import PlannerError
-from osprey_desktop.planners.selection import get_planner
 from osprey_desktop.registry import get_registry
 from osprey_desktop.state.control_settings import get_limit, is_planning_mode_enabled
 
@@ -87,7 +87,7 @@ def _limit_error(iterations: int) -> dict[str, Any]:
 
 
 @infrastructure_node
-class ReactiveOrchestratorNode(BaseInfrastructureNode):
+class ReactiveOrchestratorNode(StoppedByTurnLimit, BaseInfrastructureNode):
     name = "reactive_orchestrator"
     description = "Reactive Orchestration (one step at a time)"
 
@@ -128,7 +128,7 @@ class ReactiveOrchestratorNode(BaseInfrastructureNode):
         names = state.get("planning_active_capabilities") or []
         active = [cap for name in names if (cap := registry.get_capability(name)) is not None]
         task = state.get("task_current_task") or ""
-        step = await get_planner().choose_next_step(task, active, view)
+        step = await call_planner(state, "choose_next_step", task, active, view)
         table = {cap.name: cap for cap in registry.get_all_capabilities()}
         check = validate_plan(
             {"steps": [step]},
