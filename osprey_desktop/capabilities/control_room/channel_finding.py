@@ -40,6 +40,7 @@ from osprey_desktop.capabilities.control_room.model_channel_finding import chose
 from osprey_desktop.channels.addresses import typed_names
 from osprey_desktop.channels.aliases import AliasStore, learn_from_answer, remember_question
 from osprey_desktop.channels.database import DEVICE_NAME, STOPWORDS, ChannelDatabase
+from osprey_desktop.channels.finder import normalize
 from osprey_desktop.channels.list_words import channel_words
 from osprey_desktop.channels.query import (
     QUERY_WORDS,
@@ -100,16 +101,23 @@ def find_channels(
 
 
 def find_each_target(
-    database: ChannelDatabase, phrases: list[str], request: str = ""
+    database: ChannelDatabase, phrases: list[str], request: str | list[str] = ""
 ) -> tuple[list[str], str]:
     """The channels of each item of a list of target phrases, and a note naming the items
     the list has nothing for; asks (``ClarificationRequired``) when no item names a channel.
 
-    With the ``request`` the phrases were cut from: the finder's answer to the whole request
-    when it is sure and every phrase that names channels names some of it (the cut may have
-    parted a describing phrase from its device: "vertical beam position", "BPMs 4", "BPMs 6").
+    With the ``request`` the phrases were cut from (or its wordings, the operator's first):
+    the finder's answer to the whole request when it is sure and answers every phrase
+    (``_covers``; the cut may have parted a describing phrase from its device: "vertical beam
+    position", "BPMs 4", "BPMs 6").
     """
-    whole = _whole_request(database, request) if request and len(phrases) > 1 else None
+    wordings = [request] if isinstance(request, str) else request
+    whole = None
+    for wording in wordings if len(phrases) > 1 else []:
+        whole = _whole_request(database, wording) if wording else None
+        if whole is not None:
+            break
+    phrases = _completed_targets(database, phrases)
     if len(phrases) == 1:  # one phrase: the finder's own question when it names nothing
         names, _, note = find_channels_noted(
             database, phrases[0], writable=False, max_write_channels=max_channels_per_write()
@@ -118,7 +126,7 @@ def find_each_target(
     names: list[str] = []
     notes: list[str] = []
     missing: list[str] = []
-    per_phrase: list[list[str]] = []
+    per_phrase: list[tuple[str, list[str]]] = []
     for phrase in phrases:
         try:
             found, _, note = find_channels_noted(
@@ -126,11 +134,12 @@ def find_each_target(
             )
         except ClarificationRequired:
             missing.append(phrase)
+            per_phrase.append((phrase, []))
             continue
         names += [n for n in found if n not in names]
         notes += [note] if note else []
-        per_phrase.append(found)
-    if whole is not None and names and _covers(whole[0], per_phrase):
+        per_phrase.append((phrase, found))
+    if whole is not None and _covers(database, whole[0], per_phrase):
         return whole
     if not names:
         listed = ", ".join(f"'{p}'" for p in missing)
@@ -138,6 +147,31 @@ def find_each_target(
     if missing:
         notes.append("No channel found for " + ", ".join(f"'{p}'" for p in missing) + ".")
     return names, " ".join(notes)
+
+
+def _completed_targets(database: ChannelDatabase, phrases: list[str]) -> list[str]:
+    """Each phrase completed from its neighbours as the parts of one request are
+    (``_completed``: "booster BPM 2 x", "y" -> "booster BPM 2 y"; "pressure", "current of
+    ion pump 4" -> "pressure ion pump 4"), when the completed phrase finds channels with every
+    word explained; else as it came."""
+    if len(phrases) < 2:
+        return phrases
+    finder = finder_of(database)
+    areas = {a.lower() for a in finder.area}
+    parts = [_meaningful(p) for p in phrases]
+    done: list[str] = []
+    describing: list[str] = []
+    for number, phrase in enumerate(phrases):
+        part = parts[number]
+        chosen = phrase
+        for candidate in _completed(parts, number, describing, areas)[:-1] if part else []:
+            found = finder.find(" ".join(candidate))
+            if found.names and not found.ignored_words:
+                chosen, part = " ".join(candidate), candidate
+                break
+        describing = [w for w in part if not _narrows(w, areas)] or describing
+        done.append(chosen)
+    return done
 
 
 def _whole_request(database: ChannelDatabase, request: str) -> tuple[list[str], str] | None:
@@ -151,10 +185,29 @@ def _whole_request(database: ChannelDatabase, request: str) -> tuple[list[str], 
     return (names, note) if names else None
 
 
-def _covers(names: list[str], per_phrase: list[list[str]]) -> bool:
-    """Every phrase's channels meet ``names`` (none of the targets is left out)."""
+def _covers(
+    database: ChannelDatabase, names: list[str], per_phrase: list[tuple[str, list[str]]]
+) -> bool:
+    """Every phrase is answered by ``names``: its channels meet them, or each of its words
+    (and numbers) that the list has is one of theirs (a phrase the cut completed wrongly,
+    "y storage ring current", is still said by "BPM 2 y" and "the storage ring current")."""
     chosen = set(names)
-    return all(chosen & set(found) for found in per_phrase)
+    finder = finder_of(database)
+    positions = {p for n in names if (p := finder.records.position(n)) is not None}
+    spelled = " ".join(names).lower()
+    for phrase, found in per_phrase:
+        if chosen & set(found):
+            continue
+        for piece in re.findall(r"[a-z]+|\d+", " ".join(_meaningful(phrase)).lower()):
+            if piece.isdigit():
+                if not re.search(rf"(?<!\d)0*{int(piece)}(?!\d)", spelled):
+                    return False
+                continue
+            having = finder.word_matches(normalize(piece))[0]
+            # a word the list lacks was judged by the finder reading the whole request
+            if len(having) and not positions & set(having.tolist()):
+                return False
+    return True
 
 
 def find_channels_noted(
@@ -765,7 +818,7 @@ class ChannelFindingCapability(ControlRoomCapability):
             # the phrases the request's parse names ("current, lifetime and RF": each item
             # found on its own, none dropped)
             names, note = await asyncio.to_thread(
-                find_each_target, database, borrowed_targets(targets), text
+                find_each_target, database, borrowed_targets(targets), self._wordings(text)
             )
             return self.store_output_context(ChannelAddressesContext(
                 channels=names, original_query=text, note=note,
@@ -796,6 +849,13 @@ class ChannelFindingCapability(ControlRoomCapability):
                 channels=names, original_query=text, descriptions=descriptions, note=note
             )
         )
+
+    def _wordings(self, text: str) -> list[str]:
+        """The request in the operator's own words, then as the step states it."""
+        from osprey_desktop.state import StateManager
+
+        said = (StateManager.get_user_query(self._state) or "").strip()
+        return list(dict.fromkeys(w for w in (said, text) if w))
 
     def _for_write(self) -> bool:
         """Whether this step finds the target of a write (then: setpoints only, and a write
