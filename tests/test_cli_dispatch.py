@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +11,7 @@ import osprey_desktop
 from osprey_desktop import cli
 from osprey_desktop.cli import COMMANDS, Command, main
 from osprey_desktop.config import get_config
+from tests.support.cli_process import run_osprey
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -26,14 +25,7 @@ def run_cli(*args: str, home: Path, extra_env: dict[str, str] | None = None):
     }
     env.update(XDG_CONFIG_HOME=str(home / "config"), OSPREY_DESKTOP_DATA_DIR=str(home / "data"))
     env.update(extra_env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "osprey_desktop", *args],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
+    return run_osprey([*args], env=env, cwd=REPO, timeout=30)
 
 
 def test_every_planned_command_is_listed_in_help(capsys):

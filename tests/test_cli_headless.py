@@ -10,12 +10,12 @@ import json
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from osprey_desktop.cli import main
+from tests.support.cli_process import run_osprey
 
 pytestmark = pytest.mark.slow  # starts processes: `./osprey test -m "not slow"` skips it
 
@@ -23,15 +23,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "osprey_desktop", *args],
-        capture_output=True,
-        text=True,
-        timeout=90,
-        cwd=REPO,
-        env={**os.environ, **(env or {})},
-        check=False,
-    )
+    return run_osprey(args, env={**os.environ, **(env or {})}, cwd=REPO, timeout=90)
 
 
 def _thread_id(text: str) -> str:

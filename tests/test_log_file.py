@@ -17,6 +17,7 @@ from osprey_desktop import log_file
 from osprey_desktop.cli import main
 from osprey_desktop.log_file import logging_to_file
 from tests.support.cli_env import REPO, cli_environment
+from tests.support.cli_process import run_osprey
 
 
 def _env(base: Path) -> dict[str, str]:
@@ -26,15 +27,7 @@ def _env(base: Path) -> dict[str, str]:
 
 
 def _cli(base: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "osprey_desktop", *args],
-        capture_output=True,
-        text=True,
-        timeout=90,
-        cwd=REPO,
-        env=_env(base),
-        check=False,
-    )
+    return run_osprey([*args], env=_env(base), cwd=REPO, timeout=90)
 
 
 def _log(base: Path) -> str:

@@ -12,12 +12,12 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.support.cli_env import cli_environment
+from tests.support.cli_process import run_osprey
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -31,15 +31,7 @@ def cli(isolated_config):
 
     def run(*args: str, with_db: bool = True) -> subprocess.CompletedProcess[str]:
         extra = ["--db", db] if with_db else []
-        return subprocess.run(
-            [sys.executable, "-m", "osprey_desktop", *args, *extra],
-            capture_output=True,
-            text=True,
-            timeout=90,
-            cwd=REPO,
-            env=env,
-            check=False,
-        )
+        return run_osprey([*args, *extra], env=env, cwd=REPO, timeout=90)
 
     return run
 

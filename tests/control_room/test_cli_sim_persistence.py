@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.support.cli_env import cli_environment
+from tests.support.cli_process import run_osprey
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -28,15 +28,7 @@ def cli(isolated_config):
     env = cli_environment(isolated_config)
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "osprey_desktop", *args, "--db", db],
-            capture_output=True,
-            text=True,
-            timeout=90,
-            cwd=REPO,
-            env=env,
-            check=False,
-        )
+        return run_osprey([*args, "--db", db], env=env, cwd=REPO, timeout=90)
 
     return run
 

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.cli_env import cli_environment
+from tests.support.cli_process import run_osprey
 
 REPO = Path(__file__).resolve().parents[2]
 HCM01 = "SR01C:HCM01:Current:SP"
@@ -36,22 +37,13 @@ def console(isolated_config, postgres_url):
 
     def plain(operator: str, *args: str) -> subprocess.CompletedProcess[str]:
         """Without --db: the configured database."""
-        return subprocess.run(
-            [sys.executable, "-m", "osprey_desktop", *args],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            cwd=REPO,
-            env=env(operator),
-        )
+        return run_osprey(args, env=env(operator), cwd=REPO, timeout=120)
 
     def env(operator: str) -> dict[str, str]:
         return {**base_env, "USER": operator, "LOGNAME": operator}
 
     def run(operator: str, *args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            command(*args), capture_output=True, text=True, timeout=120, cwd=REPO, env=env(operator)
-        )
+        return run_osprey([*args, "--db", postgres_url], env=env(operator), cwd=REPO, timeout=120)
 
     def start(operator: str, *args: str) -> subprocess.Popen[str]:
         return subprocess.Popen(

@@ -14,13 +14,13 @@ import json
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from osprey_desktop.connectors.sim_state import SimStateFile
 from tests.support.cli_env import cli_environment
+from tests.support.cli_process import run_osprey
 
 REPO = Path(__file__).resolve().parents[2]
 HCM01 = "SR01C:HCM01:Current:SP"
@@ -45,14 +45,7 @@ class Console:
 
     def __call__(self, *args: str) -> subprocess.CompletedProcess[str]:
         extra = ["--db", str(self.db)] if args[0] in ("ask", "approve", "threads", "verify") else []
-        return subprocess.run(
-            [sys.executable, "-m", "osprey_desktop", *args, *extra],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            cwd=REPO,
-            env=self.env,
-        )
+        return run_osprey([*args, *extra], env=self.env, cwd=REPO, timeout=120)
 
     def ask(self, request: str) -> str:
         asked = self("ask", request)

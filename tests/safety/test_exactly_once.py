@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.cli_env import cli_environment
+from tests.support.cli_process import run_osprey
 
 REPO = Path(__file__).resolve().parents[2]
 HCM01 = "SR01C:HCM01:Current:SP"
@@ -34,13 +35,13 @@ def cli(isolated_config):
     env = cli_environment(isolated_config)
 
     def command(*args: str) -> list[str]:
-        extra = ["--db", db] if args[0] in ("ask", "approve", "threads", "verify") else []
-        return [sys.executable, "-m", "osprey_desktop", *args, *extra]
+        return [sys.executable, "-m", "osprey_desktop", *args, *with_db(args)]
+
+    def with_db(args: tuple[str, ...]) -> list[str]:
+        return ["--db", db] if args[0] in ("ask", "approve", "threads", "verify") else []
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            command(*args), capture_output=True, text=True, timeout=120, cwd=REPO, env=env
-        )
+        return run_osprey([*args, *with_db(args)], env=env, cwd=REPO, timeout=120)
 
     def start(*args: str) -> subprocess.Popen[str]:
         return subprocess.Popen(

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -19,6 +18,7 @@ import pytest
 
 from osprey_desktop.connectors.sim_state import SimStateFile
 from tests.support.cli_env import cli_environment
+from tests.support.cli_process import run_osprey
 
 REPO = Path(__file__).resolve().parents[2]
 HCM05 = "SR02C:HCM05:Current:SP"
@@ -35,14 +35,7 @@ class Console:
         self.ring = SimStateFile(home / "data" / "sim_machine.json")
 
     def __call__(self, *args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "osprey_desktop", *args, "--db", str(self.db)],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            cwd=REPO,
-            env=self.env,
-        )
+        return run_osprey([*args, "--db", str(self.db)], env=self.env, cwd=REPO, timeout=120)
 
     def ask(self, request: str) -> tuple[str, str]:
         """The thread and the text of an ``ask`` that waits for an approval."""
