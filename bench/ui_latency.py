@@ -328,18 +328,26 @@ async def measure_window_actions(config) -> dict[str, dict]:
     return out
 
 
-def first_paint(runs: int) -> list[dict[str, float]]:
+def first_paint(runs: int, sample: bool = False, report_ms: float = 50.0) -> list[dict[str, float]]:
     """Start-up figures in ms from just before the child process starts: first paint, a key
     typed into the chat input shown there (usable input), ready (session open, thread
-    restored), and the longest stall of the loop between first paint and ready."""
+    restored), and the longest stall of the loop between first paint and ready. ``sample``:
+    the child runs the stack sampler and its report is printed."""
     out = []
+    extra = ["--sample", "--report-ms", str(report_ms)] if sample else []
     for _ in range(runs):
         with tempfile.TemporaryDirectory() as tmp:
             env = {**os.environ, "PYTHONPATH": str(REPO), "XDG_CONFIG_HOME": tmp}
             env["OSPREY_DESKTOP_DATA_DIR"] = tmp
             started = time.time()
             done = subprocess.run(
-                [sys.executable, __file__, "--first-paint-child", str(Path(tmp) / "t.sqlite")],
+                [
+                    sys.executable,
+                    __file__,
+                    "--first-paint-child",
+                    str(Path(tmp) / "t.sqlite"),
+                    *extra,
+                ],
                 env=env,
                 capture_output=True,
                 text=True,
@@ -350,6 +358,9 @@ def first_paint(runs: int) -> list[dict[str, float]]:
             )
             if "t_ready" not in stamps:
                 raise SystemExit(f"first-paint child failed:\n{done.stderr}")
+            report = [line for line in done.stdout.splitlines() if not line.startswith("t_")]
+            if report:
+                print("\n".join(report))
             figures = {
                 name: (float(stamps[f"t_{name}"]) - started) * 1000
                 for name in ("paint", "input", "ready")
@@ -360,7 +371,7 @@ def first_paint(runs: int) -> list[dict[str, float]]:
     return out
 
 
-def first_paint_child(db_path: str) -> int:
+def first_paint_child(db_path: str, report_ms: float = 50.0) -> int:
     """Runs in the child: the wall time of the first paint, of the first key shown in the
     chat input, of 'ready', the longest heartbeat gap in between, and whether a request
     typed before ready ran once the session opened; then quits."""
@@ -395,7 +406,10 @@ def first_paint_child(db_path: str) -> int:
         while window.controller.opening:
             await asyncio.sleep(0.001)
         print(f"t_ready {time.time()}", flush=True)
-        stats = beat.stop()
+        stats = beat.stop("start-up, first paint to ready")
+        if SAMPLER is not None:
+            SAMPLER.stop()
+            SAMPLER.report(report_ms)
         print(f"t_stall_ms {stats['max_stall_ms']:.1f}", flush=True)
         for _ in range(12000):  # the typed-ahead request runs once the session is open
             if window.chat.transcript.texts("response"):
@@ -447,18 +461,18 @@ def main() -> int:
     )
     args = parser.parse_args()
     quiet_offscreen_warnings()
-    if args.first_paint_child:
-        return first_paint_child(args.first_paint_child)
-    only = set(args.only or ("turns", "bulk", "plots", "actions", "paint"))
     global SAMPLER
     if args.sample:
         SAMPLER = StackSampler()
         SAMPLER.start()
+    if args.first_paint_child:
+        return first_paint_child(args.first_paint_child, args.report_ms)
+    only = set(args.only or ("turns", "bulk", "plots", "actions", "paint"))
 
-    import qasync
     from PySide6.QtWidgets import QApplication
 
     from osprey_desktop.config import get_config
+    from osprey_desktop.ui.app import run_on_qt_loop
     from tests.ui.window_graph import build_window_graph
 
     app = QApplication(sys.argv)
@@ -485,7 +499,7 @@ def main() -> int:
         actions = await measure_window_actions(config) if "actions" in only else {}
         return turns, bulk, plots, actions
 
-    turns, bulk, plots, actions = qasync.run(run())
+    turns, bulk, plots, actions = run_on_qt_loop(run())
     settings_folder.cleanup()
     print(f"Heartbeat {HEARTBEAT_MS} ms on the qasync loop; target: no stall above 50 ms")
     if turns:
@@ -505,7 +519,7 @@ def main() -> int:
         SAMPLER.report(args.report_ms)
     if "paint" not in only:
         return 0
-    paints = first_paint(args.paint_runs)
+    paints = first_paint(args.paint_runs, args.sample, args.report_ms)
 
     def median(name: str) -> float:
         return statistics.median(p[name] for p in paints)

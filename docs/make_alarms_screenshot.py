@@ -52,12 +52,11 @@ async def shoot(window, out: Path) -> None:
 
 
 def main() -> int:
-    import qasync
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
     from osprey_desktop.config import build_config, set_config
-    from osprey_desktop.ui.app import run_window
+    from osprey_desktop.ui.app import run_on_qt_loop, run_window
 
     paths = [a for a in sys.argv[1:] if not a.startswith("--")]
     out = Path(paths[0]) if paths else REPO / "docs" / "screenshot-alarms.png"
@@ -75,7 +74,7 @@ def main() -> int:
             window.fit_docks()
             asyncio.ensure_future(shoot(window, out))
 
-        return qasync.run(run_window(config, Path(tmp) / "threads.sqlite", None, ready))
+        return run_on_qt_loop(run_window(config, Path(tmp) / "threads.sqlite", None, ready))
 
 
 if __name__ == "__main__":

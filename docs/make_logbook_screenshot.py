@@ -83,12 +83,11 @@ async def scenes(window, folder: Path) -> None:
 
 
 def main() -> int:
-    import qasync
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
     from osprey_desktop.config import get_config
-    from osprey_desktop.ui.app import run_window
+    from osprey_desktop.ui.app import run_on_qt_loop, run_window
 
     app = QApplication(sys.argv)
     app.setQuitOnLastWindowClosed(False)
@@ -102,7 +101,7 @@ def main() -> int:
             window.fit_docks()
             asyncio.ensure_future(scenes(window, REPO / "docs"))
 
-        return qasync.run(run_window(get_config(), Path(tmp) / "threads.sqlite", None, ready))
+        return run_on_qt_loop(run_window(get_config(), Path(tmp) / "threads.sqlite", None, ready))
 
 
 if __name__ == "__main__":

@@ -18,10 +18,10 @@ waiting in the approval dialog (the screen is grabbed, dialog included; use it w
 typed while a 24-hour orbit turn runs, queued), ``screenshot-setpoint-steps.png`` (a corrector
 setpoint that stepped three times in two hours, drawn as steps, the cursor reading it),
 ``screenshot-approval-36.png`` (the approval of 36 vertical correctors → 0 A, with its
-predicted orbit change) and ``screenshot-approval-blocked.png`` (the same table when one of
-them would step more than its max_step: the dialog built from the write policy's own verdicts
-on the simulated ring's values, as a capability that asks with a blocked row shows it). The
-ring's history is seeded on the simulated machine first (setpoint changes in the past).
+predicted orbit change) and ``screenshot-approval-blocked.png`` (the same request when VCM11
+would step more than its max_step: the agent asks about the other 35 and carries VCM11 beside
+them, listed first as not sent). The ring's history is seeded on the simulated machine first
+(setpoint changes in the past).
 ``--size 1280x800`` takes them at that window size instead of 1600x1000.
 ``--xvfb`` runs it on a private Xvfb display with openbox (the desktop's focus behaviour), as
 an operator's screen draws it: ``.venv/bin/python docs/make_screenshot.py --scenes --xvfb``.
@@ -217,43 +217,9 @@ def seed_shift(window) -> dict[str, str]:
     return by_device
 
 
-async def blocked_payload(window) -> dict:
-    """36 writes to 0 A with the write policy's verdict on each (VCM11 steps 2.5 A)."""
-    from osprey_desktop.capabilities.control_room.write_operations import (
-        approval_message,
-        plan_operation,
-    )
-    from osprey_desktop.language.write_parsing import ValueSpec
-    from osprey_desktop.connectors.factory import get_control_system_connector
-    from osprey_desktop.safety.write_policy import WritePolicy
-
-    connector = await get_control_system_connector(window.config)
-    policy = WritePolicy.from_config(writes_enabled=True)
-    names = [
-        r.name for r in connector_database(window) if r.family == "VCM" and r.role == "setpoint"
-    ]
-    spec = ValueSpec(
-        target="vertical correctors", mode="absolute", amount=0.0, unit="A", text="0 A"
-    )
-    operations = [await plan_operation(connector, policy, name, spec) for name in names]
-    request = "set all vertical correctors to 0 A"
-    return {
-        "user_message": approval_message(operations, request=request),
-        "resume_payload": {"approval_type": "channel_write", "operations": operations},
-    }
-
-
-def connector_database(window):
-    from osprey_desktop.connectors.factory import get_configured_channel_database
-
-    return get_configured_channel_database(window.config)
-
-
 async def shift_scenes(window, folder: Path, suffix: str) -> None:
     """``--shift``: the queue, a stepped setpoint with the cursor, 36 correctors to approve."""
     import time
-
-    from osprey_desktop.ui.approval_dialog import ApprovalDialog
 
     while window.controller.opening:
         await asyncio.sleep(0.05)
@@ -308,24 +274,25 @@ async def shift_scenes(window, folder: Path, suffix: str) -> None:
         grab_screen(window, folder / f"screenshot-approval-36{suffix}.png")
         dialog.reject_button.click()
         await idle(window)
-    # 4. the same table with one blocked row (VCM11 at 2.5 A now)
+    # 4. the same request with VCM11 at 2.5 A: its step to 0 A is beyond max_step, so the
+    # agent asks about the other 35 and carries VCM11 beside them (the real flow)
     from osprey_desktop.connectors.factory import get_sim_machine
 
     get_sim_machine(window.config).set_setpoint(by_device["VCM11"], 2.5)
-    payload = await blocked_payload(window)
-    operations = payload["resume_payload"]["operations"]
-    blocked = ApprovalDialog(
-        payload,
-        window,
-        grace_ms=0,
-        prediction=window._predict_write(operations),
-        describe=window._describe_channel,
-    )
-    blocked.resize(blocked.sizeHint())
-    blocked.show()
-    await asyncio.sleep(0.8)
-    grab_screen(window, folder / f"screenshot-approval-blocked{suffix}.png")
-    blocked.reject()
+    await submit(window, "set all vertical correctors to 0 A")
+    await idle(window)
+    dialog = window.approvals.dialog
+    if dialog is not None:
+        dialog.resize(dialog.sizeHint())
+        while not dialog.is_armed():
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.5)
+        grab_screen(window, folder / f"screenshot-approval-blocked{suffix}.png")
+        dialog.reject_button.click()
+        await idle(window)
+    else:
+        print("no approval was asked for the blocked batch; transcript:")
+        print(window.chat.transcript.toPlainText()[-600:])
     window.close()
 
 
@@ -357,12 +324,11 @@ def rerun_under_xvfb() -> int:
 
 
 def main() -> int:
-    import qasync
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
     from osprey_desktop.config import get_config
-    from osprey_desktop.ui.app import run_window
+    from osprey_desktop.ui.app import run_on_qt_loop, run_window
 
     if "--xvfb" in sys.argv:
         return rerun_under_xvfb()
@@ -398,7 +364,7 @@ def main() -> int:
             else:
                 asyncio.ensure_future(session(window, out))
 
-        return qasync.run(run_window(get_config(), Path(tmp) / "threads.sqlite", None, ready))
+        return run_on_qt_loop(run_window(get_config(), Path(tmp) / "threads.sqlite", None, ready))
 
 
 if __name__ == "__main__":

@@ -14,10 +14,12 @@ import logging
 import re
 import signal
 import sys
+from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 async def run_window(
@@ -66,6 +68,12 @@ STARTUP_MODULES = (
     "osprey_desktop.infrastructure.gateway",
     "osprey_desktop.persistence.postgres",
     "osprey_desktop.persistence.checkpointer",
+    # what the Activity and Alarms docks read with once the session is open (the logbook's
+    # stores and Olog client, the investigations): left out of the first paint, and imported
+    # here rather than on the loop when the docks attach (a 70 ms stall at load 8)
+    "osprey_desktop.logbook.activity",
+    "osprey_desktop.logbook.publishing",
+    "osprey_desktop.investigate.alarms",
 )
 
 
@@ -176,13 +184,30 @@ async def _close_connectors() -> None:
         logger.exception("closing the connectors failed")
 
 
+def run_on_qt_loop(main: Coroutine[Any, Any, T]) -> T:
+    """Run ``main`` on a qasync loop over the QApplication, as ``qasync.run`` does, but without
+    installing qasync's event-loop policy for the whole process.
+
+    On Python 3.11 ``qasync.run`` sets that policy while it runs, so any ``asyncio.run`` in a
+    worker thread (the planner's deadline thread does one per planner call) builds a second Qt
+    loop in that thread, which cannot run there: every turn then failed with "Event loop
+    stopped before Future completed". Here only this loop is a Qt loop; a worker's
+    ``asyncio.run`` gets a plain asyncio loop.
+    """
+    import qasync
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    with asyncio.Runner(loop_factory=lambda: qasync.QEventLoop(app)) as runner:
+        return runner.run(main)
+
+
 def run_app(config: Any, db_path: str | Path | None = None, thread_id: str | None = None) -> int:
     """Create the QApplication, run the window until it closes, return the exit code."""
-    import qasync
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication(sys.argv)
     app.setApplicationName("Osprey Desktop")
     app.setOrganizationName("osprey-desktop")
     app.setQuitOnLastWindowClosed(False)
-    return int(qasync.run(run_window(config, db_path, thread_id)) or 0)
+    return int(run_on_qt_loop(run_window(config, db_path, thread_id)) or 0)

@@ -2,7 +2,7 @@
 
 Usage: ``python tests/ui/app_driver.py DB_PATH [close|sigterm]``. ``close`` closes the window
 like an operator; ``sigterm`` sends the process SIGTERM as a terminal or a session manager
-would. Prints one line per milestone; the test
+would; ``answer`` waits for the answer, then quits. Prints one line per milestone; the test
 reads them and the exit code. The window is found the way an operator's tooling would: as
 the application's top-level ``MainWindow``.
 """
@@ -35,6 +35,15 @@ async def drive(how: str) -> None:
     print("ready", window.windowTitle(), flush=True)
     window.controller.submit("read the beam current")
     assert window.controller.running
+    if how == "answer":  # let the turn finish: the planner runs in its own thread's loop
+        while window.controller.running:
+            await asyncio.sleep(0.02)
+        answers = window.chat.transcript.texts("response")
+        print("answered", "mA" in (answers[-1] if answers else ""), flush=True)
+        window._quitting = True
+        window.close()
+        window.closed.emit()
+        return
     if how == "sigterm":
         os.kill(os.getpid(), signal.SIGTERM)  # no question asked: the turn stops, the app quits
         print("signalled", flush=True)

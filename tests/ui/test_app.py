@@ -43,3 +43,12 @@ def test_sigterm_during_a_turn_stops_it_and_exits_cleanly(tmp_path, isolated_con
     done = drive_app(tmp_path / "threads.sqlite", "sigterm")
     assert done.stdout.splitlines()[1:] == ["signalled", "exit 0"], done.stderr
     assert_clean_exit(done)
+
+
+def test_the_real_app_answers_a_request_through_the_built_in_planner(tmp_path, isolated_config):
+    """The planner computes in a worker thread with its own asyncio loop: the app's Qt loop
+    must not make that loop a Qt one too (qasync.run's policy did, and every turn failed with
+    "Event loop stopped before Future completed")."""
+    done = drive_app(tmp_path / "threads.sqlite", "answer")
+    assert done.stdout.splitlines()[1:] == ["answered True", "exit 0"], done.stderr
+    assert_clean_exit(done)
