@@ -72,7 +72,11 @@ from osprey_desktop.language.references import (
     copy_relation,
     find_reference,
 )
-from osprey_desktop.language.targets import split_targets, with_roles, without_slot_words
+from osprey_desktop.language.targets import (
+    split_targets,
+    with_roles,
+    without_slot_words,
+)
 from osprey_desktop.language.times import ClockSpan, find_clock_spans, replace_clock_spans
 from osprey_desktop.language.units import lookup_unit
 from osprey_desktop.language.words import STOP_WORDS, stem

@@ -32,8 +32,12 @@ from osprey_desktop.language.words import stem
 
 if TYPE_CHECKING:
     from osprey_desktop.language.references import Reference
+    from osprey_desktop.language.request import Request
 
-__all__ = ["split_targets", "with_roles", "without_slot_words"]
+#: Intents that read the machine: their targets are measured values unless they say otherwise.
+MEASURED_INTENTS = frozenset({"read", "history", "plot", "statistic", "compare"})
+
+__all__ = ["as_measured", "split_targets", "with_roles", "without_slot_words"]
 
 _ITEM_SPLIT = re.compile(r"\s*(?:,|;|\band\b|\bas\s+well\s+as\b|\bplus\b|&|\balong\s+with\b)\s*")
 _DEVICE_AND_NUMBER = re.compile(
@@ -105,12 +109,12 @@ _DEVICE = re.compile(r"^[A-Za-z]{1,5}\d{1,3}$")
 
 
 def _roles_over_a_run(parts: list[str]) -> list[str]:
-    """ "QF1 and QD2 setpoints": role words after the last device of a run of device names
-    belong to every device of the run."""
+    """ "QF1 and QD2 setpoints", "BPM2 and BPM3 vertical": role words and qualifiers after the
+    last device of a run of device names belong to every device of the run."""
     if len(parts) < 2:
         return parts
     last = parts[-1].split()
-    roles = [w for w in last[1:] if w.lower() in ROLE_WORDS]
+    roles = [w for w in last[1:] if _is_qualifier(w)]
     if not roles or len(roles) != len(last) - 1 or not _DEVICE.match(last[0]):
         return parts
     run = [p for p in parts[:-1] if _DEVICE.match(p.strip())]
@@ -177,3 +181,33 @@ def with_roles(targets: tuple[str, ...], lowered: str, channel_words: frozenset[
             words.append("readback")
         out.append(" ".join(words))
     return tuple(t for t in out if t)
+
+
+_ASKS_THE_SETTING = re.compile(r"\bset\s+(?:to|at)\b|\bset\s*[?.!]*$|\bsetting", re.I)
+
+
+def as_measured(request: Request, device_prefixes: frozenset[str]) -> tuple[str, ...]:
+    """The targets of a request that changes nothing, as the finder should read them: a
+    quantity asked for by its words alone ("the RF voltage", "cavity voltage") is read as
+    measured, its readback. A device ("VCM 14", "QF"), several ("the correctors"), a place
+    ("in sector 8"), a role already named, or a question about the setting ("what is the RF
+    frequency set to") keep every channel they name."""
+    targets = request.targets
+    if request.changes or request.intent not in MEASURED_INTENTS:
+        return targets
+    if _ASKS_THE_SETTING.search(request.text):
+        return targets
+    out = []
+    for target in targets:
+        lowered = [w.lower() for w in re.findall(r"[A-Za-z]+|\d+", target)]
+        named = [w for w in lowered if w not in DETERMINERS]
+        if (
+            len(named) < 2  # "current" alone is also every magnet's current
+            or any(w.isdigit() or w in device_prefixes or w in ROLE_WORDS for w in lowered)
+            or re.search(r"[^s]s$", lowered[-1])
+            or re.search(r"\d", target)
+        ):
+            out.append(target)
+            continue
+        out.append(f"{target} readback")
+    return tuple(out)

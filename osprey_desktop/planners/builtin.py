@@ -32,6 +32,7 @@ from osprey_desktop.language.request import (
     leading_verb,
     parse_request,
 )
+from osprey_desktop.language.targets import as_measured
 from osprey_desktop.language.words import (
     CHANGE_VERBS,
     STOP_WORDS,
@@ -440,11 +441,12 @@ def _give_targets(draft: PlanDraft, request: Request, capabilities: Sequence[Any
     if len(request.targets) == 1 and request.unused:
         return  # words the parse could not place: the finder reads the whole request
     takes = {c.name for c in capabilities if "targets" in (getattr(c, "parameters", None) or {})}
+    measured = as_measured(request, configured_vocabulary().device_prefixes)
     for step in draft.steps:
         if step.get("capability") in takes:
             step["parameters"] = {
                 **(step.get("parameters") or {}),
-                "targets": list(request.targets),
+                "targets": list(measured),
             }
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from osprey_desktop.language.questions import is_knowledge_question
 from osprey_desktop.language.request import Vocabulary, parse_request
-from osprey_desktop.language.targets import split_targets
+from osprey_desktop.language.targets import as_measured, split_targets
 
 WORDS = Vocabulary(
     device_prefixes=frozenset({"hcm", "vcm", "qf", "qd", "bpm", "id", "ig"}),
@@ -160,3 +160,28 @@ def test_more_relations_of_equality_are_copies(text):
 )
 def test_how_a_kind_of_device_works_is_a_concept(text, concept):
     assert is_knowledge_question(text) is concept
+
+
+def test_a_qualifier_after_a_run_of_devices_belongs_to_each():
+    assert split_targets("BPM2 and BPM3 vertical") == ["BPM2 vertical", "BPM3 vertical"]
+
+
+@pytest.mark.parametrize(
+    ("text", "measured"),
+    [
+        ("the RF voltage 45 minutes ago", ("the RF voltage readback",)),
+        ("cavity voltage and lifetime", ("cavity voltage readback", "lifetime")),
+        ("vcm 14?", ("VCM14",)),
+        ("the vertical correctors", ("the vertical correctors",)),
+        ("what is the RF frequency set to", ("the RF frequency",)),
+        ("current", ("current",)),
+    ],
+)
+def test_a_quantity_named_by_its_words_alone_is_read_as_measured(text, measured):
+    assert as_measured(parse(text), WORDS.device_prefixes) == measured
+
+
+def test_a_change_keeps_its_targets_as_named():
+    assert as_measured(parse("set the RF voltage to 2.6 MV"), WORDS.device_prefixes) == (
+        "the RF voltage",
+    )

@@ -61,7 +61,13 @@ async def test_nouns_and_questions_that_use_change_words_plan_no_write(text):
 async def test_each_item_of_a_list_goes_to_channel_finding():
     steps = await plan("beam current, lifetime, vacuum and RF please")
     assert names(steps) == ["channel_finding", "channel_read", "respond"]
-    assert steps[0]["parameters"]["targets"] == ["beam current", "lifetime", "vacuum", "RF"]
+    # a quantity named by its words alone is read as measured (its readback)
+    assert steps[0]["parameters"]["targets"] == [
+        "beam current readback",
+        "lifetime",
+        "vacuum",
+        "RF",
+    ]
 
 
 async def test_names_only_the_list_lacks_reach_the_finder_instead_of_the_help_text():
