@@ -472,7 +472,7 @@ def main() -> int:
     from PySide6.QtWidgets import QApplication
 
     from osprey_desktop.config import get_config
-    from osprey_desktop.ui.app import run_on_qt_loop
+    from osprey_desktop.ui.app import load_agent_stack, run_on_qt_loop
     from tests.ui.window_graph import build_window_graph
 
     app = QApplication(sys.argv)
@@ -487,6 +487,9 @@ def main() -> int:
     )
 
     async def run() -> tuple[list[dict], list[dict], dict[str, list[dict]], dict[str, dict]]:
+        # what the app loads in a worker after its first paint, before the session opens: the
+        # turns are measured in a window that has started, as an operator's first request is
+        await asyncio.to_thread(load_agent_stack, config)
         turns = await measure_turns(config, args.turns) if "turns" in only else []
         bulk = []
         if "bulk" in only:

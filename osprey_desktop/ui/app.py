@@ -74,6 +74,10 @@ STARTUP_MODULES = (
     "osprey_desktop.logbook.activity",
     "osprey_desktop.logbook.publishing",
     "osprey_desktop.investigate.alarms",
+    # pyqtgraph and the plot modules (0.4-0.7 s): imported here, before the session opens,
+    # they no longer run beside the first request, whose turn stalled 75-215 ms waiting for
+    # the import lock and the GIL while the window imported them after the session opened
+    "osprey_desktop.ui.plot_dock",
 )
 
 
@@ -102,6 +106,16 @@ def load_agent_stack(config: Any) -> None:
         get_configured_channel_database(config)
     except Exception:  # the session reports a bad channel list in its own words
         logger.debug("channel list not preloaded", exc_info=True)
+    control = getattr(config, "control_system", None)
+    if getattr(control, "type", None) == "sim":
+        # the simulated ring's lattice and saved state (a 60 ms stall when the first
+        # request's read built it on the loop); plain Python, process-wide, behind a lock
+        try:
+            from osprey_desktop.connectors.factory import get_sim_machine
+
+            get_sim_machine(config)
+        except Exception:  # the first read reports a broken simulator in its own words
+            logger.debug("simulated ring not preloaded", exc_info=True)
 
 
 class _TerminalSignals:
