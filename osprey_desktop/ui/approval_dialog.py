@@ -379,7 +379,7 @@ class ApprovalDialog(QDialog):
         """'⚠ 1 write is blocked and will not be sent (listed first): VCM11 … Approve sends
         the other 35.'"""
         count, first = len(self.not_sent), self.not_sent[0]
-        reason = str(first.get("violation") or "blocked by the write policy")
+        reason = str(first.get("violation") or "blocked by the write policy").rstrip(". ")
         head = (
             f"⚠ {count} write{'s are' if count != 1 else ' is'} blocked and will not be sent "
             f"(listed first, in red; hover a row for its reason)"
