@@ -495,7 +495,7 @@ class ChannelFinder:
 
     def warm(self) -> None:
         """Build now what requests would build on first use (kept with the index)."""
-        _ = self.instance, self.sector, self._devices_by_area
+        _ = self.instance, self.sector, self._devices_by_area, self.beam_position
 
     @cached_property
     def area(self) -> list[str]:
@@ -683,6 +683,9 @@ class ChannelFinder:
         )
 
     def _select_ordinal(self, chosen: set[int], query: ChannelQuery) -> set[int]:
+        """ "The first three", "the last two", "the 3rd" of each kind of channel chosen, counted
+        along the beam path (``beam_order``): its devices in order, all channels of the
+        devices picked."""
         if query.ordinal is None:
             return chosen
         kind, count = query.ordinal
@@ -693,20 +696,48 @@ class ChannelFinder:
                 key = self.family_key(i)
                 if not query.sectors:  # "the first three" of the machine, not of each sector
                     key = _SECTOR_PREFIX.sub(lambda m: (m.group(1) or "") + "#", key, count=1)
+                    key = _DIGITS.sub("#", key)  # numbered per segment: LI21:BPM2, LI22:BPM2
                 families[key].append(i)
         if not families:
             return chosen
         kept: set[int] = set()
         for members in families.values():
-            numbers = sorted({int(instance[i]) for i in members})
+            devices: dict[str, list[int]] = defaultdict(list)
+            for i in members:
+                devices[self.device_key(i)].append(i)
+            numbered = len({self._numbered_place(m) for m in devices.values()}) == len(devices)
+            order = sorted(devices, key=lambda d: self._beam_place(devices[d], numbered))
             if kind == "first":
-                wanted = set(numbers[:count])
+                wanted = order[:count]
             elif kind == "last":
-                wanted = set(numbers[-count:])
+                wanted = order[-count:]
             else:
-                wanted = {numbers[count - 1]} if 0 < count <= len(numbers) else set()
-            kept |= {i for i in members if int(instance[i]) in wanted}
+                wanted = [order[count - 1]] if 0 < count <= len(order) else []
+            kept |= {i for device in wanted for i in devices[device]}
         return kept
+
+    def _beam_place(self, members: list[int], numbered: bool) -> tuple[float, ...]:
+        """Where a device sits along the beam path: its s position when the list gives one;
+        else by its sector and instance number when those tell the devices of its kind apart
+        (a list sorted by name: BPM2 before BPM10); else where the list first names it (a
+        list goes along the machine: ``LI21:BPM02`` before ``LI22:BPM01``)."""
+        first = min(members)
+        position = float(self.beam_position[first])
+        if position == position:  # not NaN: the list gives s
+            return (0.0, position, float(first))
+        if numbered:
+            return (1.0, *self._numbered_place(members), float(first))
+        return (2.0, float(first))
+
+    def _numbered_place(self, members: list[int]) -> tuple[float, float]:
+        first = min(members)
+        return float(self._sector_array[first]), float(self._instance_array[first])
+
+    @cached_property
+    def beam_position(self) -> np.ndarray:
+        """Each channel's s along the beam path (NaN where the list does not give it)."""
+        column = self.records.column("position")
+        return np.array([np.nan if p is None else p for p in column], dtype=float)
 
 
 def _alternatives(pairs: Iterable[tuple[str, str]], known: Mapping[str, float]) -> list[set[str]]:

@@ -257,9 +257,17 @@ def _area_of(name: str) -> str:
 
 
 def _sector(record: ChannelRecord) -> int | None:
+    """The sector a name starts with (``SR03C:``, ``05G-``), else the one its description
+    states ("storage ring sector 3 …"): the list's own word for where the channel is."""
     first = next((s for s in _SPLIT.split(record.name) if s), "").lower()
     match = _SECTOR_SEGMENT.match(first)
-    return int(match.group(1) or match.group(2)) if match and ":" in record.name else None
+    if match and ":" in record.name:
+        return int(match.group(1) or match.group(2))
+    said = _SECTOR_SAID.search(record.description)
+    return int(said.group(1)) if said else None
+
+
+_SECTOR_SAID = re.compile(r"\b(?:sector|cell)\s*#?\s*(\d{1,3})\b", re.IGNORECASE)
 
 
 def access_of(record: ChannelRecord) -> str:

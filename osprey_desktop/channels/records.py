@@ -57,6 +57,9 @@ class ChannelRecord(BaseModel):
     synonyms: tuple[str, ...] = ()
     family: str = ""
     sector: int | None = None
+    #: Where along the beam path the channel's device sits (s, in metres), when the list says:
+    #: "the 3rd BPM" and "the last two correctors" count in this order.
+    position: float | None = None
     device: str | None = None
     role: Role = "monitor"
     units: str = ""

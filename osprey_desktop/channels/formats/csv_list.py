@@ -3,9 +3,10 @@
 Columns are recognised by name, in the spellings facilities use (``name``/``PV``/``channel``,
 ``description``/``DESC``, ``units``/``EGU``, ``precision``/``PREC``, ``low``/``min``/``DRVL``,
 ``high``/``max``/``DRVH``, ``LOPR``/``HOPR``, ``LOLO``/``HIHI``, ``writable``/``access``/
-``read only``, ``role``/``record type`` …); ``,``, ``;``, tab and ``|`` delimiters are told
-apart by ``csv.Sniffer``. A low/high pair without a qualifier is the control range (and the
-display range when none is given): the range a write must stay in.
+``read only``, ``role``/``record type``, ``s``/``s position`` along the beam path …);
+``,``, ``;``, tab and ``|`` delimiters are told apart by ``csv.Sniffer``. A low/high pair
+without a qualifier is the control range (and the display range when none is given): the
+range a write must stay in.
 
 A value that cannot be read is reported with its line. A channel whose limits cannot be read
 is kept read-only: a write whose limits cannot be checked must not be possible.
@@ -34,6 +35,7 @@ _COLUMNS = {
     "family": "family devicetype devicekind class",
     "device": "device devicename",
     "sector": "sector",
+    "position": "s spos sposition spositionm zpos zposition beampath beampathposition",
     "synonyms": "synonyms synonym aliases alias keywords tags",
     "nominal": "nominal default",
     "control_low": "low min minimum lowlimit lowerlimit drvl controllow controlmin lo",
@@ -114,6 +116,7 @@ def _draft(cells: dict[str, str], where: str, problems: list[ListProblem]) -> Ch
     numbers = {k: _number(k, v, where, problems) for k, v in cells.items() if k in _NUMBER_KEYS}
     draft.precision = _whole(numbers.get("precision"))
     draft.sector = _whole(numbers.get("sector"))
+    draft.position = numbers.get("position")
     draft.nominal = numbers.get("nominal")
     draft.limits, readable = _limits(numbers, where, problems)
     draft.role, draft.writable = _role(cells, where, problems)
@@ -127,7 +130,7 @@ def _draft(cells: dict[str, str], where: str, problems: list[ListProblem]) -> Ch
 
 
 _NUMBER_KEYS = frozenset(
-    {"precision", "sector", "nominal"}
+    {"precision", "sector", "nominal", "position"}
     | {k for k in _COLUMNS if k.startswith(("control", "display", "alarm"))}
 )
 

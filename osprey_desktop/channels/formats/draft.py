@@ -43,6 +43,7 @@ class ChannelDraft:
     family: str = ""
     device: str | None = None
     sector: int | None = None
+    position: float | None = None  # s along the beam path
     units: str = ""
     precision: int | None = None
     role: Role | None = None
@@ -66,6 +67,7 @@ class ChannelDraft:
             "family": self.family,
             "device": self.device,
             "sector": self.sector,
+            "position": self.position,
             "role": self.role or "monitor",
             "units": self.units,
             "writable": bool(self.writable),
