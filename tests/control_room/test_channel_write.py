@@ -116,6 +116,27 @@ async def test_a_blocked_operation_is_shown_as_not_sent_and_only_the_others_are_
     assert "blocked" in done.response and HCM02 in done.response
 
 
+async def test_a_mass_write_with_one_corrector_beyond_its_step_asks_the_other_35(
+    session, machine: SimMachine
+):
+    vcm11 = "SR04C:VCM11:Current:SP"
+    machine.set_setpoint(vcm11, 2.5)  # zeroing it is a 2.5 A step: over max_step 2 A
+
+    asked = await session.submit("set all vertical correctors to zero", "t1")
+
+    pending = asked.pending_approval
+    ops = operations(pending)
+    assert len(ops) == 35 and vcm11 not in {op["channel"] for op in ops}
+    (blocked,) = pending["resume_payload"]["blocked_operations"]
+    assert blocked["channel"] == vcm11 and "limit max_step=2" in blocked["violation"]
+    assert "Approve 35 writes to the machine?** (1 more blocked" in pending["user_message"]
+
+    await session.resume("t1", True)
+
+    assert machine.value(vcm11) == 2.5, "the blocked corrector is never sent"
+    assert sum(1 for e in audit() if e.outcome == "blocked") == 1
+
+
 async def test_a_no_to_a_batch_with_a_blocked_write_leaves_every_channel_unchanged(
     session, machine
 ):
