@@ -99,19 +99,30 @@ class _Device:
 
     def setpoint_at(self, times: np.ndarray) -> np.ndarray:
         out = np.full(times.shape, self.initial, dtype=float)
-        for tc, sp in self.changes:
+        earliest = times.min() if times.size else math.inf
+        for index, (tc, sp) in enumerate(self.changes):
+            # a change followed by another before the first time asked for is overwritten
+            # anyway: only the changes in the window cost an array pass (a long history is cheap)
+            if self._superseded_before(index, earliest):
+                continue
             out[times >= tc] = sp
         return out
 
     def actual_at(self, times: np.ndarray) -> np.ndarray:
         out = np.full(times.shape, self.initial, dtype=float)
+        earliest = times.min() if times.size else math.inf
         a_prev, sp_prev, t_prev = self.initial, self.initial, None
-        for tc, sp in self.changes:
+        for index, (tc, sp) in enumerate(self.changes):
             a_tc = sp_prev if t_prev is None else _lag(a_prev, sp_prev, tc - t_prev, self.tau)
-            mask = times >= tc
-            out[mask] = sp + (a_tc - sp) * np.exp(-(times[mask] - tc) / self.tau)
+            if not self._superseded_before(index, earliest):
+                mask = times >= tc
+                out[mask] = sp + (a_tc - sp) * np.exp(-(times[mask] - tc) / self.tau)
             a_prev, sp_prev, t_prev = a_tc, sp, tc
         return out
+
+    def _superseded_before(self, index: int, when: float) -> bool:
+        """Whether the change after ``changes[index]`` happened at or before ``when``."""
+        return index + 1 < len(self.changes) and self.changes[index + 1][0] <= when
 
     def actual_scalar(self, t: float) -> float:
         value, sp_prev, t_prev = self.initial, self.initial, None
