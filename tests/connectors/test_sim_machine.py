@@ -41,6 +41,25 @@ def test_single_reads_and_vectorised_history_agree_exactly(machine: SimMachine) 
     assert history.tolist() == [machine.value(BPM13X, t) for t in times]
 
 
+def test_a_long_setpoint_history_gives_every_window_the_values_of_each_instant(
+    machine: SimMachine,
+) -> None:
+    rng = np.random.default_rng(5)
+    moments = np.sort(rng.uniform(T0 - 3600, T0, 300))
+    for t, value in zip(moments, rng.uniform(-2, 2, 300), strict=True):
+        machine.set_setpoint(HCM07, round(float(value), 3), t=float(t))
+    changes = machine.setpoint_changes(HCM07)
+    rb = "SR03C:HCM07:Current:RB"
+    # windows before, across and after many changes: each instant alone gives the same value
+    for start, step in ((T0 - 3700, 0.9), (T0 - 1800, 0.37), (T0 - 5, 0.05)):
+        times = start + np.arange(120) * step
+        for name in (HCM07, rb):
+            history = machine.history(name, times)
+            assert history.tolist() == [machine.value(name, t) for t in times], (name, start)
+        written = [next((v for tc, v in reversed(changes) if tc <= t), 0.0) for t in times]
+        assert machine.history(HCM07, times).tolist() == written
+
+
 def test_beam_current_decays_between_topups_and_is_refilled(machine: SimMachine) -> None:
     times = T0 - 7200 + np.arange(7200.0)
     current = machine.history("SR:DCCT:Current", times)
