@@ -126,10 +126,6 @@ def build_parser(chosen: Command | None = None, module: ModuleType | None = None
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script and ``python -m osprey_desktop``; returns the exit code."""
-    from osprey_desktop.config import ConfigError, load_config, set_config
-    from osprey_desktop.config.posture import describe_posture, with_read_only
-    from osprey_desktop.log_file import logging_to_file
-
     argv = list(sys.argv[1:] if argv is None else argv)
     first = _first_word(argv)
     if first is None:  # nothing but global options: the default command
@@ -145,6 +141,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser(chosen, module).parse_args(argv)
     if module is None:  # not reached: argparse exits for --help, --version and unknown words
         return fail(None, "no command given; see --help", EXIT_USAGE)
+
+    # Only now: --help, --version and usage errors never pay for the configuration's models.
+    from osprey_desktop.config import ConfigError, load_config, set_config
+    from osprey_desktop.config.posture import describe_posture, with_read_only
+    from osprey_desktop.log_file import logging_to_file
 
     try:
         config = load_config(args.config)

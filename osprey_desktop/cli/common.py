@@ -4,13 +4,13 @@ session runner and how a turn is reported.
 The exit codes are defined here and only here (``EXIT_CODES_HELP`` is their --help text);
 ``turn_exit_code`` maps a turn's result to one of them.
 
-Only the standard library is imported at module level: ``--help`` and usage errors stay fast.
+Only light parts of the standard library are imported at module level (asyncio, 50 ms, is
+imported where a session runs): ``--help`` and usage errors stay fast.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import logging
 import sys
@@ -100,6 +100,8 @@ def run_session(command: str, db: str | None, body: Callable[[Any], Awaitable[in
     A database that cannot be used, found at any point (opening it, reading a checkpoint,
     writing one), is one line on stderr and ``EXIT_STORAGE``, never a traceback.
     """
+    import asyncio
+
     from osprey_desktop.persistence import CheckpointDatabaseError
     from osprey_desktop.session import AgentSession
 

@@ -1,16 +1,38 @@
-"""Conversation persistence: the SQLite checkpointer and the thread list built on it."""
+"""Conversation persistence: the SQLite checkpointer and the thread list built on it.
 
-from osprey_desktop.persistence.checkpointer import (
-    CheckpointDatabaseError,
-    check_database_file,
-    open_checkpointer,
-)
-from osprey_desktop.persistence.threads import (
-    ThreadInfo,
-    delete_thread,
-    list_threads,
-    thread_exists,
-)
+Every name here is imported on first use: the checkpointer and the thread list import
+LangGraph's savers (and with them LangChain and LangSmith, about 1 s), which a command that
+only names the database (``audit``, ``logbook``: ``persistence.postgres``) never needs.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS: dict[str, str] = {
+    "CheckpointDatabaseError": "osprey_desktop.persistence.storage_errors",
+    "check_database_file": "osprey_desktop.persistence.checkpointer",
+    "open_checkpointer": "osprey_desktop.persistence.checkpointer",
+    "ThreadInfo": "osprey_desktop.persistence.threads",
+    "delete_thread": "osprey_desktop.persistence.threads",
+    "list_threads": "osprey_desktop.persistence.threads",
+    "thread_exists": "osprey_desktop.persistence.threads",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})
+
 
 __all__ = [
     "CheckpointDatabaseError",

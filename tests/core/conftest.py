@@ -17,3 +17,13 @@ def restore_context_classes() -> Iterator[None]:
     yield
     context_base._CONTEXT_CLASSES.clear()
     context_base._CONTEXT_CLASSES.update(saved)
+
+
+@pytest.fixture
+def no_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The context floor as it is without a registry: a registry built by an earlier test in
+    this process (its own ARCHIVER_DATA class, say) must not answer this test's lookups."""
+    from osprey_desktop import catalog
+
+    monkeypatch.setattr(catalog, "_current", None)
+    monkeypatch.setattr(catalog, "_built", None)

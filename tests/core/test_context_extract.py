@@ -7,7 +7,7 @@ from osprey_desktop.context import base as context_base
 
 
 @pytest.fixture
-def cm():
+def cm(no_registry):
     """A context holding the spec example types; classes registered for one test only."""
     saved = dict(context_base._CONTEXT_CLASSES)
 

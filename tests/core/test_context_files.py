@@ -12,7 +12,7 @@ from osprey_desktop.context import base as context_base
 
 
 @pytest.fixture
-def archiver_class():
+def archiver_class(no_registry):
     saved = dict(context_base._CONTEXT_CLASSES)
 
     class ArchiverData(CapabilityContext):
