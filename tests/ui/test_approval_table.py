@@ -76,8 +76,13 @@ def test_36_writes_with_one_blocked_put_it_first_and_sum_up_in_one_line(qtbot):
     assert "SR01C:VCM01:Current:SP" in table.item(1, 0).toolTip()
 
 
-def test_the_dialog_fits_the_screen_and_the_table_scrolls(qtbot):
-    dialog = ApprovalDialog(payload(vertical_correctors(blocked=11)), describe=describe)
+@pytest.mark.parametrize("shape", ["inside", "beside"])
+def test_the_dialog_fits_the_screen_and_the_table_scrolls(qtbot, shape):
+    """Both shapes of a blocked write (inside the asked writes, or carried beside them with
+    its long reason under the table) leave at least four rows in view on the screen."""
+    ops = vertical_correctors(blocked=11)
+    asked = payload(ops) if shape == "inside" else split_payload(ops)
+    dialog = ApprovalDialog(asked, describe=describe)
     qtbot.addWidget(dialog)
     dialog.resize(dialog.sizeHint())
     dialog.show()
