@@ -478,7 +478,10 @@ def _without_blocked_lines(message: str) -> str:
         and "blocked by the write policy" not in line
         and line.strip() != "**Asked:**"
     ]
-    return "\n".join(kept)
+    # the list that sentence points "above" to is the table's first rows now, below it
+    return "\n".join(kept).replace(
+        "The blocked writes above are", "The blocked writes, first in the table below, are"
+    )
 
 
 def _split_write_lines(message: str, count: int) -> tuple[str, list[str]]:

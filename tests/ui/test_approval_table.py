@@ -161,6 +161,7 @@ def test_a_write_blocked_beside_the_question_is_listed_first_as_not_sent(qtbot):
     assert "1 write is blocked and will not be sent" in dialog.status.text()
     assert "Approve sends the other 35 writes only" in dialog.status.text()
     assert "not sent" in dialog.approve_button.toolTip()
+    assert "SR04C:VCM11" not in dialog.message.toPlainText()  # once, in the table
     with qtbot.waitSignal(dialog.accepted, timeout=2000):
         dialog.approve_button.click()
 
@@ -188,6 +189,7 @@ def test_the_real_flow_asks_the_allowed_writes_and_lists_the_blocked_one_first(w
         windows.send(window, "set all vertical correctors to 0 A")
     dialog = opened.args[0]
     assert [op["channel"] for op in dialog.not_sent] == [vcm11]
+    assert "first in the table below" in dialog.message.toPlainText()
     assert len(dialog.operations) == 35
     assert dialog.table.item(0, 0).text() == f"⊘ {vcm11}"
     assert dialog.table.item(0, 6).text() == "⊘ not sent: max_step"
