@@ -3,9 +3,10 @@
 "0.55 then" replaces the quantity of "set HCM09 to 0.6 A"; "close it by 1 mm" puts the
 previous targets in place of "it"; "same for the vacuum in sector 4" replaces the targets of
 "plot the beam current for the last hour" and keeps its intent and time; "what about sector
-5?" replaces only the place; a new time alone ("now for the last 10 minutes", "and since 6
-am?") replaces the time of a request that changed nothing and keeps its channels (a read
-becomes their history).
+5?" replaces only the place; roles alone ("and its setpoint?") replace the roles; a new
+time alone ("now for the last 10 minutes", "and since 6 am?") replaces the time of a request
+that changed nothing and keeps its channels (a read becomes their history); said as "the same
+for the last 10 minutes" it is left to the planner, which reuses the channels found before.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from osprey_desktop.language.lexicon import ROLE_WORDS
 from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
 from osprey_desktop.language.quantities import NUM_PATTERN
 from osprey_desktop.language.request import Request, Vocabulary, parse_request
@@ -64,7 +66,20 @@ def follow_up(
     if pronoun and (new.verb or new.quantity) and not _names_a_device(new):
         canonical = new.canonical[: pronoun.start()] + old_phrase + new.canonical[pronoun.end() :]
         return replace(new, targets=previous.targets, canonical=canonical, refers_back=True)
+    roles = _roles_only(new)
+    if roles and not previous.changes:  # "and its setpoint?" after "HCM 3 readback"
+        targets = tuple(
+            " ".join([*(w for w in t.split() if w.lower() not in ROLE_WORDS), *roles])
+            for t in previous.targets
+        )
+        canonical = previous.canonical.replace(old_phrase, " and ".join(targets), 1)
+        if old_phrase not in previous.canonical:
+            when = f" {previous.time.canonical}" if previous.time else ""
+            canonical = " and ".join(targets) + when
+        return replace(previous, text=new.text, targets=targets, canonical=canonical)
     if new.time is not None and not new.changes and not previous.changes and _no_targets(new):
+        if re.search(r"\bsame\b", new.text, re.I):
+            return None  # "the same for the last 10 minutes": the planner reuses the channels
         return _with_new_time(previous, new)
     same = _SAME_FOR.match(new.canonical)
     if same and not new.changes and new.quantity is None:
@@ -89,6 +104,16 @@ def follow_up(
 _NO_TARGET_WORDS = frozenset(
     ["the", "same", "about", "what", "how", "and", "now", "also", "then", "it", "that", "them"]
 )
+
+
+def _roles_only(request: Request) -> list[str]:
+    """The role words of a follow-up that names only roles ("and its setpoint?")."""
+    if request.changes or not request.targets:
+        return []
+    words = re.findall(r"[a-z]+", " ".join(request.targets).lower())
+    roles = [w for w in words if w in ROLE_WORDS]
+    rest = [w for w in words if w not in ROLE_WORDS]
+    return roles if roles and all(w in ("its", "their", "the", "then") for w in rest) else []
 
 
 def _no_targets(request: Request) -> bool:

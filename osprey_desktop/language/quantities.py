@@ -118,6 +118,9 @@ def read_quantity(text: str, lowered_words: list[str]) -> tuple[Quantity | None,
         if before_words[-1:] == ["by"]:
             sign = _direction(before_words[-8:]) or 1
             return Quantity("relative", sign * amount.value, unit, amount.words), used
+        if before_words[-1:] == ["plus"] and before_words[-2:-1] != ["to"]:  # "QD4 plus 0.5 A"
+            used.add("plus")
+            return Quantity("relative", amount.value, unit, amount.words), used
         if before_words[-1:] and before_words[-1] in ("up", "down"):  # "up 2 kHz"
             sign = _direction(before_words[-1:])
             used.add(before_words[-1])

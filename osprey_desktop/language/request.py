@@ -528,6 +528,9 @@ def parse_request(
         flags=re.I,
     )
     phrase = re.sub(r"^(?:me|us)\b", "", phrase.strip(), flags=re.I).strip(" ,.?!")
+    if _is_question(canonical):
+        # "what is the RF frequency doing / reading?": the question's verb, no channel's word
+        phrase = re.sub(r"\s+(?:doing|reading|showing|saying)\s*$", "", phrase, flags=re.I)
     phrase = _WISH.sub(" ", phrase)
     past = "|".join(sorted(PAST_VERBS | ASKERS | {"has", "have", "had", "how"}))
     if _is_question(canonical) or time_slot is not None:

@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from osprey_desktop.language.follow_ups import follow_up
 from osprey_desktop.language.questions import is_knowledge_question
 from osprey_desktop.language.request import Vocabulary, parse_request
 from osprey_desktop.language.targets import as_measured, split_targets
@@ -185,3 +186,30 @@ def test_a_change_keeps_its_targets_as_named():
     assert as_measured(parse("set the RF voltage to 2.6 MV"), WORDS.device_prefixes) == (
         "the RF voltage",
     )
+
+
+def test_plus_an_amount_after_a_device_is_a_relative_change():
+    request = parse("QD 4 plus 0.5 A")
+    assert request.intent == "write"
+    assert request.quantity is not None and request.quantity.kind == "relative"
+    assert request.canonical == "increase QD4 by 0.5 A"
+
+
+def test_the_verb_of_a_question_about_a_value_is_no_channel_word():
+    assert parse("what is the RF frequency doing?").targets == ("the RF frequency",)
+
+
+@pytest.mark.parametrize(
+    ("previous", "again", "targets"),
+    [
+        ("HCM 3 readback", "and its setpoint?", ("HCM3 setpoint",)),
+        (
+            "read HCM 3 and HCM 4 setpoints",
+            "and the readbacks",
+            ("HCM3 readbacks", "HCM4 readbacks"),
+        ),
+    ],
+)
+def test_a_follow_up_naming_only_roles_replaces_the_roles(previous, again, targets):
+    merged = follow_up(parse(previous), parse(again), WORDS)
+    assert merged is not None and merged.targets == targets

@@ -231,9 +231,12 @@ def test_same_for_replaces_the_targets_and_keeps_intent_and_time():
     assert merged.canonical == "plot the vacuum in sector 4 for the last hour"
 
 
-@pytest.mark.parametrize(
-    "again", ["the same for the last 10 minutes", "now for the last 10 minutes"]
-)
+def test_the_same_for_a_new_time_is_left_to_the_planners_reuse():
+    previous = parse("plot the beam current since 00:00")
+    assert follow_up(previous, parse("the same for the last 10 minutes"), WORDS) is None
+
+
+@pytest.mark.parametrize("again", ["now for the last 10 minutes", "and for the last 10 minutes"])
 def test_a_new_time_alone_replaces_the_time_and_keeps_the_channels(again):
     previous = parse("plot the beam current since 00:00")
     merged = follow_up(previous, parse(again), WORDS)
