@@ -482,8 +482,8 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
     """The channels ``text`` names (see ``connectors.channel_finder``), as search matches.
 
     The finder reads the request itself (ordinals, ranges, setpoint/readback words), with its
-    time expressions and write values taken out; the ranked search of the phrase answers
-    when the finder finds nothing.
+    time expressions and write values taken out; when it finds nothing the answer is empty
+    (the caller asks, with the nearest names).
     """
     from osprey_desktop.channels.search import ChannelMatch
 
@@ -501,7 +501,10 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
     builtin = found
     found = chosen_instead(database, text, writable, found)
     if not found.names:
-        return _search(database, phrase, True if writable else None)
+        # no answer from the ranked search instead: on every list measured it answered
+        # nothing the finder missed, and on a list the finder cannot read it answers with
+        # channels that share a word; the caller asks with the nearest names
+        return []
     # the model's checked choice explains the words the list lacks ("charge circulating")
     unknown = [
         w
@@ -742,30 +745,6 @@ def _gives_a_value(text: str) -> bool:
         return bool(parse_write_request(text))
     except WriteRequestError:
         return False
-
-
-def _search(database: ChannelDatabase, phrase: str, writable: bool | None) -> list[Any]:
-    """The top group for ``phrase``; "A and B" is searched as A, B and their union.
-
-    Ranking the whole phrase lets the rarer word win ("horizontal and vertical tune" would
-    give only the vertical tune), so each part is searched on its own, a bare adjective
-    borrowing the noun of the last part ("horizontal" -> "horizontal tune").
-    """
-    whole = database.top_matches(phrase, writable=writable)
-    parts = [p.split() for p in re.split(r"\band\b|,", phrase) if p.split()]
-    if len(parts) < 2:
-        return whole
-    content = [[w for w in words if w not in STOPWORDS] for words in parts]
-    noun = content[-1][1:]
-    union: dict[str, Any] = {}
-    for words, meaningful in zip(parts, content, strict=True):
-        query = " ".join(meaningful + noun if len(meaningful) == 1 else words)
-        found = database.top_matches(query, writable=writable)
-        if not found:
-            return whole  # one part names nothing ("read HCM01 and then set it")
-        for match in found:
-            union.setdefault(match.name, match)
-    return list(union.values()) if len(union) > len(whole) else whole
 
 
 class ChannelFindingCapability(ControlRoomCapability):
