@@ -1,7 +1,8 @@
 """Channel-finding accuracy of a query set against a channel list, through the path `ask` uses.
 
     .venv/bin/python bench/channel_finding.py --channels LIST --queries SET.json [SET2.json ...]
-        [--show-misses] [--planner builtin|chat_model]
+        [--show-misses] [--planner builtin|chat_model] [--direct]
+    .venv/bin/python bench/channel_finding.py --suite [--direct]   # every list and set
 
 A query set is a JSON list of ``{"user_query", "targeted_pv", "details"?, "category"?}``. Each
 query is one turn of a real ``AgentSession`` (Gateway, graph, planner, channel_finding) on a
@@ -208,10 +209,66 @@ def report(scored: list[Scored], database_names: set[str], show_misses: bool) ->
                 print(f"\nF1={s.f1:.2f}  {s.query!r}\n  want {s.target[:8]}\n  got  {s.found[:8]}")
 
 
+SHARED = Path("/work/shared/facility-channels")
+QUERIES = ROOT / "bench" / "queries"
+#: The lists and sets measured for docs/channel-finding.md (``--suite``): (label, list, sets).
+SUITE = [
+    ("Osprey tier 1", SHARED / "osprey-tier1/in_context.json", ["tier1_fresh", "tier1_own"]),
+    *(
+        (f"Osprey tier 3 {f}", SHARED / f"osprey-tier3/{f}.json", ["tier3_fresh", "tier3_own"])
+        for f in ("in_context", "hierarchical", "middle_layer")
+    ),
+    (
+        "Osprey tier 3 in_context, families",
+        SHARED / "osprey-tier3/in_context.json",
+        ["tier3_families", "tier3_several", "tier3_families_heldout", "tier3_several_heldout"],
+    ),
+    *(
+        (
+            f"Osprey v0.11.5 {f}",
+            SHARED / f"osprey-v0.11.5/{f}.json",
+            [SHARED / f"osprey-v0.11.5/queries/{f}_benchmark.json"],
+        )
+        for f in ("in_context", "hierarchical", "middle_layer")
+    ),
+    (
+        "SPEAR3 orbit",
+        ROOT / "bench/facility_lists/spear3_orbit.csv",
+        ["spear3_dev", "spear3_heldout"],
+    ),
+]
+
+
+def run_suite(direct: bool, planner: str) -> None:
+    """Every list and set of ``SUITE``: development and held-out figures on separate lines."""
+    for label, channels, sets in SUITE:
+        files = [s if isinstance(s, Path) else QUERIES / f"{s}.json" for s in sets]
+        if direct:
+            scored = run_direct(channels, files)
+        else:
+            scored = asyncio.run(run(channels, files, planner))
+        for part, items in (
+            ("dev", [s for s in scored if not _held_out(s.query_set)]),
+            ("held-out", [s for s in scored if _held_out(s.query_set)]),
+        ):
+            if not items:
+                continue
+            f1 = statistics.fmean(s.f1 for s in items)
+            perfect = sum(s.f1 == 1.0 for s in items)
+            made_up = sum(1 for s in items if not s.target and s.found)
+            print(
+                f"{label:<38} {part:<8} n={len(items):>3}  F1={f1:.3f}  "
+                f"perfect={perfect / len(items):.1%}  made-up answers={made_up}"
+            )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--channels", type=Path, required=True)
-    parser.add_argument("--queries", type=Path, nargs="+", required=True)
+    parser.add_argument("--channels", type=Path)
+    parser.add_argument("--queries", type=Path, nargs="+")
+    parser.add_argument(
+        "--suite", action="store_true", help="every list and set of SUITE, one line each"
+    )
     parser.add_argument("--planner", default="builtin", choices=("builtin", "chat_model"))
     parser.add_argument("--show-misses", action="store_true")
     parser.add_argument(
@@ -224,6 +281,11 @@ def main() -> int:
         os.environ["OSPREY_DESKTOP_DATA_DIR"] = str(Path(home) / "data")
         os.environ["XDG_CONFIG_HOME"] = str(Path(home) / "config")
         os.environ.pop("OSPREY_DESKTOP_CONFIG", None)
+        if args.suite:
+            run_suite(args.direct, args.planner)
+            return 0
+        if args.channels is None or not args.queries:
+            parser.error("--channels and --queries (or --suite)")
         if args.direct:
             scored = run_direct(args.channels, args.queries)
         else:
