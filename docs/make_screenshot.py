@@ -296,8 +296,8 @@ async def shift_scenes(window, folder: Path, suffix: str) -> None:
     window.close()
 
 
-def rerun_under_xvfb() -> int:
-    """Start Xvfb and openbox on a free display, run this script there, stop them."""
+def rerun_under_xvfb(script: str = __file__) -> int:
+    """Start Xvfb and openbox on a free display, run ``script`` there, stop them."""
     import shutil
     import subprocess
     import time
@@ -316,7 +316,7 @@ def rerun_under_xvfb() -> int:
         started.append(subprocess.Popen(["openbox"], env=env, stderr=subprocess.DEVNULL))
         time.sleep(0.5)
         args = [a for a in sys.argv[1:] if a != "--xvfb"]
-        return subprocess.run([sys.executable, __file__, *args], env=env).returncode
+        return subprocess.run([sys.executable, script, *args], env=env).returncode
     finally:
         for process in reversed(started):
             process.terminate()

@@ -260,7 +260,7 @@ class MainWindow(QMainWindow):
     def _on_other_writes_in_doubt(self, threads: list[Any]) -> None:
         for info in threads:
             self.chat.transcript.add_note(
-                f"⁇ Thread {info.thread_id} (“{info.title}”): a write may have reached the "
+                f"⚠ Thread {info.thread_id} (“{info.title}”): a write may have reached the "
                 "machine and its console stopped without an outcome (in doubt). Open it from "
                 "the Threads menu to see which channel; nothing is sent again."
             )

@@ -16,15 +16,15 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-#: The ledger's words for a thread's last approval, as the Threads menu shows them (the same
-#: states ``osprey-desktop threads`` names: approval, running, sending, in doubt).
+#: The ledger's words for a thread's last approval, as the Threads menu shows them before the
+#: title (the states ``osprey-desktop threads`` names: approval, running, sending, in doubt).
 STATE_MARKS = {
     "pending": ("⚠ ", "Waiting for your approval"),
-    "approved": ("▶ ", "Approved: a console is carrying it out"),
-    "executing": ("▶ ", "Approved: a console is carrying it out"),
-    "sending": ("▶ ", "A console is sending the writes"),
+    "approved": ("▶ running: ", "Approved: a console is carrying it out"),
+    "executing": ("▶ running: ", "Approved: a console is carrying it out"),
+    "sending": ("▶ sending: ", "A console is sending the writes"),
     "in_doubt": (
-        "⁇ ",
+        "⚠ in doubt: ",
         "In doubt: a write may have reached the machine and its console stopped without an "
         "outcome. Open the thread to see which channel; verify reads it back.",
     ),

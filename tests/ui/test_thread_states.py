@@ -71,7 +71,7 @@ def test_a_write_left_in_doubt_by_a_killed_console_reads_in_doubt_as_threads_say
     window.menus.refresh_threads()
     qtbot.waitUntil(lambda: window.menus._threads_task.done(), timeout=10_000)
     (entry,) = [a for a in window.menus.threads_menu.actions() if asked in a.text()]
-    assert entry.text().startswith("⁇ ")
+    assert entry.text().startswith("⚠ in doubt: ")
     assert "In doubt" in entry.toolTip()
 
     # a window opened on another thread of this database: not "waits for your approval"
