@@ -109,19 +109,28 @@ def find_each_target(
     With the ``request`` the phrases were cut from (or its wordings, the operator's first):
     the finder's answer to the whole request when it is sure and answers every phrase
     (``_covers``; the cut may have parted a describing phrase from its device: "vertical beam
-    position", "BPMs 4", "BPMs 6").
+    position", "BPMs 4", "BPMs 6"). One phrase is answered by the whole request when the
+    phrase finds nothing ("ion PUMP3 current" of "ion pump 3 current") or the whole finds part
+    of what it finds (the parse took "one hour" of "one hour average dose rate" for a time).
     """
     wordings = [request] if isinstance(request, str) else request
     whole = None
-    for wording in wordings if len(phrases) > 1 else []:
+    for wording in wordings:
         whole = _whole_request(database, wording) if wording else None
         if whole is not None:
             break
     phrases = _completed_targets(database, phrases)
     if len(phrases) == 1:  # one phrase: the finder's own question when it names nothing
-        names, _, note = find_channels_noted(
-            database, phrases[0], writable=False, max_write_channels=max_channels_per_write()
-        )
+        try:
+            names, _, note = find_channels_noted(
+                database, phrases[0], writable=False, max_write_channels=max_channels_per_write()
+            )
+        except ClarificationRequired:
+            if whole is not None and _covers(database, whole[0], [(phrases[0], [])]):
+                return whole
+            raise
+        if whole is not None and set(whole[0]) < set(names):
+            return whole
         return names, note
     names: list[str] = []
     notes: list[str] = []
