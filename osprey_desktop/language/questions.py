@@ -47,7 +47,22 @@ _CONCEPT_FORMS = [
     ),
     # what would happen if I set HCM01 to 5 A
     re.compile(r"^what\s+(?:would|will|could|might)\s+happen\b"),
-    re.compile(r"^what\s+happens\s+(?:if|when)\b"),
+    re.compile(r"^what\s+happens\s+(?:to\s+.+\s+)?(?:if|when|as|after)\b"),
+    # what causes the orbit to drift / which magnets control the tune: a cause asked of a
+    # quantity in general ("what is HCM01 set to" is no such form: "is" leads it)
+    re.compile(
+        r"^(?:what|which\s+[a-z]+s?)\s+(?:causes?|determines?|sets?|affects?|makes?|limits?|"
+        r"controls?|drives?|influences?|governs?|decides?|produces?|changes?|shifts?)\s+"
+        r"(?!(?:did|do|does|were|was|are|is|have|has|had|i|we|you|someone|anyone)\b)"
+        r"(?:the\s+|a\s+|an\s+)?[a-z]"
+    ),
+    # how is the lifetime measured / how are the tunes computed: how a quantity comes about
+    re.compile(
+        r"^how\s+(?:is|are)\s+.+\s+(?:measured|computed|calculated|defined|determined|"
+        r"produced|made|generated|controlled|set|corrected|kept|stabili[sz]ed)\s*[?.!]*$"
+    ),
+    # how does raising the RF voltage change the lifetime: an action in general
+    re.compile(r"^how\s+(?:does|do|would|will|can|could)\s+[a-z]+ing\b"),
     re.compile(r"^is\s+it\s+(?:safe|possible|ok|okay|allowed)\s+to\b"),
     # what is top-up injection / what's orbit correction: a process named by a noun made from
     # a verb, with no article and no number, is a concept ("what is the injection rate" and

@@ -211,6 +211,9 @@ def _lead_stripped(clause: str) -> str:
     return clause
 
 
+_GIVEN_A_VALUE = re.compile(r"\b(?:to|by)\s+(?:[-+−]?\.?\d|minus\b|zero\b)", re.I)
+
+
 def _verb_of(clause: str, vocabulary: Vocabulary) -> tuple[str | None, bool]:
     """The verb leading a clause and whether it is one this grammar knows. ``(None, True)``
     when the clause leads with something else (a name, a question word, a number)."""
@@ -220,7 +223,12 @@ def _verb_of(clause: str, vocabulary: Vocabulary) -> tuple[str | None, bool]:
     first, nxt = ws[0], (ws[1] if len(ws) > 1 else "")
     acts_on = (
         nxt in DETERMINERS
-        or nxt in ("up", "down", "back", "off", "on")
+        or nxt in ("up", "down", "back", "off", "on", "out")
+        # "set horizontal corrector 9 to 0.1 A": what follows is given a value
+        or (
+            nxt not in ("of", "values", "value", "point", "points", "and", "or")
+            and bool(_GIVEN_A_VALUE.search(clause))
+        )
         or bool(re.match(r"[a-z]+\d|\d", nxt) or re.search(rf"\b{first}\s+[A-Z]{{2,}}\d", clause))
         or bool(re.search(rf"\b{first}\s+(?:\w+://)?[A-Za-z][\w-]*:\w", clause))  # a PV name
     )
@@ -382,6 +390,7 @@ def parse_request(
     vocabulary = vocabulary or Vocabulary()
     original = " ".join(str(text).split())
     work = join_device_names(original, vocabulary)
+    work = re.sub(r"\bzero\s+out\b", "zero", work, flags=re.I)  # a phrasal verb, one verb
     if not _is_question(work):
         work = _MODAL_VALUE.sub(" to ", work)  # "HCM04 should be 0.25 A": a value given
     spans = find_clock_spans(work, now) if now is not None else []
@@ -395,7 +404,7 @@ def parse_request(
 
     if is_greeting(original) or is_thanks(original) or asks_for_help(original):
         return Request(original, "conversation", canonical=canonical, used=tuple(all_words))
-    if is_knowledge_question(original):
+    if is_knowledge_question(original) or _names_a_concept(original, vocabulary):
         return Request(original, "knowledge", canonical=canonical, used=tuple(all_words))
 
     # verbs, clause by clause
@@ -610,6 +619,25 @@ _AS_IT_WAS = re.compile(
     r"\b(?:back\s+)?(?:to\s+)?(?:the\s+way|how|as)\s+(?:it|they)\s+(?:was|were|used\s+to\s+be)\b",
     re.I,
 )
+_WHAT_IS_BARE = re.compile(
+    r"^(?:what\s+is|what'?s|what\s+are)\s+(?!(?:the|a|an|this|that|these|those|our|my|its|"
+    r"your)\b)(?P<what>[a-z][a-z -]{0,40}?)\s*[?.!]*$",
+    re.I,
+)
+
+
+def _names_a_concept(text: str, vocabulary: Vocabulary) -> bool:
+    """ "what is emittance?": one bare noun the channel list has no word for is a concept to
+    explain ("what is lifetime?" names a channel; "what is the chromaticity" a channel the
+    list may lack, asked of the finder)."""
+    found = _WHAT_IS_BARE.match(text.strip())
+    if found is None or not vocabulary.channel_words:
+        return False
+    words = re.findall(r"[a-z]+", found.group("what").lower())
+    known = vocabulary.channel_words | vocabulary.device_prefixes
+    return len(words) == 1 and not any(w in known or stem(w) in _stems(known) for w in words)
+
+
 _MARK_BEFORE = re.compile(r"(?:\bto|\bat|->|→|:?=|:)\s*$", re.I)
 
 

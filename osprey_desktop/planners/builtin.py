@@ -729,7 +729,7 @@ class BuiltinPlanner:
             ]
             if asks_for_help(primary):
                 parts.append("I can help with:\n" + render_capability_help(capabilities))
-            elif is_knowledge_question(primary):
+            elif is_knowledge_question(primary) or parse(primary).intent == "knowledge":
                 parts.append(_explanation(primary))
             elif is_thanks(primary):
                 parts.append("You're welcome. Ask me anything else about the machine.")

@@ -213,3 +213,46 @@ def test_the_verb_of_a_question_about_a_value_is_no_channel_word():
 def test_a_follow_up_naming_only_roles_replaces_the_roles(previous, again, targets):
     merged = follow_up(parse(previous), parse(again), WORDS)
     assert merged is not None and merged.targets == targets
+
+
+@pytest.mark.parametrize(
+    ("text", "concept"),
+    [
+        ("what causes the orbit to drift?", True),
+        ("which magnets control the tune?", True),
+        ("how is the beam lifetime measured?", True),
+        ("what happens to the lifetime when the gap closes?", True),
+        ("how does raising the RF voltage change the lifetime?", True),
+        ("what changes were made to QF 3", False),
+        ("how is the lifetime now?", False),
+        ("what is HCM01 set to", False),
+    ],
+)
+def test_a_cause_or_a_process_asked_in_general_is_a_concept(text, concept):
+    assert is_knowledge_question(text) is concept
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("what is emittance?", "knowledge"),
+        ("what is lifetime?", "read"),
+        ("what is the chromaticity", "read"),
+        ("what is klystron power?", "read"),
+    ],
+)
+def test_one_bare_noun_the_list_lacks_is_a_concept(text, intent):
+    assert parse(text).intent == intent
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("set horizontal corrector 9 to 0.1 A", "write"),
+        ("zero out HCM 8", "write"),
+        ("set values of HCM 3", "read"),
+        ("tunes, lifetime and current", "read"),
+    ],
+)
+def test_a_noun_that_is_also_a_verb_leads_a_change_when_its_object_is_given_a_value(text, intent):
+    assert parse(text).intent == intent
