@@ -36,7 +36,7 @@ a ``Vocabulary`` from the caller: this package knows English, not a channel list
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import lru_cache
 from typing import Literal
@@ -77,6 +77,7 @@ from osprey_desktop.language.targets import (
     with_roles,
     without_slot_words,
 )
+from osprey_desktop.language.time_words import dotted_clock_times, spoken_times
 from osprey_desktop.language.times import ClockSpan, find_clock_spans, replace_clock_spans
 from osprey_desktop.language.units import lookup_unit
 from osprey_desktop.language.words import STOP_WORDS, stem
@@ -384,6 +385,16 @@ def parse_request(
 ) -> Request:
     """The structure of ``text`` (see the module docstring). ``now`` (timezone-aware, in the
     facility's zone) resolves qualified clock times; without it they stay as typed."""
+    request = _parse(text, vocabulary, now)
+    dotted = dotted_clock_times(request.canonical)
+    if not request.changes and dotted != request.canonical:
+        # "lifetime at 9.30": a clock time with a dot, in a request that changes nothing
+        again = _parse(dotted, vocabulary, now)
+        return replace(again, text=request.text)
+    return request
+
+
+def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Request:
     from osprey_desktop.language.questions import asks_for_help, is_knowledge_question, is_thanks
     from osprey_desktop.language.words import is_greeting
 
@@ -391,6 +402,7 @@ def parse_request(
     original = " ".join(str(text).split())
     work = join_device_names(original, vocabulary)
     work = re.sub(r"\bzero\s+out\b", "zero", work, flags=re.I)  # a phrasal verb, one verb
+    work = spoken_times(work)  # "a quarter past nine", "an hour and a half ago"
     if not _is_question(work):
         work = _MODAL_VALUE.sub(" to ", work)  # "HCM04 should be 0.25 A": a value given
     spans = find_clock_spans(work, now) if now is not None else []

@@ -256,3 +256,25 @@ def test_one_bare_noun_the_list_lacks_is_a_concept(text, intent):
 )
 def test_a_noun_that_is_also_a_verb_leads_a_change_when_its_object_is_given_a_value(text, intent):
     assert parse(text).intent == intent
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("beam current at a quarter past nine", "beam current at 09:15"),
+        ("lifetime since a quarter to ten", "lifetime since 09:45"),
+        ("lifetime at 9.30", "lifetime at 09:30"),
+        ("energy an hour and a half ago", "energy 90 minutes ago"),
+        ("vacuum half an hour ago", "vacuum 30 minutes ago"),
+    ],
+)
+def test_times_said_in_words_are_written_as_the_time_parsers_read_them(text, canonical):
+    assert parse(text).canonical == canonical
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["set VCM 5 to 6 A", "sectors two to four", "lifetime from ten to six", "set HCM1 at 9.30"],
+)
+def test_numbers_that_are_no_clock_time_stay_as_typed(text):
+    assert parse(text).canonical.split()[-1] == text.split()[-1]
