@@ -8,7 +8,13 @@ list, its time zone) is handed in by the caller.
 * ``request_length``: how long a request may be (``MAX_REQUEST_CHARS``), and why.
 * ``request``: the parse of a whole request into an intent, targets, a quantity, a time, a
   reference and the words used or left over. Its docstring names the grammar.
+* ``targets``: the items of a list of channel phrases, the qualifiers and roles they lend each
+  other, the words of other slots they drop, and a quantity named alone read as measured.
+* ``references``: what a change takes its value from (another channel by a relation of
+  equality whatever verb leads it, the archive, a golden value).
 * ``follow_ups``: a follow-up as the previous parse with the slots the new turn names replaced.
+* ``time_words``: times said in words ("a quarter past nine", "an hour and a half ago",
+  "at 9.30") written as the time parsers read them.
 * ``quantities``: amounts, their units, and whether they give a value, a change or a direction.
 * ``lexicon``: the generic words of a control room's English the parse knows.
 * ``times``: clock hours qualified by their words ("between 1 and 2 pm", "since 7 this
