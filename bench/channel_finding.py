@@ -239,9 +239,21 @@ SUITE = [
 ]
 
 
-def run_suite(direct: bool, planner: str) -> None:
-    """Every list and set of ``SUITE``: development and held-out figures on separate lines."""
-    for label, channels, sets in SUITE:
+def run_suite(direct: bool, planner: str, only: int | None = None) -> None:
+    """Every list and set of ``SUITE``: development and held-out figures on separate lines.
+
+    Whole ``ask`` turns run each list in a process of its own: a process keeps what it read
+    of the first configured list (the planner's channel words), as an operator's would."""
+    if not direct and only is None:
+        import subprocess
+
+        for number in range(len(SUITE)):
+            command = [sys.executable, __file__, "--suite-entry", str(number)]
+            subprocess.run([*command, "--planner", planner], check=False, timeout=3600)
+        return
+    for number, (label, channels, sets) in enumerate(SUITE):
+        if only is not None and number != only:
+            continue
         files = [s if isinstance(s, Path) else QUERIES / f"{s}.json" for s in sets]
         if direct:
             scored = run_direct(channels, files)
@@ -269,6 +281,7 @@ def main() -> int:
     parser.add_argument(
         "--suite", action="store_true", help="every list and set of SUITE, one line each"
     )
+    parser.add_argument("--suite-entry", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--planner", default="builtin", choices=("builtin", "chat_model"))
     parser.add_argument("--show-misses", action="store_true")
     parser.add_argument(
@@ -281,8 +294,8 @@ def main() -> int:
         os.environ["OSPREY_DESKTOP_DATA_DIR"] = str(Path(home) / "data")
         os.environ["XDG_CONFIG_HOME"] = str(Path(home) / "config")
         os.environ.pop("OSPREY_DESKTOP_CONFIG", None)
-        if args.suite:
-            run_suite(args.direct, args.planner)
+        if args.suite or args.suite_entry is not None:
+            run_suite(args.direct, args.planner, args.suite_entry)
             return 0
         if args.channels is None or not args.queries:
             parser.error("--channels and --queries (or --suite)")

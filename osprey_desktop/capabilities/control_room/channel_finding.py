@@ -32,6 +32,7 @@ from osprey_desktop.capabilities.control_room.channel_phrases import (
 from osprey_desktop.capabilities.control_room.channel_read import unlisted_note
 from osprey_desktop.capabilities.control_room.channel_targets import (
     borrowed_targets,
+    said_only,
     targets_keep_request,
 )
 from osprey_desktop.capabilities.control_room.common import ControlRoomCapability
@@ -806,7 +807,10 @@ class ChannelFindingCapability(ControlRoomCapability):
             # the phrases the request's parse names ("current, lifetime and RF": each item
             # found on its own, none dropped)
             names, note = await asyncio.to_thread(
-                find_each_target, database, borrowed_targets(targets), self._wordings(text)
+                find_each_target,
+                database,
+                borrowed_targets(said_only(targets, " ".join(self._wordings(text)))),
+                self._wordings(text),
             )
             return self.store_output_context(ChannelAddressesContext(
                 channels=names, original_query=text, note=note,

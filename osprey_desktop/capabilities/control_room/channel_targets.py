@@ -26,7 +26,7 @@ from osprey_desktop.channels.finder import normalize
 from osprey_desktop.channels.search import STOPWORDS
 from osprey_desktop.language.time_parsing import strip_time_expressions
 
-__all__ = ["borrowed_targets", "targets_keep_request"]
+__all__ = ["borrowed_targets", "said_only", "targets_keep_request"]
 
 _PIECES = re.compile(r"[a-z]+|\d+")
 #: Words that say which of a device's channels, never which device.
@@ -50,6 +50,18 @@ def targets_keep_request(finder: Any, text: str, targets: list[str]) -> bool:
         if word not in given and len(finder.word_matches(word)[0]):
             return False
     return True
+
+
+def said_only(targets: list[str], request: str) -> list[str]:
+    """The phrases without the words the request does not have: a parse that adds "readback"
+    to "all vertical steering coils" would leave out the setpoints "all" asks for; the finder
+    reads readbacks by default anyway."""
+    said = set(_PIECES.findall(request.lower()))
+    kept = []
+    for phrase in targets:
+        words = [w for w in phrase.split() if set(_PIECES.findall(w.lower())) <= said]
+        kept.append(" ".join(words) if words else phrase)
+    return kept
 
 
 def borrowed_targets(targets: list[str]) -> list[str]:
