@@ -47,6 +47,8 @@ _CONCEPT_FORMS = [
     ),
     # what would happen if I set HCM01 to 5 A
     re.compile(r"^what\s+(?:would|will|could|might)\s+happen\b"),
+    # what would the lifetime be if I raised the RF voltage: a hypothetical about a quantity
+    re.compile(r"^what\s+(?:would|will|could|might)\s+.+\s+(?:be|do|look\s+like)\s+(?:if|when)\b"),
     re.compile(r"^what\s+happens\s+(?:to\s+.+\s+)?(?:if|when|as|after)\b"),
     # what causes the orbit to drift / which magnets control the tune: a cause asked of a
     # quantity in general ("what is HCM01 set to" is no such form: "is" leads it)

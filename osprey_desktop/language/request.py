@@ -237,6 +237,8 @@ def _verb_of(clause: str, vocabulary: Vocabulary) -> tuple[str | None, bool]:
         # "tune the RF", never "tunes, chromaticity and lifetime" (a plural is a noun)
         return (first, True) if acts_on and first in NOUN_VERBS else (None, True)
     if stem(first) in {stem(v) for v in CHANGE} or first in CHANGE:
+        if nxt in ("in", "of"):
+            return None, True  # "increase in lifetime since 8": a change as a noun
         return first, True
     if first in READ_VERBS or first in PLOT_VERBS or first in COMPARE_WORDS:
         return first, True
@@ -550,6 +552,7 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     )
     phrase = re.sub(r"^(?:me|us)\b", "", phrase.strip(), flags=re.I).strip(" ,.?!")
     if _is_question(canonical):
+        phrase = re.sub(r"^\s*there\b", " ", phrase, flags=re.I).strip()  # "was there a drop ..."
         # "what is the RF frequency doing / reading?": the question's verb, no channel's word
         phrase = re.sub(r"\s+(?:doing|reading|showing|saying)\s*$", "", phrase, flags=re.I)
     phrase = _WISH.sub(" ", phrase)

@@ -84,10 +84,19 @@ _COMPARATIVE = re.compile(
 )
 
 
+# "an increase in lifetime", "the drop of the beam current": a change as a noun, asked of history
+_CHANGE_NOUN = re.compile(
+    r"\b(?:the\s+|an?\s+|any\s+)?(?:increase|decrease|drop|rise|fall|change|jump|step|shift|"
+    r"drift|loss|gain)s?\s+(?:in|of)\b",
+    re.I,
+)
+
+
 def without_slot_words(phrase: str, intent: str, reference: Reference | None) -> str:
     """``phrase`` without the words another slot of the request holds."""
     if intent in ("statistic", "history", "plot", "compare"):
         phrase = _STATISTICS.sub(" ", phrase)
+        phrase = _CHANGE_NOUN.sub(" ", phrase)
     if intent == "compare":
         phrase = _COMPARATIVE.sub(" ", phrase)
     if reference is not None and reference.kind == "archive":

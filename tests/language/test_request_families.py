@@ -278,3 +278,21 @@ def test_times_said_in_words_are_written_as_the_time_parsers_read_them(text, can
 )
 def test_numbers_that_are_no_clock_time_stay_as_typed(text):
     assert parse(text).canonical.split()[-1] == text.split()[-1]
+
+
+@pytest.mark.parametrize(
+    ("text", "targets"),
+    [
+        ("increase in lifetime since 8 am?", ("lifetime",)),
+        ("was there a drop in the beam current overnight?", ("the beam current",)),
+        ("change of the vertical tune today", ("the vertical tune",)),
+    ],
+)
+def test_a_change_said_as_a_noun_asks_for_history_not_a_change(text, targets):
+    request = parse(text)
+    assert request.intent == "history" and not request.changes
+    assert request.targets == targets
+
+
+def test_a_hypothetical_about_a_quantity_is_a_concept():
+    assert is_knowledge_question("what would the lifetime be if I raised the RF voltage?")
