@@ -127,7 +127,7 @@ async def test_ioc_death_during_readback_is_readback_failed(doomed_ioc, doomed_e
     assert result.readback_channel == "HOLD:RB"
     assert "could not be read" in result.message and "read the channel" in result.message
     assert any("PUT-APPLIED HOLD:SP" in line for line in doomed_ioc.output)
-    assert time.monotonic() - started < 3.0  # not the 10 s settle time
+    assert time.monotonic() - started < 8.0  # not the 10 s settle time (room for a busy machine)
 
 
 async def test_ioc_death_during_the_put_is_in_doubt(doomed_ioc, doomed_epics) -> None:

@@ -89,7 +89,9 @@ async def test_one_day_at_one_second_is_fast(machine: SimMachine) -> None:
     data = await archiver.get_data(["SR03C:BPM13:X"], NOW - timedelta(days=1), NOW)
     elapsed = time.perf_counter() - started
     assert len(data.series["SR03C:BPM13:X"]) == 86401
-    assert elapsed < 1.0
+    # A guard against a per-sample slow path (minutes), with room for a busy machine; the speed
+    # itself (well under 1 s idle) is a figure of bench/channels.py, not a timed unit test.
+    assert elapsed < 10.0
 
 
 async def test_to_dict_carries_timestamps_values_and_units(machine: SimMachine) -> None:

@@ -169,7 +169,7 @@ async def test_retry_backoff_waits_without_blocking_the_loop(lab_graph) -> None:
     finally:
         task.cancel()
     assert final["control_retry_count"] == 1
-    assert ticks >= 10  # the loop kept running during the 0.2 s backoff
+    assert ticks >= 3  # the loop kept running during the 0.2 s backoff (blocked: 0 or 1)
 
 
 async def test_graph_interrupt_passes_through_capability_node() -> None:
