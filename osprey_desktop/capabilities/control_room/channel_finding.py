@@ -213,6 +213,8 @@ def _covers(
                 if not re.search(rf"(?<!\d)0*{int(piece)}(?!\d)", spelled):
                     return False
                 continue
+            if _narrows(piece, set()):
+                continue  # "first", "three", "devices" pick among channels; they name none
             having = finder.word_matches(normalize(piece))[0]
             # a word the list lacks was judged by the finder reading the whole request
             if len(having) and not positions & set(having.tolist()):
