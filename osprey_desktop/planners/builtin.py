@@ -327,6 +327,11 @@ def _default_action(
     return [best]
 
 
+def _claims_only(capability: Any) -> bool:
+    """A capability that declares ``claims``: it acts on the requests it claims."""
+    return callable(getattr(capability, "claims", None))
+
+
 def claiming_capabilities(text: str, capabilities: Sequence[Any]) -> list[Any]:
     """Capabilities that declare ``claims(text)`` and claim this request: they alone are the
     goals (the logbook's "log this", "undo the last write" name no channel to read or write
@@ -341,6 +346,12 @@ def claiming_capabilities(text: str, capabilities: Sequence[Any]) -> list[Any]:
                 claimed.append(capability)
         except Exception as exc:  # noqa: BLE001 - a broken check must not stop planning
             logger.warning("%s.claims failed: %s", capability.name, exc)
+    if claimed and any(getattr(c, "writes", False) for c in claimed):
+        request = parse(text)
+        if request.intent == "restore" and request.time is not None and request.targets:
+            # "revert QD20 to where it was an hour ago": a value from the archive at a named
+            # moment, no undo of a write the audit log holds
+            claimed = [c for c in claimed if not getattr(c, "writes", False)]
     return claimed
 
 
@@ -536,6 +547,12 @@ class BuiltinPlanner:
             goals = drop_subsumed_goals(matches, by_name)
         if change and not any(g.writes for g in goals):
             goals += self._best_writer(text, capabilities)
+        if change:
+            # a writer with its own request form ("undo the last write") writes only what it
+            # claims: "revert QD20 to where it was an hour ago" is a restore, not an undo
+            goals = [g for g in goals if not (g.writes and _claims_only(g))]
+            if not any(g.writes for g in goals):
+                goals += self._best_writer(text, capabilities)
         if request.intent in ("restore", "copy") and any(g.writes for g in goals):
             # the archived or copied value is the writer's input (its ``inputs_for``), not a
             # goal of its own: planned before the write, after the channel is found
@@ -582,7 +599,7 @@ class BuiltinPlanner:
     @staticmethod
     def _best_writer(text: str, capabilities: Sequence[Any]) -> list[Any]:
         """A command without a matched writer ("HCM01 -> 1.2 A"): the best-scoring one."""
-        writers = [c for c in capabilities if c.writes]
+        writers = [c for c in capabilities if c.writes and not _claims_only(c)]
         if not writers:
             return []
         return [max(writers, key=lambda c: score_capability(c, text).score)]

@@ -163,3 +163,9 @@ async def test_a_first_request_changing_it_is_asked_what_it_is_before_any_lookup
 async def test_a_comparison_with_an_adjective_finds_only_the_channel():
     steps = await plan("is the lifetime worse now than at 9 this morning?")
     assert steps[0]["parameters"]["targets"] == ["the lifetime"]
+
+
+async def test_a_revert_to_a_named_moment_restores_from_the_archive_not_the_undo():
+    steps = await plan("revert HCM 11 to how it was two hours ago")
+    assert names(steps)[-2:] == ["channel_write", "respond"]
+    assert "archiver_retrieval" in names(steps)
