@@ -195,12 +195,15 @@ def with_roles(targets: tuple[str, ...], lowered: str, channel_words: frozenset[
 _ASKS_THE_SETTING = re.compile(r"\bset\s+(?:to|at)\b|\bset\s*[?.!]*$|\bsetting", re.I)
 
 
-def as_measured(request: Request, device_prefixes: frozenset[str]) -> tuple[str, ...]:
+def as_measured(
+    request: Request, device_prefixes: frozenset[str], channel_words: frozenset[str] = frozenset()
+) -> tuple[str, ...]:
     """The targets of a request that changes nothing, as the finder should read them: a
     quantity asked for by its words alone ("the RF voltage", "cavity voltage") is read as
     measured, its readback. A device ("VCM 14", "QF"), several ("the correctors"), a place
     ("in sector 8"), a role already named, or a question about the setting ("what is the RF
-    frequency set to") keep every channel they name."""
+    frequency set to") keep every channel they name; so does a target with a word the channel
+    list lacks, which the finder names as not found in the operator's own words."""
     targets = request.targets
     if request.changes or request.intent not in MEASURED_INTENTS:
         return targets
@@ -215,6 +218,7 @@ def as_measured(request: Request, device_prefixes: frozenset[str]) -> tuple[str,
             or any(w.isdigit() or w in device_prefixes or w in ROLE_WORDS for w in lowered)
             or re.search(r"[^s]s$", lowered[-1])
             or re.search(r"\d", target)
+            or (channel_words and any(w not in channel_words for w in named))
         ):
             out.append(target)
             continue

@@ -452,7 +452,8 @@ def _give_targets(draft: PlanDraft, request: Request, capabilities: Sequence[Any
     if len(request.targets) == 1 and request.unused:
         return  # words the parse could not place: the finder reads the whole request
     takes = {c.name for c in capabilities if "targets" in (getattr(c, "parameters", None) or {})}
-    measured = as_measured(request, configured_vocabulary().device_prefixes)
+    vocabulary = configured_vocabulary()
+    measured = as_measured(request, vocabulary.device_prefixes, vocabulary.channel_words)
     for step in draft.steps:
         if step.get("capability") in takes:
             step["parameters"] = {
