@@ -512,6 +512,8 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
     # model-assisted finding (models.planner: chat_model): the model's checked choice, if any
     builtin = found
     found = chosen_instead(database, text, writable, found)
+    if not found.names and found.query.numbers:
+        found = _without_stray_numbers(finder, words, found, writable)
     if not found.names:
         # no answer from the ranked search instead: on every list measured it answered
         # nothing the finder missed, and on a list the finder cannot read it answers with
@@ -554,6 +556,20 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
 
 
 _JOIN = re.compile(r"\s*(?:,|\band\b|&|\bas well as\b)\s*", re.I)
+
+
+def _without_stray_numbers(finder: Any, words: str, found: Any, writable: bool) -> Any:
+    """The request's channels when its numbers cannot be theirs: "the lifetime since 8" (an
+    hour the time parse left) finds the lifetime, which has no numbered devices; "BPM 99 x"
+    stays unanswered, BPMs are numbered."""
+    bare = " ".join(w for w in words.split() if not w.isdigit())
+    if bare == words:
+        return found
+    again = finder.find(bare, writable=True if writable else None)
+    positions = [finder.records.position(n) for n in again.names]
+    if again.names and all(p is not None and finder.instance[p] is None for p in positions):
+        return again
+    return found
 
 
 def _joined_parts(finder: Any, words: str, found: Any, writable: bool) -> Any:
