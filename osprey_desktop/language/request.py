@@ -212,6 +212,8 @@ def _lead_stripped(clause: str) -> str:
     return clause
 
 
+#: The particles of a phrasal verb ("power down QF7", "dial back the RF").
+_PARTICLES = frozenset({"up", "down", "back", "off", "on", "out"})
 _GIVEN_A_VALUE = re.compile(r"\b(?:to|by)\s+(?:[-+−]?\.?\d|minus\b|zero\b)", re.I)
 
 
@@ -224,7 +226,7 @@ def _verb_of(clause: str, vocabulary: Vocabulary) -> tuple[str | None, bool]:
     first, nxt = ws[0], (ws[1] if len(ws) > 1 else "")
     acts_on = (
         nxt in DETERMINERS
-        or nxt in ("up", "down", "back", "off", "on", "out")
+        or nxt in _PARTICLES
         # "set horizontal corrector 9 to 0.1 A": what follows is given a value
         or (
             nxt not in ("of", "values", "value", "point", "points", "and", "or")
@@ -248,7 +250,7 @@ def _verb_of(clause: str, vocabulary: Vocabulary) -> tuple[str | None, bool]:
         return None, True
     if first in vocabulary.device_prefixes or re.match(r"[a-z]+\d", first):
         return None, True
-    if acts_on and nxt in DETERMINERS and first not in PLACE_WORDS:
+    if acts_on and (nxt in DETERMINERS or nxt in _PARTICLES) and first not in PLACE_WORDS:
         return first, False  # "straighten the orbit": a verb nobody taught this grammar
     return None, True
 
@@ -535,7 +537,13 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
             flags=re.I,
         )
     for lead in unknown:
-        phrase = re.sub(rf"\b{re.escape(lead)}\b", " ", phrase, count=1, flags=re.I)
+        phrase = re.sub(
+            rf"\b{re.escape(lead)}\b(?:\s+(?:up|down|back|off|on|out)\b)?",
+            " ",
+            phrase,
+            count=1,
+            flags=re.I,
+        )
     phrase = re.sub(
         r"^\s*(?:(?:what|how|where|which)\s*(?:'s\b|is\b|are\b|was\b|were\b)?|'s\b|is\b|are\b|was\b)",
         " ",

@@ -296,3 +296,21 @@ def test_a_change_said_as_a_noun_asks_for_history_not_a_change(text, targets):
 
 def test_a_hypothetical_about_a_quantity_is_a_concept():
     assert is_knowledge_question("what would the lifetime be if I raised the RF voltage?")
+
+
+@pytest.mark.parametrize(
+    ("text", "verb", "targets"),
+    [
+        ("power down QF 7", "power", ("QF7",)),
+        ("dial back the RF voltage", "dial", ("the RF voltage",)),
+    ],
+)
+def test_a_phrasal_verb_nobody_taught_the_grammar_is_asked_about(text, verb, targets):
+    request = parse(text)
+    assert request.intent == "unknown"
+    assert request.verb == verb and request.targets == targets
+
+
+@pytest.mark.parametrize("text", ["top up countdown", "beam down?", "lifetime up since 8?"])
+def test_a_channel_word_before_a_particle_is_no_verb(text):
+    assert parse(text).intent in ("read", "history")
