@@ -314,3 +314,20 @@ def test_a_phrasal_verb_nobody_taught_the_grammar_is_asked_about(text, verb, tar
 @pytest.mark.parametrize("text", ["top up countdown", "beam down?", "lifetime up since 8?"])
 def test_a_channel_word_before_a_particle_is_no_verb(text):
     assert parse(text).intent in ("read", "history")
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("incraese QF 3 by 1 A", "increase QF3 by 1 A"),
+        ("plto the lifetime for the last hour", "plot the lifetime for the last hour"),
+        ("raed HCM 3", "read HCM3"),
+    ],
+)
+def test_a_verb_one_slip_of_typing_away_is_read_as_that_verb(text, canonical):
+    assert parse(text).canonical == canonical
+
+
+@pytest.mark.parametrize("text", ["tunes", "sets of correctors", "gap?", "lifetime"])
+def test_words_of_the_list_or_the_grammar_are_never_respelled(text):
+    assert parse(text).canonical == text
