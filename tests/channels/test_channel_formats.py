@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ from osprey_desktop.channels import ChannelDatabaseError, load_channel_database
 from osprey_desktop.channels.formats import read_channel_list
 from osprey_desktop.connectors.sim_machine import SimMachine
 from tests.support.cli_env import cli_environment, run_cli
+from tests.support.cli_process import run_osprey
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = Path("/work/shared/facility-channels")
@@ -385,15 +385,7 @@ def test_a_repeated_name_in_a_facility_list_is_reported_and_the_first_kept(tmp_p
 
 # ----- the command line ------------------------------------------------------------------------
 def _check(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "osprey_desktop", "channels", "check", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=REPO,
-        env=cli_environment(tmp_path),
-        check=False,
-    )
+    return run_osprey(["channels", "check", *args], env=cli_environment(tmp_path), timeout=120)
 
 
 @needs_shared

@@ -100,15 +100,14 @@ def test_explain_shows_the_parse_of_a_follow_up():
 
 def test_ask_explain_prints_the_parse_before_the_answer(isolated_config):
     import os
-    import subprocess
-    import sys
 
-    done = subprocess.run(
-        [sys.executable, "-m", "osprey_desktop", "ask", "--explain", "beam current and lifetime"],
-        capture_output=True,
-        text=True,
-        timeout=120,
+    from tests.support.cli_process import run_osprey
+
+    done = run_osprey(
+        ["ask", "--explain", "beam current and lifetime"],
         env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+        cwd=os.getcwd(),
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     head = done.stdout.split("\n\n", 1)[0]
