@@ -749,9 +749,13 @@ def _canonical_change(
     """The change in a form the write parsers read, when the words had another form."""
     if intent == "write" and quantity is not None and quantity.value is not None and targets:
         single = len(_verb_clauses(canonical)) == 1
-        if quantity.kind == "relative" and (single or not re.search(r"\bby\b", canonical, re.I)):
+        by_word = re.search(r"\bby\b", canonical, re.I)
+        relative = quantity.kind == "relative" and (single or not by_word)
+        # "QF 3 one percent up": a percent without "by" said as the write parser reads it
+        percent = quantity.kind == "percent" and single and not by_word
+        if relative or percent:
             word = "increase" if quantity.value > 0 else "decrease"
-            unit = f" {quantity.unit}" if quantity.unit else ""
+            unit = "%" if percent else (f" {quantity.unit}" if quantity.unit else "")
             return f"{word} {' and '.join(targets)} by {abs(quantity.value):g}{unit}"
     same = re.search(r"\bcopy\b", canonical, re.I)  # "copy X to Y": the source comes first
     if intent == "copy" and reference is not None and len(targets) >= 2 and not same:

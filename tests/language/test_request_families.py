@@ -331,3 +331,11 @@ def test_a_verb_one_slip_of_typing_away_is_read_as_that_verb(text, canonical):
 @pytest.mark.parametrize("text", ["tunes", "sets of correctors", "gap?", "lifetime"])
 def test_words_of_the_list_or_the_grammar_are_never_respelled(text):
     assert parse(text).canonical == text
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [("QF 3 one percent up", "increase QF3 by 1%"), ("QD 6 3% lower", "decrease QD6 by 3%")],
+)
+def test_a_percent_without_by_is_said_as_a_change_by_that_percent(text, canonical):
+    assert parse(text).canonical == canonical
