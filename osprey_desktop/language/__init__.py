@@ -13,6 +13,7 @@ list, its time zone) is handed in by the caller.
 * ``references``: what a change takes its value from (another channel by a relation of
   equality whatever verb leads it, the archive, a golden value).
 * ``follow_ups``: a follow-up as the previous parse with the slots the new turn names replaced.
+* ``spelling``: a verb typed with one slip, leading a request, read as that verb.
 * ``time_words``: times said in words ("a quarter past nine", "an hour and a half ago",
   "at 9.30") written as the time parsers read them.
 * ``quantities``: amounts, their units, and whether they give a value, a change or a direction.

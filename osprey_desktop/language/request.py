@@ -72,6 +72,7 @@ from osprey_desktop.language.references import (
     copy_relation,
     find_reference,
 )
+from osprey_desktop.language.spelling import verb_spelled
 from osprey_desktop.language.targets import (
     split_targets,
     with_roles,
@@ -407,7 +408,10 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     work = join_device_names(original, vocabulary)
     work = re.sub(r"\bzero\s+out\b", "zero", work, flags=re.I)  # a phrasal verb, one verb
     work = spoken_times(work)  # "a quarter past nine", "an hour and a half ago"
-    work = _verb_spelled(work, vocabulary)  # "incraese QF 3 by 1 A", "plto the lifetime"
+    # "incraese QF 3 by 1 A", "plto the lifetime": a verb one slip of typing away
+    work = verb_spelled(
+        work, _lead_stripped(work), vocabulary.channel_words | vocabulary.device_prefixes
+    )
     if not _is_question(work):
         work = _MODAL_VALUE.sub(" to ", work)  # "HCM04 should be 0.25 A": a value given
     spans = find_clock_spans(work, now) if now is not None else []
@@ -643,45 +647,6 @@ _AS_IT_WAS = re.compile(
     r"\b(?:back\s+)?(?:to\s+)?(?:the\s+way|how|as)\s+(?:it|they)\s+(?:was|were|used\s+to\s+be)\b",
     re.I,
 )
-_VERBS_TO_SPELL = sorted(w for w in CHANGE | READ_VERBS | PLOT_VERBS if len(w) >= 4)
-
-
-def _close_to(word: str, verb: str) -> bool:
-    """One slip of typing: two letters swapped, or a letter missing, extra or wrong."""
-    if abs(len(word) - len(verb)) > 1 or word[0] != verb[0]:
-        return False
-    if len(word) == len(verb):
-        differ = [i for i in range(len(word)) if word[i] != verb[i]]
-        if len(differ) == 1:
-            return len(word) >= 5
-        return (
-            len(differ) == 2
-            and differ[1] == differ[0] + 1
-            and word[differ[0]] == verb[differ[1]]
-            and word[differ[1]] == verb[differ[0]]
-        )
-    short, long_ = sorted((word, verb), key=len)
-    return len(short) >= 5 and any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
-
-
-def _verb_spelled(text: str, vocabulary: Vocabulary) -> str:
-    """The word leading the request, if it is no word of the grammar or the channel list but
-    one slip from a verb, spelled as that verb ("incraese" -> "increase", "plto" -> "plot")."""
-    lead = _lead_stripped(text)
-    first = re.match(r"[A-Za-z]+", lead)
-    if first is None:
-        return text
-    word = first.group(0).lower()
-    known = CHANGE | READ_VERBS | PLOT_VERBS | QUESTION_LEADS | STOP_WORDS | POLITE | DETERMINERS
-    if word in known or word in vocabulary.channel_words or word in vocabulary.device_prefixes:
-        return text
-    close = [v for v in _VERBS_TO_SPELL if _close_to(word, v)]
-    if len(close) != 1:
-        return text
-    at = text.find(first.group(0), len(text) - len(lead))
-    return text[:at] + close[0] + text[at + len(first.group(0)) :]
-
-
 _WHAT_IS_BARE = re.compile(
     r"^(?:what\s+is|what'?s|what\s+are)\s+(?!(?:the|a|an|this|that|these|those|our|my|its|"
     r"your)\b)(?P<what>[a-z][a-z -]{0,40}?)\s*[?.!]*$",
