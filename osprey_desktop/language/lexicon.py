@@ -25,7 +25,7 @@ HISTORY_WORDS = _set("history historical archived archive evolve evolved evoluti
 PAST_VERBS = _set(
     """changed moved drifted varied evolved behaved shifted went dropped rose fell jumped
     touched altered modified move drift vary change behave do did done happen happened evolve
-    rise fall jump shift"""
+    rise fall jump shift go gone"""
 )
 ASKERS = _set("anyone someone somebody anybody who")
 STATISTIC_WORDS = _set(

@@ -499,7 +499,10 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     elif (
         time_slot is not None
         or any(w in HISTORY_WORDS for w in all_words)
-        or (_is_question(canonical) and any(w in PAST_VERBS for w in all_words))
+        or (
+            (_is_question(canonical) or _EMBEDDED_QUESTION.search(canonical))
+            and any(w in PAST_VERBS for w in all_words)
+        )
     ):
         intent = "history"
     else:
@@ -570,7 +573,10 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         phrase = re.sub(r"\s+(?:doing|reading|showing|saying)\s*$", "", phrase, flags=re.I)
     phrase = _WISH.sub(" ", phrase)
     past = "|".join(sorted(PAST_VERBS | ASKERS | {"has", "have", "had", "how"}))
-    if _is_question(canonical) or time_slot is not None:
+    embedded = _EMBEDDED_QUESTION.search(canonical)
+    if embedded:  # "tell me when the ID09 gap was last changed"
+        phrase = re.sub(r"^\s*(?:when|whether|if|how)\b|\b(?:was|were)\s+last\b", " ", phrase)
+    if _is_question(canonical) or time_slot is not None or embedded:
         phrase = re.sub(rf"\b(?:{past})\b", " ", phrase, flags=re.I)
         used.update(w for w in all_words if w in PAST_VERBS or w in ASKERS)
     phrase = re.sub(r"\s*(?:->|→|:?=|:)\s*$", "", phrase.strip())
@@ -646,6 +652,10 @@ _MODAL_VALUE = re.compile(
 _AS_IT_WAS = re.compile(
     r"\b(?:back\s+)?(?:to\s+)?(?:the\s+way|how|as)\s+(?:it|they)\s+(?:was|were|used\s+to\s+be)\b",
     re.I,
+)
+# "tell me when the ID09 gap was last changed": a question inside a request to tell
+_EMBEDDED_QUESTION = re.compile(
+    r"\b(?:tell|show|let)\s+(?:me|us)\s+(?:know\s+)?(?:when|whether|if|how)\b", re.I
 )
 _WHAT_IS_BARE = re.compile(
     r"^(?:what\s+is|what'?s|what\s+are)\s+(?!(?:the|a|an|this|that|these|those|our|my|its|"

@@ -339,3 +339,16 @@ def test_words_of_the_list_or_the_grammar_are_never_respelled(text):
 )
 def test_a_percent_without_by_is_said_as_a_change_by_that_percent(text, canonical):
     assert parse(text).canonical == canonical
+
+
+@pytest.mark.parametrize(
+    ("text", "targets"),
+    [
+        ("tell me when the gap of ID 9 was last changed", ("the gap of ID9",)),
+        ("did the RF voltage go up since 10 am?", ("the RF voltage",)),
+    ],
+)
+def test_a_question_of_what_a_channel_did_asks_for_its_history(text, targets):
+    request = parse(text)
+    assert request.intent == "history" and not request.changes
+    assert request.targets == targets
