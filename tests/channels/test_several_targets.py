@@ -14,6 +14,7 @@ from osprey_desktop.capabilities.control_room.channel_finding import (
 from osprey_desktop.capabilities.control_room.channel_phrases import finder_of
 from osprey_desktop.capabilities.control_room.channel_targets import (
     borrowed_targets,
+    said_only,
     targets_keep_request,
 )
 from osprey_desktop.channels import ChannelDatabase, ChannelRecord
@@ -125,3 +126,16 @@ def test_setpoint_readback_and_reference_of_one_quad() -> None:
         "SR:MAG:QF:02:CURRENT:RB",
         "SR:MAG:QF:02:CURRENT:SP",
     ]
+
+
+def test_a_time_number_the_parse_took_out_is_not_a_lost_target_number() -> None:
+    finder = finder_of(_database())
+    assert targets_keep_request(finder, "dipole 3 current at 6 this morning", ["dipole 3 current"])
+    assert not targets_keep_request(finder, "dipoles 2 to 4 currents", ["dipoles 2 currents"])
+
+
+def test_a_request_for_everything_drops_the_role_the_parse_added() -> None:
+    assert said_only(["vertical correctors readback"], "all vertical correctors") == [
+        "vertical correctors"
+    ]
+    assert said_only(["the RF voltage readback"], "the RF voltage") == ["the RF voltage readback"]

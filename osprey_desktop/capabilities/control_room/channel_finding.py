@@ -111,14 +111,14 @@ def find_each_target(
     the finder's answer to the whole request when it is sure and answers every phrase
     (``_covers``; the cut may have parted a describing phrase from its device: "vertical beam
     position", "BPMs 4", "BPMs 6"). One phrase is answered by the whole request when the
-    phrase finds nothing ("ion PUMP3 current" of "ion pump 3 current") or the whole finds part
-    of what it finds (the parse took "one hour" of "one hour average dose rate" for a time).
+    phrase finds nothing ("ion PUMP3 current" of "ion pump 3 current").
     """
     wordings = [request] if isinstance(request, str) else request
-    whole = None
+    whole, said_as = None, ""
     for wording in wordings:
         whole = _whole_request(database, wording) if wording else None
         if whole is not None:
+            said_as = wording
             break
     phrases = _completed_targets(database, phrases)
     if len(phrases) == 1:  # one phrase: the finder's own question when it names nothing
@@ -127,11 +127,9 @@ def find_each_target(
                 database, phrases[0], writable=False, max_write_channels=max_channels_per_write()
             )
         except ClarificationRequired:
-            if whole is not None and _covers(database, whole[0], [(phrases[0], [])]):
+            if whole is not None and _covers(database, whole[0], [(phrases[0], [])], said_as):
                 return whole
             raise
-        if whole is not None and set(whole[0]) < set(names):
-            return whole
         return names, note
     names: list[str] = []
     notes: list[str] = []
@@ -149,7 +147,7 @@ def find_each_target(
         names += [n for n in found if n not in names]
         notes += [note] if note else []
         per_phrase.append((phrase, found))
-    if whole is not None and _covers(database, whole[0], per_phrase):
+    if whole is not None and _covers(database, whole[0], per_phrase, said_as):
         return whole
     if not names:
         listed = ", ".join(f"'{p}'" for p in missing)
@@ -174,9 +172,12 @@ def _completed_targets(database: ChannelDatabase, phrases: list[str]) -> list[st
     for number, phrase in enumerate(phrases):
         part = parts[number]
         chosen = phrase
+        alone = set(finder.find(phrase).names) if part else set()
         for candidate in _completed(parts, number, describing, areas)[:-1] if part else []:
             found = finder.find(" ".join(candidate))
-            if found.names and not found.ignored_words:
+            # the borrowed words narrow what the phrase finds, never change it ("tunes" of
+            # "tunes and the top-up countdown" is not the countdown)
+            if found.names and not found.ignored_words and (not alone or set(found.names) <= alone):
                 chosen, part = " ".join(candidate), candidate
                 break
         describing = [w for w in part if not _narrows(w, areas)] or describing
@@ -196,11 +197,20 @@ def _whole_request(database: ChannelDatabase, request: str) -> tuple[list[str], 
 
 
 def _covers(
-    database: ChannelDatabase, names: list[str], per_phrase: list[tuple[str, list[str]]]
+    database: ChannelDatabase,
+    names: list[str],
+    per_phrase: list[tuple[str, list[str]]],
+    wording: str = "",
 ) -> bool:
     """Every phrase is answered by ``names``: its channels meet them, or each of its words
     (and numbers) that the list has is one of theirs (a phrase the cut completed wrongly,
-    "y storage ring current", is still said by "BPM 2 y" and "the storage ring current")."""
+    "y storage ring current", is still said by "BPM 2 y" and "the storage ring current").
+    Never when the whole picked devices by a number of the request that no phrase has ("at 6
+    this morning" is a time: not the magnets numbered 6)."""
+    said = {int(n) for n in re.findall(r"\d+", wording)}
+    kept = {int(n) for phrase, _ in per_phrase for n in re.findall(r"\d+", phrase)}
+    if said - kept and any(database.device_numbers(n) & (said - kept) for n in names):
+        return False
     chosen = set(names)
     finder = finder_of(database)
     positions = {p for n in names if (p := finder.records.position(n)) is not None}

@@ -29,6 +29,7 @@ from osprey_desktop.language.time_parsing import strip_time_expressions
 __all__ = ["borrowed_targets", "said_only", "targets_keep_request"]
 
 _PIECES = re.compile(r"[a-z]+|\d+")
+_DECIMAL = re.compile(r"\d+\.\d+")
 #: Words that say which of a device's channels, never which device.
 _FIELD_WORDS = """setpoint setpoints set readback readbacks reading readings reference references
 golden value values monitor monitors command commands sp rb ref"""
@@ -38,14 +39,17 @@ _FIELD_ONLY = frozenset(_FIELD_WORDS.split())
 def targets_keep_request(finder: Any, text: str, targets: list[str]) -> bool:
     """Whether ``targets`` together hold every number of the request ``text`` (its times and
     amounts aside) and every word of it the channel list has."""
-    request = _PIECES.findall(without_quantities(strip_time_expressions(text)).lower())
+    said = without_quantities(strip_time_expressions(text)).lower()
+    request = _PIECES.findall(_DECIMAL.sub(" ", said))  # 499.654 is a value, never a device
     given = set(_PIECES.findall(" ".join(targets).lower()))
     given |= {normalize(w) for w in given}
-    for piece in request:
+    for at, piece in enumerate(request):
         if piece in given or piece in FILLER or piece in STOPWORDS:
             continue
         if piece.isdigit():
-            return False
+            if _goes_with_targets(request, at, given):
+                return False  # "dipoles 1-4" arriving as "dipoles 1-"
+            continue  # "at 6 this morning": a time the parse took out
         word = normalize(piece)
         if word not in given and len(finder.word_matches(word)[0]):
             return False
@@ -53,15 +57,31 @@ def targets_keep_request(finder: Any, text: str, targets: list[str]) -> bool:
 
 
 def said_only(targets: list[str], request: str) -> list[str]:
-    """The phrases without the words the request does not have: a parse that adds "readback"
-    to "all vertical steering coils" would leave out the setpoints "all" asks for; the finder
-    reads readbacks by default anyway."""
+    """In a request for everything ("all vertical steering coils"), the phrases without the
+    setpoint/readback words the request does not have: a parse that adds "readback" would
+    leave out the setpoints "all" asks for."""
     said = set(_PIECES.findall(request.lower()))
+    if not said & _EVERYTHING:
+        return targets
     kept = []
     for phrase in targets:
-        words = [w for w in phrase.split() if set(_PIECES.findall(w.lower())) <= said]
+        words = [w for w in phrase.split() if w.lower() not in _ROLE_WORDS or w.lower() in said]
         kept.append(" ".join(words) if words else phrase)
     return kept
+
+
+def _goes_with_targets(pieces: list[str], at: int, given: set[str]) -> bool:
+    """Whether the number at ``at`` continues what the phrases hold: the word or number before
+    it, over "to", "through" and "and" ("1-4", "60 to 62", "BPM 8 and 9"), is in them."""
+    before = at - 1
+    while before >= 0 and pieces[before] in _RANGE_WORDS:
+        before -= 1
+    return before >= 0 and pieces[before] in given and pieces[before] not in STOPWORDS
+
+
+_RANGE_WORDS = frozenset(["to", "through", "thru", "and", "till", "until"])
+_EVERYTHING = frozenset(["all", "every", "each", "everything"])
+_ROLE_WORDS = frozenset(["readback", "readbacks", "setpoint", "setpoints", "reading", "readings"])
 
 
 def borrowed_targets(targets: list[str]) -> list[str]:
