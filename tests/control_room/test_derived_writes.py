@@ -98,6 +98,8 @@ def test_conditions_name_what_is_compared(text, subject, comparison, threshold, 
         "reset HCM01 to 0",
         "read the beam current",
         "set VCM05 to VCM08 to 0.1 A",
+        "Set transfer line horizontal corrector 4 to 1.2 A",
+        "copy the beam current to 5 mA",
     ],
 )
 def test_plain_writes_and_reads_derive_nothing(text):

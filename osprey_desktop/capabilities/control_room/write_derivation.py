@@ -280,8 +280,10 @@ def _copy(text: str) -> Derivation | None:
             continue
         source = re.sub(r"(?:'s|’s)$", "", found.group("source").strip(" ,."))
         target = found.group("target").strip(" ,.")
-        if _is_amount(source):
-            continue  # "set HCM01 to 1.5 A": a number, not a channel
+        if _is_amount(source) or _is_amount(target):
+            # "set HCM01 to 1.5 A", "set transfer line corrector 4 to 1.2 A" (a noun that is
+            # also a copy verb): a number is a value, never a channel to copy from or to
+            continue
         return Derivation("copy", target=target, source=source)
     return None
 
