@@ -78,7 +78,11 @@ from osprey_desktop.language.targets import (
     with_roles,
     without_slot_words,
 )
-from osprey_desktop.language.time_words import dotted_clock_times, spoken_times
+from osprey_desktop.language.time_words import (
+    dotted_clock_times,
+    duration_statistics,
+    spoken_times,
+)
 from osprey_desktop.language.times import ClockSpan, find_clock_spans, replace_clock_spans
 from osprey_desktop.language.units import lookup_unit
 from osprey_desktop.language.words import STOP_WORDS, stem
@@ -408,6 +412,7 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     work = join_device_names(original, vocabulary)
     work = re.sub(r"\bzero\s+out\b", "zero", work, flags=re.I)  # a phrasal verb, one verb
     work = spoken_times(work)  # "a quarter past nine", "an hour and a half ago"
+    work = duration_statistics(work)  # "one hour average of X": X's average over the last hour
     # "incraese QF 3 by 1 A", "plto the lifetime": a verb one slip of typing away
     work = verb_spelled(
         work, _lead_stripped(work), vocabulary.channel_words | vocabulary.device_prefixes

@@ -69,10 +69,13 @@ def _numbers_share_their_device(parts: list[str]) -> list[str]:
     return out
 
 
-_STATISTIC = "|".join(sorted(STATISTIC_WORDS | {"standard deviation", r"std\.?\s*dev"}))
+# longest first, whole words: "maximum" is one statistic, never "max" and "imum"
+_STATISTIC = "|".join(
+    sorted(STATISTIC_WORDS | {"standard deviation", r"std\.?\s*dev"}, key=len, reverse=True)
+)
 # "the min and max of", "average", "the standard deviation of": a statistic and its "of"
 _STATISTICS = re.compile(
-    rf"\b(?:the\s+)?(?:{_STATISTIC})(?:\s*(?:,|and|&|or|/)\s*(?:the\s+)?(?:{_STATISTIC}))*"
+    rf"\b(?:the\s+)?(?:{_STATISTIC})\b(?:\s*(?:,|and|&|or|/)\s*(?:the\s+)?(?:{_STATISTIC})\b)*"
     r"(?:\s+(?:of|for|in|on)\b)?",
     re.I,
 )

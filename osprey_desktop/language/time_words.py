@@ -10,15 +10,20 @@ Operators say clock times and durations in words the parsers of times do not rea
 * a clock time written with a dot after a word that introduces a time ("at 9.30", "since
   14.15"): 09:30, 14:15 (only in a request that changes nothing: "set HCM01 at 9.30" is a
   value).
+* a duration before a statistic ("one hour average of the beam current", "the 10-minute
+  mean of the lifetime", "hourly max of the vacuum", "24h min of the RF voltage"): the
+  statistic over the last that long, said as the time parsers read it ("average of the beam
+  current over the last 1 hour"), unless the sentence already names a time.
 """
 
 from __future__ import annotations
 
 import re
 
+from osprey_desktop.language.lexicon import STATISTIC_WORDS
 from osprey_desktop.language.numbers import NUMBER_WORD_PATTERN, read_number
 
-__all__ = ["dotted_clock_times", "spoken_times"]
+__all__ = ["dotted_clock_times", "duration_statistics", "spoken_times"]
 
 _HOUR = rf"(?:\d{{1,2}}|{NUMBER_WORD_PATTERN})"
 # the minutes a clock's hand tells: five, ten, a quarter, twenty, twenty-five, half
@@ -93,3 +98,56 @@ def spoken_times(text: str) -> str:
 def dotted_clock_times(text: str) -> str:
     """``text`` with "at 9.30" written "at 09:30" (for a request that changes nothing)."""
     return _DOTTED.sub(lambda m: f"{m.group('lead')} {int(m.group('h')):02d}:{m.group('m')}", text)
+
+
+# -- a duration before a statistic ("one hour average of X") ------------------------------------
+_DURATION_UNITS = {
+    **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), "second"),
+    **dict.fromkeys(("m", "min", "mins", "minute", "minutes"), "minute"),
+    **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), "hour"),
+    **dict.fromkeys(("d", "day", "days"), "day"),
+    **dict.fromkeys(("week", "weeks"), "week"),
+    **dict.fromkeys(("shift", "shifts"), "shift"),
+}
+_EVERY = {"hourly": "hour", "daily": "day", "weekly": "week", "minutely": "minute"}
+_STATISTIC = "|".join(sorted(STATISTIC_WORDS - {"deviation"}, key=len, reverse=True))
+_DURATION_STATISTIC = re.compile(
+    rf"\b(?:(?P<count>\d+(?:\.\d+)?|an?|{NUMBER_WORD_PATTERN})[\s-]*"
+    rf"(?P<unit>{'|'.join(sorted(_DURATION_UNITS, key=len, reverse=True))})(?:'s)?"
+    rf"|(?P<every>{'|'.join(_EVERY)}))\s+(?=(?:{_STATISTIC})\b)",
+    re.I,
+)
+# a sentence that already names a time keeps its words ("the 1 h average since 8")
+_NAMES_A_TIME = re.compile(
+    r"\b(?:last|past|previous|since|ago|yesterday|today|tonight|overnight|between|from|until|"
+    r"till|during|over|at\s+\d|this\s+(?:morning|afternoon|evening|week|shift))\b",
+    re.I,
+)
+_SENTENCE_END = re.compile(r"[?!;]|\.(?!\d)|$")
+
+
+def duration_statistics(text: str) -> str:
+    """``text`` with a duration before a statistic said as "<statistic> of X over the last
+    <duration>" ("one hour average of the beam current" -> "average of the beam current
+    over the last 1 hour"); a sentence that names a time otherwise is left as typed."""
+    found = _DURATION_STATISTIC.search(text)
+    if found is None:
+        return text
+    end = _SENTENCE_END.search(text, found.end()).start()
+    start = max(text.rfind(c, 0, found.start()) for c in "?!;") + 1
+    sentence = text[start : found.start()] + text[found.end() : end]
+    if _NAMES_A_TIME.search(sentence):
+        return text
+    if found.group("every"):
+        count, unit = 1.0, _EVERY[found.group("every").lower()]
+    else:
+        word = found.group("count").lower()
+        count = 1.0 if word in ("a", "an") else read_number(word)
+        unit = _DURATION_UNITS[found.group("unit").lower()]
+        if count is None or count <= 0:
+            return text
+    plural = "" if count == 1 else "s"
+    body = text[found.end() : end].rstrip()
+    tail = text[found.start() + len(text[found.start() : found.end()]) + len(body) :]
+    said = f"{text[: found.start()]}{body} over the last {count:g} {unit}{plural}{tail}"
+    return duration_statistics(said) if said != text else text

@@ -352,3 +352,31 @@ def test_a_question_of_what_a_channel_did_asks_for_its_history(text, targets):
     request = parse(text)
     assert request.intent == "history" and not request.changes
     assert request.targets == targets
+
+
+@pytest.mark.parametrize(
+    ("text", "target", "time"),
+    [
+        ("forty-five minute mean of the beam current", "the beam current", "45 minutes"),
+        ("what is the 3 hour average lifetime?", "lifetime", "3 hours"),
+        ("the 20-min maximum of the vacuum at IG 7", "the vacuum at IG7", "20 minutes"),
+        ("hourly minimum of the RF voltage", "the RF voltage", "1 hour"),
+        ("48h peak of the horizontal orbit", "the horizontal orbit", "48 hours"),
+    ],
+)
+def test_a_duration_before_a_statistic_is_the_statistic_over_the_last_that_long(text, target, time):
+    request = parse(text)
+    assert request.intent == "statistic"
+    assert request.targets == (target,)
+    assert request.quantity is None
+    assert request.time is not None and request.time.words == f"over the last {time}"
+
+
+def test_a_duration_before_a_statistic_keeps_a_time_the_sentence_names():
+    request = parse("the 1 h average of the lifetime since 8 this morning")
+    assert request.intent == "statistic"
+    assert "since" in request.time.words or request.time.kind == "since"
+
+
+def test_maximum_is_one_statistic_word_not_max_and_a_rest():
+    assert parse("maximum of the lifetime over the last day").targets == ("the lifetime",)
