@@ -413,6 +413,7 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     work = re.sub(r"\bzero\s+out\b", "zero", work, flags=re.I)  # a phrasal verb, one verb
     work = spoken_times(work)  # "a quarter past nine", "an hour and a half ago"
     work = duration_statistics(work)  # "one hour average of X": X's average over the last hour
+    work = _set_to_question(work)  # "what frequency is cavity 1 set to?": its setpoint
     # "incraese QF 3 by 1 A", "plto the lifetime": a verb one slip of typing away
     work = verb_spelled(
         work, _lead_stripped(work), vocabulary.channel_words | vocabulary.device_prefixes
@@ -646,6 +647,29 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         canonical=canonical,
         refers_back=bool(re.search(r"\b(?:it|that|them|those|these|same)\b", lowered)),
     )
+
+
+# "what frequency is cavity 1 set to?", "what is QF 3 set at": the device's setpoint of that
+# quantity, asked ("what is the cavity 1 frequency setpoint?"); the quantity belongs to the target
+_SET_TO = re.compile(
+    r"^(?P<lead>.*?)\b(?:what|which)\s+(?:(?P<what>[a-z][a-z -]{0,30}?)\s+)?(?:is|are)\s+"
+    r"(?:the\s+)?(?P<device>[^?.!;]+?)\s+(?:currently\s+|now\s+)?set\s+(?:to|at)"
+    r"(?:\s+(?:right\s+now|now|currently|at\s+the\s+moment))?\s*(?P<end>[?.!]*)\s*$",
+    re.I,
+)
+_GENERIC_WHAT = frozenset({"value", "values", "setting", "settings", "number", "level"})
+
+
+def _set_to_question(text: str) -> str:
+    found = _SET_TO.match(text)
+    if found is None:
+        return text
+    what = (found.group("what") or "").strip()
+    if what.lower() in _GENERIC_WHAT:
+        what = ""
+    device = found.group("device").strip()
+    target = f"{device} {what}".strip()
+    return f"{found.group('lead')}what is the {target} setpoint{found.group('end') or '?'}"
 
 
 # "X should be 0.25 A", "X needs to be at zero": a value given to X, said as "X to 0.25 A"

@@ -174,7 +174,7 @@ def test_a_qualifier_after_a_run_of_devices_belongs_to_each():
         ("cavity voltage and lifetime", ("cavity voltage readback", "lifetime")),
         ("vcm 14?", ("VCM14",)),
         ("the vertical correctors", ("the vertical correctors",)),
-        ("what is the RF frequency set to", ("the RF frequency",)),
+        ("what is the RF frequency set to", ("the RF frequency setpoint",)),
         ("current", ("current",)),
     ],
 )
@@ -380,3 +380,20 @@ def test_a_duration_before_a_statistic_keeps_a_time_the_sentence_names():
 
 def test_maximum_is_one_statistic_word_not_max_and_a_rest():
     assert parse("maximum of the lifetime over the last day").targets == ("the lifetime",)
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("what voltage is the RF set to?", "the RF voltage setpoint"),
+        ("which gap is ID 4 set at?", "the ID4 gap setpoint"),
+        ("what is VCM 12 set to", "the VCM12 setpoint"),
+        ("what value are HCM 3 set to?", "the HCM3 setpoint"),
+    ],
+)
+def test_what_a_device_is_set_to_asks_for_its_setpoint_with_the_quantity_in_the_target(
+    text, target
+):
+    request = parse(text)
+    assert request.intent == "read"
+    assert request.targets == (target,)

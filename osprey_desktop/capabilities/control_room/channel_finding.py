@@ -315,6 +315,8 @@ def _find_channels_noted(
             near,
         )
     names = [m.name for m in matches]
+    names = _of_the_quantity(database, phrase, names)
+    matches = [m for m in matches if m.name in set(names)]
     # the finder kept only the instances the request numbered ("10 through 12"); the ranked
     # search did not, so its answer is checked against every number given
     by_finder = all(m.reason.startswith("finder") for m in matches)
@@ -361,6 +363,72 @@ def _find_channels_noted(
                     f"The channel list has no '{lacking}'; these channels match the other words."
                 )
     return names, phrase, " ".join(notes)
+
+
+#: Words that name what a channel measures or sets: a phrase naming one asks for that quantity.
+_QUANTITY_WORDS = (
+    *("frequency", "voltage", "current", "pressure", "position", "gap", "field"),
+    *("temperature", "power", "phase", "flow", "energy", "charge"),
+)
+
+
+def _of_the_quantity(database: ChannelDatabase, phrase: str, names: list[str]) -> list[str]:
+    """``names`` that carry each quantity word of ``phrase`` ("frequency" of "cavity 1
+    frequency setpoint"): the finder may have matched the other words ("cavity", "1") and
+    dropped it. A channel lacks the word when the word finds it only weakly (as a channel of
+    the RF) or not at all, while another quantity word is its own (the RF voltage).
+    The channels that carry it are preferred; when none does, no channel is the answer (never
+    another quantity: the voltage for a frequency). A phrase of several parts ("the beam
+    current and lifetime") is left as found."""
+    if len(names) == 0 or _JOIN.search(phrase):
+        return names
+    finder = finder_of(database)
+    positions = {n: finder.records.position(n) for n in names}
+    words = re.findall(r"[a-z]+", phrase.lower())
+
+    def strengths(word: str) -> dict[int, float]:
+        indices, values, _ = finder.word_matches(normalize(word))
+        return dict(zip(indices.tolist(), values.tolist(), strict=True))
+
+    kept = list(names)
+    for number, word in enumerate(words):
+        if word not in _QUANTITY_WORDS:
+            continue
+        after = words[number + 1] if number + 1 < len(words) else ""
+        if word == "current" and (after in _QUANTITY_WORDS or after in _NOW_NOUNS):
+            continue  # "the current position readback": now, not an electric current
+        having = strengths(word)
+        if not having:
+            continue  # a word the list lacks is judged with the others ("not in the list")
+        top = max(having.values())
+        others = [strengths(w) for w in _QUANTITY_WORDS if w != word and w not in words]
+
+        # a channel another quantity word names as its own, found by this word only weakly
+        # or not at all (a tuner the list does not call a position is still the tuner's)
+        carrying = [
+            n
+            for n in kept
+            if positions[n] is None
+            or having.get(positions[n], 0.0) >= top
+            or not any(o.get(positions[n], 0.0) >= top for o in others)
+        ]
+        if not carrying:
+            near = [
+                m.name
+                for m in database.search(phrase, limit=20)
+                if having.get(finder.records.position(m.name) or -1, 0.0) >= top
+            ]
+            raise ClarificationRequired(
+                f"No channel for '{phrase}': the channels its other words match "
+                f"({_first(kept)}) have no '{word}'. Which channel do you mean?"
+                + (f" The nearest with a {word} are below." if near else ""),
+                near[:5] or kept[:5],
+            )
+        kept = carrying
+    return kept
+
+
+_NOW_NOUNS = frozenset({"value", "values", "reading", "readback", "setting", "setpoint", "status"})
 
 
 _ASSUMED = "assumed the "
