@@ -304,6 +304,16 @@ def _names_a_device(text: str, quantity: Quantity | None, changes: bool) -> bool
         run.pop()
     if run and re.search(r"\d$", run[-1]):
         before = run  # "VCM3, 4 and 5": the numbers continue a device name ("ok, 0.55" does not)
+    listed = re.findall(r"[A-Za-z][\w-]*|\d+|[^\w\s]", text[: found[0].start])
+    while listed and (listed[-1].isdigit() or listed[-1].lower() in (",", "and", "or", "&")):
+        listed.pop()
+    numbers_before = re.findall(r"\d+", text[: found[0].start])
+    if (
+        numbers_before
+        and listed
+        and re.search(r"(?:\d|,)\s*(?:and|or|&)?\s*$", text[: found[0].start])
+    ):
+        before = listed  # "sectors 1, 2 and 3": a list of numbers after a name word
     return bool(before) and before[-1][0].isalpha() and before[-1].lower() not in _AMOUNT_MARKERS
 
 

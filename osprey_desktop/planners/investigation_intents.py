@@ -66,7 +66,14 @@ _EVENT_WORDS = re.compile(
 _SECTORS_COMPARED = re.compile(
     r"\bsector\s*\d{1,2}\b.*\b(?:vs\.?|versus|against|compared\s+(?:to|with)|than|and|with)\s+"
     r"sector\s*\d{1,2}\b|\bsector\s*\d{1,2}\s+(?:vs\.?|versus)\s+\d{1,2}\b|"
-    r"\bsectors\s+\d{1,2}\s*(?:,|and|vs\.?|versus|&)\s*\d{1,2}\b",
+    r"\bsectors\s+\d{1,2}\s*(?:vs\.?|versus)\s*\d{1,2}\b",
+    re.I,
+)
+# "sectors 1, 2 and 3": a list of sectors, compared only with a word that compares ("compare
+# sectors 3 and 7", "which of sectors 2, 5 and 9 is worst"); else a read of each
+_SECTORS_LISTED = re.compile(r"\bsectors\s+\d{1,2}\s*(?:,|and|&)\s*\d{1,2}\b", re.I)
+_RANKS = re.compile(
+    r"\b(?:highest|lowest|worst|best|most|least|differ(?:s|ence|ent)?|which\s+(?:one|sector|of))\b",
     re.I,
 )
 # Words an alarm overview question may hold besides its alarm words: anything else names
@@ -197,6 +204,9 @@ def investigation_kind(text: str) -> IntentKind | None:
     if _STATISTICS.search(text) and _TIME_WORDS.search(text):
         return "statistics"
     if _SECTORS_COMPARED.search(text) and not _ALARM.search(text):
+        return "statistics"
+    listed = _SECTORS_LISTED.search(text)
+    if listed and (_COMPARE.search(text) or _RANKS.search(text)) and not _ALARM.search(text):
         return "statistics"
     if _COMPARE.search(text) and _two_windows(text):
         return "statistics"  # "compare the mean lifetime today with yesterday"
