@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from osprey_desktop.language.lexicon import (
     DETERMINERS,
@@ -32,7 +32,24 @@ from osprey_desktop.language.words import stem
 
 if TYPE_CHECKING:
     from osprey_desktop.language.references import Reference
-    from osprey_desktop.language.request import Request
+
+
+class ParsedRequest(Protocol):
+    """What ``as_measured`` reads of a parse (``language.request.Request``; named here as a
+    protocol so this module, which the parse imports, does not import it back)."""
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def intent(self) -> str: ...
+
+    @property
+    def targets(self) -> tuple[str, ...]: ...
+
+    @property
+    def changes(self) -> bool: ...
+
 
 #: Intents that read the machine: their targets are measured values unless they say otherwise.
 MEASURED_INTENTS = frozenset({"read", "history", "plot", "statistic", "compare"})
@@ -199,7 +216,9 @@ _ASKS_THE_SETTING = re.compile(r"\bset\s+(?:to|at)\b|\bset\s*[?.!]*$|\bsetting",
 
 
 def as_measured(
-    request: Request, device_prefixes: frozenset[str], channel_words: frozenset[str] = frozenset()
+    request: ParsedRequest,
+    device_prefixes: frozenset[str],
+    channel_words: frozenset[str] = frozenset(),
 ) -> tuple[str, ...]:
     """The targets of a request that changes nothing, as the finder should read them: a
     quantity asked for by its words alone ("the RF voltage", "cavity voltage") is read as
