@@ -13,8 +13,7 @@ modules only when the configuration selects them.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from osprey_desktop.lazy_names import lazy_names
 
 # Imported on first use, so that importing one connector module (``connectors.base``, say) does
 # not load the channel list package, the simulated ring and the archivers with it.
@@ -53,17 +52,7 @@ _EXPORTS: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_EXPORTS})
+__getattr__, __dir__ = lazy_names(__name__, _EXPORTS)
 
 
 __all__ = [

@@ -6,8 +6,7 @@ Qt-free; sits below the capabilities and above safety and persistence.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from osprey_desktop.lazy_names import lazy_names
 
 # Imported on first use (PEP 562), so that importing one module of this package (the window's
 # activity dock, say) does not load every other one with it before the window first paints.
@@ -40,17 +39,7 @@ _EXPORTS: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_EXPORTS})
+__getattr__, __dir__ = lazy_names(__name__, _EXPORTS)
 
 
 __all__ = [
