@@ -401,6 +401,8 @@ def _of_the_quantity(database: ChannelDatabase, phrase: str, names: list[str]) -
         if not having:
             continue  # a word the list lacks is judged with the others ("not in the list")
         top = max(having.values())
+        if all(positions[n] is None or having.get(positions[n], 0.0) >= top for n in kept):
+            continue  # every channel carries the word: the other quantities need not be read
         others = [strengths(w) for w in _QUANTITY_WORDS if w != word and w not in words]
 
         # a channel another quantity word names as its own, found by this word only weakly
