@@ -22,23 +22,8 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "docs"))
 
 SIZE = (1280, 800)
-# The console that answers and is killed mid-put (no outcome, no clean close).
-KILLED_CONSOLE = """
-import asyncio, os, sys, time
-from osprey_desktop.config import get_config
-from osprey_desktop.session import AgentSession
 
-async def main(db, approval_id, thread):
-    async with AgentSession.open(get_config(), db) as session:
-        ledger = session.ledger
-        record = await ledger.get(approval_id)
-        await ledger.claim_answer(approval_id, thread, record.kind, True)
-        await ledger.transition(approval_id, ["approved"], "executing", take_ownership=True)
-        await ledger.transition(approval_id, ["executing"], "sending", sent_at=time.time())
-        os._exit(0)
-
-asyncio.run(main(*sys.argv[1:]))
-"""
+from tests.support.killed_console import KILLED_CONSOLE  # noqa: E402 (after the path)
 
 
 async def idle(window) -> None:

@@ -11,27 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.killed_console import KILLED_CONSOLE
+
 pytestmark = [pytest.mark.gui, pytest.mark.timeout(180)]
 
 REPO = Path(__file__).resolve().parents[2]
-
-# A console that answers yes, starts sending and is gone before it records an outcome.
-KILLED_CONSOLE = """
-import asyncio, os, sys, time
-from osprey_desktop.config import get_config
-from osprey_desktop.session import AgentSession
-
-async def main(db, approval_id, thread):
-    async with AgentSession.open(get_config(), db) as session:
-        ledger = session.ledger
-        record = await ledger.get(approval_id)
-        await ledger.claim_answer(approval_id, thread, record.kind, True)
-        await ledger.transition(approval_id, ["approved"], "executing", take_ownership=True)
-        await ledger.transition(approval_id, ["executing"], "sending", sent_at=time.time())
-        os._exit(0)  # no outcome, no clean close: as a kill -9 mid-put leaves it
-
-asyncio.run(main(*sys.argv[1:]))
-"""
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
