@@ -191,6 +191,22 @@ async def approve_if_asked(window) -> None:
     await idle(window)
 
 
+async def grab_approval(window, out: Path) -> bool:
+    """The approval dialog at its natural size, once it takes answers, then rejected; False
+    when no approval was asked."""
+    dialog = window.approvals.dialog
+    if dialog is None:
+        return False
+    dialog.resize(dialog.sizeHint())
+    while not dialog.is_armed():
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.5)
+    grab_screen(window, out)
+    dialog.reject_button.click()
+    await idle(window)
+    return True
+
+
 def grab_screen(window, out: Path) -> None:
     """The screen under the window (dialogs included), cut to the window's size."""
     from PySide6.QtWidgets import QApplication
@@ -265,15 +281,7 @@ async def shift_scenes(window, folder: Path, suffix: str) -> None:
     await approve_if_asked(window)
     await submit(window, "set all vertical correctors to 0 A")
     await idle(window)
-    dialog = window.approvals.dialog
-    if dialog is not None:
-        dialog.resize(dialog.sizeHint())
-        while not dialog.is_armed():
-            await asyncio.sleep(0.05)
-        await asyncio.sleep(0.5)
-        grab_screen(window, folder / f"screenshot-approval-36{suffix}.png")
-        dialog.reject_button.click()
-        await idle(window)
+    await grab_approval(window, folder / f"screenshot-approval-36{suffix}.png")
     # 4. the same request with VCM11 at 2.5 A: its step to 0 A is beyond max_step, so the
     # agent asks about the other 35 and carries VCM11 beside them (the real flow)
     from osprey_desktop.connectors.factory import get_sim_machine
@@ -281,16 +289,7 @@ async def shift_scenes(window, folder: Path, suffix: str) -> None:
     get_sim_machine(window.config).set_setpoint(by_device["VCM11"], 2.5)
     await submit(window, "set all vertical correctors to 0 A")
     await idle(window)
-    dialog = window.approvals.dialog
-    if dialog is not None:
-        dialog.resize(dialog.sizeHint())
-        while not dialog.is_armed():
-            await asyncio.sleep(0.05)
-        await asyncio.sleep(0.5)
-        grab_screen(window, folder / f"screenshot-approval-blocked{suffix}.png")
-        dialog.reject_button.click()
-        await idle(window)
-    else:
+    if not await grab_approval(window, folder / f"screenshot-approval-blocked{suffix}.png"):
         print("no approval was asked for the blocked batch; transcript:")
         print(window.chat.transcript.toPlainText()[-600:])
     window.close()

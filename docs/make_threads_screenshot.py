@@ -23,30 +23,19 @@ sys.path.insert(0, str(REPO / "docs"))
 
 SIZE = (1280, 800)
 
-from tests.support.killed_console import KILLED_CONSOLE  # noqa: E402 (after the path)
+from make_screenshot import grab_screen, idle, rerun_under_xvfb, submit  # noqa: E402 (after the path)
 
-
-async def idle(window) -> None:
-    await asyncio.sleep(0.2)
-    while window.controller.running:
-        await asyncio.sleep(0.05)
-    await asyncio.sleep(0.2)
-
-
-async def submit(window, text: str) -> None:
-    window.chat.input.setPlainText(text)
-    window.chat.input.submit()
-    await idle(window)
+from tests.support.killed_console import KILLED_CONSOLE  # noqa: E402
 
 
 async def shoot(window, db_path: Path, out: Path) -> None:
-    from make_screenshot import grab_screen
     from PySide6.QtCore import QPoint
     from PySide6.QtWidgets import QToolTip
 
     while window.controller.opening:
         await asyncio.sleep(0.05)
     await submit(window, "Set HCM01 to 1.5 A")
+    await idle(window)
     dialog = window.approvals.dialog
     if dialog is None:
         print("no approval was asked; transcript:", window.chat.transcript.toPlainText()[-400:])
@@ -61,6 +50,7 @@ async def shoot(window, db_path: Path, out: Path) -> None:
     await killed.wait()
     window.new_thread()
     await submit(window, "What is the beam current?")
+    await idle(window)
     window.menus.refresh_threads()
     await window.menus._threads_task
     menu = window.menus.threads_menu
@@ -77,7 +67,6 @@ async def shoot(window, db_path: Path, out: Path) -> None:
 
 
 def main() -> int:
-    from make_screenshot import rerun_under_xvfb
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
