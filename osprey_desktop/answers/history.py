@@ -20,6 +20,7 @@ import numpy as np
 from osprey_desktop.answers.history_kinds import STATE_KINDS, gap_note, state_row
 from osprey_desktop.answers.model import Cell, Table
 from osprey_desktop.answers.numbers import decimals_for, format_fixed
+from osprey_desktop.answers.series_stats import finite_summary, held_means, padded_rows
 
 MAX_ROWS = 16
 """Rows shown when the ordinary channels have to be cut."""
@@ -60,39 +61,51 @@ def channel_stats(
     With ``timestamps`` the mean is time-weighted: an archived sample holds until the next
     one (a gap ends it; the last holds until ``end``), so a setpoint that sat at 1.2 A for
     an hour and at 0.5 A for ten minutes averages near 1.2 A, not halfway."""
-    array = np.asarray(values, dtype=float)  # None -> NaN
-    finite_mask = np.isfinite(array)
-    finite = array[finite_mask]
-    if finite.size == 0:
-        return None
-    mean = float(finite.mean())
-    if timestamps is not None and len(timestamps) == array.size:
-        mean = _time_weighted_mean(np.asarray(timestamps, dtype=float), array, end, mean)
-    return {
-        "last": float(finite[-1]),
-        "min": float(finite.min()),
-        "max": float(finite.max()),
-        "mean": mean,
-        "points": float(finite.size),
-    }
+    stamps = {"": timestamps} if timestamps is not None else {}
+    return many_channel_stats({"": values}, stamps, end)[""]
 
 
-def _time_weighted_mean(t: np.ndarray, v: np.ndarray, end: float | None, fallback: float) -> float:
-    """Mean of a stepped signal: each finite sample weighted by how long it held."""
-    if t.size == 0 or not np.isfinite(t).all():
-        return fallback
-    until = np.append(t[1:], max(float(end) if end is not None else t[-1], t[-1]))
-    held = np.clip(until - t, 0.0, None)
-    finite = np.isfinite(v)
-    weight = float(held[finite].sum())
-    if weight <= 0:
-        return fallback
-    return float((held[finite] * v[finite]).sum() / weight)
+def many_channel_stats(
+    series: Mapping[str, Sequence[Any]],
+    timestamps: Mapping[str, Sequence[float] | None],
+    end: float | None = None,
+) -> dict[str, dict[str, float] | None]:
+    """``channel_stats`` of every channel, as a few array operations over all of them (a day
+    of 72 BPMs took 20 ms one channel at a time, on the window's loop)."""
+    channels = list(series)
+    if not channels:
+        return {}
+    values, lengths = padded_rows([series[c] for c in channels])
+    summary = finite_summary(values)
+    means = summary.mean()
+    # a channel's mean is time-weighted where its stamps match its samples one for one
+    stamp_rows = [timestamps.get(c) for c in channels]
+    timed = np.array(
+        [s is not None and len(s) == n for s, n in zip(stamp_rows, lengths, strict=True)]
+    )
+    if timed.any():
+        rows = [s if ok else () for s, ok in zip(stamp_rows, timed, strict=True)]
+        stamps, _ = padded_rows(rows, values.shape[1])  # type: ignore[arg-type]
+        held = held_means(stamps, values, np.where(timed, lengths, 0), end, summary.finite)
+        means = np.where(np.isnan(held), means, held)
+    out: dict[str, dict[str, float] | None] = {}
+    for i, channel in enumerate(channels):
+        if summary.count[i] == 0:
+            out[channel] = None
+            continue
+        out[channel] = {
+            "last": float(summary.last[i]),
+            "min": float(summary.low[i]),
+            "max": float(summary.high[i]),
+            "mean": float(means[i]),
+            "points": float(summary.count[i]),
+        }
+    return out
 
 
-def _time_axis(context: Any, channel: str) -> tuple[Sequence[float] | None, float | None]:
-    """A channel's timestamps and the history's end, for time-weighted statistics."""
-    stamps = (getattr(context, "timestamps", None) or {}).get(channel)
+def _time_axis(context: Any) -> tuple[Mapping[str, Sequence[float]], float | None]:
+    """The channels' timestamps and the history's end, for time-weighted statistics."""
+    stamps = getattr(context, "timestamps", None) or {}
     end_date = getattr(context, "end_date", None)
     return stamps, end_date.timestamp() if hasattr(end_date, "timestamp") else None
 
@@ -150,10 +163,12 @@ def history_table(
         for c in channels
         if kinds.get(c) in STATE_KINDS
     }
-    for channel in channels:
-        if channel in state_rows:
-            continue
-        result = channel_stats(context.time_series_data[channel], *_time_axis(context, channel))
+    numbers = [c for c in channels if c not in state_rows]
+    stamps, end = _time_axis(context)
+    found = many_channel_stats(
+        {c: context.time_series_data[c] for c in numbers}, {c: stamps.get(c) for c in numbers}, end
+    )
+    for channel, result in found.items():
         if result is None:
             empty.append(channel)
         else:
@@ -267,6 +282,7 @@ __all__ = [
     "family_key",
     "history_table",
     "latest_alarms",
+    "many_channel_stats",
     "position_key",
     "unusual_channels",
 ]
