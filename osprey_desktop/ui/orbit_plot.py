@@ -19,7 +19,7 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSlider, QSplitter, QVBoxLayout, QWidget
 
 from osprey_desktop.ui.plot_frames import OrbitFrame
-from osprey_desktop.ui.plot_items import units_axis
+from osprey_desktop.ui.plot_items import LazyMenuViewBox, units_axis
 
 _DEVICE = re.compile(r"([A-Za-z]+\d+)")
 
@@ -72,8 +72,9 @@ class OrbitPlot(QWidget):
         *,
         deferred: bool = False,
     ):
-        """``deferred``: the waterfall is left for ``add_waterfall()``, so a caller can let the
-        event loop run between the two views (each takes tens of ms for 72 BPMs)."""
+        """``deferred``: the waterfall is left for ``add_waterfall()`` and its colour scale for
+        ``add_colour_bar()``, so a caller can let the event loop run between the parts (each
+        is a pyqtgraph plot of its own: 10-20 ms on the window's loop)."""
         super().__init__(parent)
         self.frame = frame
         positions = np.asarray(frame.positions, dtype=float)
@@ -84,7 +85,7 @@ class OrbitPlot(QWidget):
             self._names = [short_name(c) for c in frame.channels]
             ticks = name_ticks(self._names, 12)
 
-        self.orbit_widget = pg.PlotWidget()
+        self.orbit_widget = pg.PlotWidget(viewBox=LazyMenuViewBox())
         self.orbit_widget.setMinimumSize(200, 120)
         orbit = self.orbit_widget.getPlotItem()
         orbit.setTitle(title)
@@ -114,6 +115,7 @@ class OrbitPlot(QWidget):
         self.orbit_widget.installEventFilter(self)  # the BPM names thin out as it narrows
         self.waterfall_widget: pg.PlotWidget | None = None
         self.marker: pg.InfiniteLine | None = None
+        self.colour_bar: pg.ColorBarItem | None = None
 
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setRange(0, max(0, frame.times.size - 1))
@@ -133,6 +135,7 @@ class OrbitPlot(QWidget):
         layout.addWidget(self.splitter, 1)
         if not deferred:
             self.add_waterfall()
+            self.add_colour_bar()
         self.slider.setValue(self.slider.maximum())
         self.show_moment(self.slider.value())
 
@@ -157,7 +160,9 @@ class OrbitPlot(QWidget):
         if self.waterfall_widget is not None:
             return
         frame, positions, ticks = self.frame, self.positions, self._ticks
-        self.waterfall_widget = pg.PlotWidget(axisItems={"left": ClockAxis("left")})
+        self.waterfall_widget = pg.PlotWidget(
+            viewBox=LazyMenuViewBox(), axisItems={"left": ClockAxis("left")}
+        )
         self.waterfall_widget.setMinimumSize(200, 120)
         fall = self.waterfall_widget.getPlotItem()
         if ticks is not None:
@@ -174,15 +179,12 @@ class OrbitPlot(QWidget):
         # NaN (a gap, a BPM without data) stays NaN: pyqtgraph paints it transparent
         self.image.setImage(frame.values, levels=levels)
         self.image.setColorMap(colours)
+        self._scale = (levels, colours)
         if frame.times.size > 1 and positions.size:
             span = float(frame.times[-1] - frame.times[0])
             step = float(positions[1] - positions[0]) if positions.size > 1 else 1.0
             width = float(positions[-1] - positions[0]) + step
             self.image.setRect(float(positions[0]) - step / 2, float(frame.times[0]), width, span)
-        bar = pg.ColorBarItem(values=levels, colorMap=colours)
-        bar.setImageItem(self.image, insert_in=fall)
-        bar.getAxis("right").enableAutoSIPrefix(False)
-        bar.getAxis("right").setLabel(frame.unit)
         fall.scene().sigMouseClicked.connect(self._on_click)
         self.waterfall_item = fall
         self.waterfall_widget.installEventFilter(self)
@@ -192,6 +194,18 @@ class OrbitPlot(QWidget):
         self.splitter.setStretchFactor(1, 3)  # the waterfall needs height for its time ticks
         if frame.times.size:
             self.marker.setValue(float(frame.times[max(0, self.slider.value())]))
+
+    def add_colour_bar(self) -> None:
+        """The colour scale beside the waterfall (its values can be dragged); after
+        ``add_waterfall``."""
+        if self.waterfall_widget is None or self.colour_bar is not None:
+            return
+        levels, colours = self._scale
+        bar = pg.ColorBarItem(values=levels, colorMap=colours)
+        bar.setImageItem(self.image, insert_in=self.waterfall_item)
+        bar.getAxis("right").enableAutoSIPrefix(False)
+        bar.getAxis("right").setLabel(self.frame.unit)
+        self.colour_bar = bar
 
     def show_moment(self, index: int) -> None:
         frame = self.frame

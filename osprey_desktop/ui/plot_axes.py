@@ -16,7 +16,7 @@ from typing import Any
 import pyqtgraph as pg
 
 from osprey_desktop.ui.plot_data import STATES, PreparedSeries
-from osprey_desktop.ui.plot_items import states_axis, units_axis
+from osprey_desktop.ui.plot_items import LazyMenuViewBox, states_axis, units_axis
 
 
 class PlotAxes:
@@ -47,7 +47,7 @@ class PlotAxes:
 
     def _right_view(self) -> pg.ViewBox:
         if self._right_box is None:
-            box = pg.ViewBox()
+            box = LazyMenuViewBox()
             box.setZValue(self.plot_item.vb.zValue() - 1)
             self.plot_item.showAxis("right")
             self.plot_item.scene().addItem(box)

@@ -21,12 +21,14 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPoint, QPointF, Signal
 
 from osprey_desktop.ui.plot_data import PreparedSeries
+from osprey_desktop.ui.plot_items import LazyMenuViewBox
 
 SIGNIFICANT = 4
 
 
-class TimeViewBox(pg.ViewBox):
-    """The plot area: wheel zooms time; right click asks for our own menu."""
+class TimeViewBox(LazyMenuViewBox):
+    """The plot area: wheel zooms time; right click asks for our own menu (pyqtgraph's is
+    never made)."""
 
     menu_requested = Signal(QPoint)  # screen position
 

@@ -306,8 +306,7 @@ def prepare_series(
     """
     units, kinds, labels, severity = units or {}, kinds or {}, labels or {}, severity or {}
     if end is None:
-        ends = [_last_stamp(stamps) for stamps, _ in series.values()]
-        end = max((e for e in ends if e is not None), default=0.0)
+        end = series_end(series) or 0.0
     out = []
     for channel, (timestamps, values) in series.items():
         values = (
@@ -357,6 +356,12 @@ def prepare_series(
                 )
         out.append(item)
     return out
+
+
+def series_end(series: Mapping[str, tuple[Any, Any]]) -> float | None:
+    """The newest finite timestamp of all channels (None: none has one)."""
+    ends = [_last_stamp(stamps) for stamps, _ in series.values()]
+    return max((e for e in ends if e is not None), default=None)
 
 
 def _last_stamp(stamps: Any) -> float | None:
@@ -426,6 +431,7 @@ __all__ = [
     "csv_text",
     "display_bins",
     "prepare_series",
+    "series_end",
     "series_kind",
     "step_outline",
 ]

@@ -1,17 +1,19 @@
 """The plot dock: one tab per figure — archived data drawn with pyqtgraph, images as images.
 
 An archived figure opens as a tab at once; its arrays (display bins, the orbit grid) are
-computed in a worker thread when the data is big, so a 24-hour orbit of 72 BPMs never stalls
-the window. A family of BPMs opens on its orbit view (value against position at a moment,
-and a waterfall), the time series one tab away; a waveform channel opens on its own view of
-the same kind (the newest waveform against element index, and its waterfall). Enums are steps
-named by their states; samples in alarm are marked. A tab can keep growing live (Live button).
-Figures already shown are not redrawn when the state comes back unchanged after a later step.
-"""
+computed in a worker thread and its widgets are made one plot per loop turn, so no figure, a
+one-channel history or a 24-hour orbit of 72 BPMs, stalls the window. A family of BPMs opens on
+its orbit view (value against position at a moment, and a waterfall), the time series one tab
+away; a waveform channel opens on its own view of the same kind (the newest waveform against
+element index, and its waterfall). Enums are steps named by their states; samples in alarm are
+marked. A tab can keep growing live (Live button). Figures already shown are not redrawn when
+the state comes back unchanged after a later step."""
 
 from __future__ import annotations
 
 import asyncio
+import math
+import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -33,18 +35,20 @@ from osprey_desktop.connectors.values import waveform_points
 from osprey_desktop.ui.live_feed import LiveFeed
 from osprey_desktop.ui.orbit_plot import OrbitPlot
 from osprey_desktop.ui.plot_artifacts import PlotArtifact, artifacts_from_state
-from osprey_desktop.ui.plot_data import PreparedSeries, prepare_series
-from osprey_desktop.ui.plot_frames import OrbitFrame, orbit_frame
+from osprey_desktop.ui.plot_data import PreparedSeries, prepare_series, series_end
+from osprey_desktop.ui.plot_frames import OrbitFrame, number_or_nan, orbit_frame
 from osprey_desktop.ui.plot_range import RangeBar, series_of_archive
 from osprey_desktop.ui.timeseries_plot import TimeSeriesPlot
 
 MAX_TABS = 16
-SYNC_POINTS = 20_000
-"""Below this many points in a figure the arrays are computed inline (they take < 5 ms)."""
 MAX_POINTS = 2000
 """Points per channel asked of the archive for a new range (about two per pixel)."""
-CHANNELS_PER_STEP = 12
-"""A big figure's time series takes its channels this many at a time between loop turns."""
+PREPARE_PER_STEP = 8
+"""Channels prepared in the worker between two chances for the window to take the GIL."""
+CURVES_PER_STEP = 3
+ROWS_PER_STEP = 24
+"""A figure's time series takes its channels a few at a time between loop turns: at most
+this many drawn curves, or legend rows (channels not drawn at first), per turn."""
 ConnectorFactory = Callable[[], Awaitable[Any]]
 
 
@@ -56,24 +60,49 @@ def orbit_families(channels: list[str], units: Mapping[str, str]) -> list[list[s
 def prepare_figure(
     artifact: PlotArtifact,
 ) -> tuple[list[PreparedSeries], list[OrbitFrame]]:
-    """Everything a figure draws, as numpy arrays (no Qt: runs in a worker thread)."""
-    prepared = prepare_series(
-        artifact.series, artifact.units, artifact.envelopes or None, **artifact.prepare_fields()
-    )
-    numbers = [p.channel for p in prepared if p.kind == "number"]
+    """Everything a figure draws, as numpy arrays (no Qt: runs in a worker thread).
+
+    A few channels at a time, with ``time.sleep(0)`` in between: that lets the window's
+    thread take the GIL back at once. Without it the worker kept the GIL for the whole switch
+    interval (5 ms) each time it got it, and a graph step running on the loop meanwhile (the
+    answer of a 72-BPM history) took twice as long."""
+    series = artifact.series
+    channels = list(series)
+    fields = artifact.prepare_fields()
+    if fields.get("end") is None:  # states hold until the newest stamp of all channels
+        ends = []
+        for start in range(0, len(channels), PREPARE_PER_STEP):
+            part = {c: series[c] for c in channels[start : start + PREPARE_PER_STEP]}
+            ends.append(series_end(part))
+            time.sleep(0)
+        fields["end"] = max((e for e in ends if e is not None), default=0.0)
+    prepared: list[PreparedSeries] = []
+    for start in range(0, len(channels), PREPARE_PER_STEP):
+        part = {c: series[c] for c in channels[start : start + PREPARE_PER_STEP]}
+        prepared.extend(prepare_series(part, artifact.units, artifact.envelopes or None, **fields))
+        time.sleep(0)
+    numbers = {p.channel: p for p in prepared if p.kind == "number"}
     frames = []
-    for members in orbit_families(numbers, artifact.units):
-        frames.append(orbit_frame(members, artifact.series, artifact.units.get(members[0], "")))
+    for members in orbit_families(list(numbers), artifact.units):
+        arrays = {c: (numbers[c].raw_t, numbers[c].raw_v) for c in members}  # converted once
+        frames.append(orbit_frame(members, arrays, artifact.units.get(members[0], "")))
+        time.sleep(0)
     return prepared, frames
 
 
 class ArchivePlotView(QWidget):
-    """One archived figure: orbit views of its BPM families and its time series."""
+    """One archived figure: orbit views of its BPM families and its time series.
+
+    The tab is there at once, saying "Preparing the plot…"; ``draw()`` computes the arrays in
+    a worker thread, then makes the widgets one pyqtgraph plot (or a few channels) per loop
+    turn: a figure of one channel held the window 80-110 ms when it was built in one go."""
+
+    drawn = Signal()  # every view is in place (``ready``)
 
     def __init__(self, artifact: PlotArtifact, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.artifact = artifact
-        self.timeseries = TimeSeriesPlot(artifact.title, live_button=True)
+        self.timeseries: TimeSeriesPlot | None = None  # made by ``draw``
         self.orbits: list[OrbitPlot] = []
         self.waveforms: dict[str, OrbitPlot] = {}  # waveform channel -> its view
         self.views = QTabWidget()
@@ -81,6 +110,7 @@ class ArchivePlotView(QWidget):
         self.views.setTabPosition(QTabWidget.TabPosition.South)
         self.status = QLabel("Preparing the plot…")
         self.status.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.status.setWordWrap(True)
         self.views.addTab(self.status, "Time series")
         start, end = _span_of(artifact)
         self.range_bar = RangeBar(start, end)
@@ -92,22 +122,33 @@ class ArchivePlotView(QWidget):
         self.closed = False  # its tab was closed (a build in steps stops)
         self.feed: LiveFeed | None = None
 
-    def show_prepared(self, prepared: list[PreparedSeries], frames: list[OrbitFrame]) -> None:
-        """Build every view at once (a small figure: a few milliseconds)."""
-        for _ in self._build(prepared, frames):
-            pass
-
-    async def show_prepared_in_steps(
-        self, prepared: list[PreparedSeries], frames: list[OrbitFrame]
-    ) -> None:
-        """Build the views one widget (or a few channels) at a time, letting the loop run in
-        between: a 72-BPM orbit's widgets took 100-200 ms in one go (bench/ui_latency.py)."""
-        for _ in self._build(prepared, frames):
-            await asyncio.sleep(0)
+    async def draw(self) -> bool:
+        """Prepare the arrays off the loop and build the views in steps; False when the tab
+        was closed meanwhile or the data cannot be drawn (the tab then says why)."""
+        try:
+            prepared, frames = await asyncio.to_thread(prepare_figure, self.artifact)
             if self.closed:
-                return
+                return False
+            for _ in self.build_steps(prepared, frames):
+                await asyncio.sleep(0)
+                if self.closed:
+                    return False
+        except Exception as exc:  # bad data must not take the window down
+            if not self.closed:
+                self.status.setText(
+                    f"Cannot draw '{self.artifact.title}': {exc}. "
+                    "Ask for the history again, or for fewer channels."
+                )
+            return False
+        return True
 
-    def _build(self, prepared: list[PreparedSeries], frames: list[OrbitFrame]) -> Iterator[None]:
+    def build_steps(
+        self, prepared: list[PreparedSeries], frames: list[OrbitFrame]
+    ) -> Iterator[None]:
+        """Make the views, one pyqtgraph plot (10-20 ms on the loop) or a few channels per
+        step; the views are shown together after the last step."""
+        self.timeseries = TimeSeriesPlot(self.artifact.title, live_button=True)
+        yield
         tabs: list[tuple[QWidget, str, str]] = []
         for frame in frames:
             plot = OrbitPlot(
@@ -115,26 +156,25 @@ class ArchivePlotView(QWidget):
             )
             self.orbits.append(plot)
             tabs.append((plot, f"Orbit ({len(frame.channels)} BPMs)", ""))
-            yield
-            plot.add_waterfall()
-            yield
+            yield from _rest_of(plot)
         for item in prepared:
             if item.frame is None:
                 continue
             title = f"{item.channel}: newest waveform" + (
                 f" ({item.frame.note})" if item.frame.note else ""
             )
-            plot = OrbitPlot(item.frame, title)
+            plot = OrbitPlot(item.frame, title, deferred=True)
             self.waveforms[item.channel] = plot
             tabs.append((plot, f"Waveform {item.channel}", item.note))
-            yield
+            yield from _rest_of(plot)
+        timeseries = self.timeseries
         if frames:
             # the time series of a family: the first few drawn, the rest one tick away
-            self.timeseries.max_visible = min(self.timeseries.max_visible, 6)
-        for start in range(0, len(prepared), CHANNELS_PER_STEP):
-            self.timeseries.apply(prepared[start : start + CHANNELS_PER_STEP])
+            timeseries.max_visible = min(timeseries.max_visible, 6)
+        for part in series_steps(prepared, timeseries.max_visible):
+            timeseries.apply(part)
             yield
-        tabs.append((self.timeseries, f"Time series ({len(prepared)})", ""))
+        tabs.append((timeseries, f"Time series ({len(prepared)})", ""))
         self.views.removeTab(0)
         self.status.deleteLater()
         for widget, label, tip in tabs:
@@ -143,11 +183,41 @@ class ArchivePlotView(QWidget):
                 self.views.setTabToolTip(self.views.indexOf(widget), tip)
         self.views.setCurrentIndex(0)
         self.ready = True
+        self.drawn.emit()
+
+
+def _rest_of(plot: OrbitPlot) -> Iterator[None]:
+    """The parts of a deferred orbit or waveform view, one per step."""
+    yield
+    plot.add_waterfall()
+    yield
+    plot.add_colour_bar()
+    yield
+
+
+def series_steps(
+    prepared: list[PreparedSeries], max_visible: int
+) -> Iterator[list[PreparedSeries]]:
+    """The channels of a time series in parts of at most ``CURVES_PER_STEP`` drawn curves
+    (a curve with its band and alarm markers is a few ms) or ``ROWS_PER_STEP`` legend rows."""
+    part: list[PreparedSeries] = []
+    curves = 0
+    for index, item in enumerate(prepared):
+        drawn = item.drawn and index < max_visible
+        if part and (curves + drawn > CURVES_PER_STEP or len(part) >= ROWS_PER_STEP):
+            yield part
+            part, curves = [], 0
+        part.append(item)
+        curves += drawn
+    if part:
+        yield part
 
 
 def _span_of(artifact: PlotArtifact) -> tuple[float, float]:
-    """The time range a figure covers (its samples' first and last, or its stored end)."""
-    stamps = [float(t) for t, _ in artifact.series.values() for t in (t[:1] + t[-1:]) if t]
+    """The time range a figure covers (its samples' first and last, or its stored end); a
+    stamp that is not a number is left out (the tab then says what cannot be drawn)."""
+    ends = [number_or_nan(t) for t, _ in artifact.series.values() for t in (t[:1] + t[-1:]) if t]
+    stamps = [t for t in ends if math.isfinite(t)]
     end = artifact.end or (max(stamps) if stamps else 0.0)
     start = min(stamps) if stamps else end - 3600.0
     return start, end
@@ -221,22 +291,18 @@ class PlotDock(QDockWidget):
             if artifact.problem:
                 return self._message(artifact.problem)
             view = ArchivePlotView(artifact)
-            view.timeseries.live_toggled.connect(lambda on, v=view: self._set_live(v, on))
-            view.timeseries.exported.connect(lambda path: self.message.emit(f"Saved {path}"))
-            view.timeseries.export_failed.connect(self.message.emit)
-            view.timeseries.stripchart_requested.connect(self.stripchart_requested)
             view.range_bar.range_requested.connect(
                 lambda start, end, v=view: self._track(
                     asyncio.ensure_future(self.requery(v, start, end))
                 )
             )
-            if self._archiver_factory is None:
-                view.range_bar.set_busy(True, "no archive connection: the range cannot change")
-            points = sum(len(t) for t, _ in artifact.series.values())
-            if points <= SYNC_POINTS:
-                view.show_prepared(*prepare_figure(artifact))
-            else:
-                self._track(asyncio.ensure_future(self._prepare_in_worker(view)))
+            view.range_bar.set_busy(True, self._no_range_reason())  # until the plot is drawn
+            try:
+                asyncio.get_running_loop()
+            except RuntimeError:  # a dock used without the window's qasync loop
+                view.status.setText("Cannot draw the plot: no event loop runs its steps.")
+                return view
+            self._track(asyncio.ensure_future(self._draw(view)))
             return view
         pixmap = QPixmap(artifact.path) if artifact.path else QPixmap()
         if pixmap.isNull():
@@ -253,23 +319,28 @@ class PlotDock(QDockWidget):
         area.setProperty("figure_path", str(Path(artifact.path)))
         return area
 
-    async def _prepare_in_worker(self, view: ArchivePlotView) -> None:
-        try:
-            prepared, frames = await asyncio.to_thread(prepare_figure, view.artifact)
-        except Exception as exc:  # bad data must not take the window down
-            view.status.setText(f"Cannot draw '{view.artifact.title}': {exc}")
+    def _no_range_reason(self) -> str:
+        return "" if self._archiver_factory else "no archive connection: the range cannot change"
+
+    async def _draw(self, view: ArchivePlotView) -> None:
+        """Draw a figure in steps, then connect what its time series offers."""
+        if not await view.draw():
             return
-        if view.closed:
-            return
-        await view.show_prepared_in_steps(prepared, frames)
-        if not view.closed:
-            self.tab_opened.emit(view)
+        plot = view.timeseries
+        assert plot is not None
+        plot.live_toggled.connect(lambda on, v=view: self._set_live(v, on))
+        plot.exported.connect(lambda path: self.message.emit(f"Saved {path}"))
+        plot.export_failed.connect(self.message.emit)
+        plot.stripchart_requested.connect(self.stripchart_requested)
+        if self._archiver_factory is not None:
+            view.range_bar.set_busy(False)
+        self.tab_opened.emit(view)  # its buttons are there now
 
     async def requery(self, view: ArchivePlotView, start: float, end: float) -> bool:
         """Ask the archive for ``start``..``end`` and redraw the time series with it."""
         from datetime import datetime
 
-        if self._archiver_factory is None:
+        if self._archiver_factory is None or view.timeseries is None:
             return False
         channels = list(view.timeseries.prepared) or list(view.artifact.series)
         view.range_bar.set_busy(True, "asking the archive…")
@@ -311,6 +382,7 @@ class PlotDock(QDockWidget):
             self.message.emit("Live updates need a control-system connection; none is set up.")
             return
         plot = view.timeseries
+        assert plot is not None  # the Live button is the plot's
 
         def on_reading(channel: str, reading: Any) -> None:
             value = getattr(reading, "value", None)
@@ -371,6 +443,7 @@ class PlotDock(QDockWidget):
         return self.tabs.currentWidget()
 
     def current_plot(self) -> QWidget | None:
-        """The time-series plot of the current tab (or the tab itself for images)."""
+        """The time-series plot of the current tab (None while it is being drawn), or the tab
+        itself for images and messages."""
         widget = self.tabs.currentWidget()
         return widget.timeseries if isinstance(widget, ArchivePlotView) else widget

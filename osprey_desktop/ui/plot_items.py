@@ -1,4 +1,5 @@
-"""Graphics items the plots share: the min/max band, alarm markers, legend swatches, axes.
+"""Graphics items the plots share: the min/max band, alarm markers, legend swatches, axes,
+and a view box whose pyqtgraph menu is made only when it is opened.
 
 Alarm colours are the control room's (``values.ALARM_CELL``): MINOR yellow, MAJOR red,
 INVALID magenta, each marker outlined in a darker shade so yellow still reads on white.
@@ -7,9 +8,11 @@ INVALID magenta, each marker outlined in a darker shade so yellow still reads on
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
+from pyqtgraph.graphicsItems.ViewBox.ViewBoxMenu import ViewBoxMenu
 from PySide6.QtGui import QBrush, QColor, QIcon, QPainterPath, QPixmap
 from PySide6.QtWidgets import QGraphicsPathItem
 
@@ -31,6 +34,34 @@ def states_axis(axis: pg.AxisItem, ticks: Sequence[tuple[float, str]]) -> None:
     axis.enableAutoSIPrefix(False)
     axis.setTicks([list(ticks), []])
     axis.setLabel("state")
+
+
+class LazyMenuViewBox(pg.ViewBox):
+    """A view box whose right-click menu is made at the first right click, not with the plot.
+
+    pyqtgraph builds its generic menu (two axis forms of a dozen widgets each) in every
+    ``ViewBox``: 4-6 ms of each plot's construction on the window's loop, for a menu most
+    plots never open (the time plot shows its own). The menu still works as before."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["enableMenu"] = False  # not made now ...
+        super().__init__(*args, **kwargs)
+        self.state["enableMenu"] = True  # ... but offered: made on the first right click
+
+    def _applyMenuEnabled(self) -> None:  # noqa: N802 - pyqtgraph's name
+        if not self.menuEnabled() and self.menu is not None:
+            self.menu.setParent(None)
+            self.menu = None
+
+    def getMenu(self, ev: Any) -> ViewBoxMenu | None:  # noqa: N802 - pyqtgraph's name
+        if self.menu is None and self.menuEnabled():
+            self.menu = ViewBoxMenu(self)
+            self.updateViewLists()
+        return self.menu
+
+    def getContextMenus(self, event: Any) -> list[Any]:  # noqa: N802 - pyqtgraph's name
+        menu = self.getMenu(event)
+        return menu.actions() if menu is not None else []
 
 
 class BandItem(QGraphicsPathItem):
@@ -111,6 +142,7 @@ def swatch(colour: str) -> QIcon:
 
 __all__ = [
     "BandItem",
+    "LazyMenuViewBox",
     "alarm_brushes",
     "alarm_markers_item",
     "severity_legend_html",

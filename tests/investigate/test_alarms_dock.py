@@ -212,6 +212,7 @@ def test_the_dump_investigation_in_the_window_answers_and_plots(
         values = window.controller.live.values["capability_context_data"]
         assert "INVESTIGATION" in values and "ARCHIVER_DATA" in values
         qtbot.waitUntil(lambda: window.plot_dock is not None, timeout=10_000)
+        qtbot.waitUntil(lambda: window.plot_dock.current_plot() is not None, timeout=10_000)
         plot = window.plot_dock.current_plot()
         qtbot.waitUntil(lambda: bool(plot.point_counts()), timeout=10_000)
         assert "SR:DCCT:Current" in plot.point_counts()

@@ -133,6 +133,8 @@ def test_a_time_range_button_asks_the_archive_again(qtbot, qasync_loop, ring):
     )
     bar = view.range_bar
     assert [b.text() for b in bar.span_buttons.values()] == ["10 min", "1 h", "8 h", "24 h"]
+    assert not bar.span_buttons["1 h"].isEnabled()  # no range asked before the plot is drawn
+    qtbot.waitUntil(lambda: view.ready, timeout=10_000)
     with qtbot.waitSignal(bar.range_requested):
         qtbot.mouseClick(bar.span_buttons["1 h"], Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: view.timeseries.prepared["SR:DCCT:Current"].points > 100, timeout=5000)
@@ -141,7 +143,7 @@ def test_a_time_range_button_asks_the_archive_again(qtbot, qasync_loop, ring):
     assert bar.apply_button.isEnabled()
 
 
-def test_an_end_before_the_start_is_refused_in_the_bar(qtbot):
+def test_an_end_before_the_start_is_refused_in_the_bar(qtbot, qasync_loop):
     dock = PlotDock(None)
     qtbot.addWidget(dock)
     view = dock.show_series("c", {"C": ([T0, T0 + 60], [1.0, 2.0])}, {})

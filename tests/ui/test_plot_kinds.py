@@ -48,6 +48,7 @@ def axis_labels(axis) -> list[str]:
 
 
 def open_history(qtbot, entry: dict) -> ArchivePlotView:
+    """The figure of ``entry`` once drawn (tests using it run on the qasync loop)."""
     dock = PlotDock()
     qtbot.addWidget(dock)
     dock.resize(1000, 500)
@@ -58,7 +59,7 @@ def open_history(qtbot, entry: dict) -> ArchivePlotView:
     return view
 
 
-def test_an_enum_history_is_a_step_plot_on_an_axis_named_by_its_states(qtbot):
+def test_an_enum_history_is_a_step_plot_on_an_axis_named_by_its_states(qtbot, qasync_loop):
     view = open_history(qtbot, rf_history_entry(T0))
     plot = view.timeseries
     x, y = plot.curves[RF_STATE].getOriginalDataset()
@@ -89,7 +90,7 @@ def test_a_fast_changing_enum_stays_on_its_states_when_binned(qtbot):
     assert axis_labels(plot.plot_item.getAxis("left")) == ["Closed", "Open"]
 
 
-def test_a_text_history_is_a_state_track_or_says_why_it_is_not_drawn(qtbot):
+def test_a_text_history_is_a_state_track_or_says_why_it_is_not_drawn(qtbot, qasync_loop):
     view = open_history(qtbot, rf_history_entry(T0))
     plot = view.timeseries
     assert f"{RF_MODE} (text, right axis)" in plot.legend_names()
@@ -126,7 +127,7 @@ def test_a_gap_breaks_the_line_instead_of_joining_across(qtbot):
     assert plot.bands["A:Binned"].polygons() == 2  # the min/max band breaks there too
 
 
-def test_samples_in_alarm_are_marked_in_the_control_room_colours(qtbot):
+def test_samples_in_alarm_are_marked_in_the_control_room_colours(qtbot, qasync_loop):
     view = open_history(qtbot, rf_history_entry(T0))
     plot = view.timeseries
     colours = {
@@ -144,7 +145,7 @@ def test_samples_in_alarm_are_marked_in_the_control_room_colours(qtbot):
     assert "MINOR" in plot.info.text() and "INVALID" in plot.info.text()
 
 
-def test_a_waveform_history_opens_on_its_newest_waveform_against_index(qtbot):
+def test_a_waveform_history_opens_on_its_newest_waveform_against_index(qtbot, qasync_loop):
     entry = rf_history_entry(T0)
     view = open_history(qtbot, entry)
     waveform = view.views.currentWidget()
@@ -258,7 +259,9 @@ def test_an_archived_enum_plot_keeps_its_steps_when_it_grows_live(qtbot, qasync_
         "enum_labels": {"V:State": ["Closed", "Open"]},
     }
     dock.show_state(history_state(entry))
-    plot = dock.current_view().timeseries
+    view = dock.current_view()
+    qtbot.waitUntil(lambda: view.ready, timeout=10_000)
+    plot = view.timeseries
     plot.live_button.click()
     qtbot.waitUntil(lambda: "V:State" in connector.callbacks, timeout=3000)
     connector.callbacks["V:State"](

@@ -10,10 +10,11 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPoint
+from PySide6.QtCore import QPoint, Qt
 
 from osprey_desktop.ui.orbit_plot import OrbitPlot
-from osprey_desktop.ui.plot_dock import ArchivePlotView, PlotDock
+from osprey_desktop.ui.plot_artifacts import artifacts_from_state
+from osprey_desktop.ui.plot_dock import ArchivePlotView, PlotDock, prepare_figure
 from osprey_desktop.ui.plot_frames import orbit_frame
 from osprey_desktop.ui.timeseries_plot import TimeSeriesPlot
 
@@ -85,12 +86,13 @@ def test_binned_data_draws_a_mean_line_and_a_min_max_band(qtbot):
     assert "band = min…max" in plot.info.text()
 
 
-def test_an_orbit_family_opens_on_the_orbit_view_with_few_time_lines(qtbot):
+def test_an_orbit_family_opens_on_the_orbit_view_with_few_time_lines(qtbot, qasync_loop):
     dock = PlotDock()
     qtbot.addWidget(dock)
     dock.show_state(bpm_state(12, 300))
     view = dock.current_view()
-    assert isinstance(view, ArchivePlotView) and view.ready
+    assert isinstance(view, ArchivePlotView)
+    qtbot.waitUntil(lambda: view.ready, timeout=10_000)
     orbit = view.views.currentWidget()
     assert isinstance(orbit, OrbitPlot)
     assert len(orbit.current_values()) == 12
@@ -103,6 +105,78 @@ def test_an_orbit_family_opens_on_the_orbit_view_with_few_time_lines(qtbot):
     assert "6 more channels: tick to show" in series.legend_note.text()
     series.legend.topLevelItem(10).setCheckState(0, series.legend.topLevelItem(0).checkState(0))
     assert "SR02C:BPM11:X" in series.visible_channels()
+
+
+def test_a_one_channel_figure_opens_at_once_and_is_drawn_a_few_loop_turns_later(qtbot, qasync_loop):
+    dock = PlotDock()
+    qtbot.addWidget(dock)
+    dock.show_state(bpm_state(1, 50, span_s=60.0))
+    view = dock.current_view()
+    assert isinstance(view, ArchivePlotView) and "Preparing" in view.status.text()
+    assert not view.ready and dock.current_plot() is None  # nothing built in this turn
+    with qtbot.waitSignal(view.drawn, timeout=10_000):
+        pass
+    assert dock.current_plot() is view.timeseries
+    assert view.timeseries.point_counts() == {"SR01C:BPM01:X": 50}
+    assert view.views.currentWidget() is view.timeseries
+
+
+def test_each_loop_turn_of_a_figure_makes_at_most_one_plot_or_three_curves(qtbot):
+    artifact = artifacts_from_state(bpm_state(12, 300))[0]
+    view = ArchivePlotView(artifact)
+    qtbot.addWidget(view)
+    prepared, frames = prepare_figure(artifact)
+
+    def plots() -> int:  # pyqtgraph plots made so far: each is 10-20 ms on the loop
+        made = int(view.timeseries is not None)
+        for orbit in view.orbits:
+            made += 1 + (orbit.waterfall_widget is not None) + (orbit.colour_bar is not None)
+        return made
+
+    def curves() -> int:
+        return len(view.timeseries.curves) if view.timeseries is not None else 0
+
+    before = (0, 0)
+    for _ in view.build_steps(prepared, frames):
+        now = (plots(), curves())
+        assert now[0] - before[0] <= 1 and now[1] - before[1] <= 3
+        before = now
+    assert view.ready and plots() == 4  # time series, orbit, its waterfall and colour scale
+    assert curves() == 6  # the family's first six time lines
+
+
+def test_a_figure_whose_stamps_are_not_numbers_says_so_in_its_tab(qtbot, qasync_loop):
+    state = bpm_state(2, 10)
+    stamps = state["capability_context_data"]["ARCHIVER_DATA"]["orbit"]["timestamps"]
+    stamps["SR01C:BPM01:X"] = ["yesterday"] * 10
+    dock = PlotDock()
+    qtbot.addWidget(dock)
+    dock.show_state(state)
+    view = dock.current_view()
+    qtbot.waitUntil(lambda: view.status.text().startswith("Cannot draw"), timeout=10_000)
+    assert "Orbit, last 24 h" in view.status.text() and not view.ready
+    assert dock.current_plot() is None and dock.tabs.count() == 1
+
+
+def test_pyqtgraphs_menu_is_made_at_the_first_right_click_and_the_time_plot_shows_ours(qtbot):
+    frame = orbit_frame(
+        ["A:BPM1:X", "A:BPM2:X"], {"A:BPM1:X": ([T0], [1.0]), "A:BPM2:X": ([T0], [2.0])}
+    )
+    orbit = OrbitPlot(frame, "orbit")
+    qtbot.addWidget(orbit)
+    box = orbit.orbit_item.vb
+    assert box.menu is None and box.menuEnabled()  # offered, not made with the plot
+    menu = box.getMenu(None)
+    assert menu is box.menu and "View All" in [a.text() for a in menu.actions()]
+    plot = TimeSeriesPlot("beam")
+    qtbot.addWidget(plot)
+    plot.resize(600, 300)
+    plot.show()
+    qtbot.waitExposed(plot)
+    centre = plot.plot_widget.mapFromScene(plot.view_box.sceneBoundingRect().center())
+    with qtbot.waitSignal(plot.view_box.menu_requested, timeout=3000):
+        qtbot.mouseClick(plot.plot_widget.viewport(), Qt.MouseButton.RightButton, pos=centre)
+    assert plot.view_box.menu is None  # pyqtgraph's own never made
 
 
 def test_orbit_frame_keeps_gaps_as_gaps():
@@ -202,6 +276,7 @@ def test_an_archived_plot_keeps_growing_live(qtbot, qasync_loop):
     state = bpm_state(1, 50, span_s=60.0)
     dock.show_state(state)
     view = dock.current_view()
+    qtbot.waitUntil(lambda: view.ready, timeout=10_000)
     plot = view.timeseries
     plot.live_button.click()
     qtbot.waitUntil(lambda: "SR01C:BPM01:X" in connector.callbacks, timeout=3000)

@@ -44,10 +44,11 @@ STATE = {
 }
 
 
-def test_archiver_figure_becomes_a_curve_per_channel_with_units(qtbot):
+def test_archiver_figure_becomes_a_curve_per_channel_with_units(qtbot, qasync_loop):
     dock = PlotDock()
     qtbot.addWidget(dock)
     assert dock.show_state(STATE) == ["Beam history"]
+    qtbot.waitUntil(lambda: dock.current_plot() is not None, timeout=10_000)
     plot = dock.current_plot()
     assert isinstance(plot, TimeSeriesPlot)
     assert plot.point_counts() == {"SR:DCCT:Current": 3, "SR:Lifetime": 3}

@@ -198,6 +198,7 @@ def test_history_opens_a_plot_and_its_commands_launch(windows, qtbot):
         window = windows.open()
         windows.send(window, "history of the beam current")
         windows.wait_idle(window)
+        qtbot.waitUntil(lambda: window.plot_dock.current_plot() is not None)  # drawn in steps
         plot = window.plot_dock.current_plot()
         assert plot.point_counts() == {"SR:DCCT:Current": 60}
         menu_texts = [a.text() for a in window.menus.commands_menu.actions()]
