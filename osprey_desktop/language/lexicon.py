@@ -38,8 +38,10 @@ COMPARE_WORDS = _set("compare comparison versus vs against")
 CHANGE = CHANGE_VERBS | _set(
     """open close shut bring drive take make return start stop insert retract extract arm
     disarm activate deactivate match copy restore revert zero put raise lower drop reduce
-    increase decrease cut boost widen narrow steer degauss cycle"""
+    increase decrease cut boost widen narrow steer degauss cycle dial crank"""
 )
+#: Verbs that change only with their particle: "go back to ...", "roll back", "go to 0.3 A".
+PHRASAL_CHANGES = {"go": frozenset({"back", "to"}), "roll": frozenset({"back"})}
 #: Nouns that are also verbs: a verb only in verb position, followed by what they act on.
 NOUN_VERBS = _set("tune trim scan set change current step drop cut match cycle steer zero")
 NOUN_VERB_STEMS = frozenset(stem(w) for w in NOUN_VERBS)

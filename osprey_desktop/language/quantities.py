@@ -20,7 +20,13 @@ from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, read_number
 from osprey_desktop.language.units import lookup_unit
 
 NUM_PATTERN = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?"
-_NUMBER = re.compile(rf"(?<![\w.:]){NUM_PATTERN}(?![\w:])|\b{SPELLED_NUMBER_PATTERN}\b", re.I)
+# a number, with its unit written against it or not ("0.3A", "20mm"); never part of a name
+# ("QF3", "SR01:2A:X") and never an ordinal ("3rd")
+_NUMBER = re.compile(
+    rf"(?<![\w.:])(?P<sign>(?:minus|negative)\s+)?{NUM_PATTERN}(?P<glued>[a-zµΩ%]+)?(?![\w:])"
+    rf"|\b{SPELLED_NUMBER_PATTERN}\b",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -77,10 +83,17 @@ def amounts(text: str) -> list[Amount]:
     for m in _NUMBER.finditer(text):
         if _is_target_number(text, m.start()):
             continue
-        value = read_number(m.group(0))
+        glued = m.group("glued")
+        if glued and glued != "%" and lookup_unit(glued) is None:
+            continue  # "3rd", "2nd": an ordinal, no amount
+        number = m.group(0)[: len(m.group(0)) - len(glued)] if glued else m.group(0)
+        sign = m.group("sign")
+        value = read_number(number[len(sign) :] if sign else number)
         if value is None:
             continue
-        unit, end = _unit_after(text, m.end())
+        if sign:
+            value = -value  # "to minus 0.3 A"
+        unit, end = _unit_after(text, m.start() + len(number))
         if unit in ("x", "y", "X", "Y"):
             continue
         out.append(Amount(value, unit, m.start(), end, text[m.start() : end]))
@@ -93,6 +106,25 @@ def _direction(words: list[str]) -> int:
             return 1
         if w in DOWN_WORDS:
             return -1
+    return 0
+
+
+#: Verbs that say a direction and take an amount as the change ("raise QF3 2 A"); "open" and
+#: "close" do not (is "open the gap 2 mm" to 2 mm or by 2 mm? the writer asks).
+_DIRECTION_VERBS = {
+    **dict.fromkeys(("increase", "raise", "boost", "bump", "up"), 1),
+    **dict.fromkeys(("decrease", "lower", "reduce", "drop", "cut"), -1),
+}
+
+
+def _verb_direction(before_words: list[str]) -> int:
+    """The sign a direction verb gives an amount that no "to", "at" or "by" marks: the verb
+    leads the words before the amount (after politeness), none of them a mark."""
+    for w in reversed(before_words[-6:]):
+        if w in ("to", "at", "by", "from", "is", "was", "of", "than"):
+            return 0
+        if w in _DIRECTION_VERBS and before_words.index(w) <= 2:
+            return _DIRECTION_VERBS[w]
     return 0
 
 
@@ -118,8 +150,16 @@ def read_quantity(text: str, lowered_words: list[str]) -> tuple[Quantity | None,
         if before_words[-1:] == ["by"]:
             sign = _direction(before_words[-8:]) or 1
             return Quantity("relative", sign * amount.value, unit, amount.words), used
+        verb_sign = _verb_direction(before_words)
+        if verb_sign:  # "increase HCM14 0.1 A", "drop QD16 half an amp": a change, no "by"
+            return Quantity("relative", verb_sign * amount.value, unit, amount.words), used
         if before_words[-1:] == ["plus"] and before_words[-2:-1] != ["to"]:  # "QD4 plus 0.5 A"
             used.add("plus")
+            return Quantity("relative", amount.value, unit, amount.words), used
+        if re.match(r"(?:minus|negative)\b", amount.words, re.I) and before_words[-1:] not in (
+            ["to"],
+            ["at"],
+        ):  # "QD4 minus 0.5 A": a change; "to minus 0.5 A" a value
             return Quantity("relative", amount.value, unit, amount.words), used
         if before_words[-1:] and before_words[-1] in ("up", "down"):  # "up 2 kHz"
             sign = _direction(before_words[-1:])

@@ -45,8 +45,11 @@ _COPY_RELATION = re.compile(
     re.I,
 )
 _RESTORE = re.compile(
-    r"\b(?:restore|revert|back\s+(?:to|the\s+way|where|how|as)|(?:where|what|how)\s+it\s+was|"
-    r"its\s+(?:value|setting)\s+(?:from|at|of))\b",
+    r"\b(?:restore|revert|roll\s+(?:\S+\s+){0,3}?back|back\s+(?:to|the\s+way|where|how|as)|"
+    r"(?:where|what|how)\s+it\s+was|its\s+(?:value|setting)\s+(?:from|at|of))\b"
+    # "this morning's value", "yesterday's settings", "its 7 am value": a value of a named time
+    r"|(?:'s|’s)\s+(?:value|setting|setpoint|reading)s?\b"
+    r"|\bits\s+(?:\d[\w:.-]*\s+)(?:[\w:.-]+\s+){0,2}?(?:value|setting|setpoint|reading)s?\b",
     re.I,
 )
 _GOLDEN = re.compile(rf"\b(?:{'|'.join(sorted(GOLDEN_WORDS))})\b", re.I)

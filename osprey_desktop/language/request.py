@@ -53,6 +53,7 @@ from osprey_desktop.language.lexicon import (
     NOUN_VERBS,
     ORDINALS,
     PAST_VERBS,
+    PHRASAL_CHANGES,
     PLACE_WORDS,
     PLOT_VERBS,
     POLITE,
@@ -188,7 +189,10 @@ def join_device_names(text: str, vocabulary: Vocabulary) -> str:
     if not vocabulary.device_prefixes:
         return text
     prefixes = "|".join(sorted(map(re.escape, vocabulary.device_prefixes), key=len, reverse=True))
-    pattern = re.compile(rf"\b({prefixes})\s*[-#]?\s+(\d{{1,3}})\b(?!\.\d)", re.I)
+    # "qd 08", "HCM-14", "vcm_3", "QF #7": a space, a dash or a mark between name and number
+    pattern = re.compile(
+        rf"\b({prefixes})(?:\s*[-#_]\s*|\s+)(\d{{1,3}})\b(?!\.\d)(?!\s*[-–]\s*\d)", re.I
+    )
 
     def join(m: re.Match[str]) -> str:
         after = text[m.end() :].lstrip()
@@ -240,6 +244,12 @@ def _verb_of(clause: str, vocabulary: Vocabulary) -> tuple[str | None, bool]:
         or bool(re.match(r"[a-z]+\d|\d", nxt) or re.search(rf"\b{first}\s+[A-Z]{{2,}}\d", clause))
         or bool(re.search(rf"\b{first}\s+(?:\w+://)?[A-Za-z][\w-]*:\w", clause))  # a PV name
     )
+    if first in PHRASAL_CHANGES and nxt in PHRASAL_CHANGES[first]:
+        # "go back to this morning's value", "roll HCM4 back", "go to 0.3 A on HCM14"
+        if nxt != "to" or re.match(r"to\s+[-+−]?\.?\d", " ".join(ws[1:3])):
+            return first, True
+    if first == "roll" and "back" in ws[2:5]:
+        return first, True
     if first in NOUN_VERBS or stem(first) in NOUN_VERB_STEMS:
         # "tune the RF", never "tunes, chromaticity and lifetime" (a plural is a noun)
         return (first, True) if acts_on and first in NOUN_VERBS else (None, True)
@@ -337,6 +347,8 @@ _COUNT = (
     r"(?:\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|few|"
     r"couple\s+of)"
 )
+#: "from 9" or "from 9:30", not the "2" of "from 2 hours ago"
+_CLOCK_NOT_A_DURATION = rf"\d{{1,2}}(?::\d{{2}})?(?![\d:]|\s*{_UNITS_OF_TIME}\b)"
 _TIME_WORDS = re.compile(
     rf"\b(?:(?:for|over|during|in|within)\s+)?(?:the\s+)?(?:last|past|previous)\s+(?:{_COUNT}\s*)?"
     rf"{_UNITS_OF_TIME}\b"
@@ -346,9 +358,10 @@ _TIME_WORDS = re.compile(
     r"(?:morning|afternoon|evening|night)\b"
     r"|\b(?:since|from|after|until|till|before|between)\s+(?:(?:yesterday|today)\s+(?:at\s+)?"
     r"\d{1,2}:\d{2}|yesterday|today|noon|midnight|"
-    r"\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2})?|\d{1,2}(?::\d{2})?)"
+    rf"\d{{4}}-\d{{2}}-\d{{2}}(?:[ T]\d{{1,2}}:\d{{2}})?|{_CLOCK_NOT_A_DURATION})"
     r"(?:\s+(?:and|to|until|till|-)\s+(?:\d{4}-\d{2}-\d{2}\s+)?\d{1,2}(?::\d{2})?)?"
     r"|\bat\s+(?:\d{4}-\d{2}-\d{2}\s+)?\d{1,2}:\d{2}\b"
+    r"|\b\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}\b"  # a clock time made absolute ("its 7 am value")
     r"|\b(?:yesterday|today|overnight|tonight|last\s+night|last\s+week|this\s+(?:morning|afternoon|"
     r"evening|week|shift))\b"
     r"|\bnow\b(?=.*\bthan\b)",
@@ -458,7 +471,9 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
             continue
         used.add(found)
         verb = verb or found
-        is_change = found in CHANGE or stem(found) in {stem(v) for v in CHANGE}
+        is_change = (
+            found in CHANGE or stem(found) in {stem(v) for v in CHANGE} or found in PHRASAL_CHANGES
+        )
         # the verb leads its clause, so a negation ("don't set") leaves no verb to find
         if is_change and found not in READ_VERBS and not _is_question(clause) and not change_verb:
             change_verb = found
@@ -542,6 +557,11 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
             maxsplit=1,
             flags=re.I,
         )[0]
+    phrase = _TARGET_NOISE.sub(" ", phrase)  # "HCM14 at 0.3 A please": no trailing "at"
+    # "yesterday's value of QD8" without its time: the possessive's words name no channel
+    phrase = _OF_A_TIME.sub(" ", phrase)
+    if intent == "restore":
+        phrase = _BARE_CLOCK.sub(" ", phrase)  # "roll HCM4 back to 10:00"
     words_out = set(quantity_words) | set(VAGUE_AMOUNTS) | UP_WORDS | DOWN_WORDS
     words_out -= {"open", "close"}
     phrase = re.sub(
@@ -583,6 +603,9 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         flags=re.I,
     )
     phrase = re.sub(r"^(?:me|us)\b", "", phrase.strip(), flags=re.I).strip(" ,.?!")
+    if changes and quantity is not None:
+        # "set 0.3 A on HCM14", "apply 2 A to QF3": the amount came first, the target after
+        phrase = re.sub(r"^(?:(?:on|onto|to|for|into|at)\s+)+", "", phrase, flags=re.I)
     if _is_question(canonical):
         phrase = re.sub(r"^\s*there\b", " ", phrase, flags=re.I).strip()  # "was there a drop ..."
         # "what is the RF frequency doing / reading?": the question's verb, no channel's word
@@ -639,10 +662,12 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         if quantity is not None and quantity.unit is None:
             head = re.sub(r"\bat\s*$", "to ", head)
         canonical = head + canonical[amount.start :]
-    canonical = _canonical_change(canonical, intent, quantity, targets, reference, change_verb)
+    if not unplaced:  # every word placed: the change is said the way the writers read it
+        canonical = _canonical_change(
+            canonical, intent, quantity, targets, reference, change_verb or verb
+        )
     if intent == "restore":
-        # "back the way it was", "to how it was": said as the restore parser reads it
-        canonical = _AS_IT_WAS.sub("back to what it was", canonical)
+        canonical = _canonical_restore(canonical, targets, time_slot, bool(unplaced))
     return Request(
         text=original,
         intent=intent,
@@ -657,6 +682,31 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         canonical=canonical,
         refers_back=bool(re.search(r"\b(?:it|that|them|those|these|same)\b", lowered)),
     )
+
+
+_OF_A_TIME = re.compile(
+    r"(?:\b(?:back\s+)?to\s+)?(?:'s|’s)(?:\s+(?:value|setting|setpoint|reading|level)s?"
+    r"(?:\s+(?:for|of|on)\b)?)?",
+    re.I,
+)
+_BARE_CLOCK = re.compile(r"\b(?:to|at|from)\s+(?P<clock>\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?)", re.I)
+
+
+def _canonical_restore(
+    canonical: str, targets: tuple[str, ...], time: TimeSlot | None, unplaced: bool
+) -> str:
+    """A restore said as the restore parser reads it: "restore <targets> to its value from
+    <moment>" ("go back to this morning's value for QD8", "roll HCM4 back to 10:00") when
+    every word is placed; otherwise "back the way it was" said "back to what it was"."""
+    moment = time.canonical if time is not None else ""
+    if not moment:
+        clock = _BARE_CLOCK.search(canonical)
+        moment = clock.group("clock") if clock else ""
+    moment = re.sub(r"^(?:from|at|since|to)\s+", "", moment.strip(), flags=re.I)
+    named = [t for t in targets if t.lower() not in PRONOUNS]
+    if moment and named and not unplaced and len(_verb_clauses(canonical)) == 1:
+        return f"restore {' and '.join(named)} to its value from {moment}"
+    return _AS_IT_WAS.sub("back to what it was", canonical)
 
 
 # "what frequency is cavity 1 set to?", "what is QF 3 set at": the device's setpoint of that
@@ -715,6 +765,7 @@ def _names_a_concept(text: str, vocabulary: Vocabulary) -> bool:
     return len(words) == 1 and not any(w in known or stem(w) in _stems(known) for w in words)
 
 
+_CONDITIONAL = re.compile(r"\b(?:if|when|whenever|unless|once|until|provided)\b", re.I)
 _MARK_BEFORE = re.compile(r"(?:\bto|\bat|->|→|:?=|:)\s*$", re.I)
 
 
@@ -744,6 +795,17 @@ def _gives_a_value(
             return True
         if any(w.lower() in vocabulary.device_prefixes for w in re.findall(r"[A-Za-z]+", target)):
             return True
+        if _described_device(target, vocabulary):
+            return True
+    return False
+
+
+def _described_device(target: str, vocabulary: Vocabulary) -> bool:
+    """A device named by the list's words and its number ("horizontal corrector 14",
+    "quad 18"): a channel word right before the number, not a place ("sector 4")."""
+    for word, _ in re.findall(r"\b([a-z]+)\s+(\d{1,3})\b(?!\.\d)", target.lower()):
+        if word in vocabulary.channel_words and word not in PLACE_WORDS:
+            return True
     return False
 
 
@@ -758,9 +820,36 @@ def _canonical_change(
     quantity: Quantity | None,
     targets: tuple[str, ...],
     reference: Reference | None,
-    verb: str | None,
+    verb: str | None = None,
 ) -> str:
-    """The change in a form the write parsers read, when the words had another form."""
+    """The change in a form the write parsers read, when the words had another form: one
+    value for its targets is said "set <targets> to <value>", one change "increase <targets>
+    by <amount>", a copy "set <target> to the same value as <source>"."""
+    if (
+        intent == "write"
+        and quantity is not None
+        and quantity.kind == "absolute"
+        and quantity.value is not None
+        and targets
+        and len(_verb_clauses(canonical)) == 1
+        and len(amounts(canonical)) == 1
+        and not _CONDITIONAL.search(canonical)
+        and not any(t.lower() in PRONOUNS for t in targets)
+        # "open the ID04 gap 2 mm": to 2 mm or by 2 mm? a verb of direction or state with an
+        # amount nothing marks is left for the writer to ask about
+        and (
+            verb not in (UP_WORDS | DOWN_WORDS | STATE_VERBS.keys())
+            or bool(
+                re.search(
+                    r"(?:\bto|\bat|->|→|=)\s*[-+−]?\s*$", canonical[: amounts(canonical)[0].start]
+                )
+            )
+        )
+    ):
+        unit = f" {quantity.unit}" if quantity.unit else ""
+        typed = re.match(r"[-+−]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?", quantity.words, re.I)
+        number = typed.group(0) if typed else f"{quantity.value:g}"  # "9.30" stays "9.30"
+        return f"set {' and '.join(targets)} to {number}{unit}"
     if intent == "write" and quantity is not None and quantity.value is not None and targets:
         single = len(_verb_clauses(canonical)) == 1
         by_word = re.search(r"\bby\b", canonical, re.I)

@@ -13,7 +13,8 @@ twelve, "noon" or "midnight"; ``PART`` is a meridiem, a part of the day or a day
 * range:  ``between HOUR [PART] and HOUR PART``, ``from HOUR [PART] to|until|till HOUR PART``
   (a PART on either end qualifies the other end too);
 * since:  ``since|from|after HOUR PART``;
-* moment: ``at HOUR PART``, ``PART at HOUR [PART]`` ("yesterday at 3 pm").
+* moment: ``at HOUR PART``, ``PART at HOUR [PART]`` ("yesterday at 3 pm"), and an hour that
+  names a value or a return, ``its|the|[back] to HOUR PART`` ("its 7 am value").
 
 Each match is a ``ClockSpan`` with its character span in the text and the instants, so a
 caller can put a canonical form ("since 2026-11-26 07:00") in place of the words.
@@ -52,8 +53,12 @@ _RANGE = re.compile(
 _SINCE = re.compile(
     rf"\b(?P<lead>since|from|after)\s+(?P<h1>{_HOUR})\s*(?P<p1>{_PARTS}){_END}", re.I
 )
+# "at 7 am", "yesterday at 3 pm"; and a time that names a value ("its 7 am value", "back to
+# 9 this morning"): the hour needs its qualifying words in every form
 _MOMENT = re.compile(
-    rf"(?:\b(?P<p0>{_PARTS})\s+)?\bat\s+(?P<h1>{_HOUR})(?:\s*(?P<p1>{_PARTS}))?{_END}", re.I
+    rf"(?:\b(?P<p0>{_PARTS})\s+)?\b(?P<lead>at|(?:back\s+)?to|its|their|the)\s+(?P<h1>{_HOUR})"
+    rf"(?:\s*(?P<p1>{_PARTS}))?{_END}",
+    re.I,
 )
 
 Kind = Literal["moment", "since", "range", "day"]
@@ -72,6 +77,8 @@ class ClockSpan:
     first: datetime
     second: datetime | None
     words: str
+    #: the words kept the word before the hour ("its 7 am value" is "its <time> value")
+    bare: bool = False
 
     def canonical(self) -> str:
         """The same time in the form every time parser reads: absolute, to the minute."""
@@ -80,6 +87,8 @@ class ClockSpan:
         first = self.first.strftime("%Y-%m-%d %H:%M")
         if self.kind == "range" and self.second is not None:
             return f"from {first} to {self.second.strftime('%Y-%m-%d %H:%M')}"
+        if self.bare:
+            return first
         return f"since {first}" if self.kind == "since" else f"at {first}"
 
 
@@ -220,8 +229,13 @@ def find_clock_spans(text: str, now: datetime) -> list[ClockSpan]:
             said = kind
             if kind == "since" and _A_VALUE_FROM.search(text[: match.start()]):
                 said = "moment"  # "its value from 6 this morning": that moment's value
-            found.append(ClockSpan(match.start(), match.end(), said, first, None, match[0]))  # type: ignore[arg-type]
-            taken.append(match.span())
+            start, bare = match.start(), False
+            lead = match.groupdict().get("lead")
+            if kind == "moment" and lead and lead.lower() != "at" and not match.group("p0"):
+                start, bare = match.start("h1"), True  # the lead word stays in the text
+            words_said = text[start : match.end()]
+            found.append(ClockSpan(start, match.end(), said, first, None, words_said, bare))  # type: ignore[arg-type]
+            taken.append((start, match.end()))
     return sorted(found, key=lambda s: s.start)
 
 
