@@ -244,11 +244,10 @@ def _verb_of(clause: str, vocabulary: Vocabulary) -> tuple[str | None, bool]:
         or bool(re.match(r"[a-z]+\d|\d", nxt) or re.search(rf"\b{first}\s+[A-Z]{{2,}}\d", clause))
         or bool(re.search(rf"\b{first}\s+(?:\w+://)?[A-Za-z][\w-]*:\w", clause))  # a PV name
     )
-    if first in PHRASAL_CHANGES and nxt in PHRASAL_CHANGES[first]:
-        # "go back to this morning's value", "roll HCM4 back", "go to 0.3 A on HCM14"
-        if nxt != "to" or re.match(r"to\s+[-+−]?\.?\d", " ".join(ws[1:3])):
-            return first, True
-    if first == "roll" and "back" in ws[2:5]:
+    # "go back to this morning's value", "roll HCM4 back", "go to 0.3 A on HCM14"
+    particle = next((w for w in ws[1:5] if w in PHRASAL_CHANGES.get(first, ())), None)
+    with_a_value = particle != "to" or re.match(r"to\s+[-+−]?\.?\d", " ".join(ws[1:3]))
+    if particle is not None and (particle == nxt or first == "roll") and with_a_value:
         return first, True
     if first in NOUN_VERBS or stem(first) in NOUN_VERB_STEMS:
         # "tune the RF", never "tunes, chromaticity and lifetime" (a plural is a noun)
