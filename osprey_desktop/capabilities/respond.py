@@ -11,6 +11,7 @@ renders with alarm and outcome colours.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -42,8 +43,12 @@ class RespondCapability(BaseCapability):
         task = state.get("task_current_task") or (StateManager.get_user_query(state) or "").strip()
         # On the loop, on purpose: ~20 ms for a day of 72 BPMs. In a worker thread it shared
         # the GIL with the window building that history's plot at the same moment, and
-        # stretched those stalls to 150-200 ms (bench/ui_latency.py, docs/window.md).
-        plan = answer_plan(state, self.get_step_inputs())
+        # stretched those stalls to 150-200 ms (bench/ui_latency.py, docs/window.md). The
+        # summaries and the tables are two loop turns, so the window runs in between.
+        contexts = turn_contexts(state)
+        summaries = turn_context_summaries(state, self.get_step_inputs(), contexts)
+        await asyncio.sleep(0)
+        plan = plan_answer(state, summaries, contexts=contexts)
         text = ""
         if plan.ask_planner:
             text = await get_planner().write_response(task, state, plan.for_planner)
@@ -63,12 +68,17 @@ class RespondCapability(BaseCapability):
 
 def answer_plan(state: Mapping[str, Any], inputs: Iterable[Mapping[str, str]]) -> AnswerPlan:
     """This turn's summaries split into the answer's blocks, each context rebuilt once."""
-    try:
-        contexts: ContextManager | None = ContextManager(dict(state))
-    except (TypeError, ValueError):
-        contexts = None  # each reader then falls back on its own, as it always did
+    contexts = turn_contexts(state)
     summaries = turn_context_summaries(state, inputs, contexts)
     return plan_answer(state, summaries, contexts=contexts)
+
+
+def turn_contexts(state: Mapping[str, Any]) -> ContextManager | None:
+    """The contexts of the state, each rebuilt once for the summaries and the tables."""
+    try:
+        return ContextManager(dict(state))
+    except (TypeError, ValueError):
+        return None  # each reader then falls back on its own, as it always did
 
 
 __all__ = ["RespondCapability", "answer_plan"]

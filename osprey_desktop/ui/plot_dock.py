@@ -33,17 +33,17 @@ from PySide6.QtWidgets import (
 from osprey_desktop.answers.history import families
 from osprey_desktop.connectors.values import waveform_points
 from osprey_desktop.ui.live_feed import LiveFeed
-from osprey_desktop.ui.orbit_plot import OrbitPlot
+from osprey_desktop.ui.orbit_plot import OrbitPlot, profile_plot_widget
 from osprey_desktop.ui.plot_artifacts import PlotArtifact, artifacts_from_state
 from osprey_desktop.ui.plot_data import PreparedSeries, prepare_series, series_end
 from osprey_desktop.ui.plot_frames import OrbitFrame, number_or_nan, orbit_frame
 from osprey_desktop.ui.plot_range import RangeBar, series_of_archive
-from osprey_desktop.ui.timeseries_plot import TimeSeriesPlot
+from osprey_desktop.ui.timeseries_plot import TimeSeriesPlot, time_plot_widget
 
 MAX_TABS = 16
 MAX_POINTS = 2000
 """Points per channel asked of the archive for a new range (about two per pixel)."""
-PREPARE_PER_STEP = 8
+PREPARE_PER_STEP = 2
 """Channels prepared in the worker between two chances for the window to take the GIL."""
 CURVES_PER_STEP = 3
 ROWS_PER_STEP = 24
@@ -147,12 +147,21 @@ class ArchivePlotView(QWidget):
     ) -> Iterator[None]:
         """Make the views, one pyqtgraph plot (10-20 ms on the loop) or a few channels per
         step; the views are shown together after the last step."""
-        self.timeseries = TimeSeriesPlot(self.artifact.title, live_button=True)
+        plot_widget = time_plot_widget()  # the pyqtgraph plot, then the widget around it
+        yield
+        self.timeseries = TimeSeriesPlot(
+            self.artifact.title, live_button=True, plot_widget=plot_widget
+        )
         yield
         tabs: list[tuple[QWidget, str, str]] = []
         for frame in frames:
+            orbit_widget = profile_plot_widget()
+            yield
             plot = OrbitPlot(
-                frame, f"Orbit: {len(frame.channels)} BPMs ({frame.unit})", deferred=True
+                frame,
+                f"Orbit: {len(frame.channels)} BPMs ({frame.unit})",
+                deferred=True,
+                orbit_widget=orbit_widget,
             )
             self.orbits.append(plot)
             tabs.append((plot, f"Orbit ({len(frame.channels)} BPMs)", ""))
@@ -163,7 +172,9 @@ class ArchivePlotView(QWidget):
             title = f"{item.channel}: newest waveform" + (
                 f" ({item.frame.note})" if item.frame.note else ""
             )
-            plot = OrbitPlot(item.frame, title, deferred=True)
+            orbit_widget = profile_plot_widget()
+            yield
+            plot = OrbitPlot(item.frame, title, deferred=True, orbit_widget=orbit_widget)
             self.waveforms[item.channel] = plot
             tabs.append((plot, f"Waveform {item.channel}", item.note))
             yield from _rest_of(plot)
@@ -446,4 +457,6 @@ class PlotDock(QDockWidget):
         """The time-series plot of the current tab (None while it is being drawn), or the tab
         itself for images and messages."""
         widget = self.tabs.currentWidget()
-        return widget.timeseries if isinstance(widget, ArchivePlotView) else widget
+        if isinstance(widget, ArchivePlotView):
+            return widget.timeseries if widget.ready else None
+        return widget

@@ -64,7 +64,7 @@ PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#0
 MAX_VISIBLE = 8
 DENSE_MARKERS = 150  # more samples in alarm than this: half-size markers
 Series = Mapping[str, tuple[Sequence[float] | np.ndarray, Sequence[Any] | np.ndarray]]
-__all__ = ["PALETTE", "TimeSeriesPlot", "as_arrays", "units_axis"]
+__all__ = ["PALETTE", "TimeSeriesPlot", "as_arrays", "time_plot_widget", "units_axis"]
 _SEVERITY_CODE = {name: code for code, name in SEVERITY_NAME.items()}
 
 
@@ -73,6 +73,13 @@ def severity_code(severity: Any) -> int:
     if isinstance(severity, int) and not isinstance(severity, bool):
         return severity
     return _SEVERITY_CODE.get(str(severity or "").upper(), 0)
+
+
+def time_plot_widget() -> pg.PlotWidget:
+    """The pyqtgraph plot of a ``TimeSeriesPlot``: our view box, a date axis below."""
+    widget = pg.PlotWidget(viewBox=TimeViewBox(), axisItems={"bottom": pg.DateAxisItem()})
+    widget.setMinimumSize(200, 120)
+    return widget
 
 
 class TimeSeriesPlot(PlotAxes, PlotExport, QWidget):
@@ -89,15 +96,15 @@ class TimeSeriesPlot(PlotAxes, PlotExport, QWidget):
         parent: QWidget | None = None,
         max_visible: int = MAX_VISIBLE,
         live_button: bool = False,
+        plot_widget: pg.PlotWidget | None = None,
     ) -> None:
+        """``plot_widget``: one made by ``time_plot_widget()`` a loop turn earlier (the
+        pyqtgraph plot is half of this widget's making)."""
         super().__init__(parent)
         self.max_visible = max_visible
         self.title = title
-        self.view_box = TimeViewBox()
-        self.plot_widget = pg.PlotWidget(
-            viewBox=self.view_box, axisItems={"bottom": pg.DateAxisItem()}
-        )
-        self.plot_widget.setMinimumSize(200, 120)
+        self.plot_widget = plot_widget if plot_widget is not None else time_plot_widget()
+        self.view_box: TimeViewBox = self.plot_widget.getPlotItem().vb
         self.plot_item: pg.PlotItem = self.plot_widget.getPlotItem()
         self.plot_item.setTitle(title)
         self.plot_widget.installEventFilter(self)  # the title follows the plot's width
