@@ -65,7 +65,14 @@ def follow_up(
     pronoun = re.search(r"\b(?:it|that|them|those|these|this)\b", new.canonical, re.I)
     if pronoun and (new.verb or new.quantity) and not _names_a_device(new):
         canonical = new.canonical[: pronoun.start()] + old_phrase + new.canonical[pronoun.end() :]
-        return replace(new, targets=previous.targets, canonical=canonical, refers_back=True)
+        time = new.time
+        if time is None and previous.time is not None and not new.changes:
+            # "plot that" after "tunes over the last hour": the same channels over that time
+            canonical = f"{canonical.rstrip(' ?.!')} {previous.time.canonical}"
+            time = previous.time
+        return replace(
+            new, targets=previous.targets, canonical=canonical, refers_back=True, time=time
+        )
     roles = _roles_only(new)
     if roles and not previous.changes:  # "and its setpoint?" after "HCM 3 readback"
         targets = tuple(
@@ -113,7 +120,8 @@ def _roles_only(request: Request) -> list[str]:
     words = re.findall(r"[a-z]+", " ".join(request.targets).lower())
     roles = [w for w in words if w in ROLE_WORDS]
     rest = [w for w in words if w not in ROLE_WORDS]
-    return roles if roles and all(w in ("its", "their", "the", "then") for w in rest) else []
+    fillers = ("its", "their", "the", "then", "too", "also", "as", "well", "and", "now", "please")
+    return roles if roles and all(w in fillers for w in rest) else []
 
 
 def _no_targets(request: Request) -> bool:

@@ -25,7 +25,7 @@ HISTORY_WORDS = _set("history historical archived archive evolve evolved evoluti
 PAST_VERBS = _set(
     """changed moved drifted varied evolved behaved shifted went dropped rose fell jumped
     touched altered modified move drift vary change behave do did done happen happened evolve
-    rise fall jump shift go gone"""
+    rise fall jump shift go gone been"""
 )
 ASKERS = _set("anyone someone somebody anybody who")
 STATISTIC_WORDS = _set(
@@ -63,6 +63,11 @@ STATE_VERBS = {
 }
 UP_WORDS = _set("higher up more raise increase wider larger bigger further above open widen")
 DOWN_WORDS = _set("lower down less reduce decrease narrower smaller below close drop cut narrow")
+#: Words of a turn that offers a value ("try 0.25 instead", "say 0.3", "make that 0.35"): the
+#: number after them is an amount, never a device's number.
+VALUE_OFFERS = _set(
+    "try say maybe instead then rather mean ok okay no yes so now that it wait sorry"
+)
 #: "a touch lower", "slightly higher": a direction and no amount.
 VAGUE_AMOUNTS = _set("touch bit little tad smidge slightly somewhat notch hair fraction")
 GOLDEN_WORDS = _set("golden nominal reference usual default design saved standard")

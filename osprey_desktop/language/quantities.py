@@ -150,6 +150,9 @@ def read_quantity(text: str, lowered_words: list[str]) -> tuple[Quantity | None,
         if before_words[-1:] == ["by"]:
             sign = _direction(before_words[-8:]) or 1
             return Quantity("relative", sign * amount.value, unit, amount.words), used
+        marked = re.search(r"(?:\bto|\bat|=|->|→|:)\s*$", before)
+        if amount.words.startswith("+") and not marked:  # "QF23 +1 A": a change, said signed
+            return Quantity("relative", amount.value, unit, amount.words), used
         verb_sign = _verb_direction(before_words)
         if verb_sign:  # "increase HCM14 0.1 A", "drop QD16 half an amp": a change, no "by"
             return Quantity("relative", verb_sign * amount.value, unit, amount.words), used

@@ -36,7 +36,7 @@ a ``Vocabulary`` from the caller: this package knows English, not a channel list
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
 from typing import Literal
@@ -65,6 +65,7 @@ from osprey_desktop.language.lexicon import (
     STATISTIC_WORDS,
     UP_WORDS,
     VAGUE_AMOUNTS,
+    VALUE_OFFERS,
 )
 from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
 from osprey_desktop.language.quantities import Quantity, amounts, read_quantity
@@ -149,7 +150,8 @@ class Request:
     unused: tuple[str, ...] = ()
     canonical: str = ""
     refers_back: bool = False
-    clauses: tuple[str, ...] = field(default=(), repr=False)
+    #: a clause that reads or asks comes before the change ("look at HCM3 and set it to 0")
+    reads_first: bool = False
 
     @property
     def changes(self) -> bool:
@@ -243,6 +245,8 @@ def _verb_of(clause: str, vocabulary: Vocabulary) -> tuple[str | None, bool]:
         )
         or bool(re.match(r"[a-z]+\d|\d", nxt) or re.search(rf"\b{first}\s+[A-Z]{{2,}}\d", clause))
         or bool(re.search(rf"\b{first}\s+(?:\w+://)?[A-Za-z][\w-]*:\w", clause))  # a PV name
+        # "set rf voltage 2.4 MV": what follows is given an amount in a unit
+        or (nxt not in ("of", "point", "points") and any(a.unit for a in amounts(clause)))
     )
     # "go back to this morning's value", "roll HCM4 back", "go to 0.3 A on HCM14"
     particle = next((w for w in ws[1:5] if w in PHRASAL_CHANGES.get(first, ())), None)
@@ -323,7 +327,12 @@ def _names_a_device(text: str, quantity: Quantity | None, changes: bool) -> bool
         and re.search(r"(?:\d|,)\s*(?:and|or|&)?\s*$", text[: found[0].start])
     ):
         before = listed  # "sectors 1, 2 and 3": a list of numbers after a name word
-    return bool(before) and before[-1][0].isalpha() and before[-1].lower() not in _AMOUNT_MARKERS
+    return (
+        bool(before)
+        and before[-1][0].isalpha()
+        and before[-1].lower() not in _AMOUNT_MARKERS
+        and before[-1].lower() not in VALUE_OFFERS
+    )
 
 
 def _target_phrase(text: str, spans: list[tuple[int, int]]) -> str:
@@ -370,7 +379,10 @@ _NOW_THAN_THEN = re.compile(
     r"\b(?:now|currently|at\s+present)\b.*\b(?:than|with|to|against)\b"
     # "worse than yesterday at noon": a comparative whose other side is a time
     r"|\b(?:[a-z]{2,}er|more|less|better|worse|different)\s+than\s+(?:at\s+|on\s+|in\s+)?"
-    r"(?:\d|yesterday|today|this|last|noon|midnight|before)",
+    r"(?:\d|yesterday|today|this|last|noon|midnight|before)"
+    # "is the vertical tune different from an hour ago?"
+    r"|\bdifferent\s+(?:from|to)\s+(?:\d|an?\b|yesterday|today|this|last|noon|"
+    r"midnight|before|earlier)",
     re.I,
 )
 
@@ -460,10 +472,13 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     verb: str | None = None
     change_verb: str | None = None
     unknown: list[str] = []
+    read_before = reads_first = False
     for clause in _verb_clauses(canonical):
         stripped = _lead_stripped(clause)
         found, known = _verb_of(stripped, vocabulary)
         if found is None:
+            # "what's the ID04 gap? then open it": a question asked before the change
+            read_before = read_before or (_is_question(clause) and not change_verb)
             continue
         if not known:
             unknown.append(found)  # a verb nobody taught the grammar: unused, asked about
@@ -476,6 +491,9 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         # the verb leads its clause, so a negation ("don't set") leaves no verb to find
         if is_change and found not in READ_VERBS and not _is_question(clause) and not change_verb:
             change_verb = found
+            reads_first = read_before
+        elif not is_change and not change_verb:
+            read_before = True  # "show me the ID04 gap and then open it to 20 mm"
     wish = bool(_WISH.search(canonical)) and not _is_question(canonical)
 
     without_times = canonical
@@ -680,6 +698,7 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         unused=tuple(dict.fromkeys(unplaced)),
         canonical=canonical,
         refers_back=bool(re.search(r"\b(?:it|that|them|those|these|same)\b", lowered)),
+        reads_first=reads_first and intent in CHANGE_INTENTS,
     )
 
 

@@ -563,9 +563,10 @@ class BuiltinPlanner:
         if (
             change
             and not any(not g.writes and g.requires for g in goals)
-            and _asks_a_question(text)
+            and (_asks_a_question(text) or request.reads_first)
         ):
-            # "what's the ID04 gap? then open it to 25 mm": the question is answered first
+            # "what's the ID04 gap? then open it to 25 mm", "look at HCM3 and set it to 0":
+            # the question is answered, the reading shown, before the change is asked
             goals = [*self._reader(capabilities), *goals]
         return text, _default_action(goals, capabilities, [by_name[m.name] for m in matches])
 

@@ -220,6 +220,7 @@ def test_the_verb_of_a_question_about_a_value_is_no_channel_word():
             "and the readbacks",
             ("HCM3 readbacks", "HCM4 readbacks"),
         ),
+        ("QF 5 and QF 7 setpoints", "the readbacks too", ("QF5 readbacks", "QF7 readbacks")),
     ],
 )
 def test_a_follow_up_naming_only_roles_replaces_the_roles(previous, again, targets):
@@ -448,3 +449,44 @@ def test_a_change_whose_form_is_not_one_value_keeps_its_words(text):
 def test_an_ordinal_is_no_amount_and_a_glued_unit_is():
     assert parse("the 3rd corrector").quantity is None
     assert parse("ID5 gap to 20mm").quantity.unit == "mm"
+
+
+@pytest.mark.parametrize(
+    ("text", "reads_first"),
+    [
+        ("show me the ID04 gap and then open it to 20 mm", True),
+        ("look at HCM 3 and change it to -0.1 A", True),
+        ("what is QF 9 at now? set it to 121 A", True),
+        ("set HCM 10 to 0.2 A and then read it back", False),
+        ("set HCM3 to 0.1 A", False),
+    ],
+)
+def test_a_reading_asked_before_a_change_is_kept(text, reads_first):
+    request = parse(text)
+    assert request.changes and request.reads_first is reads_first
+
+
+def test_a_signed_amount_without_a_mark_is_a_change():
+    assert parse("QF 23 +1 A").canonical == "increase QF23 by 1 A"
+    assert parse("set QF23 to +1 A").quantity.kind == "absolute"
+
+
+def test_a_noun_verb_followed_by_an_amount_in_a_unit_is_a_verb():
+    assert parse("set rf voltage 2.4 MV").canonical == "set rf voltage to 2.4 MV"
+    assert not parse("set point of HCM 11?").changes
+
+
+def test_different_from_a_time_compares():
+    request = parse("is the vertical tune different from an hour ago?")
+    assert request.intent == "compare" and request.targets == ("the vertical tune",)
+
+
+def test_a_value_offered_after_a_change_replaces_its_value():
+    merged = follow_up(parse("put HCM 16 at 0.3 A"), parse("try 0.25 instead"), WORDS)
+    assert merged is not None and merged.canonical == "set HCM16 to 0.25 A"
+
+
+def test_a_pronoun_after_a_history_keeps_its_time():
+    merged = follow_up(parse("tunes over the last hour"), parse("plot that"), WORDS)
+    assert merged is not None and merged.time is not None
+    assert merged.canonical == "plot tunes over the last hour"
