@@ -273,7 +273,8 @@ async def measure_turns(config, turns: int, graph_factory=None, request: str = "
 
 
 async def settle_plots(window) -> None:
-    """Wait until plots prepared in a worker are drawn (they belong to the turn's cost)."""
+    """Wait until every figure is drawn: each is prepared in a worker and built over several
+    loop turns after the turn that opened it, and belongs to that turn's cost."""
     from osprey_desktop.ui.plot_dock import ArchivePlotView
 
     dock = window.plot_dock

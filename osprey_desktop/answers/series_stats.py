@@ -76,7 +76,8 @@ def finite_summary(values: np.ndarray) -> FiniteSummary:
     low = np.where(finite, values, np.inf).min(axis=1)
     high = np.where(finite, values, -np.inf).max(axis=1)
     total = _row_sums(np.where(finite, values, 0.0))
-    return FiniteSummary(finite.sum(axis=1), first, last, low, high, total, finite)
+    count = np.count_nonzero(finite, axis=1)
+    return FiniteSummary(count, first, last, low, high, total, finite)
 
 
 def _row_sums(values: np.ndarray) -> np.ndarray:
