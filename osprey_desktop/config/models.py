@@ -36,6 +36,26 @@ class MachineConfig(_Section):
     #: name would claim "simulated" while connected to EPICS).
     name: str | None
     timezone: str | None
+    #: When the facility's shifts start ("07:00", "15:00", "23:00"); None: "the last shift" is
+    #: asked about, never guessed.
+    shifts: tuple[str, ...] | None = None
+
+    @field_validator("shifts")
+    @classmethod
+    def _clock_times(cls, value: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        """Clock times "HH:MM", each day's shifts in any order; checked at load."""
+        if value is None:
+            return None
+        for clock in value:
+            hour, _, minute = str(clock).partition(":")
+            if not (hour.isdigit() and minute.isdigit() and int(hour) < 24 and int(minute) < 60):
+                raise PydanticCustomError(
+                    "shift_clock",
+                    "shift starts are clock times such as '07:00', '15:00', '23:00'",
+                )
+        if not value:
+            raise PydanticCustomError("shift_clock", "give at least one shift start, or null")
+        return tuple(str(c) for c in value)
 
     @field_validator("timezone")
     @classmethod

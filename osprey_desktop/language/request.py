@@ -353,7 +353,7 @@ def _target_phrase(text: str, spans: list[tuple[int, int]]) -> str:
 _UNITS_OF_TIME = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|shifts?)"
 _COUNT = (
     r"(?:\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|few|"
-    r"couple\s+of)"
+    r"couple\s+of|half(?:\s+an?)?)"
 )
 #: "from 9" or "from 9:30", not the "2" of "from 2 hours ago"
 _CLOCK_NOT_A_DURATION = rf"\d{{1,2}}(?::\d{{2}})?(?![\d:]|\s*{_UNITS_OF_TIME}\b)"
@@ -370,8 +370,8 @@ _TIME_WORDS = re.compile(
     r"(?:\s+(?:and|to|until|till|-)\s+(?:\d{4}-\d{2}-\d{2}\s+)?\d{1,2}(?::\d{2})?)?"
     r"|\bat\s+(?:\d{4}-\d{2}-\d{2}\s+)?\d{1,2}:\d{2}\b"
     r"|\b\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}\b"  # a clock time made absolute ("its 7 am value")
-    r"|\b(?:yesterday|today|overnight|tonight|last\s+night|last\s+week|this\s+(?:morning|afternoon|"
-    r"evening|week|shift))\b"
+    r"|\b(?:yesterday|(?:earlier\s+)?today|overnight|tonight|last\s+night|last\s+week|"
+    r"this\s+(?:morning|afternoon|evening|week|shift)|(?:the|this|last|past)\s+weekend)\b"
     r"|\bnow\b(?=.*\bthan\b)",
     re.I,
 )

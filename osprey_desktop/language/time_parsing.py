@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -41,6 +42,7 @@ __all__ = [
     "names_last_change",
     "parse_moment",
     "parse_time_range",
+    "shift_starts",
     "strip_time_expressions",
 ]
 
@@ -118,6 +120,7 @@ _PERIODS = {
     "yesterday evening": ("yesterday", time(18), None),
 }
 _CALENDAR = re.compile(r"\bthis\s+(week|month|year)\b")
+_WEEKEND = re.compile(r"\b(?:the|this|last|past)\s+weekend\b")
 # Words that place a time after now: there is no history there (nor anything to restore).
 _FUTURE = re.compile(
     rf"\b(?:tomorrow|the\s+day\s+after\s+tomorrow|next\s+(?:{UNIT_PATTERN}|morning|"
@@ -132,12 +135,41 @@ _BARE_HOUR = re.compile(
     rf"(?![\s-]*(?:am|pm|a\.m|p\.m|{UNIT_PATTERN})\b)"
 )
 _SHIFT = re.compile(r"\b(this|last|the|previous|current|night|day|owl|swing)\s+shift\b")
+#: Which shift the words name, counted back from the one running now (0) to the one before (1).
+_SHIFT_WHICH = {"this": 0, "current": 0, "the": 0, "last": 1, "previous": 1}
+
+
+def _shift_range(
+    words: str, back: int, shifts: Sequence[time], current: datetime, zone_name: str
+) -> ParsedTimeRange:
+    """The shift running now (``back`` 0, to now) or the one before it (1), from the
+    facility's shift starts."""
+    zone = current.tzinfo
+    assert zone is not None
+    starts = sorted(
+        _at(current.date() - timedelta(days=d), clock, zone) for d in (0, 1, 2) for clock in shifts
+    )
+    begun = [s for s in starts if s <= current]
+    start = begun[-1 - back]
+    end = current if back == 0 else begun[-back]
+    return _finish(start, end, current, zone_name, words)
+
+
+def shift_starts(clocks: Sequence[str] | None) -> tuple[time, ...] | None:
+    """ "07:00"-style shift starts as clock times (a facility's ``machine.shifts``)."""
+    if not clocks:
+        return None
+    return tuple(time(int(c.split(":")[0]), int(c.split(":")[1])) for c in clocks)
 
 
 def parse_time_range(
-    text: str, now: datetime | None = None, tz: tzinfo | str | None = None
+    text: str,
+    now: datetime | None = None,
+    tz: tzinfo | str | None = None,
+    shifts: Sequence[time] | None = None,
 ) -> ParsedTimeRange:
     """The range ``text`` asks for, in ``tz`` (default: the local zone), as of ``now``.
+    ``shifts``: when the facility's shifts start; without them a shift is asked about.
 
     Raises ``NoTimeRange`` when the text names no time, ``AmbiguousTimeRange`` when it
     could mean two things, ``InvalidTimeRange`` for an empty or future range.
@@ -157,6 +189,9 @@ def parse_time_range(
             ["the last 2 hours", "since 08:00", "yesterday"],
         )
     shift = _SHIFT.search(lowered)
+    if shift and shifts and shift.group(1) in _SHIFT_WHICH:
+        which = _SHIFT_WHICH[shift.group(1)]
+        return _shift_range(shift.group(0), which, shifts, current, zone_name)
     if shift:
         raise AmbiguousTimeRange(
             f"'{shift.group(0)}' depends on the shift schedule, which I do not know",
@@ -183,6 +218,14 @@ def parse_time_range(
             )
         start = earlier(current, relative[0])
         return _finish(start, current, current, zone_name, relative[1])
+
+    if _WEEKEND.search(lowered):
+        # the last Saturday and Sunday: to now while it lasts, to Monday 00:00 after it
+        today = current.date()
+        saturday = today - timedelta(days=(today.weekday() - 5) % 7)
+        start = _at(saturday, time(0), zone)
+        end = min(current, _at(saturday + timedelta(days=2), time(0), zone))
+        return _finish(start, end, current, zone_name, _WEEKEND.search(lowered).group(0))
 
     calendar = _CALENDAR.search(lowered)
     if calendar:

@@ -88,8 +88,18 @@ def _half_a(match: re.Match[str]) -> str:
     )
 
 
+# "since 14h", "at 9h30": a clock time written with an "h", after a word that leads a time
+_H_CLOCK = re.compile(
+    r"\b(?P<lead>since|at|from|until|till|before|after|between|and|to)\s+(?P<h>[01]?\d|2[0-3])h"
+    r"(?P<m>[0-5]\d)?\b(?!\s*ago\b)",
+    re.I,
+)
+
+
 def spoken_times(text: str) -> str:
-    """``text`` with clock times told by the hand and durations with a half in digits."""
+    """``text`` with clock times told by the hand or written "14h30", and durations with a
+    half, in digits."""
+    text = _H_CLOCK.sub(lambda m: f"{m['lead']} {int(m['h']):02d}:{m['m'] or '00'}", text)
     text = _BY_THE_HAND.sub(_clock, text)
     text = _AND_A_HALF.sub(_and_a_half, text)
     return _HALF_A.sub(_half_a, text)

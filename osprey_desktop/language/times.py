@@ -12,7 +12,7 @@ twelve, "noon" or "midnight"; ``PART`` is a meridiem, a part of the day or a day
 
 * range:  ``between HOUR [PART] and HOUR PART``, ``from HOUR [PART] to|until|till HOUR PART``
   (a PART on either end qualifies the other end too);
-* since:  ``since|from|after HOUR PART``;
+* since:  ``since|from|after [yesterday|today] HOUR PART``;
 * moment: ``at HOUR PART``, ``PART at HOUR [PART]`` ("yesterday at 3 pm"), and an hour that
   names a value or a return, ``its|the|[back] to HOUR PART`` ("its 7 am value").
 
@@ -50,8 +50,11 @@ _RANGE = re.compile(
     rf"(?:and|to|until|till|-|–)\s*(?P<h2>{_HOUR})(?:\s*(?P<p2>{_PARTS}))?{_END}",
     re.I,
 )
+# "since 7 this morning", "since yesterday 6 pm" (a day before the hour)
 _SINCE = re.compile(
-    rf"\b(?P<lead>since|from|after)\s+(?P<h1>{_HOUR})\s*(?P<p1>{_PARTS}){_END}", re.I
+    rf"\b(?P<lead>since|from|after)\s+(?:(?P<p0>yesterday|today)\s+(?:at\s+)?)?(?P<h1>{_HOUR})"
+    rf"(?:\s*(?P<p1>{_PARTS}))?{_END}",
+    re.I,
 )
 # "at 7 am", "yesterday at 3 pm"; and a time that names a value ("its 7 am value", "back to
 # 9 this morning"): the hour needs its qualifying words in every form
@@ -188,7 +191,10 @@ def find_clock_spans(text: str, now: datetime) -> list[ClockSpan]:
         p1, p2 = _part(match.group("p1")), _part(match.group("p2"))
         shared = p2 if match.group("p2") else p1
         first_part = p1 if match.group("p1") else shared
-        c2 = _clock(h2, p2 if match.group("p2") else shared)
+        fixed2 = match.group("h2").strip().lower() in ("noon", "midnight")
+        c2 = _clock(h2, p2 if match.group("p2") else shared, fixed2)
+        if fixed2 and not match.group("p1") and match.group("h2").strip().lower() == "noon":
+            first_part = _Part(evening=False)  # "between 10 and noon": the morning's 10
         c1 = _clock(h1, first_part)
         if c1 is None or c2 is None:
             continue

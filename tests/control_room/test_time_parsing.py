@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -143,3 +143,49 @@ def test_default_zone_is_the_local_zone_with_a_name():
     parsed = parse_time_range("last hour")
     assert parsed.timezone_name
     assert parsed.duration == timedelta(hours=1)
+
+
+SHIFTS = (time(7), time(15), time(23))
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("average lifetime over the last shift", at(20, 23), at(21, 7)),
+        ("during the previous shift", at(20, 23), at(21, 7)),
+        ("this shift", at(21, 7), NOW),
+        ("over the current shift", at(21, 7), NOW),
+    ],
+)
+def test_a_shift_is_read_from_the_facility_schedule(text, start, end):
+    parsed = parse_time_range(text, now=NOW, tz=BERLIN, shifts=SHIFTS)
+    assert (parsed.start, parsed.end) == (start, end)
+
+
+def test_the_last_shift_just_after_midnight_began_the_day_before():
+    parsed = parse_time_range("the last shift", now=at(22, 0, 30), tz=BERLIN, shifts=SHIFTS)
+    assert (parsed.start, parsed.end) == (at(21, 15), at(21, 23))
+
+
+def test_a_named_shift_is_asked_about_even_with_a_schedule():
+    with pytest.raises(AmbiguousTimeRange):
+        parse_time_range("the owl shift", now=NOW, tz=BERLIN, shifts=SHIFTS)
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("over the weekend", at(21, 0), NOW),  # NOW is a Saturday: the weekend so far
+        ("since 14h", at(21, 14), NOW),
+    ],
+)
+def test_weekends_and_clock_times_with_an_h(text, start, end):
+    from osprey_desktop.language.time_words import spoken_times
+
+    parsed = parse(spoken_times(text))
+    assert (parsed.start, parsed.end) == (start, end)
+
+
+def test_the_weekend_after_it_ended():
+    parsed = parse_time_range("the weekend", now=at(26, 9), tz=BERLIN)
+    assert (parsed.start, parsed.end) == (at(21, 0), at(23, 0))

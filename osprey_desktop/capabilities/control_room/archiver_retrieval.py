@@ -28,7 +28,10 @@ from osprey_desktop.capabilities.control_room.contexts import (
     ArchiverDataContext,
     TimeRangeContext,
 )
-from osprey_desktop.capabilities.control_room.time_range_parsing import configured_timezone
+from osprey_desktop.capabilities.control_room.time_range_parsing import (
+    configured_shifts,
+    configured_timezone,
+)
 from osprey_desktop.connectors.archiver_base import ArchiverData, ArchiverNotConfiguredError
 from osprey_desktop.connectors.base import ArchiverError
 from osprey_desktop.language.time_parsing import (
@@ -93,7 +96,9 @@ class ArchiverRetrievalCapability(ControlRoomCapability):
         if not _COMPARES.search(text):
             return []
         try:
-            moment = parse_time_range(text, tz=configured_timezone()).moment
+            moment = parse_time_range(
+                text, tz=configured_timezone(), shifts=configured_shifts()
+            ).moment
         except TimeRangeError:
             return []
         return ["CHANNEL_VALUES"] if moment is not None else []

@@ -35,7 +35,10 @@ from osprey_desktop.capabilities.control_room.investigation_subjects import (
     subjects_in,
 )
 from osprey_desktop.capabilities.control_room.investigation_windows import WindowQuestions
-from osprey_desktop.capabilities.control_room.time_range_parsing import configured_timezone
+from osprey_desktop.capabilities.control_room.time_range_parsing import (
+    configured_shifts,
+    configured_timezone,
+)
 from osprey_desktop.connectors.archiver_base import ArchiverNotConfiguredError
 from osprey_desktop.connectors.base import ArchiverError
 from osprey_desktop.investigate.incident import NoMomentFound, investigate_incident
@@ -132,7 +135,7 @@ class InvestigationCapability(WindowQuestions, ControlRoomCapability):
 
     def _window(self, text: str, default_hours: float | None = 24.0) -> tuple[float, float, str]:
         try:
-            parsed = parse_time_range(text, tz=configured_timezone())
+            parsed = parse_time_range(text, tz=configured_timezone(), shifts=configured_shifts())
         except AmbiguousTimeRange as exc:
             raise ClarificationRequired(
                 f"Which time range do you mean? {exc}", exc.suggestions

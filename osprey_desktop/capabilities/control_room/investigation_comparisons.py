@@ -22,7 +22,10 @@ from osprey_desktop.capabilities.control_room.investigation_subjects import (
     sectors_named,
     without_sectors,
 )
-from osprey_desktop.capabilities.control_room.time_range_parsing import configured_timezone
+from osprey_desktop.capabilities.control_room.time_range_parsing import (
+    configured_shifts,
+    configured_timezone,
+)
 from osprey_desktop.investigate.provenance import Provenance
 from osprey_desktop.investigate.series import signals_of
 from osprey_desktop.investigate.statistics import InvestigationError, compare, statistics
@@ -65,7 +68,9 @@ class ComparisonQuestions:
         found = []
         for part in parts:
             try:
-                parsed = parse_time_range(part, tz=configured_timezone())
+                parsed = parse_time_range(
+                    part, tz=configured_timezone(), shifts=configured_shifts()
+                )
             except TimeRangeError:
                 if re.search(r"\bnow\b|\bcurrently\b|\bright now\b", part, re.I):
                     now = time.time()

@@ -9,7 +9,7 @@ rephrasings; an impossible one (reversed, in the future) is explained the same w
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -124,10 +124,10 @@ class TimeRangeParsingCapability(ControlRoomCapability):
                 return restored
         for text in texts[:-1]:
             try:
-                return parse_time_range(text, tz=zone)
+                return parse_time_range(text, tz=zone, shifts=configured_shifts())
             except NoTimeRange:
                 continue
-        return parse_time_range(texts[-1] if texts else "", tz=zone)
+        return parse_time_range(texts[-1] if texts else "", tz=zone, shifts=configured_shifts())
 
 
 def _restore_moment(text: str, zone: str | None) -> ParsedTimeRange | None:
@@ -164,4 +164,17 @@ def configured_timezone() -> str | None:
     return str(zone) if zone else None
 
 
-__all__ = ["TimeRangeParsingCapability", "configured_timezone", "range_suggestions"]
+def configured_shifts() -> tuple[time, ...] | None:
+    """``machine.shifts``: when the facility's shifts start, or None (a shift is asked about)."""
+    from osprey_desktop.config import get_config_value
+    from osprey_desktop.language.time_parsing import shift_starts
+
+    return shift_starts(get_config_value("machine.shifts", None))
+
+
+__all__ = [
+    "TimeRangeParsingCapability",
+    "configured_shifts",
+    "configured_timezone",
+    "range_suggestions",
+]
