@@ -19,7 +19,10 @@ READ_VERBS = _set(
     monitor view pull query find gimme"""
 )
 PLOT_VERBS = _set("plot trend graph chart draw")
-HISTORY_WORDS = _set("history historical archived archive evolve evolved evolution behaved trend")
+HISTORY_WORDS = _set(
+    """history historical archived archive evolve evolved evolution behaved trend stable steady
+    constant noisy fluctuating stability"""
+)
 #: Verbs in the past that ask what a channel did ("did the gap move", "how the vacuum changed"):
 #: history words, never part of a channel's name.
 PAST_VERBS = _set(

@@ -61,6 +61,7 @@ from osprey_desktop.language.lexicon import (
     QUESTION_LEADS,
     RANGE_WORDS,
     READ_VERBS,
+    ROLE_WORDS,
     STATE_VERBS,
     STATISTIC_WORDS,
     UP_WORDS,
@@ -176,7 +177,7 @@ class Request:
 
 _CLAUSES = re.compile(r"(?<=[?!;])\s+|(?<=\.)\s+(?=[a-z])|\bthen\b", re.I)
 _POLITE_LEAD = re.compile(
-    r"^(?:(?:ok(?:ay)?|so|now|also|just|please|kindly|hi|hello|hey|and|then|right|alright|"
+    r"^(?:(?:ok(?:ay)?|so|now|also|just|please|kindly|hi|hello|hey|and|then|right|alright|first|"
     r"go ahead and|(?:can|could|would|will) you(?: please)?|i(?:'d| would)? (?:want|like|need) "
     r"(?:to|you to)|we (?:want|need) to|let'?s)\b[\s,]*)+",
     re.I,
@@ -287,7 +288,8 @@ def _negated(clause: str) -> bool:
 # -- targets -------------------------------------------------------------------------------------
 _TARGET_NOISE = re.compile(
     r"\b(?:on\s+one\s+plot|together|in\s+one\s+(?:plot|chart|graph)|side\s+by\s+side|"
-    r"for\s+me|right\s+now|at\s+the\s+moment|currently|please|pls|thanks|now)\b",
+    r"for\s+me|right\s+now|at\s+the\s+moment|currently|please|pls|thanks|now)\b"
+    r"|\bfirst\b(?=\s*(?:$|[,;.?!]|\band\b|\bthen\b))",  # "check HCM8 first and ..."
     re.I,
 )
 
@@ -387,10 +389,24 @@ _NOW_THAN_THEN = re.compile(
 )
 
 
+# "is the lifetime over 8 hours?": a duration after "is X over" is a threshold for X's value
+# (a lifetime is counted in hours), not a range of history
+_THRESHOLD_QUESTION = re.compile(
+    r"^\W*(?:is|are|isn'?t|aren'?t)\b(?!.*\b(?:was|were|been|did|had)\b).*\s(?:over|under)$", re.I
+)
+
+
 def _time_slot(
     canonical: str, spans: list[ClockSpan]
 ) -> tuple[TimeSlot | None, list[tuple[int, int]]]:
-    found = [(m.start(), m.end()) for m in _TIME_WORDS.finditer(canonical)]
+    found = [
+        (m.start(), m.end())
+        for m in _TIME_WORDS.finditer(canonical)
+        if not (
+            re.match(r"(?:over|under)\s+[\d.]", m.group(0), re.I)
+            and _THRESHOLD_QUESTION.match(canonical[: m.start()] + m.group(0).split()[0])
+        )
+    ]
     spans = [s for s in spans if s.kind != "day"]
     if spans:
         first = spans[0]
@@ -407,12 +423,41 @@ def _verb_clauses(text: str) -> list[str]:
     """Pieces that may each lead with a verb: sentences, "then", ", " and "and" before a verb."""
     verbs = "|".join(sorted(CHANGE | READ_VERBS | PLOT_VERBS, key=len, reverse=True))
     pieces = re.split(
-        rf"[;?!]|\.(?!\d)|\bthen\b|,\s*(?=(?:and\s+)?(?:just\s+)?(?:{verbs})\b)|"
+        rf"[;?!]|\.(?!\d)|\bthen\b|\bafterwards\b|\bafter\s+that\b|"
+        rf",\s*(?=(?:and\s+)?(?:just\s+)?(?:{verbs})\b)|"
         rf"\band\s+(?=(?:then\s+)?(?:{verbs})\b)",
         text,
         flags=re.I,
     )
     return [p.strip() for p in pieces if p and p.strip(" ,.")]
+
+
+_AFTERWARDS = re.compile(r"(?:,?\s*\band)?\s*\b(?:afterwards|after\s+that|next)\b,?", re.I)
+_FIRST = re.compile(
+    r"(?:^|(?<=[,;.?!]))\s*first(?:ly)?\b,?\s*|\s+first\b(?=\s*(?:$|[,;.?!]|\band\b|\bthen\b))",
+    re.I,
+)
+
+
+def _in_order(text: str) -> str:
+    """The words that order clauses said as "then": "first read X, afterwards set it" is
+    "read X, then set it" (no channel is called "first" or "afterwards")."""
+    if not re.search(r"\b(?:first(?:ly)?|afterwards|after\s+that|next)\b", text, re.I):
+        return text
+    text = _FIRST.sub(lambda m: " " if m.group(0).startswith(" ") else "", text)
+    if re.search(r"\b(?:afterwards|after\s+that)\b", text, re.I) or re.search(
+        r"[,;.]\s*next\b|\band\s+next\b", text, re.I
+    ):
+        text = _AFTERWARDS.sub(" then", text)
+    return " ".join(text.split())
+
+
+def _names_a_channel(clause: str, vocabulary: Vocabulary) -> bool:
+    """A device name or a word of the channel list, and no amount ("HCM 7 readback please")."""
+    if amounts(clause):
+        return False
+    words = re.findall(r"[a-z]+\d*", clause.lower())
+    return any(re.fullmatch(r"[a-z]{1,5}\d+", w) or w in vocabulary.channel_words for w in words)
 
 
 def _content(words: list[str]) -> list[str]:
@@ -428,13 +473,57 @@ def parse_request(
 ) -> Request:
     """The structure of ``text`` (see the module docstring). ``now`` (timezone-aware, in the
     facility's zone) resolves qualified clock times; without it they stay as typed."""
-    request = _parse(text, vocabulary, now)
+    resolved = _with_references_resolved(_in_order(str(text)), vocabulary, now)
+    request = _parse(resolved, vocabulary, now)
+    if resolved != text:
+        request = replace(request, text=" ".join(str(text).split()))
     dotted = dotted_clock_times(request.canonical)
     if not request.changes and dotted != request.canonical:
         # "lifetime at 9.30": a clock time with a dot, in a request that changes nothing
         again = _parse(dotted, vocabulary, now)
         return replace(again, text=request.text)
     return request
+
+
+_VALUE_NOUNS = frozenset({"value", "values", "reading", "readings", "level", "number"})
+_BACK_REFERENCE = re.compile(r"\b(?:it|them)\b", re.I)
+
+
+def _with_references_resolved(
+    text: str, vocabulary: Vocabulary | None, now: datetime | None
+) -> str:
+    """``text`` with a change clause that points back ("HCM 7 readback please, then bump it
+    0.05 A", "give me VCM 12 then 0.1 A on it") naming what the first clause named, said the
+    way the writers read it ("... then increase HCM7 by 0.05 A")."""
+    clauses = _verb_clauses(text)
+    if len(clauses) < 2 or _CONDITIONAL.search(text):
+        return text  # one clause, or a condition ("when QF3 is above 121 A, lower it")
+    first = _parse(clauses[0], vocabulary, now)
+    if first.changes or first.intent in ("conversation", "knowledge") or not first.targets:
+        return text
+    if not _names_a_channel(" ".join(first.targets), vocabulary or Vocabulary()):
+        return text  # "no, make it 0.35": "it" is the previous turn's, not a word of this one
+    named = " and ".join(
+        " ".join(w for w in target.split() if w.lower() not in ROLE_WORDS | _VALUE_NOUNS)
+        for target in first.targets
+    ).strip()
+    if not named:
+        return text
+    out = text
+    for clause in clauses[1:]:
+        if _BACK_REFERENCE.search(clause):
+            said = _BACK_REFERENCE.sub(named, clause, count=1)
+        else:  # "HCM 3 value? set to 0.2 A": the change names no target of its own
+            alone = _parse(clause, vocabulary, now)
+            if not alone.changes or alone.targets or not alone.verb:
+                continue
+            said = re.sub(
+                rf"\b({re.escape(alone.verb)})\b", rf"\1 {named}", clause, count=1, flags=re.I
+            )
+        change = _parse(said, vocabulary, now)
+        if change.changes and not change.unused:
+            out = out.replace(clause, change.canonical, 1)
+    return out
 
 
 def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Request:
@@ -445,6 +534,7 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     original = " ".join(str(text).split())
     work = join_device_names(original, vocabulary)
     work = re.sub(r"\bzero\s+out\b", "zero", work, flags=re.I)  # a phrasal verb, one verb
+    work = _in_order(work)  # "check HCM8 first and afterwards set it": "... then set it"
     work = spoken_times(work)  # "a quarter past nine", "an hour and a half ago"
     work = duration_statistics(work)  # "one hour average of X": X's average over the last hour
     work = _set_to_question(work)  # "what frequency is cavity 1 set to?": its setpoint
@@ -477,8 +567,11 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         stripped = _lead_stripped(clause)
         found, known = _verb_of(stripped, vocabulary)
         if found is None:
-            # "what's the ID04 gap? then open it": a question asked before the change
-            read_before = read_before or (_is_question(clause) and not change_verb)
+            # "what's the ID04 gap? then open it", "HCM 7 readback please, then bump it":
+            # a question or a channel named before the change
+            read_before = read_before or (
+                not change_verb and (_is_question(clause) or _names_a_channel(clause, vocabulary))
+            )
             continue
         if not known:
             unknown.append(found)  # a verb nobody taught the grammar: unused, asked about
@@ -584,7 +677,19 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     phrase = re.sub(
         rf"\b(?:{'|'.join(sorted(words_out))})\b(?=\s*(?:$|[,.?!]))", " ", phrase, flags=re.I
     )
-    trailing = words_out | {"a", "an", "up", "down", "back", "to", "by", "at", "then"}
+    trailing = words_out | {
+        "a",
+        "an",
+        "up",
+        "down",
+        "back",
+        "to",
+        "by",
+        "at",
+        "then",
+        "over",
+        "under",
+    }
     pattern = rf"(?:\s+|^)(?:{'|'.join(sorted(map(re.escape, trailing)))})\s*(?=[,.?!]|$)"
     previous = None
     while previous != phrase:
@@ -620,7 +725,7 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         flags=re.I,
     )
     phrase = re.sub(r"^(?:me|us)\b", "", phrase.strip(), flags=re.I).strip(" ,.?!")
-    if changes and quantity is not None:
+    if quantity is not None:
         # "set 0.3 A on HCM14", "apply 2 A to QF3": the amount came first, the target after
         phrase = re.sub(r"^(?:(?:on|onto|to|for|into|at)\s+)+", "", phrase, flags=re.I)
     if _is_question(canonical):

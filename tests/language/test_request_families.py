@@ -490,3 +490,34 @@ def test_a_pronoun_after_a_history_keeps_its_time():
     merged = follow_up(parse("tunes over the last hour"), parse("plot that"), WORDS)
     assert merged is not None and merged.time is not None
     assert merged.canonical == "plot tunes over the last hour"
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("HCM 7 readback please, then bump it 0.05 A", "then increase HCM7 by 0.05 A"),
+        ("give me VCM 12 then 0.1 A on it", "then set VCM12 to 0.1 A"),
+        ("HCM 3 value? set to 0.2 A", "set HCM3 to 0.2 A"),
+        ("check HCM 8 first and afterwards set it to 0.2 A", "check HCM8 then set HCM8 to 0.2 A"),
+        ("first read QF3, after that set it to 121 A", "read QF3, then set QF3 to 121 A"),
+    ],
+)
+def test_a_change_after_a_reading_names_what_the_reading_named(text, canonical):
+    request = parse(text)
+    assert request.changes and request.reads_first
+    assert canonical in request.canonical
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["no, make it 0.35", "when QF3 is above 121 A, lower it to 120 A", "the first three BPMs"],
+)
+def test_a_pronoun_without_a_channel_before_it_or_in_a_condition_stays(text):
+    assert parse(text).canonical == text
+
+
+def test_a_duration_after_is_x_over_is_a_threshold():
+    request = parse("is the lifetime over 8 hours?")
+    assert request.intent == "read" and request.time is None
+    assert request.targets == ("the lifetime",)
+    assert parse("is the current stable over the last 2 hours?").time is not None
