@@ -37,7 +37,7 @@ _CONCEPT_FORMS = [
     re.compile(r"^(?:explain|define)\b"),
     re.compile(r"^(?:tell\s+me|teach\s+me)\s+(?:about|what|how|why)\s+(?:a|an|the\s+concept)\b"),
     # how does an undulator work / how do I set a corrector
-    re.compile(r"^how\s+(?:does|do)\s+(?:a|an|the)?\s*[\w\s]+\bwork\b"),
+    re.compile(r"^how\s+(?:does|do)\s+(?:a|an|the)?\s*[\w\s-]+\bwork\b"),
     re.compile(r"^how\s+(?:do|can|should|would)\s+(?:i|we|one|you)\s+\w"),
     # how do quadrupoles focus the beam / how does an undulator make light: a kind of device
     # in general (a generic plural or "a"), not the machine's ("how do the correctors look")

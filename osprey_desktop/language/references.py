@@ -28,8 +28,8 @@ class Reference:
 _DEVICE = r"[A-Za-z]{1,5}\s?\d{1,3}\b"
 #: The relation between a device and another: equal to it.
 RELATION = (
-    r"(?:match(?:es)?|in\s+line\s+with|(?:to\s+)?(?:be\s+)?the\s+same\s+(?:\w+\s+)?as|"
-    r"equals?(?:\s+to)?|identical\s+to|to\s+what(?:ever)?)"
+    r"(?:match(?:es)?|in\s+line\s+with|(?:to\s+)?(?:be\s+)?(?:the\s+)?same\s+(?:\w+\s+)?as|"
+    r"equals?(?:\s+to)?|identical\s+to|to\s+what(?:ever)?|where|:?=|->)"
 )
 _COPY = re.compile(
     r"\b(?:match(?:es)?|in\s+line\s+with|the\s+same\s+(?:\w+\s+)?as|equals?(?:\s+to)?|like|"
@@ -44,11 +44,17 @@ _COPY_RELATION = re.compile(
     rf"(?P<source>{_DEVICE})",
     re.I,
 )
+_TIME_POSSESSORS = "|".join(
+    rf"(?<=\b{w})"
+    for w in ("morning", "afternoon", "evening", "night", "yesterday", "today", "week", "weekend")
+    + ("shift", "hour", "o'clock", "am", "pm", "noon", "midnight")
+)
 _RESTORE = re.compile(
     r"\b(?:restore|revert|roll\s+(?:\S+\s+){0,3}?back|back\s+(?:to|the\s+way|where|how|as)|"
     r"(?:where|what|how)\s+it\s+was|its\s+(?:value|setting)\s+(?:from|at|of))\b"
     # "this morning's value", "yesterday's settings", "its 7 am value": a value of a named time
-    r"|(?:'s|’s)\s+(?:value|setting|setpoint|reading)s?\b"
+    # (a device's possessive, "QF11's setting", is a copy)
+    rf"|(?:{_TIME_POSSESSORS})(?:'s|’s)\s+(?:value|setting|setpoint|reading)s?\b"
     r"|\bits\s+(?:\d[\w:.-]*\s+)(?:[\w:.-]+\s+){0,2}?(?:value|setting|setpoint|reading)s?\b",
     re.I,
 )
@@ -85,10 +91,40 @@ def find_reference(text: str, changes: bool) -> tuple[Reference | None, set[str]
     return None, set()
 
 
+# the same relation said with the source first or with a verb of its own: "give QF9 the QF11
+# value", "use the QF11 setpoint for QF9", "align QF9 with QF11"
+_VALUE_NOUN = r"(?:'s|’s)?\s+(?:value|setting|setpoint|current|reading)"
+_COPY_SAID_OTHERWISE = (
+    re.compile(
+        rf"\bgive\s+(?P<target>{_DEVICE})\s+(?:the\s+)?(?:value\s+of\s+)?(?P<source>{_DEVICE})"
+        rf"(?:{_VALUE_NOUN})?",
+        re.I,
+    ),
+    re.compile(
+        rf"\buse\s+(?:the\s+)?(?P<source>{_DEVICE}){_VALUE_NOUN}\s+(?:for|on)\s+(?:the\s+)?"
+        rf"(?P<target>{_DEVICE})",
+        re.I,
+    ),
+    re.compile(rf"\balign\s+(?P<target>{_DEVICE})\s+(?:with|to)\s+(?P<source>{_DEVICE})", re.I),
+    re.compile(
+        rf"\bcopy\s+(?:the\s+)?(?P<source>{_DEVICE})(?:{_VALUE_NOUN})?\s+(?:over\s+)?(?:to|onto|into)"
+        rf"\s+(?:the\s+)?(?P<target>{_DEVICE})",
+        re.I,
+    ),
+    re.compile(
+        rf"\b(?:set|put|bring|change|make)\s+(?:the\s+)?(?P<target>{_DEVICE})\s+(?:to|at)\s+"
+        rf"(?:the\s+)?(?P<source>{_DEVICE})(?:'s|’s)(?:\s+(?:value|setting|setpoint|current|reading))?",
+        re.I,
+    ),
+)
+
+
 def copy_relation(text: str) -> tuple[str, str] | None:
     """(target device, source device) when ``text`` states that one device should equal
     another, whatever verb leads it; None for a question or a negation about that relation."""
-    found = _COPY_RELATION.search(text)
+    found = _COPY_RELATION.search(text) or next(
+        (m for m in (p.search(text) for p in _COPY_SAID_OTHERWISE) if m), None
+    )
     if found is None or text.rstrip().endswith("?") or _ASKS.search(text):
         return None
     if re.search(r"\b(?:not|never|don'?t|no)\b", text[: found.start()], re.I):

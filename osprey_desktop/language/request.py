@@ -47,6 +47,7 @@ from osprey_desktop.language.lexicon import (
     COMPARE_WORDS,
     DETERMINERS,
     DOWN_WORDS,
+    GOLDEN_WORDS,
     HISTORY_WORDS,
     NEGATIONS,
     NOUN_VERB_STEMS,
@@ -288,7 +289,7 @@ def _negated(clause: str) -> bool:
 # -- targets -------------------------------------------------------------------------------------
 _TARGET_NOISE = re.compile(
     r"\b(?:on\s+one\s+plot|together|in\s+one\s+(?:plot|chart|graph)|side\s+by\s+side|"
-    r"for\s+me|right\s+now|at\s+the\s+moment|currently|please|pls|thanks|now)\b"
+    r"for\s+me|right\s+now|at\s+the\s+moment|currently|please|pls|thanks|now|too|as\s+well(?!\s+as))\b"
     r"|\bfirst\b(?=\s*(?:$|[,;.?!]|\band\b|\bthen\b))",  # "check HCM8 first and ..."
     re.I,
 )
@@ -370,7 +371,7 @@ _TIME_WORDS = re.compile(
     r"\d{1,2}:\d{2}|yesterday|today|noon|midnight|"
     rf"\d{{4}}-\d{{2}}-\d{{2}}(?:[ T]\d{{1,2}}:\d{{2}})?|{_CLOCK_NOT_A_DURATION})"
     r"(?:\s+(?:and|to|until|till|-)\s+(?:\d{4}-\d{2}-\d{2}\s+)?\d{1,2}(?::\d{2})?)?"
-    r"|\bat\s+(?:\d{4}-\d{2}-\d{2}\s+)?\d{1,2}:\d{2}\b"
+    r"|\bat\s+(?:\d{4}-\d{2}-\d{2}\s+)?\d{1,2}:\d{2}\b|(?<=\bits\s)\d{1,2}:\d{2}\b"
     r"|\b\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}\b"  # a clock time made absolute ("its 7 am value")
     r"|\b(?:yesterday|(?:earlier\s+)?today|overnight|tonight|last\s+night|last\s+week|"
     r"this\s+(?:morning|afternoon|evening|week|shift)|(?:the|this|last|past)\s+weekend)\b"
@@ -610,9 +611,17 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     )
     changes = change_verb is not None or comparative_change
     # "give HCM13 the same setting as HCM14": a relation of equality is a copy, whatever verb
-    relation = None if changes else copy_relation(canonical)
+    relation = copy_relation(canonical)
     changes = changes or relation is not None
+    if not changes and _GIVEN_A_REFERENCE.search(canonical) and not _is_question(canonical):
+        # "HCM4 back to its 10:00 value", "HCM2 to golden": a value from elsewhere, no verb
+        changes = not _negated(canonical)
     reference, reference_words = find_reference(canonical, changes or wish)
+    if relation is not None and (reference is None or reference.kind != "channel"):
+        # "put QF9 where QF11 is", "align QF9 with QF11": the relation names the source
+        reference = Reference("channel", relation[1])
+    if relation is not None:
+        unknown = []  # "use the QF11 setpoint for QF9": the relation places its verb
     used |= reference_words
     state = None
     if change_verb in STATE_VERBS and (quantity is None or quantity.kind == "comparative"):
@@ -786,7 +795,13 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         canonical = head + canonical[amount.start :]
     if not unplaced:  # every word placed: the change is said the way the writers read it
         canonical = _canonical_change(
-            canonical, intent, quantity, targets, reference, change_verb or verb
+            canonical,
+            intent,
+            quantity,
+            targets,
+            reference,
+            change_verb or verb,
+            relation is not None,
         )
     if intent == "restore":
         canonical = _canonical_restore(canonical, targets, time_slot, bool(unplaced))
@@ -825,7 +840,7 @@ def _canonical_restore(
     if not moment:
         clock = _BARE_CLOCK.search(canonical)
         moment = clock.group("clock") if clock else ""
-    moment = re.sub(r"^(?:from|at|since|to)\s+", "", moment.strip(), flags=re.I)
+    moment = re.sub(r"^(?:from|at|since|to|its)\s+", "", moment.strip(), flags=re.I)
     named = [t for t in targets if t.lower() not in PRONOUNS]
     if moment and named and not unplaced and len(_verb_clauses(canonical)) == 1:
         return f"restore {' and '.join(named)} to its value from {moment}"
@@ -888,6 +903,11 @@ def _names_a_concept(text: str, vocabulary: Vocabulary) -> bool:
     return len(words) == 1 and not any(w in known or stem(w) in _stems(known) for w in words)
 
 
+_GIVEN_A_REFERENCE = re.compile(
+    r"^\W*[A-Za-z]{1,5}\d{1,3}\b[^,;?]*?\s(?:back\s+(?:to|the\s+way|where|how|as)\b|to\s+(?:its\s+|their\s+|the\s+)?"
+    rf"(?:{'|'.join(sorted(GOLDEN_WORDS))})\b)",
+    re.I,
+)
 _CONDITIONAL = re.compile(r"\b(?:if|when|whenever|unless|once|until|provided)\b", re.I)
 _MARK_BEFORE = re.compile(r"(?:\bto|\bat|->|→|:?=|:)\s*$", re.I)
 
@@ -944,6 +964,7 @@ def _canonical_change(
     targets: tuple[str, ...],
     reference: Reference | None,
     verb: str | None = None,
+    ordered: bool = False,
 ) -> str:
     """The change in a form the write parsers read, when the words had another form: one
     value for its targets is said "set <targets> to <value>", one change "increase <targets>
@@ -983,7 +1004,8 @@ def _canonical_change(
             word = "increase" if quantity.value > 0 else "decrease"
             unit = "%" if percent else (f" {quantity.unit}" if quantity.unit else "")
             return f"{word} {' and '.join(targets)} by {abs(quantity.value):g}{unit}"
-    same = re.search(r"\bcopy\b", canonical, re.I)  # "copy X to Y": the source comes first
+    # "copy X to Y": the source comes first, unless a relation put the target first
+    same = re.search(r"\bcopy\b", canonical, re.I) and not ordered
     if intent == "copy" and reference is not None and len(targets) >= 2 and not same:
         return f"set {' and '.join(targets[:-1])} to the same value as {targets[-1]}"
     return canonical

@@ -521,3 +521,36 @@ def test_a_duration_after_is_x_over_is_a_threshold():
     assert request.intent == "read" and request.time is None
     assert request.targets == ("the lifetime",)
     assert parse("is the current stable over the last 2 hours?").time is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "QF 9 = QF 11",
+        "QF 9 same as QF 11 please",
+        "give QF9 the QF11 value",
+        "put QF9 where QF11 is",
+        "align QF9 with QF11",
+        "use the QF 11 setpoint for QF 9 too",
+        "copy QF 11's setpoint onto QF 9",
+        "set QF9 to QF11's setting",
+    ],
+)
+def test_a_copy_said_any_way_is_said_the_way_the_copy_parser_reads_it(text):
+    request = parse(text)
+    assert request.intent == "copy" and not request.unused
+    assert request.canonical == "set QF9 to the same value as QF11"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["plot QF9 with QF11", "is QF9 the same as QF11?", "where is QF9", "don't set QF9 = QF11"],
+)
+def test_a_relation_asked_or_plotted_copies_nothing(text):
+    assert not parse(text).changes
+
+
+def test_a_value_from_elsewhere_without_a_verb_is_a_change():
+    assert parse("HCM4 back to its 10:00 value").canonical == "restore HCM4 to its value from 10:00"
+    assert parse("HCM 2 to golden").changes
+    assert not parse("is HCM4 back to its 10:00 value?").changes
