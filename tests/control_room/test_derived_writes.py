@@ -299,11 +299,7 @@ async def test_a_restore_to_a_future_moment_is_refused(session, machine: SimMach
     assert machine.setpoint_changes(QF11) == ()
 
 
-async def test_a_restore_to_a_whole_day_asks_which_moment(session):
-    result = await session.submit("restore QF11 to its value from yesterday", "t1")
-
-    assert result.pending_approval is None
-    assert "not one moment" in result.response
+# a whole day, a shift, "this morning": tests/control_room/test_period_restores.py
 
 
 # -- facts asked again in the same process -----------------------------------------------------

@@ -40,8 +40,10 @@ from osprey_desktop.capabilities.control_room.derived_values import (
     checked_condition,
     copied_values,
     last_change_moment,
+    period_restored_values,
     reference_values,
     restore_moment,
+    restore_period,
     restored_values,
 )
 from osprey_desktop.capabilities.control_room.write_asking import (
@@ -322,6 +324,12 @@ class ChannelWriteCapability(ControlRoomCapability):
         if names_last_change(derivation.moment):
             moment = await last_change_moment(derivation, channels)
         else:
+            period = restore_period(derivation)
+            if period is not None:  # "from this morning": the value held all of it
+                archiver = await get_archiver_connector()
+                return await period_restored_values(
+                    derivation, channels, period, archiver, database
+                )
             moment = restore_moment(derivation)
         archiver = await get_archiver_connector()
         return await restored_values(derivation, channels, moment, archiver, database)

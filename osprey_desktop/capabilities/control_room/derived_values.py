@@ -20,6 +20,7 @@ from osprey_desktop.capabilities.control_room.write_operations import named_by
 from osprey_desktop.capabilities.control_room.write_origins import clock_with_date
 from osprey_desktop.channels.addresses import channel_key
 from osprey_desktop.connectors.base import ConnectorError, to_float
+from osprey_desktop.language.time_parsing import ParsedTimeRange
 from osprey_desktop.language.write_parsing import ValueSpec
 
 
@@ -167,6 +168,76 @@ def restore_moment(derivation: Derivation, now: datetime | None = None) -> datet
             "nothing was asked.",
             ["its value from 09:30 today", "its value 10 minutes ago", "yesterday at 14:00"],
         ) from exc
+
+
+def restore_period(derivation: Derivation, now: datetime | None = None) -> ParsedTimeRange | None:
+    """The period a restore names ("this morning", "yesterday", "this shift"), in facility
+    time; None for an instant, which ``restore_moment`` reads (or asks about)."""
+    from osprey_desktop.capabilities.control_room import time_range_parsing
+
+    zone = time_range_parsing.configured_timezone()
+    return time_range_parsing.restore_period(derivation.moment, zone, now)
+
+
+async def period_restored_values(
+    derivation: Derivation,
+    channels: Sequence[str],
+    period: ParsedTimeRange,
+    archiver: Any,
+    database: Any,
+) -> DerivedValues:
+    """ "restore QD8 to its value from this morning": the one value QD8 held all of this
+    morning. A channel that held several is asked about with each value and when it began;
+    which of them was meant is the operator's to say, never a guess."""
+    from osprey_desktop.capabilities.control_room.held_values import (
+        describe_held,
+        moments_inside,
+        values_held,
+    )
+    from osprey_desktop.capabilities.control_room.write_origins import held_during
+    from osprey_desktop.connectors.archiver_base import ArchiverError
+
+    targets = named_among(database, derivation.target, channels) or list(channels)
+    during = held_during(period.expression, period.start.timestamp(), period.end.timestamp())
+    try:
+        held = await values_held(archiver, targets, period.start, period.end)
+    except (ArchiverError, ConnectorError, OSError) as exc:
+        raise ClarificationRequired(
+            f"The archive cannot be asked what {', '.join(targets)} held {during} ({exc}); "
+            "nothing was asked."
+        ) from exc
+    unsettled = [held[t] for t in targets if held[t].single is None]
+    if unsettled:
+        said = "; ".join(
+            f"{p.channel} held {describe_held(p)}"
+            if p.held
+            else f"{p.channel} has no archived value then"
+            for p in unsettled
+        )
+        suggestions = [f"its value from {m}" for p in unsettled for m in moments_inside(p)]
+        raise ClarificationRequired(
+            f"Which moment should {derivation.target} be restored to? It did not hold one "
+            f"value {during}: {said}. Nothing was asked.",
+            suggestions or ["its value from 09:30 today", "its value 10 minutes ago"],
+        )
+    out = DerivedValues()
+    for target in targets:
+        values = held[target]
+        single = values.single
+        assert single is not None
+        origin = {
+            "kind": "archive",
+            "channel": target,
+            "value": single.value,
+            "units": values.units,
+            "precision": values.precision,
+            "timestamp": single.since,
+            "moment": values.start,
+            # what execution needs to ask the archive again over the same period
+            "period": {"start": values.start, "end": values.end, "words": period.expression},
+        }
+        out.add(target, derivation.target, origin, f"held {during}")
+    return out
 
 
 #: Outcomes of a put that left (the audit log's words, the current and the earlier ones).
@@ -405,7 +476,9 @@ __all__ = [
     "copied_values",
     "last_change_moment",
     "named_among",
+    "period_restored_values",
     "reference_values",
     "restore_moment",
+    "restore_period",
     "restored_values",
 ]

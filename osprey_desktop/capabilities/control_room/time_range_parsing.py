@@ -132,7 +132,8 @@ class TimeRangeParsingCapability(ControlRoomCapability):
 
 def _restore_moment(text: str, zone: str | None) -> ParsedTimeRange | None:
     """ "restore QF11 to its value from 09:30": the moment 09:30 (with the lookback before
-    it), not the range since 09:30 that "from 09:30" means in a history request."""
+    it), not the range since 09:30 that "from 09:30" means in a history request; "from this
+    morning": the period itself (the write step restores the value held all of it)."""
     from osprey_desktop.capabilities.control_room.write_derivation import parse_derivation
 
     derivation = parse_derivation(text)
@@ -142,6 +143,9 @@ def _restore_moment(text: str, zone: str | None) -> ParsedTimeRange | None:
         # the moment is found in the audit log by the write step; the history shown is the
         # last hour
         return parse_time_range("the last hour", tz=zone)
+    period = restore_period(derivation.moment, zone)
+    if period is not None:
+        return period
     moment = parse_moment(derivation.moment, tz=zone)
     return ParsedTimeRange(
         moment - MOMENT_LOOKBACK,
@@ -150,6 +154,25 @@ def _restore_moment(text: str, zone: str | None) -> ParsedTimeRange | None:
         derivation.moment,
         moment=moment,
     )
+
+
+#: What leads into a restore's moment ("from 09:30", "as of this morning"); ``parse_moment``
+#: drops the same words, so an instant and a period are told apart on the same text.
+_RESTORE_MOMENT_LEAD = re.compile(r"^\s*(?:(?:from|at|as\s+of|on|of)\s+)+", re.I)
+
+
+def restore_period(
+    words: str, zone: str | None, now: datetime | None = None
+) -> ParsedTimeRange | None:
+    """The period a restore's moment words name ("this morning", "yesterday", "this shift",
+    "between 09:00 and 10:00"), or None when they name an instant ("09:30", "an hour ago") or
+    cannot be read (``parse_moment`` then says why, as for any instant)."""
+    text = _RESTORE_MOMENT_LEAD.sub("", " ".join(words.split()))
+    try:
+        parsed = parse_time_range(text, now=now, tz=zone, shifts=configured_shifts())
+    except TimeRangeError:
+        return None
+    return parsed if parsed.moment is None else None
 
 
 _PRESENT = re.compile(r"\b(?:right\s+)?now\b|\bat\s+(?:the\s+|this\s+)?(?:moment|present)\b")
@@ -177,4 +200,5 @@ __all__ = [
     "configured_shifts",
     "configured_timezone",
     "range_suggestions",
+    "restore_period",
 ]

@@ -6,7 +6,9 @@ checked: HCM03 reads 1.0 A, above 0.5 A". The machine may move while the approva
 right before the first put each fact is derived again from fresh reads:
 
 * a **copy** reads its source again: the value it would copy now must be the approved one;
-* a **restore** asks the archive again for the sample in force at the moment;
+* a **restore** asks the archive again for the sample in force at the moment, or, for a
+  period ("this morning"), for every sample in force during it: it must still be one value,
+  the approved one;
 * a **condition** reads its channel again: the verdict must still be the approved one (the
   value written does not depend on how far above the threshold the reading is);
 * a value from the channel list (a nominal value) is looked up again.
@@ -59,6 +61,9 @@ async def changed_facts(
             reason = await _copy_changed(op, origin, connector)
         elif kind == "condition":
             reason = await _condition_changed(origin, connector)
+        elif kind == "archive" and "period" in origin:
+            archiver = archiver or await _configured_archiver()
+            reason = await _period_changed(origin, archiver)
         elif kind == "archive":
             archiver = archiver or await _configured_archiver()
             reason = await _archive_changed(origin, archiver)
@@ -143,6 +148,45 @@ async def _archive_changed(origin: Mapping[str, Any], archiver: Any) -> str:
     return (
         f"the archive now gives {show_reading(value, units, origin.get('precision'))} for "
         f"{channel} at that moment, not {show_reading(origin.get('value'), units, None)}"
+    )
+
+
+async def _period_changed(origin: Mapping[str, Any], archiver: Any) -> str:
+    """A value held all of a period: the archive must still show that one value all of it."""
+    from osprey_desktop.capabilities.control_room.held_values import (
+        describe_held,
+        values_held,
+    )
+    from osprey_desktop.capabilities.control_room.write_origins import held_during
+    from osprey_desktop.connectors.archiver_base import ArchiverError
+
+    channel = str(origin.get("channel") or "")
+    period = origin.get("period")
+    start = to_float(period.get("start")) if isinstance(period, Mapping) else None
+    end = to_float(period.get("end")) if isinstance(period, Mapping) else None
+    if not channel or start is None or end is None:
+        return "the restored value was stored without its channel and period"
+    during = held_during(str(period.get("words") or ""), start, end)
+    try:
+        found = await values_held(
+            archiver,
+            [channel],
+            datetime.fromtimestamp(start, UTC),
+            datetime.fromtimestamp(end, UTC),
+        )
+    except (ArchiverError, ConnectorError, OSError) as exc:
+        return f"the archive cannot be asked again for {channel} ({exc})"
+    held = found[channel]
+    single = held.single
+    if single is None:
+        return f"the archive no longer shows one value of {channel} {during}: {describe_held(held)}"
+    if not moved_beyond_precision(origin.get("value"), single.value, origin.get("precision")):
+        return ""
+    units = str(origin.get("units") or "")
+    return (
+        f"the archive now gives {show_reading(single.value, units, origin.get('precision'))} "
+        f"as the value {channel} held {during}, not "
+        f"{show_reading(origin.get('value'), units, origin.get('precision'))}"
     )
 
 
