@@ -8,6 +8,12 @@ list, its time zone) is handed in by the caller.
 * ``request_length``: how long a request may be (``MAX_REQUEST_CHARS``), and why.
 * ``request``: the parse of a whole request into an intent, targets, a quantity, a time, a
   reference and the words used or left over. Its docstring names the grammar.
+* ``parsed_request``: what a parse holds (``Request``, ``TimeSlot``, ``Vocabulary``).
+* ``clauses``: the clauses of a request, the verb leading each, questions and negations.
+* ``device_names``: device names typed with a space ("qd 08"), and values given to a device
+  without a verb ("QD08 to 98 A").
+* ``time_slots``: the time words and clock times of a request.
+* ``canonical_forms``: the request said the way the capabilities' parsers read it.
 * ``targets``: the items of a list of channel phrases, the qualifiers and roles they lend each
   other, the words of other slots they drop, and a quantity named alone read as measured.
 * ``references``: what a change takes its value from (another channel by a relation of

@@ -1,0 +1,127 @@
+"""The request said in the forms the capabilities' parsers read.
+
+A value for its targets becomes "set <targets> to <value>", a comparative "increase <targets>
+by <amount>", a copy "set <target> to the same value as <source>", a restore "restore
+<targets> to its value from <moment>"; "X should be 0.25 A" gives X a value and "what is QF 3
+set to?" asks for its setpoint.
+"""
+
+from __future__ import annotations
+
+import re
+
+from osprey_desktop.language.clauses import CONDITIONAL, verb_clauses
+from osprey_desktop.language.lexicon import DOWN_WORDS, PRONOUNS, STATE_VERBS, UP_WORDS
+from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
+from osprey_desktop.language.parsed_request import TimeSlot
+from osprey_desktop.language.quantities import Quantity, amounts
+from osprey_desktop.language.references import Reference
+
+# "what frequency is cavity 1 set to?", "what is QF 3 set at": the device's setpoint of that
+# quantity, asked ("what is the cavity 1 frequency setpoint?"); the quantity belongs to the target
+_SET_TO = re.compile(
+    r"^(?P<lead>.*?)\b(?:what|which)\s+(?:(?P<what>[a-z][a-z -]{0,30}?)\s+)?(?:is|are)\s+"
+    r"(?:the\s+)?(?P<device>[^?.!;]+?)\s+(?:currently\s+|now\s+)?set\s+(?:to|at)"
+    r"(?:\s+(?:right\s+now|now|currently|at\s+the\s+moment))?\s*(?P<end>[?.!]*)\s*$",
+    re.I,
+)
+_GENERIC_WHAT = frozenset({"value", "values", "setting", "settings", "number", "level"})
+
+
+def set_to_question(text: str) -> str:
+    found = _SET_TO.match(text)
+    if found is None:
+        return text
+    what = (found.group("what") or "").strip()
+    if what.lower() in _GENERIC_WHAT:
+        what = ""
+    device = found.group("device").strip()
+    target = f"{device} {what}".strip()
+    return f"{found.group('lead')}what is the {target} setpoint{found.group('end') or '?'}"
+
+
+# "X should be 0.25 A", "X needs to be at zero": a value given to X, said as "X to 0.25 A"
+MODAL_VALUE = re.compile(
+    r"\s+(?:should|must|ought\s+to|needs?\s+to|has\s+to)\s+(?:be|go|sit|read)(?:\s+(?:at|to))?\s+"
+    rf"(?=[-+−]?\.?\d|minus\b|negative\b|{SPELLED_NUMBER_PATTERN})",
+    re.I,
+)
+_AS_IT_WAS = re.compile(
+    r"\b(?:back\s+)?(?:to\s+)?(?:the\s+way|how|as)\s+(?:it|they)\s+(?:was|were|used\s+to\s+be)\b",
+    re.I,
+)
+
+
+#: "roll HCM4 back to 10:00": a clock time after "to", "at", "from", the moment of a restore
+BARE_CLOCK = re.compile(r"\b(?:to|at|from)\s+(?P<clock>\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?)", re.I)
+
+
+def canonical_restore(
+    canonical: str, targets: tuple[str, ...], time: TimeSlot | None, unplaced: bool
+) -> str:
+    """A restore said as the restore parser reads it: "restore <targets> to its value from
+    <moment>" ("go back to this morning's value for QD8", "roll HCM4 back to 10:00") when
+    every word is placed; otherwise "back the way it was" said "back to what it was"."""
+    moment = time.canonical if time is not None else ""
+    if not moment:
+        clock = BARE_CLOCK.search(canonical)
+        moment = clock.group("clock") if clock else ""
+    moment = re.sub(r"^(?:from|at|since|to|its)\s+", "", moment.strip(), flags=re.I)
+    named = [t for t in targets if t.lower() not in PRONOUNS]
+    if moment and named and not unplaced and len(verb_clauses(canonical)) == 1:
+        return f"restore {' and '.join(named)} to its value from {moment}"
+    return _AS_IT_WAS.sub("back to what it was", canonical)
+
+
+def canonical_change(
+    canonical: str,
+    intent: str,
+    quantity: Quantity | None,
+    targets: tuple[str, ...],
+    reference: Reference | None,
+    verb: str | None = None,
+    ordered: bool = False,
+) -> str:
+    """The change in a form the write parsers read, when the words had another form: one
+    value for its targets is said "set <targets> to <value>", one change "increase <targets>
+    by <amount>", a copy "set <target> to the same value as <source>"."""
+    if (
+        intent == "write"
+        and quantity is not None
+        and quantity.kind == "absolute"
+        and quantity.value is not None
+        and targets
+        and len(verb_clauses(canonical)) == 1
+        and len(amounts(canonical)) == 1
+        and not CONDITIONAL.search(canonical)
+        and not any(t.lower() in PRONOUNS for t in targets)
+        # "open the ID04 gap 2 mm": to 2 mm or by 2 mm? a verb of direction or state with an
+        # amount nothing marks is left for the writer to ask about
+        and (
+            verb not in (UP_WORDS | DOWN_WORDS | STATE_VERBS.keys())
+            or bool(
+                re.search(
+                    r"(?:\bto|\bat|->|→|=)\s*[-+−]?\s*$", canonical[: amounts(canonical)[0].start]
+                )
+            )
+        )
+    ):
+        unit = f" {quantity.unit}" if quantity.unit else ""
+        typed = re.match(r"[-+−]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?", quantity.words, re.I)
+        number = typed.group(0) if typed else f"{quantity.value:g}"  # "9.30" stays "9.30"
+        return f"set {' and '.join(targets)} to {number}{unit}"
+    if intent == "write" and quantity is not None and quantity.value is not None and targets:
+        single = len(verb_clauses(canonical)) == 1
+        by_word = re.search(r"\bby\b", canonical, re.I)
+        relative = quantity.kind == "relative" and (single or not by_word)
+        # "QF 3 one percent up": a percent without "by" said as the write parser reads it
+        percent = quantity.kind == "percent" and single and not by_word
+        if relative or percent:
+            word = "increase" if quantity.value > 0 else "decrease"
+            unit = "%" if percent else (f" {quantity.unit}" if quantity.unit else "")
+            return f"{word} {' and '.join(targets)} by {abs(quantity.value):g}{unit}"
+    # "copy X to Y": the source comes first, unless a relation put the target first
+    same = re.search(r"\bcopy\b", canonical, re.I) and not ordered
+    if intent == "copy" and reference is not None and len(targets) >= 2 and not same:
+        return f"set {' and '.join(targets[:-1])} to the same value as {targets[-1]}"
+    return canonical

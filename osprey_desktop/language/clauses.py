@@ -1,0 +1,151 @@
+"""The clauses of a request and the verbs leading them.
+
+A word that is a noun and a verb ("tune", "trim", "set") is a verb only in verb position:
+first in its clause after politeness ("please", "can you", "I want to") and followed by what it
+acts on. A question or a negation ("is HCM01 set to zero?", "don't change anything") leads no
+command.
+"""
+
+from __future__ import annotations
+
+import re
+
+from osprey_desktop.language.lexicon import (
+    CHANGE,
+    COMPARE_WORDS,
+    DETERMINERS,
+    HISTORY_WORDS,
+    NEGATIONS,
+    NOUN_VERB_STEMS,
+    NOUN_VERBS,
+    PHRASAL_CHANGES,
+    PLACE_WORDS,
+    PLOT_VERBS,
+    POLITE,
+    QUESTION_LEADS,
+    READ_VERBS,
+    STATISTIC_WORDS,
+)
+from osprey_desktop.language.parsed_request import Vocabulary
+from osprey_desktop.language.quantities import amounts
+from osprey_desktop.language.words import STOP_WORDS, stem
+
+_POLITE_LEAD = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|now|also|just|please|kindly|hi|hello|hey|and|then|right|alright|first|"
+    r"go ahead and|(?:can|could|would|will) you(?: please)?|i(?:'d| would)? (?:want|like|need) "
+    r"(?:to|you to)|we (?:want|need) to|let'?s)\b[\s,]*)+",
+    re.I,
+)
+#: "I want", "we'd like": a wish, so what follows may be a change without a verb of its own.
+WISH = re.compile(r"\b(?:i|we)(?:'d|\s+would)?\s+(?:want|need|like)\b", re.I)
+#: A condition ("when QF3 is above 121 A, lower it"): the clauses are not one plain change.
+CONDITIONAL = re.compile(r"\b(?:if|when|whenever|unless|once|until|provided)\b", re.I)
+
+
+def leading_verb(clause: str, vocabulary: Vocabulary | None = None) -> str | None:
+    """The verb leading ``clause`` after politeness, or None: "tune the RF" leads with
+    "tune", "tunes, chromaticity and lifetime" and "trim values of ..." with no verb."""
+    found, known = verb_of(lead_stripped(clause), vocabulary or Vocabulary())
+    return found if known else None
+
+
+def lead_stripped(clause: str) -> str:
+    previous = None
+    clause = clause.strip(" ,.!")
+    while clause != previous:
+        previous, clause = clause, _POLITE_LEAD.sub("", clause).strip(" ,")
+    return clause
+
+
+#: The particles of a phrasal verb ("power down QF7", "dial back the RF").
+_PARTICLES = frozenset({"up", "down", "back", "off", "on", "out"})
+_GIVEN_A_VALUE = re.compile(r"\b(?:to|by)\s+(?:[-+−]?\.?\d|minus\b|zero\b)", re.I)
+
+
+def verb_of(clause: str, vocabulary: Vocabulary) -> tuple[str | None, bool]:
+    """The verb leading a clause and whether it is one this grammar knows. ``(None, True)``
+    when the clause leads with something else (a name, a question word, a number)."""
+    ws = re.findall(r"[a-z]+\d*|\d+", clause.lower())
+    if not ws:
+        return None, True
+    first, nxt = ws[0], (ws[1] if len(ws) > 1 else "")
+    acts_on = (
+        nxt in DETERMINERS
+        or nxt in _PARTICLES
+        # "set horizontal corrector 9 to 0.1 A": what follows is given a value
+        or (
+            nxt not in ("of", "values", "value", "point", "points", "and", "or")
+            and bool(_GIVEN_A_VALUE.search(clause))
+        )
+        or bool(re.match(r"[a-z]+\d|\d", nxt) or re.search(rf"\b{first}\s+[A-Z]{{2,}}\d", clause))
+        or bool(re.search(rf"\b{first}\s+(?:\w+://)?[A-Za-z][\w-]*:\w", clause))  # a PV name
+        # "set rf voltage 2.4 MV": what follows is given an amount in a unit
+        or (nxt not in ("of", "point", "points") and any(a.unit for a in amounts(clause)))
+    )
+    # "go back to this morning's value", "roll HCM4 back", "go to 0.3 A on HCM14"
+    particle = next((w for w in ws[1:5] if w in PHRASAL_CHANGES.get(first, ())), None)
+    with_a_value = particle != "to" or re.match(r"to\s+[-+−]?\.?\d", " ".join(ws[1:3]))
+    if particle is not None and (particle == nxt or first == "roll") and with_a_value:
+        return first, True
+    if first in NOUN_VERBS or stem(first) in NOUN_VERB_STEMS:
+        # "tune the RF", never "tunes, chromaticity and lifetime" (a plural is a noun)
+        return (first, True) if acts_on and first in NOUN_VERBS else (None, True)
+    if stem(first) in {stem(v) for v in CHANGE} or first in CHANGE:
+        if nxt in ("in", "of"):
+            return None, True  # "increase in lifetime since 8": a change as a noun
+        return first, True
+    if first in READ_VERBS or first in PLOT_VERBS or first in COMPARE_WORDS:
+        return first, True
+    if first in QUESTION_LEADS or first in STOP_WORDS or first in POLITE:
+        return None, True
+    if first in vocabulary.channel_words or first in STATISTIC_WORDS or first in HISTORY_WORDS:
+        return None, True
+    if first in vocabulary.device_prefixes or re.match(r"[a-z]+\d", first):
+        return None, True
+    if acts_on and (nxt in DETERMINERS or nxt in _PARTICLES) and first not in PLACE_WORDS:
+        return first, False  # "straighten the orbit": a verb nobody taught this grammar
+    return None, True
+
+
+def is_question(clause: str) -> bool:
+    stripped = lead_stripped(clause).lower()
+    first = re.findall(r"[a-z]+", stripped)[:1]
+    return clause.strip().endswith("?") or bool(first and first[0] in QUESTION_LEADS)
+
+
+def negated(clause: str) -> bool:
+    ws = re.findall(r"[a-z]+", clause.lower().replace("n't", " not"))
+    return any(w in NEGATIONS for w in ws)
+
+
+def verb_clauses(text: str) -> list[str]:
+    """Pieces that may each lead with a verb: sentences, "then", ", " and "and" before a verb."""
+    verbs = "|".join(sorted(CHANGE | READ_VERBS | PLOT_VERBS, key=len, reverse=True))
+    pieces = re.split(
+        rf"[;?!]|\.(?!\d)|\bthen\b|\bafterwards\b|\bafter\s+that\b|"
+        rf",\s*(?=(?:and\s+)?(?:just\s+)?(?:{verbs})\b)|"
+        rf"\band\s+(?=(?:then\s+)?(?:{verbs})\b)",
+        text,
+        flags=re.I,
+    )
+    return [p.strip() for p in pieces if p and p.strip(" ,.")]
+
+
+_AFTERWARDS = re.compile(r"(?:,?\s*\band)?\s*\b(?:afterwards|after\s+that|next)\b,?", re.I)
+_FIRST = re.compile(
+    r"(?:^|(?<=[,;.?!]))\s*first(?:ly)?\b,?\s*|\s+first\b(?=\s*(?:$|[,;.?!]|\band\b|\bthen\b))",
+    re.I,
+)
+
+
+def in_order(text: str) -> str:
+    """The words that order clauses said as "then": "first read X, afterwards set it" is
+    "read X, then set it" (no channel is called "first" or "afterwards")."""
+    if not re.search(r"\b(?:first(?:ly)?|afterwards|after\s+that|next)\b", text, re.I):
+        return text
+    text = _FIRST.sub(lambda m: " " if m.group(0).startswith(" ") else "", text)
+    if re.search(r"\b(?:afterwards|after\s+that)\b", text, re.I) or re.search(
+        r"[,;.]\s*next\b|\band\s+next\b", text, re.I
+    ):
+        text = _AFTERWARDS.sub(" then", text)
+    return " ".join(text.split())

@@ -1,0 +1,166 @@
+"""Device names as operators type them, and values given to devices without a verb.
+
+"qd 08" is the device QD08 but "at 5 mm" is an amount; "quad 18" names a device by the list's
+words and its number; "QD08 to 98 A" gives a device a value with no verb to say so.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from osprey_desktop.language.clauses import is_question, negated
+from osprey_desktop.language.lexicon import GOLDEN_WORDS, PLACE_WORDS, VALUE_OFFERS
+from osprey_desktop.language.parsed_request import Vocabulary
+from osprey_desktop.language.quantities import Quantity, amounts
+from osprey_desktop.language.units import lookup_unit
+from osprey_desktop.language.words import stem
+
+
+def join_device_names(text: str, vocabulary: Vocabulary) -> str:
+    """ "qd 08" -> "QD08", "hcm 5" -> "HCM5": a device prefix of the facility, a space, and a
+    number that is not an amount (no unit after it)."""
+    if not vocabulary.device_prefixes:
+        return text
+    prefixes = "|".join(sorted(map(re.escape, vocabulary.device_prefixes), key=len, reverse=True))
+    # "qd 08", "HCM-14", "vcm_3", "QF #7": a space, a dash or a mark between name and number
+    pattern = re.compile(
+        rf"\b({prefixes})(?:\s*[-#_]\s*|\s+)(\d{{1,3}})\b(?!\.\d)(?!\s*[-–]\s*\d)", re.I
+    )
+
+    def join(m: re.Match[str]) -> str:
+        after = text[m.end() :].lstrip()
+        unit = re.match(r"[a-zµ%]+", after, re.I)
+        word = unit.group(0).lower() if unit else ""
+        if word and lookup_unit(word) and word not in ("a", "x", "y"):
+            return m.group(0)  # "at 5 mm": an amount, not a device number
+        return f"{m.group(1).upper()}{m.group(2)}"
+
+    return pattern.sub(join, text)
+
+
+# Words after which a number is an amount ("above 0.5", "at 1.2", "by 2"), not a device's number.
+_AMOUNT_MARKERS = frozenset(
+    (
+        *("at", "to", "by", "above", "below", "over", "under", "than", "is", "was", "are"),
+        *("equals", "equal", "from", "between", "plus", "minus", "about", "around", "near"),
+        *("exceeds", "exceeded", "reach", "reached"),
+    )
+)
+
+
+def names_a_device(text: str, quantity: Quantity | None, changes: bool) -> bool:
+    """Whether the request's only number names a device ("focusing quad 18 current", "QF 18")
+    rather than giving an amount: nothing is changed, the number has no unit, and it follows a
+    name word instead of a word that introduces an amount."""
+    if changes or quantity is None or quantity.kind != "absolute" or quantity.unit:
+        return False
+    found = [a for a in amounts(text) if a.unit is None]
+    if not found:
+        return False
+    before = re.findall(r"[A-Za-z][\w-]*|[^\w\s]", text[: found[0].start])
+    run = list(before)
+    while run and run[-1].lower() in (",", "and", "or", "&"):
+        run.pop()
+    if run and re.search(r"\d$", run[-1]):
+        before = run  # "VCM3, 4 and 5": the numbers continue a device name ("ok, 0.55" does not)
+    listed = re.findall(r"[A-Za-z][\w-]*|\d+|[^\w\s]", text[: found[0].start])
+    while listed and (listed[-1].isdigit() or listed[-1].lower() in (",", "and", "or", "&")):
+        listed.pop()
+    numbers_before = re.findall(r"\d+", text[: found[0].start])
+    if (
+        numbers_before
+        and listed
+        and re.search(r"(?:\d|,)\s*(?:and|or|&)?\s*$", text[: found[0].start])
+    ):
+        before = listed  # "sectors 1, 2 and 3": a list of numbers after a name word
+    return (
+        bool(before)
+        and before[-1][0].isalpha()
+        and before[-1].lower() not in _AMOUNT_MARKERS
+        and before[-1].lower() not in VALUE_OFFERS
+    )
+
+
+def names_a_channel(clause: str, vocabulary: Vocabulary) -> bool:
+    """A device name or a word of the channel list, and no amount ("HCM 7 readback please")."""
+    if amounts(clause):
+        return False
+    words = re.findall(r"[a-z]+\d*", clause.lower())
+    return any(re.fullmatch(r"[a-z]{1,5}\d+", w) or w in vocabulary.channel_words for w in words)
+
+
+_WHAT_IS_BARE = re.compile(
+    r"^(?:what\s+is|what'?s|what\s+are)\s+(?!(?:the|a|an|this|that|these|those|our|my|its|"
+    r"your)\b)(?P<what>[a-z][a-z -]{0,40}?)\s*[?.!]*$",
+    re.I,
+)
+
+
+def names_a_concept(text: str, vocabulary: Vocabulary) -> bool:
+    """ "what is emittance?": one bare noun the channel list has no word for is a concept to
+    explain ("what is lifetime?" names a channel; "what is the chromaticity" a channel the
+    list may lack, asked of the finder)."""
+    found = _WHAT_IS_BARE.match(text.strip())
+    if found is None or not vocabulary.channel_words:
+        return False
+    words = re.findall(r"[a-z]+", found.group("what").lower())
+    known = vocabulary.channel_words | vocabulary.device_prefixes
+    return len(words) == 1 and not any(w in known or stem(w) in stems(known) for w in words)
+
+
+#: "HCM4 back to its 10:00 value", "HCM2 to golden": a device given a value from elsewhere, no verb
+GIVEN_A_REFERENCE = re.compile(
+    r"^\W*[A-Za-z]{1,5}\d{1,3}\b[^,;?]*?\s(?:back\s+(?:to|the\s+way|where|how|as)\b|to\s+(?:its\s+|their\s+|the\s+)?"
+    rf"(?:{'|'.join(sorted(GOLDEN_WORDS))})\b)",
+    re.I,
+)
+
+
+_MARK_BEFORE = re.compile(r"(?:\bto|\bat|->|→|:?=|:)\s*$", re.I)
+
+
+def gives_a_value(
+    text: str,
+    quantity: Quantity | None,
+    verb: str | None,
+    unknown: list[str],
+    targets: tuple[str, ...],
+    vocabulary: Vocabulary,
+) -> bool:
+    """A statement without a verb that gives a device a value: an absolute amount with a unit
+    or after "to", "at", "=", "->", ":", and a target naming a device (a name with a number,
+    or a family the list abbreviates). Not a question, not negated."""
+    if verb is not None or unknown or quantity is None or quantity.kind != "absolute":
+        return False
+    if is_question(text) or negated(text) or not targets:
+        return False
+    found = amounts(text)
+    if not found:
+        return False
+    marked = bool(_MARK_BEFORE.search(text[: found[-1].start]))
+    if not (marked or quantity.unit):
+        return False
+    for target in targets:
+        if re.search(r"[A-Za-z]{2,5}\d", target):
+            return True
+        if any(w.lower() in vocabulary.device_prefixes for w in re.findall(r"[A-Za-z]+", target)):
+            return True
+        if _described_device(target, vocabulary):
+            return True
+    return False
+
+
+def _described_device(target: str, vocabulary: Vocabulary) -> bool:
+    """A device named by the list's words and its number ("horizontal corrector 14",
+    "quad 18"): a channel word right before the number, not a place ("sector 4")."""
+    for word, _ in re.findall(r"\b([a-z]+)\s+(\d{1,3})\b(?!\.\d)", target.lower()):
+        if word in vocabulary.channel_words and word not in PLACE_WORDS:
+            return True
+    return False
+
+
+@lru_cache(maxsize=4)
+def stems(words: frozenset[str]) -> frozenset[str]:
+    """The stems of a channel list's words, kept: the parse asks for them per word."""
+    return frozenset(stem(w) for w in words)
