@@ -3,12 +3,16 @@
 * task: the latest request; when it points back ("those", "again") the previous request is
   noted as ``<request> (follow-up to: "<previous request>")`` and earlier results may be reused;
 * capabilities: scored by their ``keywords`` and ``examples`` (``language.words``); a
-  capability with ``writes = True`` only on a command (``asks_for_change``): a change verb,
-  an assignment, or a statement giving a name a value its writer can act on; greetings match
-  nothing;
+  capability with ``writes = True`` only on a command (``asks_for_change``, in
+  ``planners.change_requests``): a change verb, an assignment, or a statement giving a name a
+  value its writer can act on; greetings match nothing;
 * plan: backward chaining over ``requires``/``provides`` (``planners.plan_builder``), respond
   last, clarify instead when an input cannot be produced;
-* response: the context summaries of this turn rendered as Markdown.
+* response: the context summaries of this turn rendered as Markdown
+  (``planners.builtin_answers``).
+
+Requests are read through ``parse`` (``planners.channel_words``: the facility's words and
+clock); ``parse``, ``asks_for_change`` are importable from here as before.
 """
 
 from __future__ import annotations
@@ -16,40 +20,33 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Mapping, Sequence
-from datetime import datetime
-from functools import lru_cache
 from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage
 
 from osprey_desktop.language.follow_ups import follow_up
-from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
-from osprey_desktop.language.questions import asks_for_help, is_knowledge_question, is_thanks
-from osprey_desktop.language.request import (
-    CHANGE_INTENTS,
-    Request,
-    Vocabulary,
-    leading_verb,
-    parse_request,
-)
+from osprey_desktop.language.questions import is_knowledge_question
+from osprey_desktop.language.request import CHANGE_INTENTS, Request
 from osprey_desktop.language.targets import as_measured
 from osprey_desktop.language.words import (
-    CHANGE_VERBS,
     STOP_WORDS,
     Match,
     correct_spelling,
-    has_change_verb,
     is_greeting,
     match_capabilities,
     references_earlier_results,
     score_capability,
-    stem,
-    words,
 )
 from osprey_desktop.planners.base import ExtractedTask
-from osprey_desktop.planners.channel_words import configured_vocabulary, facility_now
+from osprey_desktop.planners.builtin_answers import written_answer
+from osprey_desktop.planners.change_requests import (
+    VALUE_MARK,
+    asks_a_question,
+    asks_for_change,
+    registered_capabilities,
+)
+from osprey_desktop.planners.channel_words import configured_vocabulary, parse
 from osprey_desktop.planners.plan_builder import PlanDraft, build_steps, closing_step
-from osprey_desktop.planners.response_writer import render_capability_help, render_summaries
 from osprey_desktop.state.context_summaries import successful_steps
 
 logger = logging.getLogger(__name__)
@@ -79,29 +76,6 @@ def split_task(task: str) -> tuple[str, str | None]:
     return task.strip(), None
 
 
-def _consumed_keys(state: Mapping[str, Any]) -> set[str]:
-    """Context keys this turn's steps read as inputs (intermediate results)."""
-    plan = state.get("planning_execution_plan") or {}
-    steps = list(plan.get("steps") or []) if isinstance(plan, Mapping) else []
-    for message in state.get("react_messages") or []:
-        if isinstance(message, Mapping) and message.get("type") == "decision":
-            steps.append(message.get("step") or {})
-    return {
-        key
-        for step in steps
-        if step.get("capability") not in ("respond", "clarify")
-        for item in step.get("inputs") or []
-        for key in item.values()
-    }
-
-
-def _final_results(summaries: Mapping[str, Any], state: Mapping[str, Any]) -> dict[str, Any]:
-    """The summaries worth showing: results no later step consumed (all, if that is none)."""
-    consumed = _consumed_keys(state)
-    final = {label: s for label, s in summaries.items() if label.partition(".")[2] not in consumed}
-    return final or dict(summaries)
-
-
 def drop_subsumed_goals(matches: Sequence[Match], by_name: Mapping[str, Any]) -> list[Any]:
     """The matched capabilities minus those a more specific match covers.
 
@@ -128,173 +102,6 @@ def drop_subsumed_goals(matches: Sequence[Match], by_name: Mapping[str, Any]) ->
         if not subsumed:
             kept.append(cap_b)
     return kept
-
-
-def _all_capabilities() -> list[Any]:
-    from osprey_desktop.registry import get_registry
-
-    return get_registry().get_all_capabilities()
-
-
-# -- request intent: which goals a request really asks for ---------------------------------
-# A change verb counts only as a command: first word of a clause, after politeness ("please",
-# "can you", "I want to"), never negated or in a question ("is HCM01 set to zero?", "don't
-# change anything", "how do I set ..."). "X -> 5" / "X = 5" is a command too, and so is a
-# statement without any verb that gives a name a value a writer can act on ("QF07 to 119 A",
-# "HCM01 1.5 A"): see _without_verb_or_question and _a_writer_can_act.
-_CLAUSES = re.compile(r"[;?!,]|\.(?!\d)|\band\b|\bthen\b|\bbut\b", re.I)
-_SENTENCES = re.compile(r"(?<=[;?!])|(?<=\.)(?!\d)")
-_POLITE_LEAD = re.compile(
-    r"^(?:please|kindly|now|also|just|so|ok|okay|go ahead and|(?:can|could|would|will) you"
-    r"(?: please)?|i(?:'d| would)? (?:want|like|need) to|we (?:want|need) to|let'?s)\s+"
-)
-_ASSIGNMENT = re.compile(r"^[\w:.\-]+\s*(?:->|→|:=|=)\s*[-+]?\.?\d")
-_CHANGE_STEMS = frozenset(stem(v) for v in CHANGE_VERBS)
-# Verbs that change a device only when a target value follows ("open the gap to 20 mm",
-# not "open the strip chart"); a clock time ("to 12:00") is not a target value.
-_VALUE_VERBS = frozenset(
-    [
-        "open",
-        "close",
-        "shut",
-        "bring",
-        "drive",
-        "take",
-        "make",
-        "return",
-        "start",
-        "stop",
-        "insert",
-        "retract",
-        "extract",
-        "arm",
-        "disarm",
-        "activate",
-        "deactivate",
-    ]
-)
-_TARGET_VALUE = re.compile(r"\b(?:to|by|at)\s*[-+]?\.?\d+(?:\.\d+)?(?!\s*[:h]\d)\b")
-_A_NUMBER = re.compile(rf"\d|{SPELLED_NUMBER_PATTERN}", re.I)
-_QUESTION_LEAD_WORDS = """what which who whom whose how why when where whether is are was were
-am do does did has have had can could would should will shall may might if"""
-_QUESTION_LEADS = frozenset(_QUESTION_LEAD_WORDS.split())
-_NEGATION_WORDS = "not no never nothing without don doesn didn isn aren wasn weren won shouldn"
-_NEGATIONS = frozenset(_NEGATION_WORDS.split())
-
-
-def asks_for_change(text: str, capabilities: Sequence[Any] | None = None) -> bool:
-    """True when some clause of ``text`` is a command to change something.
-
-    ``capabilities`` (default: the registry's) are asked whether a sentence without a verb
-    gives a value one of their writers can act on.
-    """
-    writers: list[Any] | None = None
-
-    def can_write(words_: str) -> bool:
-        nonlocal writers
-        if writers is None:
-            pool = _all_capabilities() if capabilities is None else capabilities
-            writers = [c for c in pool if getattr(c, "writes", False)]
-        return _a_writer_can_act(words_, writers)
-
-    def writer_acts_or_asks(words_: str) -> bool:
-        can_write("")  # fills ``writers``
-        return _a_writer_can_act(words_, writers or [], asks_too=True)
-
-    for raw in _CLAUSES.split(text):
-        clause, previous = raw.strip().lower(), None
-        while clause != previous:
-            previous, clause = clause, _POLITE_LEAD.sub("", clause).strip()
-        if _ASSIGNMENT.match(clause):
-            return True
-        first = words(clause)[:1]
-        if first and stem(first[0]) in _CHANGE_STEMS and leading_verb(clause) is not None:
-            return True  # a verb in verb position ("tune the RF", not "tunes, lifetime")
-        if first and first[0] in _VALUE_VERBS:
-            # Read as "set ...", the rest gives a value: "open the gap 2 mm" asks for a
-            # change (to or by? the writer asks), "open the strip chart" does not.
-            as_set = re.sub(rf"^.*?\b{first[0]}\b", "set", raw, count=1, flags=re.I | re.S)
-            if _TARGET_VALUE.search(clause) or (
-                _names_channels(raw) and (can_write(as_set) or writer_acts_or_asks(raw))
-            ):
-                return True  # ... or a state ("open the cooling valve"), or a question
-    return any(
-        _without_verb_or_question(part, capabilities) and _gives_a_value(part) and can_write(part)
-        for part in _statements(text)
-    )
-
-
-def _gives_a_value(part: str) -> bool:
-    """The parse finds an amount with a unit or a mark ("QF07 to 119 A", "VCM11 -> 0.35"),
-    not a device number, a count or a time ("HCM01 1.5", "sectors 2 to 4", "3 hours")."""
-    quantity = parse(part).quantity
-    return quantity is not None and bool(quantity.unit or _VALUE_MARK.search(part))
-
-
-def _names_channels(text: str) -> bool:
-    """``text`` names a target and every word of it is placed ("open the ID04 gap"; not
-    "open the strip chart", whose "strip" no channel has)."""
-    request = parse(text)
-    return bool(request.targets) and not request.unused
-
-
-def _statements(text: str) -> list[str]:
-    """The parts of ``text`` that are not questions, split at sentence ends and "then"."""
-    parts = []
-    for sentence in _SENTENCES.split(text):
-        if sentence.strip().endswith("?"):
-            continue
-        parts += [p.strip(" .;!,") for p in re.split(r"\bthen\b", sentence, flags=re.I)]
-    return [p for p in parts if p]
-
-
-def _without_verb_or_question(part: str, capabilities: Sequence[Any] | None) -> bool:
-    """A statement that can only be a value given: a number, no change verb (the verb rules
-    decide those), no negation, not led by a question word or by another request's keyword
-    ("read ...", "plot ...", "compare ..."), declared by a capability that works on inputs."""
-    ws = words(part)
-    if not ws or not _A_NUMBER.search(part) or has_change_verb(part):
-        return False
-    if ws[0] in _QUESTION_LEADS or any(w in _NEGATIONS for w in ws):
-        return False
-    pool = _all_capabilities() if capabilities is None else capabilities
-    for capability in pool:
-        if getattr(capability, "writes", False) or not getattr(capability, "requires", None):
-            continue
-        for keyword in getattr(capability, "keywords", None) or []:
-            if words(keyword)[:1] == ws[:1]:
-                return False
-    return True
-
-
-def _a_writer_can_act(text: str, writers: Sequence[Any], asks_too: bool = False) -> bool:
-    """True when a writer's ``missing_information`` finds nothing missing in ``text``: it
-    reads a value and a target there (with ``asks_too``, also when it finds the target and
-    only asks about the value: "open the ID04 gap" is a change without a usable value). A
-    writer that declares no such check is not asked."""
-    for writer in writers:
-        check = getattr(writer, "missing_information", None)
-        if not callable(check):
-            continue
-        try:
-            answer = check(text, {})
-            if answer is None or (asks_too and getattr(answer, "target_known", False)):
-                return True
-        except Exception as exc:  # noqa: BLE001 - a broken check must not stop planning
-            logger.warning("%s.missing_information failed: %s", writer.name, exc)
-    return False
-
-
-def _asks_a_question(text: str) -> bool:
-    """Whether a sentence of ``text`` is a question that changes nothing ("what's the ID04
-    gap?" before "then open it to 25 mm")."""
-    for sentence in _SENTENCES.split(text):
-        sentence = sentence.strip()
-        if sentence.endswith("?") and not has_change_verb(sentence):
-            first = words(_POLITE_LEAD.sub("", sentence.lower()))[:1]
-            if first and first[0] in _QUESTION_LEADS:
-                return True
-    return False
 
 
 def _default_action(
@@ -372,21 +179,7 @@ def _missing_information(goals: Sequence[Any], text: str, state: Mapping[str, An
     return None
 
 
-# "QD08 to 98", "VCM11 -> 0.35": a value given without a verb (a bare "HCM01 1.5" is not)
-_VALUE_MARK = re.compile(r"(?:\bto\b|\bat\b|->|→|:?=|:)\s*[-+]?\.?\d|\bto\s+[a-z]", re.I)
 _PERSONAL = re.compile(r"\b(?:i|you|we|me|us|my|your|our|never|not|no|nothing)\b|n't\b", re.I)
-
-
-def parse(text: str) -> Request:
-    """The parse of one request with the facility's words and clock (``language.request``);
-    a plan asks for it several times, so the parses of the current minute are kept."""
-    now = facility_now()
-    return _parse_at(text, configured_vocabulary(), now.replace(second=0, microsecond=0))
-
-
-@lru_cache(maxsize=256)
-def _parse_at(text: str, vocabulary: Vocabulary, minute: datetime) -> Request:
-    return parse_request(text, vocabulary, minute)
 
 
 def _names_nothing(request: Request) -> bool:
@@ -407,16 +200,6 @@ def _names_any(request: Request) -> bool:
         if word in vocabulary.device_prefixes:
             return True
     return False
-
-
-def _unplaced_note(text: str) -> str:
-    """The words a request nothing matched could not place, for its answer ("bake a cake")."""
-    request = parse(text)
-    words = list(dict.fromkeys([*request.unused]))
-    if not words:
-        return ""
-    listed = ", ".join(f"“{w}”" for w in words)
-    return f" ({listed}: no word of the channel list or of what I can do)"
 
 
 def _unplaced_question(request: Request) -> str:
@@ -462,19 +245,6 @@ def _give_targets(draft: PlanDraft, request: Request, capabilities: Sequence[Any
             }
 
 
-def _explanation(question: str) -> str:
-    """A knowledge answer, naming the facility's channels of the kind asked about."""
-    from osprey_desktop.knowledge import answer_question, configured_abbreviations
-
-    try:
-        from osprey_desktop.connectors import get_configured_channel_database
-
-        database = get_configured_channel_database()
-    except Exception:  # noqa: BLE001 - an unreadable list must not stop an explanation
-        database = None
-    return answer_question(question, database=database, abbreviations=configured_abbreviations())
-
-
 class BuiltinPlanner:
     """Implements ``Planner`` without any model; see the module docstring for the rules."""
 
@@ -493,7 +263,7 @@ class BuiltinPlanner:
             len(texts) > 1 or bool(state.get("capability_context_data"))
         )
         task = latest
-        if len(texts) > 1 and not claiming_capabilities(latest, _all_capabilities()):
+        if len(texts) > 1 and not claiming_capabilities(latest, registered_capabilities()):
             # a follow-up is the previous request with the slots this turn names replaced
             merged = follow_up(parse(texts[-2]), parse(latest), configured_vocabulary())
             if merged is not None:
@@ -533,7 +303,7 @@ class BuiltinPlanner:
         change = request.intent in CHANGE_INTENTS or (
             request.verb is None
             and request.quantity is not None
-            and bool(request.quantity.unit or _VALUE_MARK.search(text))
+            and bool(request.quantity.unit or VALUE_MARK.search(text))
             and asks_for_change(text, capabilities)
         )
         matches = [m for m in matches if change or not by_name[m.name].writes]
@@ -563,7 +333,7 @@ class BuiltinPlanner:
         if (
             change
             and not any(not g.writes and g.requires for g in goals)
-            and (_asks_a_question(text) or request.reads_first)
+            and (asks_a_question(text) or request.reads_first)
         ):
             # "what's the ID04 gap? then open it to 25 mm", "look at HCM3 and set it to 0":
             # the question is answered, the reading shown, before the change is asked
@@ -618,7 +388,7 @@ class BuiltinPlanner:
         produced: dict[str, str] = {}
         done: list[str] = []
         if react:
-            known = {c.name: c for c in [*_all_capabilities(), *capabilities]}
+            known = {c.name: c for c in [*registered_capabilities(), *capabilities]}
             for record in successful_steps(state):
                 cap = known.get(str(record.get("capability")))
                 if cap is None or cap.name in ("respond", "clarify"):
@@ -640,12 +410,12 @@ class BuiltinPlanner:
             capabilities,
             state,
             allow_reuse=bool(state.get("task_depends_on_chat_history")),
-            fallback=_all_capabilities(),
+            fallback=registered_capabilities(),
             produced=produced,
             done=done,
             fresh_types=fresh,
         )
-        _give_targets(draft, parse(text), [*capabilities, *_all_capabilities()])
+        _give_targets(draft, parse(text), [*capabilities, *registered_capabilities()])
         return text, draft, produced
 
     @staticmethod
@@ -656,7 +426,7 @@ class BuiltinPlanner:
         primary, previous = split_task(task)
         if is_greeting(primary) or is_knowledge_question(primary):
             return None
-        if claiming_capabilities(primary, _all_capabilities()):
+        if claiming_capabilities(primary, registered_capabilities()):
             return None  # a capability's own request form ("log this", "undo the last write")
         request = parse(primary)
         if request.intent == "unknown" and _names_nothing(request):
@@ -731,58 +501,13 @@ class BuiltinPlanner:
         self, task: str, state: Mapping[str, Any], context_summaries: dict[str, Any]
     ) -> str:
         primary, _ = split_task(task)
-        failures = [
-            r
-            for r in (state.get("execution_step_results") or {}).values()
-            if isinstance(r, Mapping) and r.get("success") is False
-        ]
-        parts: list[str] = []
-        if context_summaries:
-            parts.append(render_summaries(_final_results(context_summaries, state)))
-        else:
-            capabilities = _all_capabilities()
-            done = [
-                r
-                for r in successful_steps(state)
-                if r.get("capability") not in ("respond", "clarify")
-            ]
-            if asks_for_help(primary):
-                parts.append("I can help with:\n" + render_capability_help(capabilities))
-            elif is_knowledge_question(primary) or parse(primary).intent == "knowledge":
-                parts.append(_explanation(primary))
-            elif is_thanks(primary):
-                parts.append("You're welcome. Ask me anything else about the machine.")
-            elif is_greeting(primary):
-                parts.append("Hello! I can help with:\n" + render_capability_help(capabilities))
-            elif done:
-                parts.append(
-                    "Done:\n"
-                    + "\n".join(
-                        f"- `{r['capability']}`: {r.get('task_objective') or 'completed'}"
-                        for r in done
-                    )
-                )
-            elif not failures:
-                parts.append(
-                    f"I could not match “{primary}” to anything I can do"
-                    f"{_unplaced_note(primary)}. I can:\n"
-                    + render_capability_help(capabilities)
-                    + "\n\nTry one of the examples, or name the channel or system you mean."
-                )
-        if failures:
-            parts.append(
-                "**Not completed:**\n"
-                + "\n".join(
-                    f"- `{r.get('capability')}`: {r.get('error') or 'failed'}" for r in failures
-                )
-            )
-        return "\n\n".join(parts).strip()
+        return written_answer(primary, state, context_summaries)
 
     async def ask_clarification(
         self, task: str, state: Mapping[str, Any], reason: str | None
     ) -> str:
         primary, _ = split_task(task)
-        capabilities = _all_capabilities()
+        capabilities = registered_capabilities()
         _, goals = self._goals(primary, capabilities)
         examples = [e for cap in goals for e in (cap.examples or [])][:3]
         if not examples:

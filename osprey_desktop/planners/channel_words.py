@@ -3,7 +3,8 @@
 The parse of a request (``language.request``) knows English, not a facility: which letters
 start a device name ("QD" of QD08) and which words describe channels ("lifetime", "gap") are
 read here from the configured channel list and handed to it as a ``Vocabulary``; qualified
-clock times ("since 7 this morning") are resolved in the facility's time zone.
+clock times ("since 7 this morning") are resolved in the facility's time zone. ``parse`` is
+the parse of a request with both, the one the built-in planner and its rules read.
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ from __future__ import annotations
 import logging
 import re
 from datetime import datetime, tzinfo
+from functools import lru_cache
 from typing import Any
 
-from osprey_desktop.language.request import Vocabulary
+from osprey_desktop.language.request import Request, Vocabulary, parse_request
 
 logger = logging.getLogger(__name__)
 
@@ -61,6 +63,18 @@ def configured_vocabulary() -> Vocabulary:
 def facility_now() -> datetime:
     """Now, in the facility's time zone (config ``machine.timezone``, else this computer's)."""
     return datetime.now(_facility_zone())
+
+
+def parse(text: str) -> Request:
+    """The parse of one request with the facility's words and clock (``language.request``);
+    a plan asks for it several times, so the parses of the current minute are kept."""
+    now = facility_now()
+    return _parse_at(text, configured_vocabulary(), now.replace(second=0, microsecond=0))
+
+
+@lru_cache(maxsize=256)
+def _parse_at(text: str, vocabulary: Vocabulary, minute: datetime) -> Request:
+    return parse_request(text, vocabulary, minute)
 
 
 def _facility_zone() -> tzinfo:

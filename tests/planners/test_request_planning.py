@@ -124,7 +124,7 @@ async def test_a_history_whose_time_no_capability_words_match_is_still_a_history
 
 
 def test_a_request_naming_nothing_known_is_answered_with_the_words_that_fit_nothing():
-    from osprey_desktop.planners.builtin import _unplaced_note
+    from osprey_desktop.planners.builtin_answers import _unplaced_note
 
     assert "“bake”, “cake”" in _unplaced_note("bake the cake")
 
