@@ -15,7 +15,10 @@ import re
 
 # Greetings and politeness before the question ("hi, quick question: what is a BPM?").
 _LEAD = re.compile(
-    r"^(?:(?:hi|hello|hey|ok|okay|so|well|please|quick question|question|excuse me|sorry)"
+    r"^(?:(?:hi|hello|hey|ok|okay|so|well|please|quick question|question|excuse me|sorry|"
+    # "can you please explain to me why ...": a request to explain is the explanation asked
+    r"(?:(?:can|could|would|will)\s+you(?:\s+please)?|i\s+(?:would\s+like|want)\s+(?:you\s+)?to)"
+    r"(?=\s+(?:please\s+)?(?:explain|describe|define)\b))"
     r"\b[\s,:;!.-]*)+"
 )
 _INSTANCE = re.compile(r"\b[a-z]+[-_]?\d+[a-z0-9]*\b|\b[a-z0-9]+:[a-z0-9:]+\b")
@@ -33,7 +36,9 @@ _CONCEPT_FORMS = [
         r"^what(?:\s+is|'s)\s+the\s+(?:difference|meaning|purpose|role|point|function|idea)"
         r"\s+(?:between|of|behind)\b"
     ),
-    re.compile(r"^(?:explain|define|describe)\s+(?:what|how|why|a|an|the\s+difference)\b"),
+    re.compile(
+        r"^(?:explain|define|describe)(?:\s+to\s+(?:me|us))?\s+(?:what|how|why|a|an|the\s+difference)\b"
+    ),
     re.compile(r"^(?:explain|define)\b"),
     re.compile(r"^(?:tell\s+me|teach\s+me)\s+(?:about|what|how|why)\s+(?:a|an|the\s+concept)\b"),
     # how does an undulator work / how do I set a corrector

@@ -17,6 +17,8 @@ from osprey_desktop.language.questions import asks_for_help, is_knowledge_questi
         "why does a readback differ from its setpoint?",
         "can you change anything without my approval?",
         "explain what a BPM is",
+        "can you please explain to me why the lifetime drops right after an injection?",
+        "how does top-up work?",
         "how do I set a corrector?",
         "what would happen if I set HCM01 to 5 A?",
         "what does HCM stand for",
