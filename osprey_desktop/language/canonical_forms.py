@@ -42,18 +42,20 @@ def set_to_question(text: str) -> str:
 
 # "X should be 0.25 A", "X needs to be at zero": a value given to X, said as "X to 0.25 A"
 MODAL_VALUE = re.compile(
-    r"\s+(?:should|must|ought\s+to|needs?\s+to|has\s+to)\s+(?:be|go|sit|read)(?:\s+(?:at|to))?\s+"
+    r"\s+(?:should|must|ought\s+to|needs?\s+to|has\s+to|to)\s+(?:be|go|sit|read)(?:\s+(?:at|to|on))?\s+"
     rf"(?=[-+−]?\.?\d|minus\b|negative\b|{SPELLED_NUMBER_PATTERN})",
     re.I,
 )
 _AS_IT_WAS = re.compile(
-    r"\b(?:back\s+)?(?:to\s+)?(?:the\s+way|how|as)\s+(?:it|they)\s+(?:was|were|used\s+to\s+be)\b",
+    r"\b(?:back\s+)?(?:to\s+)?(?:the\s+way|how|as|like)\s+(?:it|they)\s+(?:was|were|used\s+to\s+be)\b",
     re.I,
 )
 
 
 #: "roll HCM4 back to 10:00": a clock time after "to", "at", "from", the moment of a restore
-BARE_CLOCK = re.compile(r"\b(?:to|at|from)\s+(?P<clock>\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?)", re.I)
+BARE_CLOCK = re.compile(
+    r"\b(?:to|at|from)\s+(?P<clock>\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?)", re.I
+)
 
 
 def canonical_restore(

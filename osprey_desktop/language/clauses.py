@@ -30,10 +30,59 @@ from osprey_desktop.language.parsed_request import Vocabulary
 from osprey_desktop.language.quantities import amounts
 from osprey_desktop.language.words import STOP_WORDS, stem
 
+#: A request said as a question ("could you set ...?", "would you be so kind as to ...", "is it
+#: possible to see ...", "you can put ...?"): a command, not a question about ability.
+REQUEST_LEAD = (
+    r"(?:would\s+you\s+(?:please\s+)?(?:be\s+so\s+kind\s+as\s+to|mind)|do\s+you\s+mind|"
+    r"(?:can|could|would|will)\s+you(?:\s+please)?(?:\s+(?:maybe|possibly|kindly|just))?|"
+    r"you\s+can|"
+    r"(?:is\s+(?:it\s+)?)?possible\s+(?:to|for\s+you\s+to)|"
+    r"i(?:'d|\s+would)?\s+(?:appreciate\s+it|be\s+grateful)\s+if\s+you\s+(?:could|would|can)|"
+    r"it\s+would\s+be\s+(?:great|nice|good|helpful)\s+if\s+you\s+(?:could|would|can))"
+)
 _POLITE_LEAD = re.compile(
     r"^(?:(?:ok(?:ay)?|so|now|also|just|please|kindly|hi|hello|hey|and|then|right|alright|first|"
-    r"go ahead and|(?:can|could|would|will) you(?: please)?|i(?:'d| would)? (?:want|like|need) "
-    r"(?:to|you to)|we (?:want|need) to|let'?s)\b[\s,]*)+",
+    r"good\s+(?:morning|afternoon|evening)|go ahead and|" + REQUEST_LEAD + r"|"
+    r"i(?:'d| would)? (?:want|like|need) (?:to|you to)|we (?:want|need) to|let'?s)\b[\s,]*)+",
+    re.I,
+)
+_REQUESTED = re.compile(
+    r"^\W*(?:(?:please|hi|hello|hey|good\s+\w+)\b[\s,!]*)*" + REQUEST_LEAD + r"\b", re.I
+)
+# Courtesy that is no condition: "if you could", "if possible", "when you get a chance"
+_COURTESY = re.compile(
+    r",?\s*\b(?:if\s+(?:possible|you\s+(?:can|could|would|don'?t\s+mind|please)|that(?:'s|\s+is)\s+"
+    r"(?:possible|ok(?:ay)?|alright|all\s+right))|when\s+you\s+(?:get|have)\s+a\s+(?:chance|moment|"
+    r"minute|second))\b[,.!]?"
+    # "..., thanks a lot.": thanks after the request, not a request of their own
+    r"|(?<=\S)[\s,.!]+(?:thanks?(?:\s+you)?|cheers|thx|ta)(?:\s+(?:a\s+lot|very\s+much|so\s+much))?"
+    r"[\s.!]*$",
+    re.I,
+)
+
+
+def without_courtesy(text: str) -> str:
+    """``text`` without courtesy phrases that read like conditions or clauses ("I'd
+    appreciate it if you could open ...", "..., if possible", "When you get a chance, ...")."""
+    lead = re.match(
+        r"^\W*(?:i(?:'d|\s+would)?\s+(?:appreciate\s+it|be\s+grateful)|it\s+would\s+be\s+"
+        r"(?:great|nice|good|helpful))\s+if\s+you\s+(?:could|would|can)\s+",
+        text,
+        re.I,
+    )
+    if lead:
+        text = text[lead.end() :]
+    text = _LOOK_AT.sub("show", text)
+    text = _ALL_FINE.sub("", text)
+    return " ".join(_COURTESY.sub(" ", text).split()).strip(" ,") or text
+
+
+# "have a look at X": a reading asked; "... and tell me if everything is fine": the reading
+# itself answers that (values with their alarm state)
+_LOOK_AT = re.compile(r"\b(?:have|take)\s+a\s+(?:quick\s+)?look\s+at\b", re.I)
+_ALL_FINE = re.compile(
+    r",?\s*(?:and\s+)?(?:(?:tell|let)\s+me\s+(?:know\s+)?)?(?:if|whether)\s+(?:everything|all|things|"
+    r"it|they)\s+(?:is|are|looks?|seems?)\s+(?:fine|ok(?:ay)?|normal|good|alright|all\s+right)\b",
     re.I,
 )
 #: "I want", "we'd like": a wish, so what follows may be a change without a verb of its own.
@@ -91,7 +140,7 @@ def verb_of(clause: str, vocabulary: Vocabulary) -> tuple[str | None, bool]:
         # "tune the RF", never "tunes, chromaticity and lifetime" (a plural is a noun)
         return (first, True) if acts_on and first in NOUN_VERBS else (None, True)
     if stem(first) in {stem(v) for v in CHANGE} or first in CHANGE:
-        if nxt in ("in", "of"):
+        if nxt in ("in", "of") and not re.match(r"(?:in|of)\s+[-+]?\.?\d", " ".join(ws[1:3])):
             return None, True  # "increase in lifetime since 8": a change as a noun
         return first, True
     if first in READ_VERBS or first in PLOT_VERBS or first in COMPARE_WORDS:
@@ -108,6 +157,9 @@ def verb_of(clause: str, vocabulary: Vocabulary) -> tuple[str | None, bool]:
 
 
 def is_question(clause: str) -> bool:
+    """A question, not a request said as one ("could you set HCM3 to 0.1 A?" is a command)."""
+    if _REQUESTED.match(clause.strip()):
+        return False
     stripped = lead_stripped(clause).lower()
     first = re.findall(r"[a-z]+", stripped)[:1]
     return clause.strip().endswith("?") or bool(first and first[0] in QUESTION_LEADS)

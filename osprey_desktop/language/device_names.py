@@ -56,8 +56,8 @@ def names_a_device(text: str, quantity: Quantity | None, changes: bool) -> bool:
     if changes or quantity is None or quantity.kind != "absolute" or quantity.unit:
         return False
     found = [a for a in amounts(text) if a.unit is None]
-    if not found:
-        return False
+    if not found or "." in found[0].words:
+        return False  # "hcm15 .25": a decimal point names no device
     before = re.findall(r"[A-Za-z][\w-]*|[^\w\s]", text[: found[0].start])
     run = list(before)
     while run and run[-1].lower() in (",", "and", "or", "&"):
@@ -140,7 +140,7 @@ def gives_a_value(
         return False
     marked = bool(_MARK_BEFORE.search(text[: found[-1].start]))
     if not (marked or quantity.unit):
-        return False
+        return False  # "HCM01 1.5": a bare number after a name gives no value (it is read)
     for target in targets:
         if re.search(r"[A-Za-z]{2,5}\d", target):
             return True

@@ -32,8 +32,8 @@ PAST_VERBS = _set(
 )
 ASKERS = _set("anyone someone somebody anybody who")
 STATISTIC_WORDS = _set(
-    """average mean maximum max minimum min rms std deviation median peak spread variance
-    highest lowest"""
+    """average avg mean maximum max minimum min rms std stdev deviation median peak spread
+    variance highest lowest"""
 )
 COMPARE_WORDS = _set("compare comparison versus vs against")
 #: Verbs that change a device. The planner's word list plus those that act only with a value,
@@ -41,7 +41,8 @@ COMPARE_WORDS = _set("compare comparison versus vs against")
 CHANGE = CHANGE_VERBS | _set(
     """open close shut bring drive take make return start stop insert retract extract arm
     disarm activate deactivate match copy restore revert zero put raise lower drop reduce
-    increase decrease cut boost widen narrow steer degauss cycle dial crank"""
+    increase decrease cut boost widen narrow steer degauss cycle dial crank rise increment
+    decrement diminish"""
 )
 #: Verbs that change only with their particle: "go back to ...", "roll back", "go to 0.3 A".
 PHRASAL_CHANGES = {"go": frozenset({"back", "to"}), "roll": frozenset({"back"})}

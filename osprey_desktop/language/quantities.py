@@ -23,7 +23,7 @@ NUM_PATTERN = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?"
 # a number, with its unit written against it or not ("0.3A", "20mm"); never part of a name
 # ("QF3", "SR01:2A:X") and never an ordinal ("3rd")
 _NUMBER = re.compile(
-    rf"(?<![\w.:])(?P<sign>(?:minus|negative)\s+)?{NUM_PATTERN}(?P<glued>[a-zµΩ%]+)?(?![\w:])"
+    rf"(?<![\w.:])(?P<sign>(?:minus|negative|plus)\s+)?{NUM_PATTERN}(?P<glued>[a-zµΩ%]+)?(?![\w:])"
     rf"|\b{SPELLED_NUMBER_PATTERN}\b",
     re.I,
 )
@@ -65,7 +65,9 @@ def _is_target_number(text: str, start: int) -> bool:
         return True  # "sectors 2 to 4"
     last = re.findall(r"[a-z]+$", before)
     if last and (last[0] in PLACE_WORDS or last[0] in ORDINALS or last[0].endswith("s")):
-        return last[0] not in ("is", "was", "its", "plus", "minus", "us", "has", "does", "this")
+        return last[0] not in (
+            *("is", "was", "its", "plus", "minus", "us", "has", "does", "this", "less", "as"),
+        )
     return bool(last and last[0] in ("number", "no", "gauge", "monitor", "corrector", "quadrupole"))
 
 
@@ -91,7 +93,7 @@ def amounts(text: str) -> list[Amount]:
         value = read_number(number[len(sign) :] if sign else number)
         if value is None:
             continue
-        if sign:
+        if sign and not sign.lower().startswith("plus"):
             value = -value  # "to minus 0.3 A"
         unit, end = _unit_after(text, m.start() + len(number))
         if unit in ("x", "y", "X", "Y"):
@@ -112,8 +114,8 @@ def _direction(words: list[str]) -> int:
 #: Verbs that say a direction and take an amount as the change ("raise QF3 2 A"); "open" and
 #: "close" do not (is "open the gap 2 mm" to 2 mm or by 2 mm? the writer asks).
 _DIRECTION_VERBS = {
-    **dict.fromkeys(("increase", "raise", "boost", "bump", "up"), 1),
-    **dict.fromkeys(("decrease", "lower", "reduce", "drop", "cut"), -1),
+    **dict.fromkeys(("increase", "raise", "rise", "boost", "bump", "up", "increment"), 1),
+    **dict.fromkeys(("decrease", "lower", "reduce", "drop", "cut", "decrement", "diminish"), -1),
 }
 
 
@@ -121,7 +123,9 @@ def _verb_direction(before_words: list[str]) -> int:
     """The sign a direction verb gives an amount that no "to", "at" or "by" marks: the verb
     leads the words before the amount (after politeness), none of them a mark."""
     for w in reversed(before_words[-6:]):
-        if w in ("to", "at", "by", "from", "is", "was", "of", "than"):
+        if w in ("of", "with"):
+            continue  # "decrease of 1 A the QD 10", "reduce QF 3 with 1 ampere"
+        if w in ("to", "at", "by", "from", "is", "was", "than"):
             return 0
         if w in _DIRECTION_VERBS and before_words.index(w) <= 2:
             return _DIRECTION_VERBS[w]
@@ -151,8 +155,13 @@ def read_quantity(text: str, lowered_words: list[str]) -> tuple[Quantity | None,
             sign = _direction(before_words[-8:]) or 1
             return Quantity("relative", sign * amount.value, unit, amount.words), used
         marked = re.search(r"(?:\bto|\bat|=|->|→|:)\s*$", before)
-        if amount.words.startswith("+") and not marked:  # "QF23 +1 A": a change, said signed
-            return Quantity("relative", amount.value, unit, amount.words), used
+        if re.match(r"\+|plus\b", amount.words, re.I) and not marked:
+            return Quantity("relative", amount.value, unit, amount.words), used  # "QF23 +1 A"
+        if before_words[-1:] in (["more"], ["less"], ["extra"]) and not marked:
+            # "HCM3 more 0.1 A", "make HCM3 less 0.1 A": a change
+            sign = -1 if before_words[-1] == "less" else 1
+            used.add(before_words[-1])
+            return Quantity("relative", sign * amount.value, unit, amount.words), used
         verb_sign = _verb_direction(before_words)
         if verb_sign:  # "increase HCM14 0.1 A", "drop QD16 half an amp": a change, no "by"
             return Quantity("relative", verb_sign * amount.value, unit, amount.words), used

@@ -51,7 +51,8 @@ _TIME_POSSESSORS = "|".join(
 )
 _RESTORE = re.compile(
     r"\b(?:restore|revert|roll\s+(?:\S+\s+){0,3}?back|back\s+(?:to|the\s+way|where|how|as)|"
-    r"(?:where|what|how)\s+it\s+was|its\s+(?:value|setting)\s+(?:from|at|of))\b"
+    r"(?:where|what|how|like)\s+it\s+was|its\s+(?:value|setting)\s+(?:from|at|of)|"
+    r"the\s+(?:value|setting)\s+it\s+had)\b"
     # "this morning's value", "yesterday's settings", "its 7 am value": a value of a named time
     # (a device's possessive, "QF11's setting", is a copy)
     rf"|(?:{_TIME_POSSESSORS})(?:'s|’s)\s+(?:value|setting|setpoint|reading)s?\b"
@@ -61,10 +62,12 @@ _RESTORE = re.compile(
 _GOLDEN = re.compile(rf"\b(?:{'|'.join(sorted(GOLDEN_WORDS))})\b", re.I)
 #: What a relation to the archive says besides its time: no channel's words.
 _ARCHIVE_WORDS = re.compile(
-    r"\b(?:back\s+)?(?:to\s+)?(?:the\s+way|where|what|how|as)\s+(?:it|they)\s+"
+    r"\b(?:back\s+)?(?:to\s+)?(?:the\s+way|where|what|how|as|like)\s+(?:it|they)\s+"
     r"(?:was|were|used\s+to\s+be|stood)\b|\b(?:to\s+)?(?:its|their)\s+(?:\w+\s+)?"
     r"(?:value|setting|setpoint)s?\b"
-    r"(?:\s+(?:from|at|of))?|\bback\b",
+    r"(?:\s+(?:from|at|of))?|\bback\b"
+    # "back to the value it had yesterday at 6 pm"
+    r"|\b(?:to\s+)?the\s+(?:value|setting|setpoint)s?\s+(?:it|they)\s+(?:had|was\s+at|were\s+at)\b",
     re.I,
 )
 # a question about a relation ("is HCM13 the same as HCM14?", "does QD04 match QD02") asks, it

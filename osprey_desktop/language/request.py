@@ -66,6 +66,7 @@ from osprey_desktop.language.clauses import (
     negated,
     verb_clauses,
     verb_of,
+    without_courtesy,
 )
 from osprey_desktop.language.device_names import (
     GIVEN_A_REFERENCE,
@@ -178,9 +179,14 @@ def parse_request(
 ) -> Request:
     """The structure of ``text`` (see the module docstring). ``now`` (timezone-aware, in the
     facility's zone) resolves qualified clock times; without it they stay as typed."""
-    resolved = _with_references_resolved(in_order(str(text)), vocabulary, now)
+    from osprey_desktop.language.questions import is_thanks
+    from osprey_desktop.language.words import is_greeting
+
+    courteous = is_thanks(str(text)) or is_greeting(str(text))  # "that's enough, thanks"
+    said = in_order(str(text) if courteous else without_courtesy(str(text)))
+    resolved = _with_references_resolved(said, vocabulary, now)
     request = _parse(resolved, vocabulary, now)
-    if resolved != text:
+    if resolved != str(text):
         request = replace(request, text=" ".join(str(text).split()))
     dotted = dotted_clock_times(request.canonical)
     if not request.changes and dotted != request.canonical:
@@ -231,6 +237,52 @@ def _with_references_resolved(
     return out
 
 
+_ON_ONE_PLOT = re.compile(
+    r"\b(?:put|show|draw|display|place)\s+(?P<what>(?:them|it|these|those|both|all)|[^,;.?!]{1,60}?)\s+"
+    r"(?:together\s+)?(?:on|in|into)\s+(?:one|a|a\s+single|the\s+same|a\s+common)\s+"
+    r"(?:plot|chart|graph|figure|window)\b",
+    re.I,
+)
+
+
+def _on_one_plot(text: str) -> str:
+    """ "put the lifetime and the current on one plot" is "plot the lifetime and the current";
+    "lifetime and current, put them on one plot" plots what came before "them"."""
+    found = _ON_ONE_PLOT.search(text)
+    if found is None:
+        return text
+    what = found["what"]
+    before = text[: found.start()].strip(" ,;")
+    if what.lower() in ("them", "it", "these", "those", "both", "all") and before:
+        what, before = before, ""
+    return " ".join(f"{before} plot {what}{text[found.end() :]}".split())
+
+
+#: Verbs that say a change wherever they stand ("the HCM 3 at 0.2 A put"): never nouns.
+_CHANGE_ONLY_VERBS = frozenset(
+    {"put", "make", "increase", "decrease", "raise", "lower", "reduce", "bump", "nudge", "apply"}
+)
+
+
+def _late_change_verb(clause: str) -> str | None:
+    """A change verb after the device in a statement ("HCM 3 make it 0.2 A", "for HCM 3 put
+    0.2 A", "HCM3 set 0.2"): word order of another language, or terse typing. The verb must
+    act on a value or a pronoun right after it; a question or a negation has none."""
+    if is_question(clause) or negated(clause):
+        return None
+    for found in re.finditer(
+        r"\b([a-z]+)\b(?=\s+(?:it\b|them\b|to\b|at\b|by\b|[-+]?\.?\d))", clause.lower()
+    ):
+        word = found.group(1)
+        if found.start() == 0:
+            continue  # a leading word is the ordinary verb position (verb_of decides it)
+        if word in _CHANGE_ONLY_VERBS or (
+            word == "set" and re.match(r"\s+(?:to\s+)?[-+]?\.?\d", clause[found.end() :])
+        ):
+            return word
+    return None
+
+
 def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Request:
     from osprey_desktop.language.questions import asks_for_help, is_knowledge_question, is_thanks
     from osprey_desktop.language.words import is_greeting
@@ -239,6 +291,12 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     original = " ".join(str(text).split())
     work = join_device_names(original, vocabulary)
     work = re.sub(r"\bzero\s+out\b", "zero", work, flags=re.I)  # a phrasal verb, one verb
+    # "put them on one plot", "show X and Y together in a chart": a plot, never a change
+    work = _on_one_plot(work)
+    # "HCM3 set point", "the set-point of QF 5": the setpoint, not a verb
+    work = re.sub(r"\bset[\s-]+point(s?)\b(?!\s+(?:to|at)\b)", r"setpoint\1", work, flags=re.I)
+    # "corrector number 15", "quad no. 7": the word for "number" before a device's number
+    work = re.sub(r"(?<=[a-z])\s+(?:number|no\.|nr\.?|num\.?|#)\s*(?=\d)", " ", work, flags=re.I)
     work = in_order(work)  # "check HCM8 first and afterwards set it": "... then set it"
     work = spoken_times(work)  # "a quarter past nine", "an hour and a half ago"
     work = duration_statistics(work)  # "one hour average of X": X's average over the last hour
@@ -268,10 +326,17 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     change_verb: str | None = None
     unknown: list[str] = []
     read_before = reads_first = False
+    late_verb: str | None = None
     for clause in verb_clauses(canonical):
         stripped = lead_stripped(clause)
         found, known = verb_of(stripped, vocabulary)
         if found is None:
+            late = None if change_verb else _late_change_verb(clause)
+            if late is not None:  # "HCM 3 make it 0.2 A", "for HCM 3 put 0.2 A"
+                used.add(late)
+                verb = verb or late
+                change_verb, late_verb, reads_first = late, late, read_before
+                continue
             # "what's the ID04 gap? then open it", "HCM 7 readback please, then bump it":
             # a question or a channel named before the change
             read_before = read_before or (
@@ -402,12 +467,24 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         "then",
         "over",
         "under",
+        "with",
+        "plus",
+        "minus",
+        # a preposition left at the end when its time was taken ("the tunes of last 3 hours")
+        "of",
+        "for",
+        "from",
+        "during",
+        "in",
+        "on",
     }
     pattern = rf"(?:\s+|^)(?:{'|'.join(sorted(map(re.escape, trailing)))})\s*(?=[,.?!]|$)"
     previous = None
     while previous != phrase:
         previous, phrase = phrase, re.sub(pattern, "", phrase.rstrip(), flags=re.I)
-    if change_verb or verb:
+    if late_verb:
+        phrase = re.sub(rf"\b{re.escape(late_verb)}\b(?:\s+(?:it|them))?", " ", phrase, count=1)
+    elif change_verb or verb:
         phrase = re.sub(
             rf"^\W*(?:\w+\W+){{0,6}}?\b{re.escape(change_verb or verb or '')}\b",
             " ",
@@ -440,7 +517,7 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     phrase = re.sub(r"^(?:me|us)\b", "", phrase.strip(), flags=re.I).strip(" ,.?!")
     if quantity is not None:
         # "set 0.3 A on HCM14", "apply 2 A to QF3": the amount came first, the target after
-        phrase = re.sub(r"^(?:(?:on|onto|to|for|into|at)\s+)+", "", phrase, flags=re.I)
+        phrase = re.sub(r"^(?:(?:on|onto|to|for|into|at|of)\s+)+", "", phrase, flags=re.I)
     if is_question(canonical):
         phrase = re.sub(r"^\s*there\b", " ", phrase, flags=re.I).strip()  # "was there a drop ..."
         # "what is the RF frequency doing / reading?": the question's verb, no channel's word
@@ -448,12 +525,18 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     phrase = WISH.sub(" ", phrase)
     past = "|".join(sorted(PAST_VERBS | ASKERS | {"has", "have", "had", "how"}))
     embedded = _EMBEDDED_QUESTION.search(canonical)
-    if embedded:  # "tell me when the ID09 gap was last changed"
-        phrase = re.sub(r"^\s*(?:when|whether|if|how)\b|\b(?:was|were)\s+last\b", " ", phrase)
+    if embedded:  # "tell me when the ID09 gap was last changed", "I'm wondering whether ..."
+        phrase = re.sub(r"^\s*(?:[\w']+\s+){0,4}?(?:when|whether|if|how)\b", " ", phrase, count=1)
+        phrase = re.sub(r"\b(?:was|were)\s+last\b", " ", phrase)
+        phrase = re.sub(r"\s+(?:is|are|was|were|has|have)\s*$", "", phrase)
     if is_question(canonical) or time_slot is not None or embedded:
         phrase = re.sub(rf"\b(?:{past})\b", " ", phrase, flags=re.I)
         used.update(w for w in all_words if w in PAST_VERBS or w in ASKERS)
     phrase = re.sub(r"\s*(?:->|→|:?=|:)\s*$", "", phrase.strip())
+    if quantity is not None and quantity.value is not None:  # "HCM 3 new value 0.2 A", "HCM3: 0.2A"
+        phrase = re.sub(
+            r"(?:\s+(?:the\s+)?(?:new\s+)?values?)+\s*$|:(?=\s|$)", "", phrase, flags=re.I
+        )
     targets = tuple(
         t.strip(" :=")
         for t in split_targets(phrase)
@@ -535,5 +618,7 @@ _OF_A_TIME = re.compile(
 
 # "tell me when the ID09 gap was last changed": a question inside a request to tell
 _EMBEDDED_QUESTION = re.compile(
-    r"\b(?:tell|show|let)\s+(?:me|us)\s+(?:know\s+)?(?:when|whether|if|how)\b", re.I
+    r"\b(?:(?:tell|show|let)\s+(?:me|us)\s+(?:know\s+)?|(?:i\s+am|i'?m|we\s+are|we'?re)\s+"
+    r"(?:wondering|curious)\s+|i\s+wonder\s+|(?:do\s+you\s+know|check)\s+)(?:when|whether|if|how)\b",
+    re.I,
 )

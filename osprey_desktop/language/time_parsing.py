@@ -324,6 +324,7 @@ def strip_time_expressions(text: str, now: datetime | None = None) -> str:
     spans = [m.span() for m in _RELATIVE.finditer(lowered)]
     spans += [m.span() for m in _WORTH.finditer(lowered)]
     spans += [m.span() for m in _CALENDAR.finditer(lowered)]
+    spans += [m.span() for m in _WEEKEND.finditer(lowered)]
     spans += [m.span() for m in _SHIFT.finditer(lowered)]
     spans += [m.span() for m in _VAGUE.finditer(lowered)]
     spans += [m.span() for m in _FUTURE.finditer(lowered)]

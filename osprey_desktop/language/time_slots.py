@@ -16,7 +16,7 @@ _COUNT = (
     r"couple\s+of|half(?:\s+an?)?)"
 )
 #: "from 9" or "from 9:30", not the "2" of "from 2 hours ago"
-_CLOCK_NOT_A_DURATION = rf"\d{{1,2}}(?::\d{{2}})?(?![\d:]|\s*{_UNITS_OF_TIME}\b)"
+_CLOCK_NOT_A_DURATION = rf"\d{{1,2}}(?::\d{{2}}){{0,2}}(?![\d:]|\s*{_UNITS_OF_TIME}\b)"
 _TIME_WORDS = re.compile(
     rf"\b(?:(?:for|over|during|in|within)\s+)?(?:the\s+)?(?:last|past|previous)\s+(?:{_COUNT}\s*)?"
     rf"{_UNITS_OF_TIME}\b"
@@ -25,11 +25,13 @@ _TIME_WORDS = re.compile(
     r"|\b(?:(?:since|from|after|until|till|before)\s+)?(?:this|yesterday|last)\s+"
     r"(?:morning|afternoon|evening|night)\b"
     r"|\b(?:since|from|after|until|till|before|between)\s+(?:(?:yesterday|today)\s+(?:at\s+)?"
-    r"\d{1,2}:\d{2}|yesterday|today|noon|midnight|"
-    rf"\d{{4}}-\d{{2}}-\d{{2}}(?:[ T]\d{{1,2}}:\d{{2}})?|{_CLOCK_NOT_A_DURATION})"
-    r"(?:\s+(?:and|to|until|till|-)\s+(?:\d{4}-\d{2}-\d{2}\s+)?\d{1,2}(?::\d{2})?)?"
-    r"|\bat\s+(?:\d{4}-\d{2}-\d{2}\s+)?\d{1,2}:\d{2}\b|(?<=\bits\s)\d{1,2}:\d{2}\b"
-    r"|\b\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}\b"  # a clock time made absolute ("its 7 am value")
+    r"\d{1,2}:\d{2}(?::\d{2})?|yesterday|today|noon|midnight|"
+    rf"\d{{4}}-\d{{2}}-\d{{2}}(?:[ T]\d{{1,2}}:\d{{2}}(?::\d{{2}})?)?|{_CLOCK_NOT_A_DURATION})"
+    r"(?:\s+(?:and|to|until|till|-)\s+(?:\d{4}-\d{2}-\d{2}\s+)?\d{1,2}(?::\d{2}){0,2})?"
+    r"|\bat\s+(?:\d{4}-\d{2}-\d{2}\s+)?\d{1,2}:\d{2}(?::\d{2})?\b"
+    r"|(?<=\bits\s)\d{1,2}:\d{2}(?::\d{2})?\b"
+    # a clock time made absolute ("its 7 am value")
+    r"|\b\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}(?::\d{2})?\b"
     r"|\b(?:yesterday|(?:earlier\s+)?today|overnight|tonight|last\s+night|last\s+week|"
     r"this\s+(?:morning|afternoon|evening|week|shift)|(?:the|this|last|past)\s+weekend)\b"
     r"|\bnow\b(?=.*\bthan\b)",

@@ -96,10 +96,19 @@ _H_CLOCK = re.compile(
 )
 
 
+# "like it was before one hour" (a duration after "before", said for "ago")
+_BEFORE_A_DURATION = re.compile(
+    rf"\bbefore\s+(?P<count>\d+(?:\.\d+)?|an?|{NUMBER_WORD_PATTERN})\s+"
+    r"(?P<unit>(?:hour|minute|min|day|week|second)s?)\b(?!\s+(?:ago|from|of|after|before))",
+    re.I,
+)
+
+
 def spoken_times(text: str) -> str:
     """``text`` with clock times told by the hand or written "14h30", and durations with a
     half, in digits."""
     text = _H_CLOCK.sub(lambda m: f"{m['lead']} {int(m['h']):02d}:{m['m'] or '00'}", text)
+    text = _BEFORE_A_DURATION.sub(lambda m: f"{m['count']} {m['unit']} ago", text)
     text = _BY_THE_HAND.sub(_clock, text)
     text = _AND_A_HALF.sub(_and_a_half, text)
     return _HALF_A.sub(_half_a, text)

@@ -554,3 +554,63 @@ def test_a_value_from_elsewhere_without_a_verb_is_a_change():
     assert parse("HCM4 back to its 10:00 value").canonical == "restore HCM4 to its value from 10:00"
     assert parse("HCM 2 to golden").changes
     assert not parse("is HCM4 back to its 10:00 value?").changes
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        # a request said as a question is a command
+        ("could you set HCM 3 to 0.2 A?", "set HCM3 to 0.2 A"),
+        ("Would you be so kind as to set corrector number 15 to 0.25 amps, please?", None),
+        ("you can put VCM 6 at 0.2 ampere?", "set VCM6 to 0.2 ampere"),
+        ("I'd appreciate it if you could open the ID 11 gap to 30 mm", "set the ID11 gap to 30 mm"),
+        ("When you get a chance, lower the RF voltage by 0.1 MV? Thanks a lot.", None),
+        # another language's word order and prepositions
+        ("decrease of 1 A the QD 10", "decrease the QD10 by 1 A"),
+        ("rise the voltage of RF of 0.1 MV", "increase the voltage of RF by 0.1 MV"),
+        ("reduce QF 3 with 1 ampere", "decrease QF3 by 1 ampere"),
+        ("HCM 3 make it 0.2 A", "set HCM3 to 0.2 A"),
+        ("for HCM 3 put 0.2 A", "set HCM3 to 0.2 A"),
+        ("I need HCM 3 to be 0.2 A", "set HCM3 to 0.2 A"),
+        ("HCM 3 new value 0.2 A", "set HCM3 to 0.2 A"),
+        # terse
+        ("HCM3 set 0.2", "set HCM3 to 0.2"),
+        ("HCM 3 more 0.1 A", "increase HCM3 by 0.1 A"),
+        ("QF 3 plus one ampere", "increase QF3 by 1 ampere"),
+        ("make HCM 3 less 0.1 A", "decrease HCM3 by 0.1 A"),
+    ],
+)
+def test_a_change_in_any_style_is_a_change(text, canonical):
+    request = parse(text)
+    assert request.changes and not request.unused
+    if canonical is not None:
+        assert request.canonical == canonical
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("lifetime and current, put them on one plot", "plot"),
+        ("HCM3 set point", "read"),
+        ("could you check if HCM3 is at zero?", "read"),
+        ("can you change anything without my approval?", "knowledge"),
+        ("HCM01 1.5", "read"),
+        ("Good evening, could you have a look at the current and tell me if all is fine?", "read"),
+        (
+            "I am wondering whether the vacuum in sector 11 has gone up since this morning",
+            "history",
+        ),
+    ],
+)
+def test_a_reading_in_any_style_changes_nothing(text, intent):
+    request = parse(text)
+    assert not request.changes and request.intent == intent
+
+
+def test_clock_times_with_seconds_and_durations_after_before():
+    assert parse("restore HCM05 to its value from 17:02:16").canonical == (
+        "restore HCM05 to its value from 17:02:16"
+    )
+    assert parse("return VCM 2 like it was before one hour").canonical == (
+        "restore VCM2 to its value from one hour ago"
+    )
