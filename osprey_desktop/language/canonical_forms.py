@@ -42,7 +42,9 @@ def set_to_question(text: str) -> str:
 
 # "X should be 0.25 A", "X needs to be at zero": a value given to X, said as "X to 0.25 A"
 MODAL_VALUE = re.compile(
-    r"\s+(?:should|must|ought\s+to|needs?\s+to|has\s+to|to)\s+(?:be|go|sit|read)(?:\s+(?:at|to|on))?\s+"
+    r"\s+(?:should|must|ought\s+to|needs?\s+to|has\s+to|to)\s+(?:be|go|sit|read)"
+    r"(?:\s+(?:set|closed|opened|moved|changed|put|brought|adjusted|ramped|taken))?"
+    r"(?:\s+(?:at|to|on))?\s+"
     rf"(?=[-+−]?\.?\d|minus\b|negative\b|{SPELLED_NUMBER_PATTERN})",
     re.I,
 )

@@ -36,7 +36,8 @@ REQUEST_LEAD = (
     r"(?:would\s+you\s+(?:please\s+)?(?:be\s+so\s+kind\s+as\s+to|mind)|do\s+you\s+mind|"
     r"(?:can|could|would|will)\s+you(?:\s+please)?(?:\s+(?:maybe|possibly|kindly|just))?|"
     r"you\s+can|"
-    r"(?:is\s+(?:it\s+)?)?possible\s+(?:to|for\s+you\s+to)|"
+    r"(?:(?:is|would)\s+(?:it\s+)?(?:be\s+)?)?possible\s+(?:to|for\s+you\s+to)|"
+    r"(?:may|can|could)\s+i\s+ask\s+you\s+to|i\s+(?:think|guess|believe|suppose)|"
     r"i(?:'d|\s+would)?\s+(?:appreciate\s+it|be\s+grateful)\s+if\s+you\s+(?:could|would|can)|"
     r"it\s+would\s+be\s+(?:great|nice|good|helpful)\s+if\s+you\s+(?:could|would|can))"
 )
@@ -53,7 +54,7 @@ _REQUESTED = re.compile(
 _COURTESY = re.compile(
     r",?\s*\b(?:if\s+(?:possible|you\s+(?:can|could|would|don'?t\s+mind|please)|that(?:'s|\s+is)\s+"
     r"(?:possible|ok(?:ay)?|alright|all\s+right))|when\s+you\s+(?:get|have)\s+a\s+(?:chance|moment|"
-    r"minute|second))\b[,.!]?"
+    r"minute|second)|(?:can|could|would|will)\s+you\s+do\s+(?:that|it|this)(?:\s+please)?\??)\b[,.!]?"
     # "..., thanks a lot.": thanks after the request, not a request of their own
     r"|(?<=\S)[\s,.!]+(?:thanks?(?:\s+you)?|cheers|thx|ta)(?:\s+(?:a\s+lot|very\s+much|so\s+much))?"
     r"[\s.!]*$",

@@ -245,6 +245,14 @@ _ON_ONE_PLOT = re.compile(
 )
 
 
+_LAST_CHANGE_ASKED = re.compile(
+    r"\bwhen\b.{0,60}?\b(?:last|latest)\b.{0,20}?\b(?:change[ds]?|moved?|set|adjusted|modified|"
+    r"written|touched)\b|\bwhen\b.{0,20}?\bthe\s+(?:last|latest)\s+(?:change|write)\b",
+    re.I,
+)
+_LAST_CHANGE_LOOKBACK = "over the last 7 days"
+
+
 def _on_one_plot(text: str) -> str:
     """ "put the lifetime and the current on one plot" is "plot the lifetime and the current";
     "lifetime and current, put them on one plot" plots what came before "them"."""
@@ -295,6 +303,14 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     work = _on_one_plot(work)
     # "HCM3 set point", "the set-point of QF 5": the setpoint, not a verb
     work = re.sub(r"\bset[\s-]+point(s?)\b(?!\s+(?:to|at)\b)", r"setpoint\1", work, flags=re.I)
+    # "set a new current of 96 A": the value given
+    work = re.sub(
+        r"\b(?:a|the)\s+new\s+(?:value|current|setting|setpoint|gap|voltage)\s+(?:of|to|at)\s+"
+        r"(?=[-+−]?\.?\d|minus\b)",
+        "to ",
+        work,
+        flags=re.I,
+    )
     # "corrector number 15", "quad no. 7": the word for "number" before a device's number
     work = re.sub(r"(?<=[a-z])\s+(?:number|no\.|nr\.?|num\.?|#)\s*(?=\d)", " ", work, flags=re.I)
     work = in_order(work)  # "check HCM8 first and afterwards set it": "... then set it"
@@ -310,6 +326,10 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     spans = find_clock_spans(work, now) if now is not None else []
     canonical = replace_clock_spans(work, spans)
     time_slot, time_spans = find_time_slot(canonical, spans)
+    if time_slot is None and _LAST_CHANGE_ASKED.search(canonical):
+        # "when was the ID09 gap last changed?": the archive of the last week answers it
+        canonical = f"{canonical.rstrip(' ?.!')} {_LAST_CHANGE_LOOKBACK}"
+        time_slot, time_spans = find_time_slot(canonical, spans)
     lowered = canonical.lower()
     all_words = re.findall(r"[a-z][a-z'-]*[a-z]|[a-z]", lowered.replace("n't", " not"))
     used: set[str] = set()
@@ -446,6 +466,9 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
             flags=re.I,
         )[0]
     phrase = _TARGET_NOISE.sub(" ", phrase)  # "HCM14 at 0.3 A please": no trailing "at"
+    if quantity is not None and quantity.value is not None:
+        # "lower a little the QF 15, of 0.5 A": the amount says how much
+        phrase = re.sub(rf"\ba\s+(?:{'|'.join(sorted(VAGUE_AMOUNTS))})\b", " ", phrase, flags=re.I)
     # "yesterday's value of QD8" without its time: the possessive's words name no channel
     phrase = _OF_A_TIME.sub(" ", phrase)
     if intent == "restore":
@@ -532,6 +555,14 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     if is_question(canonical) or time_slot is not None or embedded:
         phrase = re.sub(rf"\b(?:{past})\b", " ", phrase, flags=re.I)
         used.update(w for w in all_words if w in PAST_VERBS or w in ASKERS)
+    if _LAST_CHANGE_ASKED.search(canonical):  # "when was HCM20 last touched", "the last change to"
+        phrase = re.sub(
+            r"^\s*when\s+(?:was|were|did|has|have|is)?\b|\b(?:was|were)?\s*(?:last|latest)\s*$|"
+            r"\bthe\s+(?:last|latest)(?:\s+(?:change|write))?\s+(?:to|of|on)\b",
+            " ",
+            phrase.strip(),
+            flags=re.I,
+        )
     phrase = re.sub(r"\s*(?:->|→|:?=|:)\s*$", "", phrase.strip())
     if quantity is not None and quantity.value is not None:  # "HCM 3 new value 0.2 A", "HCM3: 0.2A"
         phrase = re.sub(

@@ -138,8 +138,17 @@ def plot_subject(text: str) -> str:
     return match.group("subject").strip() if match else ""
 
 
+_DEVICE_APART = re.compile(
+    r"\b(?!(?:at|to|for|of|in|on|by|and|the|last|from|than|since|cell|no)\b)([A-Za-z]{2,5})[\s#-]+"
+    r"(\d{1,3})\b(?![.:]\d)",
+    re.I,
+)
+
+
 def search_words(text: str) -> str:
-    """The words worth searching for (a channel, a topic), without the question's frame."""
+    """The words worth searching for (a channel, a topic), without the question's frame; a
+    device's number typed apart is joined to its name ("QF 5" is "QF5", not "QF")."""
+    text = _DEVICE_APART.sub(lambda m: m.group(1) + m.group(2), text)
     kept = [
         w
         for w in re.findall(r"[\w:.\-]+", text)

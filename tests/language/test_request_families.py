@@ -614,3 +614,39 @@ def test_clock_times_with_seconds_and_durations_after_before():
     assert parse("return VCM 2 like it was before one hour").canonical == (
         "restore VCM2 to its value from one hour ago"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("tell me when the gap of ID 9 was last changed", "the gap of ID9"),
+        ("when was HCM 20 last touched", "HCM20"),
+        ("when was the last change to VCM 3?", "VCM3"),
+    ],
+)
+def test_when_a_channel_last_changed_looks_back_a_week(text, target):
+    request = parse(text)
+    assert request.intent == "history" and request.targets == (target,)
+    assert request.time is not None and request.time.canonical == "over the last 7 days"
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("vcm 9 dn 0.05", "decrease VCM9 by 0.05"),
+        (
+            "I would like the gap of ID 9 to be closed to 12 mm, please.",
+            "set the gap of ID9 to 12 mm",
+        ),
+        ("Would it be possible to reduce the RF voltage by 0.1 MV?", None),
+        ("May I ask you to put HCM 25 at minus 0.3 A?", "set HCM25 to -0.3 A"),
+        ("For QD 2, please set a new current of 96 A.", "set QD2 to 96 A"),
+        ("I think HCM 17 should go to 0.45 A, can you do that?", "set HCM17 to 0.45 A"),
+        ("lower a little the QF 15, of 0.5 A", "decrease the QF15 by 0.5 A"),
+    ],
+)
+def test_more_changes_said_in_other_styles(text, canonical):
+    request = parse(text)
+    assert request.changes and not request.unused
+    if canonical is not None:
+        assert request.canonical == canonical

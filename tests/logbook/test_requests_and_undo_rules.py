@@ -83,6 +83,7 @@ def test_machine_requests_are_none_of_them(text):
 
 def test_search_words_and_period():
     assert search_words("what did we log about QF07 this week?") == "QF07"
+    assert search_words("when did QF 5 last change?") == "QF5"  # its number stays with it
     now = 1_800_000_000.0
     assert search_since("what did we log about QF07 this week?", now) == now - 7 * 86400
     assert search_since("when was HCM01 last changed?", now) is None
