@@ -1,7 +1,7 @@
 """How well requests become plans: the development set and the held-out set, apart.
 
     .venv/bin/python bench/planner_accuracy.py
-        [--set dev|heldout|blind|blind2|blind3|families|both|all] [--show-misses]
+        [--set dev|heldout|blind|blind2|styles|blind3|families|both|all] [--show-misses]
     .venv/bin/python bench/planner_accuracy.py --table     # plans only, over the unit-test table
 
 Each request of ``bench/queries/requests_dev.json`` and ``bench/queries/requests_heldout.json``
@@ -20,8 +20,10 @@ approval is answered no, so nothing is written. Printed per set:
   that got neither an approval nor a question (unhandled), approvals for a request whose value
   or target is missing (guessed), and questions expected but not asked (not asked).
 
-Four sets, reported apart. ``dev`` is tuned on, and so is ``families`` (the families of
-wording issue 19 works on, in new words, written before the rules changed). ``heldout`` was
+Seven sets, reported apart. ``dev`` is tuned on, and so are ``families`` (the families of
+wording issue 19 works on, in new words, written before the rules changed) and ``styles``
+(requests in three styles: terse chat, long polite sentences, another language's word order;
+written by the developer while changing the rules, misses printed). ``heldout`` was
 written before the parse of requests but has since been looked at, so it is no longer blind.
 ``blind`` (``requests_blind.json``) was written from the channel list and the README alone,
 committed and scored once before any rule of issue 19 changed, and is never tuned on: its misses are
@@ -29,8 +31,9 @@ not printed at all (only its totals), so a rule cannot be fitted to one of its s
 ``blind2`` (``requests_blind2.json``) is a second blind set, written the same way by someone who
 had not read the planner, the language package, the tests or the other sets, and scored on the
 commit before the next round of rules; it is kept as blind as the first one.
-``blind3`` (``requests_blind3.json``) was written the same way after the rules of this round, and
-scored on them once: it measures the parse as it stands.
+``blind3`` (``requests_blind3.json``) was written the same way, in the three styles, by someone
+who had seen none of the rules; its misses are never printed either, and the rules written after
+it came from ``styles``, not from it.
 """
 
 from __future__ import annotations
@@ -58,6 +61,7 @@ SETS = {
     "blind": QUERIES / "requests_blind.json",
     "families": QUERIES / "requests_families.json",
     "blind2": QUERIES / "requests_blind2.json",
+    "styles": QUERIES / "requests_styles.json",
     "blind3": QUERIES / "requests_blind3.json",
 }
 
@@ -260,7 +264,12 @@ async def run_sets(names: list[str], show_misses: bool, show_heldout: bool) -> i
         started = time.perf_counter()
         score = await score_set(entries)
         # the blind set's misses are never shown: only its totals are
-        shown = {"dev": show_misses, "families": show_misses, "heldout": show_heldout}.get(
+        shown = {
+            "dev": show_misses,
+            "families": show_misses,
+            "styles": show_misses,
+            "heldout": show_heldout,
+        }.get(
             name, False
         )
         _report(name, score, time.perf_counter() - started, shown)
