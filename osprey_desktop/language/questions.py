@@ -33,7 +33,7 @@ _CONCEPT_FORMS = [
     re.compile(r"^what\s+(?:does|do)\s+(?:a|an)\s+.+\s+do\s+(?:to|for|with)\b"),
     re.compile(r"^what\s+is\s+meant\s+by\b"),
     re.compile(
-        r"^what(?:\s+is|'s)\s+the\s+(?:difference|meaning|purpose|role|point|function|idea)"
+        r"^what(?:\s+is|'s)\s+the\s+(?:difference|meaning|purpose|role|point|function|idea|use|job)"
         r"\s+(?:between|of|behind)\b"
     ),
     re.compile(
@@ -54,7 +54,16 @@ _CONCEPT_FORMS = [
     re.compile(r"^what\s+(?:would|will|could|might)\s+happen\b"),
     # what would the lifetime be if I raised the RF voltage: a hypothetical about a quantity
     re.compile(r"^what\s+(?:would|will|could|might)\s+.+\s+(?:be|do|look\s+like)\s+(?:if|when)\b"),
-    re.compile(r"^what\s+happens\s+(?:to\s+.+\s+)?(?:if|when|as|after)\b"),
+    re.compile(r"^what\s+happens\s+(?:(?:to|with)\s+.+\s+)?(?:if|when|as|after)\b"),
+    # another language's order: "what means lifetime?", "how works the top-up?", "for what
+    # are the quadrupoles?", "is normal that the lifetime falls ...?"
+    re.compile(r"^what\s+means?\b"),
+    re.compile(r"^how\s+works?\b"),
+    re.compile(r"^for\s+what\s+(?:is|are)\b"),
+    re.compile(r"^is\s+(?:it\s+)?normal\s+(?:that|for|when|if)\b"),
+    re.compile(r"\bwhy\s+(?:it\s+|this\s+|that\s+)?matters?\b"),
+    re.compile(r"\b(?:could|can|would)\s+you\s+explain\s+(?:that|this|it|why)\b"),
+    re.compile(r"^i\s+(?:was|am|'m)\s+wondering\s+why\b"),
     # what causes the orbit to drift / which magnets control the tune: a cause asked of a
     # quantity in general ("what is HCM01 set to" is no such form: "is" leads it)
     re.compile(
@@ -83,7 +92,10 @@ _CONCEPT_FORMS = [
 # for a cause, never for a value (a question naming a device or a time is about the machine)
 # ("why is the beam current dropping" asks about now: a progressive is no general question)
 _WHY_GENERIC = re.compile(
-    r"^why\s+(?:(?:does|do|would|should|can|could|might|must)\b|(?:is|are)\b(?!.*\w{3,}ing\b))"
+    r"^why\s+(?:(?:does|do|would|should|can|could|might|must)\b|(?:is|are)\b(?!.*\w{3,}ing\b)"
+    # "why the vacuum go up when the current is high?": a cause in general, said without "does"
+    r"|(?:the\s+)?[a-z-]+\s+(?:[a-z-]+\s+)?(?:go|goes|rise|rises|fall|falls|drop|drops|increase|"
+    r"increases|decrease|decreases)\b.*\b(?:when|if|with|after)\b)"
 )
 # can you change anything without my approval / do you write on your own
 _ABOUT_ASSISTANT = re.compile(
@@ -112,9 +124,28 @@ _THANKS = re.compile(
 )
 
 
+#: Words of a short acknowledgement ("ok cool", "perfect", "understood", "never mind").
+_ACKNOWLEDGING = frozenset(
+    re.findall(
+        r"\S+",
+        """ok okay cool great perfect fine good nice excellent wonderful super brilliant thanks
+        thank you very much lot so understood got it noted roger copy alright right sure wait
+        never mind sorry my mistake no yes that's that is all for now bye goodbye cheers thx ta
+        awesome""",
+    )
+)
+
+
 def is_thanks(text: str) -> bool:
-    """ "Thanks!", "ok thanks, that's all": an acknowledgement, answered as one."""
-    return bool(_THANKS.search(" ".join(text.lower().split())))
+    """ "Thanks!", "ok thanks, that's all", "ok cool", "understood": an acknowledgement,
+    answered as one (a few words, every one of them acknowledging)."""
+    lowered = " ".join(text.lower().split())
+    if _THANKS.search(lowered):
+        return True
+    words = re.findall(r"[a-z']+", lowered)
+    if re.search(r"\d", lowered):
+        return False  # "no wait, 0.25": a value, not an acknowledgement
+    return 0 < len(words) <= 6 and all(w in _ACKNOWLEDGING for w in words)
 
 
 def is_knowledge_question(text: str) -> bool:

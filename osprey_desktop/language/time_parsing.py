@@ -115,6 +115,8 @@ _PERIODS = {
     "last night": ("yesterday", time(18), time(6)),
     # "overnight" is the night that ended this morning, as "last night"
     "overnight": ("yesterday", time(18), time(6)),
+    "during the night": ("yesterday", time(18), time(6)),
+    "in the night": ("yesterday", time(18), time(6)),
     "yesterday morning": ("yesterday", time(6), time(12)),
     "yesterday afternoon": ("yesterday", time(12), time(18)),
     "yesterday evening": ("yesterday", time(18), None),

@@ -33,6 +33,7 @@ _TIME_WORDS = re.compile(
     # a clock time made absolute ("its 7 am value")
     r"|\b\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}(?::\d{2})?\b"
     r"|\b(?:yesterday|(?:earlier\s+)?today|overnight|tonight|last\s+night|last\s+week|"
+    r"(?:during|in)\s+the\s+night|"
     r"this\s+(?:morning|afternoon|evening|week|shift)|(?:the|this|last|past)\s+weekend)\b"
     r"|\bnow\b(?=.*\bthan\b)",
     re.I,

@@ -7,6 +7,7 @@ failed. Facility knowledge comes from ``knowledge``, the capabilities from the r
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -41,7 +42,12 @@ def written_answer(
         elif is_knowledge_question(primary) or parse(primary).intent == "knowledge":
             parts.append(_explanation(primary))
         elif is_thanks(primary):
-            parts.append("You're welcome. Ask me anything else about the machine.")
+            thanked = re.search(r"\b(?:thanks?|thx|cheers|ta)\b", primary, re.I)
+            parts.append(
+                "You're welcome. Ask me anything else about the machine."
+                if thanked
+                else "OK. Nothing was read or changed; ask me anything about the machine."
+            )
         elif is_greeting(primary):
             parts.append("Hello! I can help with:\n" + render_capability_help(capabilities))
         elif done:

@@ -19,6 +19,14 @@ from osprey_desktop.language.questions import asks_for_help, is_knowledge_questi
         "explain what a BPM is",
         "can you please explain to me why the lifetime drops right after an injection?",
         "how does top-up work?",
+        "what means lifetime exactly?",
+        "for what are the quadrupoles?",
+        "how works the top-up injection?",
+        "is normal that the lifetime decreases with more current?",
+        "why the vacuum go up when current is high?",
+        "what is the use of the correctors?",
+        "what happens with the orbit if I change a corrector?",
+        "I was wondering why the lifetime is lower after injection, could you explain that?",
         "how do I set a corrector?",
         "what would happen if I set HCM01 to 5 A?",
         "what does HCM stand for",
@@ -95,3 +103,15 @@ def test_a_question_about_what_the_assistant_does_is_help(text):
 )
 def test_thanks_are_told_apart(text, thanks):
     assert is_thanks(text) is thanks
+
+
+@pytest.mark.parametrize(
+    "text", ["ok cool", "perfect", "understood", "great, thank you very much", "never mind"]
+)
+def test_a_short_acknowledgement_is_answered_as_one(text):
+    assert is_thanks(text)
+
+
+@pytest.mark.parametrize("text", ["ok, read HCM01", "perfect, now the lifetime", "no, 0.55 A"])
+def test_an_acknowledgement_before_a_request_is_no_acknowledgement(text):
+    assert not is_thanks(text)
