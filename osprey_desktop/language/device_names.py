@@ -111,7 +111,8 @@ def names_a_concept(text: str, vocabulary: Vocabulary) -> bool:
 
 #: "HCM4 back to its 10:00 value", "HCM2 to golden": a device given a value from elsewhere, no verb
 GIVEN_A_REFERENCE = re.compile(
-    r"^\W*[A-Za-z]{1,5}\d{1,3}\b[^,;?]*?\s(?:back\s+(?:to|the\s+way|where|how|as)\b|to\s+(?:its\s+|their\s+|the\s+)?"
+    r"^\W*(?:the\s+)?[A-Za-z]{1,5}\d{1,3}\b[^,;?]*?\s(?:back\s+(?:to|the\s+way|where|how|as|like)\b|"
+    r"to\s+(?:its\s+|their\s+|the\s+)?"
     rf"(?:{'|'.join(sorted(GOLDEN_WORDS))})\b)",
     re.I,
 )

@@ -52,7 +52,9 @@ _TIME_POSSESSORS = "|".join(
 _RESTORE = re.compile(
     r"\b(?:restore|revert|roll\s+(?:\S+\s+){0,3}?back|back\s+(?:to|the\s+way|where|how|as)|"
     r"(?:where|what|how|like)\s+it\s+was|its\s+(?:value|setting)\s+(?:from|at|of)|"
-    r"the\s+(?:value|setting)\s+it\s+had)\b"
+    r"the\s+(?:value|setting)\s+it\s+had|the\s+(?:value|setting)\s+(?:of|from)\s+"
+    r"(?=(?:an?|one|two|three|\d+)\s+(?:hours?|minutes?|mins?|days?)\s+ago|yesterday|this\s+morning|"
+    r"last\s+night|\d{1,2}(?::\d{2})?\s*(?:am|pm|o'clock)))\b"
     # "this morning's value", "yesterday's settings", "its 7 am value": a value of a named time
     # (a device's possessive, "QF11's setting", is a copy)
     rf"|(?:{_TIME_POSSESSORS})(?:'s|’s)\s+(?:value|setting|setpoint|reading)s?\b"
@@ -66,6 +68,8 @@ _ARCHIVE_WORDS = re.compile(
     r"(?:was|were|used\s+to\s+be|stood)\b|\b(?:to\s+)?(?:its|their)\s+(?:\w+\s+)?"
     r"(?:value|setting|setpoint)s?\b"
     r"(?:\s+(?:from|at|of))?|\bback\b"
+    # "go back with QF 11 to the value of one hour ago"
+    r"|\b(?:to\s+)?the\s+(?:value|setting)s?(?:\s+(?:of|from))?\s*$"
     # "back to the value it had yesterday at 6 pm"
     r"|\b(?:to\s+)?the\s+(?:value|setting|setpoint)s?\s+(?:it|they)\s+(?:had|was\s+at|were\s+at)\b",
     re.I,
@@ -109,6 +113,24 @@ _COPY_SAID_OTHERWISE = (
         re.I,
     ),
     re.compile(rf"\balign\s+(?P<target>{_DEVICE})\s+(?:with|to)\s+(?P<source>{_DEVICE})", re.I),
+    # "QF 7 take the value of QF 9", "give VCM 12 the setpoint from VCM 13"
+    re.compile(
+        rf"(?P<target>{_DEVICE})\s+(?:should\s+)?(?:takes?|gets?|give|receives?)\s+(?:the\s+)?"
+        rf"(?:value|setting|setpoint|current)\s+(?:of|from)\s+(?:the\s+)?(?P<source>{_DEVICE})",
+        re.I,
+    ),
+    re.compile(
+        rf"\bgive\s+(?P<target>{_DEVICE})\s+(?:the\s+)?(?:value|setting|setpoint|current)\s+"
+        rf"(?:of|from)\s+(?:the\s+)?(?P<source>{_DEVICE})",
+        re.I,
+    ),
+    # "same value on VCM 30 as on VCM 31", "qd18 <- qd20"
+    re.compile(
+        rf"\bsame\s+(?:value|setting|setpoint|current)\s+(?:on|for|to)\s+(?:the\s+)?"
+        rf"(?P<target>{_DEVICE})\s+as\s+(?:on|for|in)?\s*(?:the\s+)?(?P<source>{_DEVICE})",
+        re.I,
+    ),
+    re.compile(rf"(?P<target>{_DEVICE})\s*(?:<-|←|<=)\s*(?P<source>{_DEVICE})", re.I),
     re.compile(
         rf"\bcopy\s+(?:the\s+)?(?P<source>{_DEVICE})(?:{_VALUE_NOUN})?\s+(?:over\s+)?(?:to|onto|into)"
         rf"\s+(?:the\s+)?(?P<target>{_DEVICE})",

@@ -253,6 +253,15 @@ _LAST_CHANGE_ASKED = re.compile(
 _LAST_CHANGE_LOOKBACK = "over the last 7 days"
 
 
+_UNDO_A_PERIOD = re.compile(
+    r"\bundo\s+(?:whatever\s+(?:happened|was\s+done)\s+to|what\s+(?:happened|was\s+done)\s+to|"
+    r"(?:all\s+)?(?:the\s+)?(?:changes?|writes?)\s+(?:to|of|on))\s+(?P<what>.+?)\s+(?:in|during|over|"
+    r"for|within)\s+the\s+(?:last|past)\s+(?:(?P<n>\d+|two|three|four|five|six|ten|twelve)\s+)?"
+    r"(?P<unit>hours?|minutes?|mins?|days?)\b",
+    re.I,
+)
+
+
 def _on_one_plot(text: str) -> str:
     """ "put the lifetime and the current on one plot" is "plot the lifetime and the current";
     "lifetime and current, put them on one plot" plots what came before "them"."""
@@ -303,6 +312,10 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     work = _on_one_plot(work)
     # "HCM3 set point", "the set-point of QF 5": the setpoint, not a verb
     work = re.sub(r"\bset[\s-]+point(s?)\b(?!\s+(?:to|at)\b)", r"setpoint\1", work, flags=re.I)
+    # "undo whatever happened to HCM 2 in the last hour": its value from an hour ago
+    work = _UNDO_A_PERIOD.sub(
+        lambda m: f"restore {m['what']} to its value from {m['n'] or '1'} {m['unit']} ago", work
+    )
     # "set a new current of 96 A": the value given
     work = re.sub(
         r"\b(?:a|the)\s+new\s+(?:value|current|setting|setpoint|gap|voltage)\s+(?:of|to|at)\s+"
@@ -538,6 +551,8 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         flags=re.I,
     )
     phrase = re.sub(r"^(?:me|us)\b", "", phrase.strip(), flags=re.I).strip(" ,.?!")
+    if intent == "restore":  # "go back with QF 11 to ...": the device after "with"
+        phrase = re.sub(r"^\s*(?:with|for|of)\s+", "", phrase, flags=re.I)
     if quantity is not None:
         # "set 0.3 A on HCM14", "apply 2 A to QF3": the amount came first, the target after
         phrase = re.sub(r"^(?:(?:on|onto|to|for|into|at|of)\s+)+", "", phrase, flags=re.I)

@@ -650,3 +650,26 @@ def test_more_changes_said_in_other_styles(text, canonical):
     assert request.changes and not request.unused
     if canonical is not None:
         assert request.canonical == canonical
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("QF 7 take the value of QF 9", "set QF7 to the same value as QF9"),
+        ("same value on VCM 30 as on VCM 31", "set VCM30 to the same value as VCM31"),
+        ("give VCM 12 the setpoint from VCM 13", "set VCM12 to the same value as VCM13"),
+        ("qd18 <- qd20", "set qd18 to the same value as qd20"),
+        ("the QD 6 please back as it was at 14:00", "restore the QD6 to its value from 14:00"),
+        (
+            "go back with QF 11 to the value of one hour ago",
+            "restore QF11 to its value from one hour ago",
+        ),
+        (
+            "undo whatever happened to HCM 2 in the last hour",
+            "restore HCM2 to its value from 1 hour ago",
+        ),
+    ],
+)
+def test_copies_and_restores_in_other_styles(text, canonical):
+    request = parse(text)
+    assert request.changes and request.canonical == canonical
