@@ -73,9 +73,24 @@ def without_courtesy(text: str) -> str:
     )
     if lead:
         text = text[lead.end() :]
+    text = _MIND_DOING.sub(lambda m: f"{m['lead']} {_verb_from_gerund(m['gerund'])}", text)
     text = _LOOK_AT.sub("show", text)
     text = _ALL_FINE.sub("", text)
     return " ".join(_COURTESY.sub(" ", text).split()).strip(" ,") or text
+
+
+# "would you mind plotting ...": the verb in its gerund after "mind"
+_MIND_DOING = re.compile(r"\b(?P<lead>(?:would|do)\s+you\s+mind)\s+(?P<gerund>[a-z]+ing)\b", re.I)
+
+
+def _verb_from_gerund(gerund: str) -> str:
+    """ "plotting" -> "plot", "raising" -> "raise", "checking" -> "check"."""
+    known = CHANGE | READ_VERBS | PLOT_VERBS
+    base = gerund[:-3].lower()
+    for candidate in (base, base + "e", base[:-1] if base[-1:] == base[-2:-1] else base):
+        if candidate in known:
+            return candidate
+    return gerund
 
 
 # "have a look at X": a reading asked; "... and tell me if everything is fine": the reading
@@ -185,8 +200,12 @@ def verb_clauses(text: str) -> list[str]:
 
 
 _AFTERWARDS = re.compile(r"(?:,?\s*\band)?\s*\b(?:afterwards|after\s+that|next)\b,?", re.I)
+# "first read X, then ...", "check HCM8 first and ...": an order, never "the first four BPMs"
 _FIRST = re.compile(
-    r"(?:^|(?<=[,;.?!]))\s*first(?:ly)?\b,?\s*|\s+first\b(?=\s*(?:$|[,;.?!]|\band\b|\bthen\b))",
+    r"(?:^|(?<=[,;.?!]))\s*first(?:ly)?\b(?:,\s*|\s+(?=(?:please\s+)?(?:"
+    + "|".join(sorted(CHANGE | READ_VERBS | PLOT_VERBS, key=len, reverse=True))
+    + r")\b))"
+    r"|\s+first\b(?=\s*(?:$|[,;.?!]|\band\b|\bthen\b))",
     re.I,
 )
 

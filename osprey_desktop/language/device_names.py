@@ -142,6 +142,10 @@ def gives_a_value(
     marked = bool(_MARK_BEFORE.search(text[: found[-1].start]))
     if not (marked or quantity.unit):
         return False  # "HCM01 1.5": a bare number after a name gives no value (it is read)
+    before = re.search(r"\b(\d+)\s*(?:to|through|thru|-|–)\s*$", text[: found[-1].start])
+    last = found[-1]
+    if before and last.unit is None and last.value == int(last.value) > int(before.group(1)):
+        return False  # "BPMs 1 to 3", "correctors 5 to 8": a range of devices, no value
     for target in targets:
         if re.search(r"[A-Za-z]{2,5}\d", target):
             return True

@@ -121,6 +121,7 @@ from osprey_desktop.language.targets import (
 )
 from osprey_desktop.language.time_slots import NOW_THAN_THEN, find_time_slot
 from osprey_desktop.language.time_words import (
+    bare_durations,
     dotted_clock_times,
     duration_statistics,
     spoken_times,
@@ -312,6 +313,9 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     work = _on_one_plot(work)
     # "HCM3 set point", "the set-point of QF 5": the setpoint, not a verb
     work = re.sub(r"\bset[\s-]+point(s?)\b(?!\s+(?:to|at)\b)", r"setpoint\1", work, flags=re.I)
+    # "the lifetime together with the current": two targets; "which value had X": what was X
+    work = re.sub(r"\b(?:together|along)\s+with\b", "and", work, flags=re.I)
+    work = re.sub(r"\bwhich\s+value\s+(?:had|has|did)\b", "what was", work, flags=re.I)
     # "undo whatever happened to HCM 2 in the last hour": its value from an hour ago
     work = _UNDO_A_PERIOD.sub(
         lambda m: f"restore {m['what']} to its value from {m['n'] or '1'} {m['unit']} ago", work
@@ -329,6 +333,7 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     work = in_order(work)  # "check HCM8 first and afterwards set it": "... then set it"
     work = spoken_times(work)  # "a quarter past nine", "an hour and a half ago"
     work = duration_statistics(work)  # "one hour average of X": X's average over the last hour
+    work = bare_durations(work)  # "ig 7 trend 24h": the last 24 h
     work = set_to_question(work)  # "what frequency is cavity 1 set to?": its setpoint
     # "incraese QF 3 by 1 A", "plto the lifetime": a verb one slip of typing away
     work = verb_spelled(
@@ -511,8 +516,6 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         "for",
         "from",
         "during",
-        "in",
-        "on",
     }
     pattern = rf"(?:\s+|^)(?:{'|'.join(sorted(map(re.escape, trailing)))})\s*(?=[,.?!]|$)"
     previous = None

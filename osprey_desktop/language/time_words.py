@@ -170,3 +170,25 @@ def duration_statistics(text: str) -> str:
     tail = text[found.start() + len(text[found.start() : found.end()]) + len(body) :]
     said = f"{text[: found.start()]}{body} over the last {count:g} {unit}{plural}{tail}"
     return duration_statistics(said) if said != text else text
+
+
+# "ig 7 trend 24h", "curr plot 2 hours": a bare duration in a request for a trend is the last
+# that long (not an amount given to the channel)
+_TREND_WORDS = re.compile(
+    r"\b(?:trend|plot|history|graph|chart|graphic|evolution|avg|average|mean|max|min|maximum|"
+    r"minimum|std|rms)\b",
+    re.I,
+)
+_BARE_DURATION = re.compile(
+    r"(?<![\w.:])(?<!\bat\s)(?<!\bto\s)(?<!\bby\s)(?P<n>\d+(?:\.\d+)?)\s*"
+    r"(?P<unit>h|hrs?|hours?|mins?|minutes?|d|days?)\b(?!\s+ago)",
+    re.I,
+)
+
+
+def bare_durations(text: str) -> str:
+    """``text`` with a bare duration said "the last <duration>" in a request for a trend or a
+    statistic that names no other time."""
+    if not _TREND_WORDS.search(text) or _NAMES_A_TIME.search(text):
+        return text
+    return _BARE_DURATION.sub(lambda m: f"the last {m['n']} {m['unit']}", text, count=1)

@@ -673,3 +673,19 @@ def test_more_changes_said_in_other_styles(text, canonical):
 def test_copies_and_restores_in_other_styles(text, canonical):
     request = parse(text)
     assert request.changes and request.canonical == canonical
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "booster BPMs 1 to 3 vertical position",  # a range of devices, no value
+        "the first four vertical positions of the BPMs",  # an ordinal, no order of clauses
+        "are the klystrons on?",  # a state asked, its word kept
+        "what is the 3 hour average lifetime?",
+    ],
+)
+def test_words_of_lists_and_states_are_not_taken_for_values_or_orders(text):
+    request = parse(text)
+    assert not request.changes
+    assert "first" not in text or "first" in " ".join(request.targets)
+    assert "on?" not in text or request.targets[-1].endswith("on")
