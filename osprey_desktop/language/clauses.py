@@ -35,7 +35,7 @@ from osprey_desktop.language.words import STOP_WORDS, stem
 REQUEST_LEAD = (
     r"(?:would\s+you\s+(?:please\s+)?(?:be\s+so\s+kind\s+as\s+to|mind)|do\s+you\s+mind|"
     r"(?:can|could|would|will)\s+you(?:\s+please)?(?:\s+(?:maybe|possibly|kindly|just))?|"
-    r"you\s+can|"
+    r"you\s+can|(?:can|could|shall|may)\s+we|"
     r"(?:(?:is|would)\s+(?:it\s+)?(?:be\s+)?)?possible\s+(?:to|for\s+you\s+to)|"
     r"(?:may|can|could)\s+i\s+ask\s+you\s+to|i\s+(?:think|guess|believe|suppose)|"
     r"i(?:'d|\s+would)?\s+(?:appreciate\s+it|be\s+grateful)\s+if\s+you\s+(?:could|would|can)|"
@@ -137,6 +137,8 @@ def verb_of(clause: str, vocabulary: Vocabulary) -> tuple[str | None, bool]:
     acts_on = (
         nxt in DETERMINERS
         or nxt in _PARTICLES
+        # "set gap ID5 18": "set" leading the request, a number after it
+        or (first == "set" and nxt not in ("of", "point", "points") and bool(amounts(clause)))
         # "set horizontal corrector 9 to 0.1 A": what follows is given a value
         or (
             nxt not in ("of", "values", "value", "point", "points", "and", "or")

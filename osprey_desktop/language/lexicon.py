@@ -45,7 +45,7 @@ CHANGE = CHANGE_VERBS | _set(
     decrement diminish"""
 )
 #: Verbs that change only with their particle: "go back to ...", "roll back", "go to 0.3 A".
-PHRASAL_CHANGES = {"go": frozenset({"back", "to"}), "roll": frozenset({"back"})}
+PHRASAL_CHANGES = {"go": frozenset({"back", "to", "up", "down"}), "roll": frozenset({"back"})}
 #: Nouns that are also verbs: a verb only in verb position, followed by what they act on.
 NOUN_VERBS = _set("tune trim scan set change current step drop cut match cycle steer zero")
 NOUN_VERB_STEMS = frozenset(stem(w) for w in NOUN_VERBS)

@@ -114,8 +114,10 @@ def _direction(words: list[str]) -> int:
 #: Verbs that say a direction and take an amount as the change ("raise QF3 2 A"); "open" and
 #: "close" do not (is "open the gap 2 mm" to 2 mm or by 2 mm? the writer asks).
 _DIRECTION_VERBS = {
-    **dict.fromkeys(("increase", "raise", "rise", "boost", "bump", "up", "increment"), 1),
-    **dict.fromkeys(("decrease", "lower", "reduce", "drop", "cut", "decrement", "diminish"), -1),
+    **dict.fromkeys(("increase", "raise", "rise", "boost", "bump", "up", "increment", "add"), 1),
+    **dict.fromkeys(
+        ("decrease", "lower", "reduce", "drop", "cut", "decrement", "diminish", "subtract"), -1
+    ),
 }
 
 

@@ -279,6 +279,7 @@ def _on_one_plot(text: str) -> str:
 #: Verbs that say a change wherever they stand ("the HCM 3 at 0.2 A put"): never nouns.
 _CHANGE_ONLY_VERBS = frozenset(
     {"put", "make", "increase", "decrease", "raise", "lower", "reduce", "bump", "nudge", "apply"}
+    | {"add", "subtract", "change"}
 )
 
 
@@ -289,7 +290,8 @@ def _late_change_verb(clause: str) -> str | None:
     if is_question(clause) or negated(clause):
         return None
     for found in re.finditer(
-        r"\b([a-z]+)\b(?=\s+(?:it\b|them\b|to\b|at\b|by\b|[-+]?\.?\d))", clause.lower()
+        r"\b([a-z]+)\b(?=\s+(?:it\b|them\b|to\b|at\b|by\b|(?:in|into)\s+[-+]?\.?\d|[-+]?\.?\d))",
+        clause.lower(),
     ):
         word = found.group(1)
         if found.start() == 0:
@@ -313,6 +315,10 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     work = _on_one_plot(work)
     # "HCM3 set point", "the set-point of QF 5": the setpoint, not a verb
     work = re.sub(r"\bset[\s-]+point(s?)\b(?!\s+(?:to|at)\b)", r"setpoint\1", work, flags=re.I)
+    # "hcm 4 => 0.3": an arrow; "give 0.2 A to VCM 9": a value given; "VCM 9 needs 0.2 A"
+    work = re.sub(r"\s*=>\s*", " -> ", work)
+    work = re.sub(r"\bgive\s+(?=[-+]?\.?\d[^,;?]*\bto\b)", "apply ", work, flags=re.I)
+    work = re.sub(r"(?<=\d)\s+(?:needs|wants|requires)\s+(?=[-+−]?\.?\d)", " to ", work, flags=re.I)
     # "the lifetime together with the current": two targets; "which value had X": what was X
     work = re.sub(r"\b(?:together|along)\s+with\b", "and", work, flags=re.I)
     work = re.sub(r"\bwhich\s+value\s+(?:had|has|did)\b", "what was", work, flags=re.I)
@@ -522,10 +528,14 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     while previous != phrase:
         previous, phrase = phrase, re.sub(pattern, "", phrase.rstrip(), flags=re.I)
     if late_verb:
-        phrase = re.sub(rf"\b{re.escape(late_verb)}\b(?:\s+(?:it|them))?", " ", phrase, count=1)
+        phrase = re.sub(
+            rf"\b{re.escape(late_verb)}\b(?:\s+(?:it|them|in|into))?", " ", phrase, count=1
+        )
     elif change_verb or verb:
         phrase = re.sub(
-            rf"^\W*(?:\w+\W+){{0,6}}?\b{re.escape(change_verb or verb or '')}\b",
+            rf"^\W*(?:\w+\W+){{0,6}}?\b{re.escape(change_verb or verb or '')}\b"
+            # "bring down VCM4 by ...", "go down with HCM6 ...": the verb's particle with it
+            + (r"(?:\s+(?:up|down|back|off|out)\b)?(?:\s+with\b)?" if change_verb else ""),
             " ",
             lead_stripped(phrase),
             count=1,

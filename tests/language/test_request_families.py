@@ -689,3 +689,25 @@ def test_words_of_lists_and_states_are_not_taken_for_values_or_orders(text):
     assert not request.changes
     assert "first" not in text or "first" in " ".join(request.targets)
     assert "on?" not in text or request.targets[-1].endswith("on")
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("hcm 4 => 0.3", "set HCM4 to 0.3"),
+        ("set gap id 5 18", "set gap ID5 to 18"),
+        ("HCM 5 add 0.1", "increase HCM5 by 0.1"),
+        ("give 0.2 A to VCM 9", "set VCM9 to 0.2 A"),
+        ("VCM 9 needs 0.2 A", "set VCM9 to 0.2 A"),
+        ("Can we set HCM 22 to 0.15 A, please?", "set HCM22 to 0.15 A"),
+        ("the RF voltage please change in 2.6 MV", "set the RF voltage to 2.6 MV"),
+        ("go down with HCM 6 by 0.1 A", "decrease HCM6 by 0.1 A"),
+    ],
+)
+def test_terse_and_foreign_forms_of_a_value(text, canonical):
+    request = parse(text)
+    assert request.changes and request.canonical == canonical
+
+
+def test_give_me_is_still_a_reading():
+    assert parse("give me the lifetime").intent == "read"
