@@ -269,9 +269,7 @@ async def run_sets(names: list[str], show_misses: bool, show_heldout: bool) -> i
             "families": show_misses,
             "styles": show_misses,
             "heldout": show_heldout,
-        }.get(
-            name, False
-        )
+        }.get(name, False)
         _report(name, score, time.perf_counter() - started, shown)
     return 0
 
