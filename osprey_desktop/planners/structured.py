@@ -13,7 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from osprey_desktop.base.planning import ExecutionPlan, PlannedStep, validate_execution_plan
-from osprey_desktop.language.request import Quantity, Reference, Request, TimeSlot
+from osprey_desktop.language.request import Intent, Quantity, Reference, Request, TimeSlot
 
 
 class _Reply(BaseModel):
@@ -52,20 +52,7 @@ class RequestParseReply(_Reply):
 
     model_config = ConfigDict(extra="ignore", json_schema_extra=_every_field_required)
 
-    intent: Literal[
-        "read",
-        "history",
-        "plot",
-        "statistic",
-        "compare",
-        "write",
-        "copy",
-        "restore",
-        "state",
-        "knowledge",
-        "conversation",
-        "unknown",
-    ] = Field(
+    intent: Intent = Field(
         description="What is asked: a live value (read), a past one (history, plot, statistic, "
         "compare), a change (write, copy from a channel, restore from the archive, state such "
         "as open or off), an explanation (knowledge), conversation, or unknown when a word "
