@@ -112,6 +112,13 @@ def canonical_change(
     ):
         unit = f" {quantity.unit}" if quantity.unit else ""
         typed = re.match(r"[-+−]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?", quantity.words, re.I)
+        if typed is None and not re.search(r"\d", quantity.words):
+            # "set the beam shutter to Half": a word may be a state of the channel, so the
+            # writer reads it as typed
+            words = quantity.words
+            if quantity.unit and words.lower().endswith(quantity.unit.lower()):
+                words = words[: -len(quantity.unit)].strip()
+            return f"set {' and '.join(targets)} to {words}{unit}"
         number = typed.group(0) if typed else f"{quantity.value:g}"  # "9.30" stays "9.30"
         return f"set {' and '.join(targets)} to {number}{unit}"
     if intent == "write" and quantity is not None and quantity.value is not None and targets:

@@ -140,7 +140,7 @@ def test_a_direction_before_a_vague_amount_is_a_change_without_a_value(text):
     ("text", "canonical"),
     [
         ("HCM04 should be 0.25 A", "set HCM04 to 0.25 A"),
-        ("the ID04 gap needs to be at twenty mm", "set the ID04 gap to 20 mm"),
+        ("the ID04 gap needs to be at twenty mm", "set the ID04 gap to twenty mm"),
     ],
 )
 def test_a_modal_with_a_number_gives_a_value(text, canonical):
@@ -711,3 +711,8 @@ def test_terse_and_foreign_forms_of_a_value(text, canonical):
 
 def test_give_me_is_still_a_reading():
     assert parse("give me the lifetime").intent == "read"
+
+
+def test_a_value_in_words_is_handed_on_as_typed():
+    """ "Half" may be a state of the channel (a shutter's): the writer reads the word."""
+    assert parse("set the beam shutter to Half").canonical == "set the beam shutter to Half"
