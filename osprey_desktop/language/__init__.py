@@ -14,6 +14,8 @@ list, its time zone) is handed in by the caller.
   without a verb ("QD08 to 98 A").
 * ``time_slots``: the time words and clock times of a request.
 * ``canonical_forms``: the request said the way the capabilities' parsers read it.
+* ``rewordings``: phrasings said another way before the parse ("put them on one plot", "give
+  0.2 A to VCM 9", "undo whatever happened to X in the last hour").
 * ``targets``: the items of a list of channel phrases, the qualifiers and roles they lend each
   other, the words of other slots they drop, and a quantity named alone read as measured.
 * ``references``: what a change takes its value from (another channel by a relation of

@@ -38,6 +38,7 @@ This module reads the slots in order and decides the intent; its parts live besi
   rather than an amount, and values given to a device without a verb ("QD08 to 98 A");
 * ``time_slots``: the time words and clock times of a request, and "now" set against a time;
 * ``canonical_forms``: the request said the way the capabilities' parsers read it.
+* ``rewordings``: phrasings said another way before the parse.
 
 Facility words (which letters start a device name, which words describe channels) come in as
 a ``Vocabulary`` from the caller: this package knows English, not a channel list.
@@ -113,6 +114,7 @@ from osprey_desktop.language.references import (
     copy_relation,
     find_reference,
 )
+from osprey_desktop.language.rewordings import said_plainly
 from osprey_desktop.language.spelling import verb_spelled
 from osprey_desktop.language.targets import (
     split_targets,
@@ -238,42 +240,12 @@ def _with_references_resolved(
     return out
 
 
-_ON_ONE_PLOT = re.compile(
-    r"\b(?:put|show|draw|display|place)\s+(?P<what>(?:them|it|these|those|both|all)|[^,;.?!]{1,60}?)\s+"
-    r"(?:together\s+)?(?:on|in|into)\s+(?:one|a|a\s+single|the\s+same|a\s+common)\s+"
-    r"(?:plot|chart|graph|figure|window)\b",
-    re.I,
-)
-
-
 _LAST_CHANGE_ASKED = re.compile(
     r"\bwhen\b.{0,60}?\b(?:last|latest)\b.{0,20}?\b(?:change[ds]?|moved?|set|adjusted|modified|"
     r"written|touched)\b|\bwhen\b.{0,20}?\bthe\s+(?:last|latest)\s+(?:change|write)\b",
     re.I,
 )
 _LAST_CHANGE_LOOKBACK = "over the last 7 days"
-
-
-_UNDO_A_PERIOD = re.compile(
-    r"\bundo\s+(?:whatever\s+(?:happened|was\s+done)\s+to|what\s+(?:happened|was\s+done)\s+to|"
-    r"(?:all\s+)?(?:the\s+)?(?:changes?|writes?)\s+(?:to|of|on))\s+(?P<what>.+?)\s+(?:in|during|over|"
-    r"for|within)\s+the\s+(?:last|past)\s+(?:(?P<n>\d+|two|three|four|five|six|ten|twelve)\s+)?"
-    r"(?P<unit>hours?|minutes?|mins?|days?)\b",
-    re.I,
-)
-
-
-def _on_one_plot(text: str) -> str:
-    """ "put the lifetime and the current on one plot" is "plot the lifetime and the current";
-    "lifetime and current, put them on one plot" plots what came before "them"."""
-    found = _ON_ONE_PLOT.search(text)
-    if found is None:
-        return text
-    what = found["what"]
-    before = text[: found.start()].strip(" ,;")
-    if what.lower() in ("them", "it", "these", "those", "both", "all") and before:
-        what, before = before, ""
-    return " ".join(f"{before} plot {what}{text[found.end() :]}".split())
 
 
 #: Verbs that say a change wherever they stand ("the HCM 3 at 0.2 A put"): never nouns.
@@ -311,31 +283,7 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     original = " ".join(str(text).split())
     work = join_device_names(original, vocabulary)
     work = re.sub(r"\bzero\s+out\b", "zero", work, flags=re.I)  # a phrasal verb, one verb
-    # "put them on one plot", "show X and Y together in a chart": a plot, never a change
-    work = _on_one_plot(work)
-    # "HCM3 set point", "the set-point of QF 5": the setpoint, not a verb
-    work = re.sub(r"\bset[\s-]+point(s?)\b(?!\s+(?:to|at)\b)", r"setpoint\1", work, flags=re.I)
-    # "hcm 4 => 0.3": an arrow; "give 0.2 A to VCM 9": a value given; "VCM 9 needs 0.2 A"
-    work = re.sub(r"\s*=>\s*", " -> ", work)
-    work = re.sub(r"\bgive\s+(?=[-+]?\.?\d[^,;?]*\bto\b)", "apply ", work, flags=re.I)
-    work = re.sub(r"(?<=\d)\s+(?:needs|wants|requires)\s+(?=[-+−]?\.?\d)", " to ", work, flags=re.I)
-    # "the lifetime together with the current": two targets; "which value had X": what was X
-    work = re.sub(r"\b(?:together|along)\s+with\b", "and", work, flags=re.I)
-    work = re.sub(r"\bwhich\s+value\s+(?:had|has|did)\b", "what was", work, flags=re.I)
-    # "undo whatever happened to HCM 2 in the last hour": its value from an hour ago
-    work = _UNDO_A_PERIOD.sub(
-        lambda m: f"restore {m['what']} to its value from {m['n'] or '1'} {m['unit']} ago", work
-    )
-    # "set a new current of 96 A": the value given
-    work = re.sub(
-        r"\b(?:a|the)\s+new\s+(?:value|current|setting|setpoint|gap|voltage)\s+(?:of|to|at)\s+"
-        r"(?=[-+−]?\.?\d|minus\b)",
-        "to ",
-        work,
-        flags=re.I,
-    )
-    # "corrector number 15", "quad no. 7": the word for "number" before a device's number
-    work = re.sub(r"(?<=[a-z])\s+(?:number|no\.|nr\.?|num\.?|#)\s*(?=\d)", " ", work, flags=re.I)
+    work = said_plainly(work)  # "put them on one plot", "give 0.2 A to VCM 9", ...
     work = in_order(work)  # "check HCM8 first and afterwards set it": "... then set it"
     work = spoken_times(work)  # "a quarter past nine", "an hour and a half ago"
     work = duration_statistics(work)  # "one hour average of X": X's average over the last hour

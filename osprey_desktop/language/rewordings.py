@@ -1,0 +1,75 @@
+"""Phrasings said another way before the parse: one wording for each thing an operator means.
+
+Each rule is a form of speech, not a sentence: "put them on one plot" is a plot, "set point" the
+setpoint, an arrow "=>" an arrow, "give 0.2 A to VCM 9" a value given, "VCM 9 needs 0.2 A" a
+value, "together with" a list, "which value had X" a question of the past, "undo whatever
+happened to X in the last hour" a restore, "a new current of 96 A" a value, "corrector number
+15" a device's number. ``request.parse_request`` reads the result.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["said_plainly"]
+
+
+def said_plainly(text: str) -> str:
+    """``text`` with the phrasings above said the one way the parse reads them."""
+    work = text
+    # "put them on one plot", "show X and Y together in a chart": a plot, never a change
+    work = _on_one_plot(work)
+    # "HCM3 set point", "the set-point of QF 5": the setpoint, not a verb
+    work = re.sub(r"\bset[\s-]+point(s?)\b(?!\s+(?:to|at)\b)", r"setpoint\1", work, flags=re.I)
+    # "hcm 4 => 0.3": an arrow; "give 0.2 A to VCM 9": a value given; "VCM 9 needs 0.2 A"
+    work = re.sub(r"\s*=>\s*", " -> ", work)
+    work = re.sub(r"\bgive\s+(?=[-+]?\.?\d[^,;?]*\bto\b)", "apply ", work, flags=re.I)
+    work = re.sub(r"(?<=\d)\s+(?:needs|wants|requires)\s+(?=[-+−]?\.?\d)", " to ", work, flags=re.I)
+    # "the lifetime together with the current": two targets; "which value had X": what was X
+    work = re.sub(r"\b(?:together|along)\s+with\b", "and", work, flags=re.I)
+    work = re.sub(r"\bwhich\s+value\s+(?:had|has|did)\b", "what was", work, flags=re.I)
+    # "undo whatever happened to HCM 2 in the last hour": its value from an hour ago
+    work = _UNDO_A_PERIOD.sub(
+        lambda m: f"restore {m['what']} to its value from {m['n'] or '1'} {m['unit']} ago", work
+    )
+    # "set a new current of 96 A": the value given
+    work = re.sub(
+        r"\b(?:a|the)\s+new\s+(?:value|current|setting|setpoint|gap|voltage)\s+(?:of|to|at)\s+"
+        r"(?=[-+−]?\.?\d|minus\b)",
+        "to ",
+        work,
+        flags=re.I,
+    )
+    # "corrector number 15", "quad no. 7": the word for "number" before a device's number
+    work = re.sub(r"(?<=[a-z])\s+(?:number|no\.|nr\.?|num\.?|#)\s*(?=\d)", " ", work, flags=re.I)
+    return work
+
+
+_ON_ONE_PLOT = re.compile(
+    r"\b(?:put|show|draw|display|place)\s+(?P<what>(?:them|it|these|those|both|all)|[^,;.?!]{1,60}?)\s+"
+    r"(?:together\s+)?(?:on|in|into)\s+(?:one|a|a\s+single|the\s+same|a\s+common)\s+"
+    r"(?:plot|chart|graph|figure|window)\b",
+    re.I,
+)
+
+
+_UNDO_A_PERIOD = re.compile(
+    r"\bundo\s+(?:whatever\s+(?:happened|was\s+done)\s+to|what\s+(?:happened|was\s+done)\s+to|"
+    r"(?:all\s+)?(?:the\s+)?(?:changes?|writes?)\s+(?:to|of|on))\s+(?P<what>.+?)\s+(?:in|during|over|"
+    r"for|within)\s+the\s+(?:last|past)\s+(?:(?P<n>\d+|two|three|four|five|six|ten|twelve)\s+)?"
+    r"(?P<unit>hours?|minutes?|mins?|days?)\b",
+    re.I,
+)
+
+
+def _on_one_plot(text: str) -> str:
+    """ "put the lifetime and the current on one plot" is "plot the lifetime and the current";
+    "lifetime and current, put them on one plot" plots what came before "them"."""
+    found = _ON_ONE_PLOT.search(text)
+    if found is None:
+        return text
+    what = found["what"]
+    before = text[: found.start()].strip(" ,;")
+    if what.lower() in ("them", "it", "these", "those", "both", "all") and before:
+        what, before = before, ""
+    return " ".join(f"{before} plot {what}{text[found.end() :]}".split())
