@@ -37,7 +37,7 @@ This module reads the slots in order and decides the intent; its parts live besi
 * ``device_names``: device names typed with a space ("qd 08"), a number that names a device
   rather than an amount, and values given to a device without a verb ("QD08 to 98 A");
 * ``time_slots``: the time words and clock times of a request, and "now" set against a time;
-* ``canonical_forms``: the request said the way the capabilities' parsers read it.
+* ``canonical_forms``: the request said the way the capabilities' parsers read it;
 * ``rewordings``: phrasings said another way before the parse.
 
 Facility words (which letters start a device name, which words describe channels) come in as
