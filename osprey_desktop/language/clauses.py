@@ -137,8 +137,14 @@ def verb_of(clause: str, vocabulary: Vocabulary) -> tuple[str | None, bool]:
     acts_on = (
         nxt in DETERMINERS
         or nxt in _PARTICLES
-        # "set gap ID5 18": "set" leading the request, a number after it
-        or (first == "set" and nxt not in ("of", "point", "points") and bool(amounts(clause)))
+        # "set gap ID5 18": "set" leading the request, a number ending it (not "set dipole 4
+        # current to golden values": there the number names the dipole)
+        or (
+            first == "set"
+            and nxt not in ("of", "point", "points")
+            and bool(re.search(r"\d\s*[a-zµ%]*\s*$", clause.strip(" .!?"), re.I))
+            and bool(amounts(clause))
+        )
         # "set horizontal corrector 9 to 0.1 A": what follows is given a value
         or (
             nxt not in ("of", "values", "value", "point", "points", "and", "or")

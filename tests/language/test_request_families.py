@@ -716,3 +716,9 @@ def test_give_me_is_still_a_reading():
 def test_a_value_in_words_is_handed_on_as_typed():
     """ "Half" may be a state of the channel (a shutter's): the writer reads the word."""
     assert parse("set the beam shutter to Half").canonical == "set the beam shutter to Half"
+
+
+def test_a_number_naming_a_device_does_not_make_set_a_verb_with_a_value():
+    """ "set dipole 4 current to golden values": 4 names the dipole, the value is golden."""
+    request = parse("Set dipole 4 current to golden values")
+    assert request.quantity is None or "4" not in request.canonical.split("to")[-1]
