@@ -153,7 +153,17 @@ def gives_a_value(
             return True
         if _described_device(target, vocabulary):
             return True
-    return False
+    # "RF voltage 2.6 MV": one channel named by the list's words alone, given an amount in a
+    # unit; the writer then asks, or refuses when nothing there can be written
+    named = [w.lower() for t in targets for w in re.findall(r"[A-Za-z]+", t)]
+    named = [w for w in named if w not in ("the", "a", "an", "of")]
+    return bool(
+        quantity.unit
+        and len(targets) == 1
+        and named
+        and vocabulary.channel_words
+        and all(w in vocabulary.channel_words for w in named)
+    )
 
 
 def _described_device(target: str, vocabulary: Vocabulary) -> bool:

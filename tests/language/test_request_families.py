@@ -722,3 +722,10 @@ def test_a_number_naming_a_device_does_not_make_set_a_verb_with_a_value():
     """ "set dipole 4 current to golden values": 4 names the dipole, the value is golden."""
     request = parse("Set dipole 4 current to golden values")
     assert request.quantity is None or "4" not in request.canonical.split("to")[-1]
+
+
+def test_an_amount_in_a_unit_given_to_a_channel_named_by_its_words_is_a_change():
+    """ "RF voltage 2.6 MV": a value given; the writer asks or refuses what cannot be written."""
+    assert parse("RF voltage 2.6 MV").canonical == "set RF voltage to 2.6 MV"
+    assert not parse("RF voltage 2.6 MV?").changes
+    assert not parse("RF voltage and lifetime 2.6 MV").changes  # two channels: no one value
