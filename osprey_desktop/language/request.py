@@ -284,7 +284,6 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     work = join_device_names(original, vocabulary)
     work = re.sub(r"\bzero\s+out\b", "zero", work, flags=re.I)  # a phrasal verb, one verb
     work = said_plainly(work)  # "put them on one plot", "give 0.2 A to VCM 9", ...
-    work = in_order(work)  # "check HCM8 first and afterwards set it": "... then set it"
     work = spoken_times(work)  # "a quarter past nine", "an hour and a half ago"
     work = duration_statistics(work)  # "one hour average of X": X's average over the last hour
     work = bare_durations(work)  # "ig 7 trend 24h": the last 24 h
