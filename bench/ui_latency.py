@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import statistics
 import subprocess
@@ -86,34 +87,64 @@ class StackSampler:
     Samples are grouped by the tick they came after, so each stall gets its own list of
     places. When the GUI thread is inside Qt's own loop (C++: painting, or waiting for the
     GIL), the other Python threads' innermost frames are recorded too: a worker holding the
-    GIL stalls the loop as surely as code on it.
+    GIL stalls the loop as surely as code on it. The cyclic collector's passes are recorded
+    as well (in any thread, they hold the GIL throughout, and no sample can be taken then).
     """
 
     def __init__(self) -> None:
         self.main = threading.main_thread().ident
         self.beat: Heartbeat | None = None
         self.samples: list[tuple[float, str, str]] = []  # (tick it followed, ours, innermost)
-        self.stalls: list[tuple[str, float, Counter[tuple[str, str]]]] = []
+        # (scenario, gap ms, places, collections in the gap: (generation, ms, thread))
+        self.stalls: list[
+            tuple[str, float, Counter[tuple[str, str]], list[tuple[int, float, str]]]
+        ] = []
+        self.collections: list[tuple[float, float, int, str]] = []  # (start, end, gen, thread)
+        self._collecting: float | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="stack-sampler", daemon=True)
 
     def start(self) -> None:
+        gc.callbacks.append(self._on_collection)
         self._thread.start()
 
     def stop(self) -> None:
+        if self._on_collection in gc.callbacks:
+            gc.callbacks.remove(self._on_collection)
         self._stop.set()
         self._thread.join(timeout=2)
+
+    def _on_collection(self, phase: str, info: dict) -> None:
+        now = time.perf_counter()
+        if phase == "start":
+            self._collecting = now
+        elif self._collecting is not None:
+            name = threading.current_thread().name
+            self.collections.append((self._collecting, now, info["generation"], name))
+            self._collecting = None
 
     def assign(self, scenario: str, ticks: list[float]) -> None:
         """Group the samples taken since the last call into stalls of ``scenario``."""
         taken, self.samples = self.samples, []
+        collections, self.collections = self.collections, []
         groups: dict[float, Counter[tuple[str, str]]] = {}
         for last, ours, inner in taken:
             groups.setdefault(last, Counter())[(ours, inner)] += 1
+        # a collection, or a long call into C++ or numpy, holds the GIL: no sample is taken
+        # then, and such a stall is found by its gap
+        for before, after in zip(ticks, ticks[1:], strict=False):
+            if (after - before) * 1000 - HEARTBEAT_MS >= SAMPLE_AFTER_MS:
+                groups.setdefault(before, Counter())
         for last, places in groups.items():
             later = [t for t in ticks if t > last]
-            gap = ((later[0] if later else time.perf_counter()) - last) * 1000 - HEARTBEAT_MS
-            self.stalls.append((scenario, gap, places))
+            end = later[0] if later else time.perf_counter()
+            gap = (end - last) * 1000 - HEARTBEAT_MS
+            passes = [
+                (gen, (stop - start) * 1000, name)
+                for start, stop, gen, name in collections
+                if start < end and stop > last
+            ]
+            self.stalls.append((scenario, gap, places, passes))
 
     def _run(self) -> None:
         while not self._stop.wait(SAMPLE_EVERY_S):
@@ -141,9 +172,13 @@ class StackSampler:
     def report(self, threshold_ms: float = 50.0) -> None:
         big = [s for s in self.stalls if s[1] >= threshold_ms]
         print(f"Where the loop was held, per stall of {threshold_ms:.0f} ms or more ({len(big)}):")
-        for scenario, gap, places in big:
+        for scenario, gap, places, passes in big:
             total = sum(places.values())
             print(f"  {gap:6.1f} ms  {scenario} ({total} samples)")
+            for gen, ms, name in passes:
+                print(f"      cyclic GC pass of generation {gen}: {ms:.1f} ms in thread {name}")
+            if not total and not passes:
+                print("      no sample: the GIL was held throughout (a call into C++ or C)")
             for (ours, inner), n in places.most_common(3):
                 print(f"      {100 * n / total:3.0f}%  {ours}")
                 if inner != ours.split(" < ")[0]:
@@ -205,6 +240,7 @@ class Heartbeat:
         if SAMPLER is not None:
             SAMPLER.beat = self
             SAMPLER.samples = []  # taken between scenarios
+            SAMPLER.collections = []
         self.timer.start()
 
     def stop(self, scenario: str = "") -> dict[str, float]:

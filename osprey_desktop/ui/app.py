@@ -9,6 +9,7 @@ signal ends the main coroutine, which then closes the session and the connectors
 from __future__ import annotations
 
 import asyncio
+import gc
 import importlib
 import logging
 import re
@@ -84,7 +85,24 @@ STARTUP_MODULES = (
 def load_agent_stack(config: Any) -> None:
     """Import what opening a session imports, and read the channel list, in a worker thread
     (no Qt object is made here). Measured on a loaded 2-core machine, these held the window
-    for 4 s when the session imported them on the loop (bench/ui_latency.py)."""
+    for 4 s when the session imported them on the loop (bench/ui_latency.py).
+
+    The cyclic collector is paused meanwhile and what was loaded is then frozen (kept out of
+    its generations, as the controller does once the session is open): the imports make
+    hundreds of thousands of objects that live as long as the process, and each full pass
+    they set off here held the GIL, and so the window, for 90-190 ms on an idle machine
+    (three per start-up; ``bench/ui_latency.py --only paint --sample``)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        _load_agent_stack(config)
+    finally:
+        gc.freeze()  # a no-collection move of every tracked object: no pass over them
+        if enabled:
+            gc.enable()
+
+
+def _load_agent_stack(config: Any) -> None:
     for name in STARTUP_MODULES:
         importlib.import_module(name)
     from osprey_desktop.registry import manager
