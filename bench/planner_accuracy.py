@@ -1,7 +1,8 @@
 """How well requests become plans: the development set and the held-out set, apart.
 
     .venv/bin/python bench/planner_accuracy.py
-        [--set dev|heldout|blind|blind2|styles|blind3|families|both|all] [--show-misses]
+        [--set dev|heldout|blind|blind2|styles|blind3|outside|blind4|families|both|all]
+        [--show-misses]
     .venv/bin/python bench/planner_accuracy.py --table     # plans only, over the unit-test table
 
 Each request of ``bench/queries/requests_dev.json`` and ``bench/queries/requests_heldout.json``
@@ -34,6 +35,12 @@ commit before the next round of rules; it is kept as blind as the first one.
 ``blind3`` (``requests_blind3.json``) was written the same way, in the three styles, by someone
 who had seen none of the rules; its misses are never printed either, and the rules written after
 it came from ``styles``, not from it.
+``outside`` and ``blind4`` are one set of 200 requests written by someone who read only the
+channel list, the README and this script, in six styles (facility shorthand, fast typing with
+slips, dictation with spoken numbers, indirect wording, several clauses and items, questions
+about the recent past), then split in two by a hash of each request's text before anyone
+scored them: ``outside`` (91) is developed on and its misses are printed; ``blind4`` (109) is
+never tuned on and only its totals are printed, like the other blind sets.
 """
 
 from __future__ import annotations
@@ -63,6 +70,8 @@ SETS = {
     "blind2": QUERIES / "requests_blind2.json",
     "styles": QUERIES / "requests_styles.json",
     "blind3": QUERIES / "requests_blind3.json",
+    "outside": QUERIES / "requests_outside.json",
+    "blind4": QUERIES / "requests_blind4.json",
 }
 
 PLANS: dict[str, tuple[str, ...]] = {
@@ -268,6 +277,7 @@ async def run_sets(names: list[str], show_misses: bool, show_heldout: bool) -> i
             "dev": show_misses,
             "families": show_misses,
             "styles": show_misses,
+            "outside": show_misses,
             "heldout": show_heldout,
         }.get(name, False)
         _report(name, score, time.perf_counter() - started, shown)

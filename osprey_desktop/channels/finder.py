@@ -87,6 +87,7 @@ from osprey_desktop.channels.words import (
     text_words,
 )
 from osprey_desktop.channels.words import _shipped_vocabulary as _shipped_vocabulary
+from osprey_desktop.language.shortenings import Shortenings
 
 if TYPE_CHECKING:
     from osprey_desktop.channels.records import ChannelRecord
@@ -181,6 +182,7 @@ class ChannelFinder:
         self.default_area: str | None = None
         self._cache: dict[str, dict[int, float]] = {}
         self._stems: dict[str, list[str]] | None = None
+        self._shortenings: Shortenings | None = None
         self._array_cache: dict[str, tuple[np.ndarray, np.ndarray, int]] = {}
 
     def _learn_from_names(self) -> dict[str, tuple[str, ...]]:
@@ -403,7 +405,21 @@ class ChannelFinder:
                 near = difflib.get_close_matches(word, self._index.known(), n=1, cutoff=0.85)
                 if near:
                     indices, strengths = postings(near[0])
+        if not len(indices) and not word.isdigit():
+            # the list's own words shortened: "lt" lifetime, "pres" pressure
+            meanings = self._shortened().meanings(word)
+            if meanings:
+                found = [postings(w) for w in meanings]
+                indices, strengths = strongest(
+                    np.concatenate([f[0] for f in found]), np.concatenate([f[1] for f in found])
+                )
         return indices, strengths
+
+    def _shortened(self) -> Shortenings:
+        """The shortenings of the list's words (built on the first word the list lacks)."""
+        if self._shortenings is None:
+            self._shortenings = Shortenings(self._index.known())
+        return self._shortenings
 
     def forget_words(self) -> None:
         """Drop what requests' words found (for measuring a word's first use)."""
@@ -411,6 +427,7 @@ class ChannelFinder:
         self._array_cache.clear()
         self._index.forget_known()
         self._stems = None
+        self._shortenings = None
 
     def _same_stem(self) -> dict[str, list[str]]:
         """The list's words by their stem (built on the first word the list lacks)."""

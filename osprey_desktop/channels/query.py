@@ -176,7 +176,16 @@ def _tokens(text: str, known: Callable[[str], bool] | None = None) -> list[str]:
             if _LEADING_NUMBER_NAME.fullmatch(token) and known(token)
             else _TOKEN.findall(token)
         )
-    return out
+    # "s3", "sec04", "cell12": a sector written against its number, where the list has no
+    # such word ("S3" may be a sextupole's name on another list)
+    split: list[str] = []
+    for token in out:
+        glued = _GLUED_SECTOR.fullmatch(token)
+        split += ["sector", glued.group(2)] if glued and not known(token) else [token]
+    return split
+
+
+_GLUED_SECTOR = re.compile(r"(s|sec|sect|sector|cell)(\d{1,3})")
 
 
 def _read_numbers(tokens: list[str], start: int) -> tuple[set[int], int]:

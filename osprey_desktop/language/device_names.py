@@ -10,11 +10,71 @@ import re
 from functools import lru_cache
 
 from osprey_desktop.language.clauses import is_question, negated
-from osprey_desktop.language.lexicon import GOLDEN_WORDS, PLACE_WORDS, VALUE_OFFERS
+from osprey_desktop.language.lexicon import (
+    CHANGE,
+    COMPARE_WORDS,
+    DETERMINERS,
+    DOWN_WORDS,
+    GOLDEN_WORDS,
+    HISTORY_WORDS,
+    MODIFIERS,
+    NEGATIONS,
+    ORDINALS,
+    PLACE_WORDS,
+    PLOT_VERBS,
+    POLITE,
+    PRONOUNS,
+    QUESTION_LEADS,
+    RANGE_WORDS,
+    READ_VERBS,
+    ROLE_WORDS,
+    STATISTIC_WORDS,
+    UP_WORDS,
+    VAGUE_AMOUNTS,
+    VALUE_OFFERS,
+)
 from osprey_desktop.language.parsed_request import Vocabulary
 from osprey_desktop.language.quantities import Quantity, amounts
+from osprey_desktop.language.shortenings import shortenings_of
 from osprey_desktop.language.units import lookup_unit
-from osprey_desktop.language.words import stem
+from osprey_desktop.language.words import STOP_WORDS, stem
+
+#: Words the grammar reads itself: never taken for a channel word shortened ("set" is no
+#: "setpoint", "max" no "maximum" when a request asks for one).
+_GRAMMAR_WORDS = frozenset().union(
+    CHANGE,
+    COMPARE_WORDS,
+    DETERMINERS,
+    DOWN_WORDS,
+    GOLDEN_WORDS,
+    HISTORY_WORDS,
+    MODIFIERS,
+    NEGATIONS,
+    ORDINALS,
+    PLACE_WORDS,
+    PLOT_VERBS,
+    POLITE,
+    PRONOUNS,
+    QUESTION_LEADS,
+    RANGE_WORDS,
+    READ_VERBS,
+    ROLE_WORDS,
+    STATISTIC_WORDS,
+    STOP_WORDS,
+    UP_WORDS,
+    VAGUE_AMOUNTS,
+    VALUE_OFFERS,
+)
+
+
+def is_channel_word(word: str, vocabulary: Vocabulary) -> bool:
+    """A word of the channel list, or one of its words shortened the way operators do ("lt"
+    lifetime, "pres" pressure: ``language.shortenings``) that the grammar has no use for."""
+    if word in vocabulary.channel_words:
+        return True
+    if word in _GRAMMAR_WORDS or not vocabulary.channel_words or lookup_unit(word):
+        return False
+    return bool(shortenings_of(vocabulary.channel_words).meanings(word))
 
 
 def join_device_names(text: str, vocabulary: Vocabulary) -> str:
@@ -162,7 +222,7 @@ def gives_a_value(
         and len(targets) == 1
         and named
         and vocabulary.channel_words
-        and all(w in vocabulary.channel_words for w in named)
+        and all(is_channel_word(w, vocabulary) for w in named)
     )
 
 
@@ -170,7 +230,7 @@ def _described_device(target: str, vocabulary: Vocabulary) -> bool:
     """A device named by the list's words and its number ("horizontal corrector 14",
     "quad 18"): a channel word right before the number, not a place ("sector 4")."""
     for word, _ in re.findall(r"\b([a-z]+)\s+(\d{1,3})\b(?!\.\d)", target.lower()):
-        if word in vocabulary.channel_words and word not in PLACE_WORDS:
+        if is_channel_word(word, vocabulary) and word not in PLACE_WORDS:
             return True
     return False
 

@@ -72,6 +72,7 @@ from osprey_desktop.language.clauses import (
 from osprey_desktop.language.device_names import (
     GIVEN_A_REFERENCE,
     gives_a_value,
+    is_channel_word,
     join_device_names,
     names_a_channel,
     names_a_concept,
@@ -563,7 +564,9 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
             continue
         if word in STATISTIC_WORDS or word in HISTORY_WORDS or word in COMPARE_WORDS:
             continue
-        if word in target_words and (not known or word in known or stem(word) in stems(known)):
+        if word in target_words and (
+            not known or stem(word) in stems(known) or is_channel_word(word, vocabulary)
+        ):
             used.add(word)
             continue
         if word in PLACE_WORDS or word in ORDINALS or word in NEGATIONS or word in RANGE_WORDS:

@@ -275,3 +275,26 @@ def test_counts_ordinals_and_reading_questions(text, numbers, ordinal, role, eve
         role,
         everything,
     )
+
+
+def test_a_word_the_list_lacks_is_read_as_its_words_shortened():
+    records = [
+        record("SR:DCCT:LIFE", "beam lifetime"),
+        record("SR:DCCT:CUR", "stored beam current"),
+        record("SR01:IG1:P", "vacuum pressure gauge 1 sector 1", sector=1),
+        record("SR03:IG5:P", "vacuum pressure gauge 5 sector 3", sector=3),
+    ]
+    finder = ChannelFinder(records, load_vocabulary())
+    assert finder.find("lt").names == ["SR:DCCT:LIFE"]
+    assert finder.find("pres").names == ["SR01:IG1:P", "SR03:IG5:P"]
+
+
+def test_a_sector_written_against_its_number():
+    query = parse_channel_query("vac s3", known=lambda word: False)
+    assert query.sectors == {3}
+    assert "s3" not in query.words
+    # a list with a device S3 keeps the word: it names that device
+    assert parse_channel_query("s3 current", known=lambda word: word == "s3").words == [
+        "s3",
+        "current",
+    ]

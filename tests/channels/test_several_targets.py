@@ -139,3 +139,10 @@ def test_a_request_for_everything_drops_the_role_the_parse_added() -> None:
         "vertical correctors"
     ]
     assert said_only(["the RF voltage readback"], "the RF voltage") == ["the RF voltage readback"]
+
+
+def test_an_item_whose_word_the_whole_answer_only_implies_is_found_on_its_own(database):
+    """ "lifetime and the current": the lifetime channel's DCCT implies "current", but the
+    current's own channel says it; both are read."""
+    names, _ = find_each_target(database, ["lifetime", "the current"], "lifetime and the current")
+    assert set(names) == {"SR:DCCT:Lifetime", "SR:DCCT:Current"}

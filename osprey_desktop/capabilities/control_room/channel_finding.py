@@ -206,7 +206,8 @@ def _covers(
     (and numbers) that the list has is one of theirs (a phrase the cut completed wrongly,
     "y storage ring current", is still said by "BPM 2 y" and "the storage ring current").
     Never when the whole picked devices by a number of the request that no phrase has ("at 6
-    this morning" is a time: not the magnets numbered 6)."""
+    this morning" is a time: not the magnets numbered 6), nor when the channels a phrase found
+    alone say its word more strongly than the whole's do."""
     said = {int(n) for n in re.findall(r"\d+", wording)}
     kept = {int(n) for phrase, _ in per_phrase for n in re.findall(r"\d+", phrase)}
     if said - kept and any(database.device_numbers(n) & (said - kept) for n in names):
@@ -218,6 +219,7 @@ def _covers(
     for phrase, found in per_phrase:
         if chosen & set(found):
             continue
+        own_positions = {p for n in found if (p := finder.records.position(n)) is not None}
         for piece in re.findall(r"[a-z]+|\d+", " ".join(_meaningful(phrase)).lower()):
             if piece.isdigit():
                 if not re.search(rf"(?<!\d)0*{int(piece)}(?!\d)", spelled):
@@ -225,9 +227,15 @@ def _covers(
                 continue
             if _narrows(piece, set()):
                 continue  # "first", "three", "devices" pick among channels; they name none
-            having = finder.word_matches(normalize(piece))[0]
-            # a word the list lacks was judged by the finder reading the whole request
-            if len(having) and not positions & set(having.tolist()):
+            having, strengths, _ = finder.word_matches(normalize(piece))
+            if not len(having):
+                continue  # a word the list lacks was judged by the finder reading the whole
+            strength = dict(zip(having.tolist(), strengths.tolist(), strict=True))
+            said_by_whole = max((strength.get(p, 0.0) for p in positions), default=0.0)
+            # the phrase's own channels say the word more strongly than the whole's do
+            # ("lifetime and the current": the lifetime's DCCT only implies "current")
+            said_by_own = max((strength.get(p, 0.0) for p in own_positions), default=0.0)
+            if not said_by_whole or said_by_own > said_by_whole + 1e-9:
                 return False
     return True
 

@@ -88,12 +88,17 @@ def named_devices(phrase: str, database: ChannelDatabase) -> tuple[list[str], li
         index += 1
         pv_name = len([p for p in word.split(":") if p]) > 1 and re.search(r"[a-z]", word)
         device = DEVICE_NAME.fullmatch(word) and not is_sector_reference(word)
+        if device and _GLUED_SECTOR.fullmatch(word) and not database.channels_named(word):
+            device = None  # "vac s3": sector 3 where the list has no device S3 (the finder's)
         if pv_name or device:
             names.append(word)
         else:
             rest.append(word)
     numbers = [w for w in without_sector(" ".join(rest)).split() if w.isdigit()]
     return list(dict.fromkeys(names)), list(dict.fromkeys(numbers))
+
+
+_GLUED_SECTOR = re.compile(r"(?:s|cell)\d{1,3}", re.I)
 
 
 def finder_of(database: ChannelDatabase) -> ChannelFinder:
