@@ -40,6 +40,7 @@ from osprey_desktop.connectors.values import value_kind, waveform_points, wavefo
 from osprey_desktop.ui.live_feed import LiveFeed
 from osprey_desktop.ui.plot_frames import number_or_nan
 from osprey_desktop.ui.plot_items import units_axis
+from osprey_desktop.ui.plot_options import lazy_plot_widget
 from osprey_desktop.ui.plot_range import SPANS
 from osprey_desktop.ui.timeseries_plot import TimeSeriesPlot, severity_code
 from osprey_desktop.ui.values import format_scalar
@@ -266,7 +267,7 @@ class StripChartDock(QDockWidget):
         if not self._waveforms:
             return
         if self.waveform_widget is None:
-            widget = pg.PlotWidget()
+            widget = lazy_plot_widget()
             widget.setObjectName("stripchart_waveforms")
             widget.setMinimumSize(200, 100)
             item = widget.getPlotItem()

@@ -55,6 +55,7 @@ from osprey_desktop.ui.plot_items import (
     swatch,
     units_axis,
 )
+from osprey_desktop.ui.plot_options import lazy_plot_widget
 from osprey_desktop.ui.values import ALARM_CELL
 
 pg.setConfigOptions(useOpenGL=False, antialias=False, background="w", foreground="k")
@@ -76,8 +77,10 @@ def severity_code(severity: Any) -> int:
 
 
 def time_plot_widget() -> pg.PlotWidget:
-    """The pyqtgraph plot of a ``TimeSeriesPlot``: our view box, a date axis below."""
-    widget = pg.PlotWidget(viewBox=TimeViewBox(), axisItems={"bottom": pg.DateAxisItem()})
+    """The pyqtgraph plot of a ``TimeSeriesPlot``: our view box, a date axis below, and
+    pyqtgraph's options form made only if asked for (``plot_options``: our menu replaces
+    theirs)."""
+    widget = lazy_plot_widget(viewBox=TimeViewBox(), axisItems={"bottom": pg.DateAxisItem()})
     widget.setMinimumSize(200, 120)
     return widget
 

@@ -239,6 +239,9 @@ def test_the_strip_chart_draws_enums_as_named_steps_and_waveforms_against_index(
     assert x.tolist() == list(range(64)) and wave.tolist() == pytest.approx(spectrum)
     assert plot.channel_status("SR:Tune:Spectrum").startswith("64 elements")
     assert dock.waveform_widget.getPlotItem().getAxis("left").labelText == "dB"
+    # both plots have their grid, and neither made pyqtgraph's options form (plot_options)
+    for item in (plot.plot_item, dock.waveform_widget.getPlotItem()):
+        assert item.getAxis("left").grid == 63 and not item.form_made
     stop = qasync_loop.create_task(dock.stop())
     qtbot.waitUntil(stop.done, timeout=3000)
 
