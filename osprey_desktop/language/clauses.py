@@ -62,6 +62,22 @@ _COURTESY = re.compile(
 )
 
 
+#: Sounds a dictation writes down between words ("uh", "umm", "erm"), and the "so" or "okay
+#: so" that opens a spoken sentence.
+_HESITATION = re.compile(r"(?<![\w'-])(?:u+h+|u+m+|u+h+m+|e+r+m*|h+m+|a+h+)(?![\w'-])[,.]?", re.I)
+_SPOKEN_OPENING = re.compile(
+    r"^\W*(?:(?:(?:ok(?:ay)?|right|alright|well)[\s,]+)?so|actually(?:[\s,]+just)?)\b[\s,]+", re.I
+)
+
+
+def without_fillers(text: str) -> str:
+    """``text`` without the hesitations of speech ("uh set the ... to minus zero point three",
+    "so um put the ID2 gap at ..."): they are no words of a request."""
+    cleaned = " ".join(_HESITATION.sub(" ", text).split())
+    cleaned = _SPOKEN_OPENING.sub("", cleaned)
+    return cleaned.strip(" ,") or text
+
+
 def without_courtesy(text: str) -> str:
     """``text`` without courtesy phrases that read like conditions or clauses ("I'd
     appreciate it if you could open ...", "..., if possible", "When you get a chance, ...")."""

@@ -33,6 +33,7 @@ from osprey_desktop.language.lexicon import (
     VAGUE_AMOUNTS,
     VALUE_OFFERS,
 )
+from osprey_desktop.language.numbers import SPOKEN_DEVICE_NUMBER, spoken_device_number
 from osprey_desktop.language.parsed_request import Vocabulary
 from osprey_desktop.language.quantities import Quantity, amounts
 from osprey_desktop.language.shortenings import shortenings_of
@@ -41,7 +42,7 @@ from osprey_desktop.language.words import STOP_WORDS, stem
 
 #: Words the grammar reads itself: never taken for a channel word shortened ("set" is no
 #: "setpoint", "max" no "maximum" when a request asks for one).
-_GRAMMAR_WORDS = frozenset().union(
+GRAMMAR_WORDS = frozenset().union(
     CHANGE,
     COMPARE_WORDS,
     DETERMINERS,
@@ -72,9 +73,60 @@ def is_channel_word(word: str, vocabulary: Vocabulary) -> bool:
     lifetime, "pres" pressure: ``language.shortenings``) that the grammar has no use for."""
     if word in vocabulary.channel_words:
         return True
-    if word in _GRAMMAR_WORDS or not vocabulary.channel_words or lookup_unit(word):
+    if word in GRAMMAR_WORDS or not vocabulary.channel_words or lookup_unit(word):
         return False
     return bool(shortenings_of(vocabulary.channel_words).meanings(word))
+
+
+_SPOKEN_NUMBER = re.compile(rf"(?P<number>{SPOKEN_DEVICE_NUMBER})(?![\w-])", re.I)
+#: Words that carry a number on as an amount ("two point four", "two hundred").
+_AMOUNT_GOES_ON = frozenset({"point", "hundred", "thousand", "million", "and", "half", "quarter"})
+_SPELLED_LETTERS = re.compile(r"\b[A-Za-z](?:\s+[A-Za-z]\b){1,3}")
+
+
+def spoken_device_names(text: str, vocabulary: Vocabulary) -> str:
+    """A device said the way a dictation writes it: "q d eight" -> "qd 8", "I D two" -> "id
+    2", "vertical corrector zero five" -> "vertical corrector 05". Letters spelled one by one
+    are joined when they make a device prefix of the list and a number follows; a number in
+    words is written in digits after a device prefix or a word of the list, unless a unit
+    follows it ("lifetime five hours" keeps its amount)."""
+    if not vocabulary.device_prefixes and not vocabulary.channel_words:
+        return text
+
+    def letters(m: re.Match[str]) -> str:
+        joined = re.sub(r"\s+", "", m.group(0))
+        after = text[m.end() :]
+        numbered = re.match(rf"\s+(?:\d|{SPOKEN_DEVICE_NUMBER}(?![\w-]))", after, re.I)
+        if joined.lower() in vocabulary.device_prefixes and numbered:
+            return joined
+        return m.group(0)
+
+    text = _SPELLED_LETTERS.sub(letters, text)
+    out: list[str] = []
+    at = 0
+    for word in re.finditer(r"[A-Za-z]+", text):
+        if word.start() < at:
+            continue
+        name = word.group(0).lower()
+        if name not in vocabulary.device_prefixes and not (
+            name in vocabulary.channel_words and name not in GRAMMAR_WORDS
+        ):
+            continue  # "to two point four": a value, after a word of the grammar
+        gap = re.match(r"\s+", text[word.end() :])
+        if gap is None:
+            continue
+        start = word.end() + gap.end()
+        spoken = _SPOKEN_NUMBER.match(text, start)
+        if spoken is None:
+            continue
+        digits = spoken_device_number(spoken.group("number"))
+        following = re.match(r"\s*([A-Za-zµ%]+)", text[spoken.end() :])
+        after = following.group(1).lower() if following else ""
+        if digits is None or after in _AMOUNT_GOES_ON or lookup_unit(after):
+            continue  # "lifetime five hours", "voltage two point four": amounts
+        out.append(text[at:start] + digits)
+        at = spoken.end()
+    return "".join(out) + text[at:]
 
 
 def join_device_names(text: str, vocabulary: Vocabulary) -> str:

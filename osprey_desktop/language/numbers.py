@@ -127,6 +127,22 @@ _SPELLED = re.compile(rf"{SPELLED_NUMBER_PATTERN}$", re.I)
 _DIGITS = re.compile(r"[-+−]?\s*(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
 
 
+#: A device's number said aloud: digit by digit after "zero"/"oh" ("zero five" is 05), else a
+#: whole number below a hundred ("twenty two", "eight"). No group, no anchors.
+SPOKEN_DEVICE_NUMBER = rf"(?:(?:zero|oh)(?:[\s-]+{_any(_DIGIT_VALUES)})+|{_BELOW_100})"
+
+
+def spoken_device_number(words: str) -> str | None:
+    """The digits of a device number said aloud ("zero five" -> "05", "twenty two" -> "22")."""
+    tokens = words.lower().replace("-", " ").split()
+    if tokens and tokens[0] in ("zero", "oh"):
+        if all(t in _DIGIT_VALUES for t in tokens):
+            return "".join(str(_DIGIT_VALUES[t]) for t in tokens)
+        return None
+    value = _cardinal(tokens)
+    return None if value is None or value >= 100 else str(int(value))
+
+
 def spelled_number(phrase: str) -> float | None:
     """The amount ``phrase`` spells out, or None when it is not exactly one amount.
 

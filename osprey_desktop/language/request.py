@@ -68,6 +68,7 @@ from osprey_desktop.language.clauses import (
     verb_clauses,
     verb_of,
     without_courtesy,
+    without_fillers,
 )
 from osprey_desktop.language.device_names import (
     GIVEN_A_REFERENCE,
@@ -77,6 +78,7 @@ from osprey_desktop.language.device_names import (
     names_a_channel,
     names_a_concept,
     names_a_device,
+    spoken_device_names,
     stems,
 )
 from osprey_desktop.language.lexicon import (
@@ -186,8 +188,9 @@ def parse_request(
     from osprey_desktop.language.questions import is_thanks
     from osprey_desktop.language.words import is_greeting
 
-    courteous = is_thanks(str(text)) or is_greeting(str(text))  # "that's enough, thanks"
-    said = in_order(str(text) if courteous else without_courtesy(str(text)))
+    spoken = without_fillers(str(text))  # "uh hi there", "so um put the ..."
+    courteous = is_thanks(spoken) or is_greeting(spoken)  # "that's enough, thanks"
+    said = in_order(spoken if courteous else without_courtesy(spoken))
     resolved = _with_references_resolved(said, vocabulary, now)
     request = _parse(resolved, vocabulary, now)
     if resolved != str(text):
@@ -210,10 +213,21 @@ def _with_references_resolved(
     """``text`` with a change clause that points back ("HCM 7 readback please, then bump it
     0.05 A", "give me VCM 12 then 0.1 A on it") naming what the first clause named, said the
     way the writers read it ("... then increase HCM7 by 0.05 A")."""
+    text = _values_after_a_question(text)
     clauses = verb_clauses(text)
-    if len(clauses) < 2 or CONDITIONAL.search(text):
-        return text  # one clause, or a condition ("when QF3 is above 121 A, lower it")
-    first = _parse(clauses[0], vocabulary, now)
+    if len(clauses) < 2:
+        return text
+    condition = _CONDITION_FIRST.match(clauses[0])
+    if CONDITIONAL.search(" ".join(clauses[1 if condition else 0 :])):
+        return text  # a condition after the change ("lower QF3 when it is above 121 A")
+    # "if HCM19 is still at zero, set it to 0.35 A": the condition is read first, as a
+    # question (never a value given), and the change is approved by an operator who sees it
+    subject = ""
+    if condition or _YES_NO_LEAD.match(clauses[0]):
+        subject = _subject_asked(clauses[0][condition.end() :] if condition else clauses[0])
+        if condition and not subject:
+            return text
+    first = _parse(subject or clauses[0], vocabulary, now)
     if first.changes or first.intent in ("conversation", "knowledge") or not first.targets:
         return text
     if not names_a_channel(" ".join(first.targets), vocabulary or Vocabulary()):
@@ -225,6 +239,11 @@ def _with_references_resolved(
     if not named:
         return text
     out = text
+    if condition:
+        later = _parse(clauses[1], vocabulary, now)
+        if not later.changes:
+            return text  # "if the beam dumps, tell me": nothing to approve
+        out = out.replace(clauses[0], f"read {named}", 1)
     for clause in clauses[1:]:
         if _BACK_REFERENCE.search(clause):
             said = _BACK_REFERENCE.sub(named, clause, count=1)
@@ -239,6 +258,45 @@ def _with_references_resolved(
         if change.changes and not change.unused:
             out = out.replace(clause, change.canonical, 1)
     return out
+
+
+_CONDITION_FIRST = re.compile(r"^\W*(?:only\s+)?(?:if|when|once|provided(?:\s+that)?)\s+", re.I)
+# "is QF31 still at 120 A? if so put it to 120.8": the "so" of a yes answered in advance
+_IF_SO = re.compile(
+    r"(?<=[?.,;])\s*(?:and\s+)?if\s+(?:so|yes|it\s+is|that'?s\s+the\s+case),?\s*", re.I
+)
+# "id2 gap? then 16mm", "rf volt sp? -> 2.45": a value after the question is the change
+_VALUE_AFTER_QUESTION = re.compile(
+    r"\?\s*(?:(?:and\s+)?then\s+|->\s*|→\s*|=>\s*)(?P<value>[-+−]?(?:\d+(?:\.\d*)?|\.\d+)\s*"
+    r"[a-zµ%]{0,4})\s*[.!]*$",
+    re.I,
+)
+
+
+_YES_NO_LEAD = re.compile(r"^\W*(?:is|are|was|were|does|do|did|has|have)\s+", re.I)
+_PREDICATE = re.compile(
+    r"\s+(?:is|are|was|were|has|have|had|reads?|stays?|still|remains?|drops?|dropped|falls?|"
+    r"fell|fallen|goes|went|gets?|exceeds?|exceeded|above|below|over|under|at|within|less|more|"
+    r"greater|higher|lower|[<>=≥≤])(?:\s|$).*$",
+    re.I,
+)
+
+
+def _subject_asked(clause: str) -> str:
+    """What a condition or a yes/no question is about: "HCM19 is still at zero" and "is QF31
+    still at 120 A" are about HCM19 and QF31; "" when the clause says nothing of the kind."""
+    lead = _YES_NO_LEAD.match(clause)
+    if lead is None and not re.search(r"\s(?:is|are|was|were|has|have|reads?|stays?)\b", clause):
+        return ""
+    rest = clause[lead.end() :] if lead else clause
+    subject = _PREDICATE.sub("", rest).strip(" ,")
+    return subject if subject and subject != rest.strip(" ,") else ""
+
+
+def _values_after_a_question(text: str) -> str:
+    """The forms above said the way the clauses are read: "...? then set it to 16mm"."""
+    text = _IF_SO.sub(" then ", text)
+    return _VALUE_AFTER_QUESTION.sub(lambda m: f"? then set it to {m['value']}", text)
 
 
 _LAST_CHANGE_ASKED = re.compile(
@@ -282,7 +340,7 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
 
     vocabulary = vocabulary or Vocabulary()
     original = " ".join(str(text).split())
-    work = join_device_names(original, vocabulary)
+    work = join_device_names(spoken_device_names(original, vocabulary), vocabulary)
     work = re.sub(r"\bzero\s+out\b", "zero", work, flags=re.I)  # a phrasal verb, one verb
     work = said_plainly(work)  # "put them on one plot", "give 0.2 A to VCM 9", ...
     work = spoken_times(work)  # "a quarter past nine", "an hour and a half ago"
@@ -571,6 +629,8 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
             continue
         if word in PLACE_WORDS or word in ORDINALS or word in NEGATIONS or word in RANGE_WORDS:
             continue
+        if word in ROLE_WORDS and word in target_words:
+            continue  # "rf volt sp": the setpoint of what the other words name
         if (
             word in target_words
             and re.fullmatch(r"[a-z]{1,5}", word)

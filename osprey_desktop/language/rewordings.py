@@ -40,9 +40,54 @@ def said_plainly(text: str) -> str:
         work,
         flags=re.I,
     )
+    # "take 0.3 A off HCM33", "add 0.1 A to QF 2": an amount taken from or added to a device
+    work = re.sub(r"\bdouble[\s-]+check", "check", work, flags=re.I)
+    work = _ON_WHAT_IT_IS.sub(lambda m: f"increase it by {m['amount']}", work)
+    work = _TAKE_OFF.sub(lambda m: f"decrease {m['what']} by {m['amount']}", work)
+    work = _ADD_TO.sub(lambda m: f"increase {m['what']} by {m['amount']}", work)
+    # "double the ID11 gap", "halve the QF 3 current": a change by a factor
+    work = _BY_FACTOR.sub(
+        lambda m: (
+            f"{_FACTORS[m['verb'].lower()]} {m['what']} by {_PERCENTS[m['verb'].lower()]}{m['end']}"
+        ),
+        work,
+    )
+    # "have QD36 sit at 94 A", "I'd like the ID09 gap closed down to 12 mm": a value wished
+    work = _WISHED_STATE.sub(lambda m: f"set {m['what']} to ", work)
     # "corrector number 15", "quad no. 7": the word for "number" before a device's number
     work = re.sub(r"(?<=[a-z])\s+(?:number|no\.|nr\.?|num\.?|#)\s*(?=\d)", " ", work, flags=re.I)
     return work
+
+
+_AMOUNT = r"[-+−]?(?:\d+(?:\.\d*)?|\.\d+)\s*[a-zµ%]{0,4}"
+_TAKE_OFF = re.compile(
+    rf"\b(?:take|knock|shave)\s+(?P<amount>{_AMOUNT})\s+off\s+(?:of\s+)?(?P<what>[^,;?!]+)",
+    re.I,
+)
+_ON_WHAT_IT_IS = re.compile(
+    rf"\b(?P<verb>add|increase|raise)\s+(?:it\s+by\s+)?(?P<amount>{_AMOUNT})\s+(?:to|on|onto)\s+"
+    r"(?:what\s+it\s+is(?:\s+now)?|its\s+(?:current|present)\s+value|the\s+current\s+value)\b",
+    re.I,
+)
+_ADD_TO = re.compile(
+    rf"\badd\s+(?P<amount>{_AMOUNT})\s+(?:to|onto)\s+(?P<what>(?!what\b|it\s+is\b)[^,;?!]+)",
+    re.I,
+)
+_WISHED_STATE = re.compile(
+    r"\b(?:(?:i|we)(?:'d|\s+would)\s+like|(?:i|we)\s+(?:want|need)|(?:can|could|would)\s+you"
+    r"\s+(?:have|get)|please\s+(?:have|get)|have|get)\s+(?P<what>(?:the\s+)?[^,;?!]{1,40}?)\s+"
+    r"(?:(?:closed|opened|set|moved|brought|put|lowered|raised|changed|adjusted|dropped|taken|"
+    r"run|ramped|driven)(?:\s+(?:down|up|back|over))?|sit(?:ting)?|stay(?:ing)?|sat|be|running"
+    r"|ramp(?:ed)?)\s+(?:to|at)\s+(?=[-+−]?\.?\d|minus\b)",
+    re.I,
+)
+_BY_FACTOR = re.compile(
+    r"(?P<verb>\b(?:double|halve))\s+(?!(?:check|checking)\b)(?P<what>(?:the\s+)?[^,;?!]+?)"
+    r"(?P<end>\s*(?:[.!,;]|$))",
+    re.I,
+)
+_FACTORS = {"double": "increase", "halve": "decrease"}
+_PERCENTS = {"double": "100%", "halve": "50%"}
 
 
 _ON_ONE_PLOT = re.compile(

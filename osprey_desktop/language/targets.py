@@ -56,7 +56,10 @@ MEASURED_INTENTS = frozenset({"read", "history", "plot", "statistic", "compare"}
 
 __all__ = ["as_measured", "split_targets", "with_roles", "without_slot_words"]
 
-_ITEM_SPLIT = re.compile(r"\s*(?:,|;|\band\b|\bas\s+well\s+as\b|\bplus\b|&|\balong\s+with\b)\s*")
+_ITEM_SPLIT = re.compile(
+    r"\s*(?:,|;|\band\b|\bas\s+well\s+as\b|\bplus\b|&|\balong\s+with\b|(?<=\w)\s+\+\s+(?=[a-z]))\s*",
+    re.I,
+)
 _DEVICE_AND_NUMBER = re.compile(
     r"^(?P<device>.*?[A-Za-z][\w-]*?)(?P<gap>\s*)\d+[A-Za-z]?$"  # "VCM 3" or "VCM3"
 )

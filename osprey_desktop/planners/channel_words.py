@@ -15,6 +15,7 @@ from datetime import datetime, tzinfo
 from functools import lru_cache
 from typing import Any
 
+from osprey_desktop.language.device_names import GRAMMAR_WORDS
 from osprey_desktop.language.request import Request, Vocabulary, parse_request
 
 logger = logging.getLogger(__name__)
@@ -44,7 +45,35 @@ def vocabulary_of(database: Any) -> Vocabulary:
                 prefixes.add(token.lower())
         text = " ".join([record.description, *record.synonyms])
         words.update(w for w in re.findall(r"[a-z]+", text.lower()) if len(w) > 1)
+    words |= _terms_for(words, database)
     return Vocabulary(frozenset(prefixes), frozenset(words))
+
+
+def _terms_for(words: set[str], database: Any) -> set[str]:
+    """The channel-finding vocabulary's short terms for words of this list ("volt" for
+    voltage, "vac" for vacuum: ``resources/channel_vocabulary.yaml`` and the facility's
+    ``channel_finding.vocabulary``), except words the grammar reads itself ("set", "x") and
+    times ("min")."""
+    try:
+        from osprey_desktop.channels.finding import configured_finder
+
+        phrases = configured_finder(database).vocabulary.phrases
+    except Exception as exc:  # noqa: BLE001 - a list without a finder has no terms
+        logger.info("no channel vocabulary for the request parse: %s", exc)
+        return set()
+    return {
+        term
+        for term, said in phrases.items()
+        if term.isalpha()
+        and len(term) > 1
+        and term not in GRAMMAR_WORDS  # a unit may stay: "volt" is voltage too
+        and not any(w in _TIME_UNITS for phrase in said for w in phrase)
+        and any(w in words for phrase in said for w in phrase)
+    }
+
+
+#: Terms for these stand for a time ("min", "hr"), which the parse reads as such.
+_TIME_UNITS = frozenset({"second", "minute", "hour", "day", "millisecond"})
 
 
 def configured_vocabulary() -> Vocabulary:

@@ -510,10 +510,32 @@ def test_a_change_after_a_reading_names_what_the_reading_named(text, canonical):
 
 @pytest.mark.parametrize(
     "text",
-    ["no, make it 0.35", "when QF3 is above 121 A, lower it to 120 A", "the first three BPMs"],
+    ["no, make it 0.35", "lower it to 120 A when QF3 is above 121 A", "the first three BPMs"],
 )
-def test_a_pronoun_without_a_channel_before_it_or_in_a_condition_stays(text):
+def test_a_pronoun_without_a_channel_before_it_or_a_condition_after_it_stays(text):
     assert parse(text).canonical == text
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("when QF3 is above 121 A, lower it to 120 A", "read QF3, set QF3 to 120 A"),
+        ("if HCM19 is still at zero, set it to 0.35 A", "read HCM19, set HCM19 to 0.35 A"),
+        ("if the lifetime is above 5 h, close ID09 to 14 mm", "read the lifetime, close ID09"),
+        ("is QF31 still at 120 A? if so put it to 120.8", "then set QF31 to 120.8"),
+        ("id2 gap? then 16mm", "then set id2 gap to 16 mm"),
+    ],
+)
+def test_a_condition_or_a_question_before_a_change_is_read_first(text, canonical):
+    """The condition is read, never taken for a value given ("HCM19 is still at zero"), and
+    the change is planned after it: the operator approves it seeing the value read."""
+    request = parse(text)
+    assert request.changes and request.reads_first
+    assert canonical in request.canonical
+
+
+def test_a_condition_before_something_that_changes_nothing_stays():
+    assert parse("if the beam dumps, tell me").canonical == "if the beam dumps, tell me"
 
 
 def test_a_duration_after_is_x_over_is_a_threshold():
