@@ -751,3 +751,59 @@ def test_an_amount_in_a_unit_given_to_a_channel_named_by_its_words_is_a_change()
     assert parse("RF voltage 2.6 MV").canonical == "set RF voltage to 2.6 MV"
     assert not parse("RF voltage 2.6 MV?").changes
     assert not parse("RF voltage and lifetime 2.6 MV").changes  # two channels: no one value
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("set q d eight to ninety six amps", "set QD8 to ninety six amps"),
+        ("bring Q D twenty two up by one amp", "increase QD22 by 1 amp"),
+        ("hcm zero three", "HCM03"),
+        (
+            "uh set the vertical corrector zero five to minus zero point three",
+            "set the vertical corrector 05 to minus zero point three",
+        ),
+        ("so um put the I D two gap at twenty two millimeters", "set the ID2 gap to"),
+        # a number said after a channel word that goes on as an amount stays an amount
+        ("lower the RF voltage two hundred kilovolts", "decrease the RF voltage by 200"),
+        ("set the RF voltage to two point four megavolts", "voltage to two point four"),
+    ],
+)
+def test_devices_said_aloud_and_the_hesitations_of_speech(text, canonical):
+    request = parse(text)
+    assert canonical in request.canonical
+    assert not request.unused
+
+
+def test_spelled_letters_that_make_no_device_prefix_stay_letters():
+    assert parse("show me the x y orbit").canonical == "show me the x y orbit"
+    assert parse("uh hi there").intent == "conversation"
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("take 0.3 A off HCM33", "decrease HCM33 by 0.3 A"),
+        ("add 0.1 A to QF 2", "increase QF2 by 0.1 A"),
+        ("double the ID11 gap", "increase the ID11 gap by 100%"),
+        ("halve the QF 3 current", "decrease the QF3 current by 50%"),
+        ("could you have QD36 sit at 94 A", "set QD36 to 94 A"),
+        ("I'd like the ID09 gap closed down to 12 mm", "set the ID09 gap to 12 mm"),
+        ("actually just add 0.1 A to what it is now", "increase it by 0.1 A"),
+    ],
+)
+def test_changes_said_as_amounts_taken_added_or_wished(text, canonical):
+    request = parse(text)
+    assert request.changes
+    assert request.canonical == canonical
+
+
+def test_double_check_is_a_check_not_a_factor():
+    request = parse("double check the lifetime")
+    assert not request.changes
+    assert request.canonical == "check the lifetime"
+
+
+def test_a_plus_between_words_lists_items():
+    assert parse("curr + lt + energy").targets == ("curr", "lt", "energy")
+    assert parse("QF5 +0.5A").quantity.value == 0.5
