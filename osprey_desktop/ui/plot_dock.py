@@ -146,7 +146,8 @@ class ArchivePlotView(QWidget):
         self, prepared: list[PreparedSeries], frames: list[OrbitFrame]
     ) -> Iterator[None]:
         """Make the views, one pyqtgraph plot (10-20 ms on the loop) or a few channels per
-        step; the views are shown together after the last step."""
+        step; the views are shown together after the last step, the first one's waterfall
+        painted a loop turn after its upper plot."""
         plot_widget = time_plot_widget()  # the pyqtgraph plot, then the widget around it
         yield
         self.timeseries = TimeSeriesPlot(
@@ -186,6 +187,12 @@ class ArchivePlotView(QWidget):
             timeseries.apply(part)
             yield
         tabs.append((timeseries, f"Time series ({len(prepared)})", ""))
+        # The first view's plots paint in two loop turns, the upper one first: the axes of
+        # an orbit and its waterfall painted together held the loop 40-75 ms.
+        first = tabs[0][0]
+        held = first.waterfall_widget if isinstance(first, OrbitPlot) else None
+        if held is not None:
+            held.setUpdatesEnabled(False)
         self.views.removeTab(0)
         self.status.deleteLater()
         for widget, label, tip in tabs:
@@ -193,6 +200,9 @@ class ArchivePlotView(QWidget):
             if tip:
                 self.views.setTabToolTip(self.views.indexOf(widget), tip)
         self.views.setCurrentIndex(0)
+        if held is not None:
+            yield
+            held.setUpdatesEnabled(True)
         self.ready = True
         self.drawn.emit()
 

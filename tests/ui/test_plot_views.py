@@ -291,3 +291,46 @@ def test_an_archived_plot_keeps_growing_live(qtbot, qasync_loop):
     assert x[-1] == pytest.approx(now + 2)
     plot.live_button.click()
     qtbot.waitUntil(lambda: not connector.callbacks, timeout=3000)  # unsubscribed
+
+
+def test_an_orbit_view_paints_its_orbit_one_loop_turn_before_its_waterfall(qtbot, qapp):
+    """Both plots' axes painted in one pass held the loop 40-75 ms."""
+    from PySide6.QtCore import QEvent, QObject
+
+    artifact = artifacts_from_state(bpm_state(12, 300))[0]
+    view = ArchivePlotView(artifact)
+    qtbot.addWidget(view)
+    view.resize(1000, 700)
+    view.show()
+    qtbot.waitExposed(view)
+    prepared, frames = prepare_figure(artifact)
+    painted: list[str] = []
+
+    class PaintSpy(QObject):
+        def eventFilter(self, watched, event):  # noqa: N802 - Qt override
+            if event.type() == QEvent.Type.Paint:
+                painted.append(watched.objectName())
+            return False
+
+    spy = PaintSpy()
+    watched = False
+    passes: list[set[str]] = []  # what each pass of the event loop painted
+    for _ in view.build_steps(prepared, frames):
+        orbit = view.orbits[0] if view.orbits else None
+        if not watched and orbit is not None and orbit.waterfall_widget is not None:
+            for name, plot in (
+                ("orbit", orbit.orbit_widget),
+                ("waterfall", orbit.waterfall_widget),
+            ):
+                plot.viewport().setObjectName(name)
+                plot.viewport().installEventFilter(spy)
+            watched = True
+        painted.clear()
+        qapp.processEvents()
+        passes.append(set(painted))
+    painted.clear()
+    qapp.processEvents()
+    passes.append(set(painted))
+    shown = [p for p in passes if p]
+    assert shown[0] == {"orbit"} and "waterfall" in shown[1]
+    assert view.ready and view.views.currentWidget() is view.orbits[0]
