@@ -70,6 +70,13 @@ def profile_plot_widget() -> pg.PlotWidget:
     return widget
 
 
+def waterfall_plot_widget() -> pg.PlotWidget:
+    """The pyqtgraph plot of a waterfall: time (local clock) down the left axis."""
+    widget = lazy_plot_widget(axisItems={"left": ClockAxis("left")})
+    widget.setMinimumSize(200, 120)
+    return widget
+
+
 class OrbitPlot(QWidget):
     """Shows an ``OrbitFrame`` (``plot_frames.orbit_frame`` or ``waveform_frame``)."""
 
@@ -165,13 +172,13 @@ class OrbitPlot(QWidget):
             item.getAxis("bottom").setTicks([ticks, []])
         return ticks
 
-    def add_waterfall(self) -> None:
-        """The values against time below the orbit, with a marker at the chosen moment."""
+    def add_waterfall(self, widget: pg.PlotWidget | None = None) -> None:
+        """The values against time below the orbit, with a marker at the chosen moment;
+        ``widget``: made by ``waterfall_plot_widget()`` a loop turn earlier."""
         if self.waterfall_widget is not None:
             return
         frame, positions, ticks = self.frame, self.positions, self._ticks
-        self.waterfall_widget = lazy_plot_widget(axisItems={"left": ClockAxis("left")})
-        self.waterfall_widget.setMinimumSize(200, 120)
+        self.waterfall_widget = widget if widget is not None else waterfall_plot_widget()
         fall = self.waterfall_widget.getPlotItem()
         if ticks is not None:
             fall.getAxis("bottom").setTicks([ticks, []])
@@ -271,4 +278,10 @@ def _colour_scale(frame: OrbitFrame) -> tuple[tuple[float, float], pg.ColorMap]:
     return (low, high), pg.colormap.get("viridis")
 
 
-__all__ = ["ColourBar", "OrbitPlot", "profile_plot_widget", "short_name"]
+__all__ = [
+    "ColourBar",
+    "OrbitPlot",
+    "profile_plot_widget",
+    "short_name",
+    "waterfall_plot_widget",
+]

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 from osprey_desktop.answers.history import families
 from osprey_desktop.connectors.values import waveform_points
 from osprey_desktop.ui.live_feed import LiveFeed
-from osprey_desktop.ui.orbit_plot import OrbitPlot, profile_plot_widget
+from osprey_desktop.ui.orbit_plot import OrbitPlot, profile_plot_widget, waterfall_plot_widget
 from osprey_desktop.ui.plot_artifacts import PlotArtifact, artifacts_from_state
 from osprey_desktop.ui.plot_data import PreparedSeries, prepare_series, series_end
 from osprey_desktop.ui.plot_frames import OrbitFrame, number_or_nan, orbit_frame
@@ -210,7 +210,9 @@ class ArchivePlotView(QWidget):
 def _rest_of(plot: OrbitPlot) -> Iterator[None]:
     """The parts of a deferred orbit or waveform view, one per step."""
     yield
-    plot.add_waterfall()
+    widget = waterfall_plot_widget()  # the pyqtgraph plot, then the image and marker in it
+    yield
+    plot.add_waterfall(widget)
     yield
     plot.add_colour_bar()
     yield
