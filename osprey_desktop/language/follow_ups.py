@@ -24,14 +24,23 @@ __all__ = ["follow_up"]
 _ONLY_A_VALUE = re.compile(
     rf"^(?:(?:ok(?:ay)?|no|wait|sorry|oops|hmm|um|fine|right|alright|so|then|and|"
     rf"make\s+(?:that|it)|try|i\s+mean(?:t)?|let'?s\s+(?:say|try)|instead|rather|please|"
-    rf"actually)\b[\s,]*)*"
-    rf"(?:{NUM_PATTERN}|{SPELLED_NUMBER_PATTERN})\s*(?:%|[a-zµ]+)?"
+    rf"actually|do|go\s+(?:with|for)|use)\b[\s,]*)*"
+    rf"(?P<amount>{NUM_PATTERN}|{SPELLED_NUMBER_PATTERN})\s*(?P<unit>%|[a-zµ]+)?"
     rf"(?:[\s,]*(?:then|instead|please|rather|thanks))*[\s.!]*$",
     re.I,
 )
 _SAME_FOR = re.compile(
-    r"^(?:(?:ok(?:ay)?|and|now|then|also)\b[\s,]*)*(?:(?:do\s+)?the\s+same\s+(?:for|with)|"
-    r"same\s+(?:for|with)|what\s+about|how\s+about|and|now|also)\s+(?P<rest>.+?)[\s?.!]*$",
+    r"^(?:(?:ok(?:ay)?|and|now|then|also)\b[\s,]*)*(?:(?:do\s+|put\s+|set\s+)?(?:the\s+)?same"
+    r"(?:\s+(?:value|thing|setting|one|change))?\s+(?:for|with|on|to)|what\s+about|how\s+about|"
+    r"and|now|also)\s+(?P<rest>.+?)(?:\s+instead(?:\s+of\s+.+?)?)?[\s?.!]*$",
+    re.I,
+)
+# "make that 6 hours", "now the last 24 hours", "try 2 days": a new span for the same channels
+_ONLY_A_SPAN = re.compile(
+    r"^(?:(?:ok(?:ay)?|and|now|then|also|make\s+(?:that|it)|change\s+(?:that|it)\s+to|try|"
+    r"what\s+about|how\s+about|instead|rather)\b[\s,]*)*(?:(?:over|for)\s+)?(?:the\s+)?"
+    r"(?:(?:last|past)\s+)?(?P<count>\d+(?:\.\d+)?)\s*(?P<unit>minutes?|mins?|hours?|hrs?|h|days?|"
+    r"weeks?)(?:\s+instead)?[\s?.!]*$",
     re.I,
 )
 
@@ -47,8 +56,18 @@ def follow_up(
         return None
     before = " and ".join(t for t in previous.targets)
     old_phrase = _phrase_in(previous.canonical, previous.targets)
-    if _ONLY_A_VALUE.match(new.text) and new.quantity is not None and previous.changes:
-        quantity = new.quantity
+    span = _ONLY_A_SPAN.match(new.canonical)
+    if span and new.time is None and not previous.changes and previous.time is not None:
+        said = f"over the last {span['count']} {span['unit']}"
+        timed = parse_request(f"lifetime {said}", vocabulary)
+        if timed.time is not None:  # "make that 6 hours" after a plot of the last hour
+            return _with_new_time(previous, replace(new, time=timed.time))
+    value = _ONLY_A_VALUE.match(new.text) or _ONLY_A_VALUE.match(new.canonical)
+    quantity = new.quantity
+    if value and quantity is None and previous.changes:
+        # "do 19 instead": a number the parse took for a device's, alone: the value
+        quantity = parse_request(f"set x to {value['amount']} {value['unit'] or ''}").quantity
+    if value and quantity is not None and previous.changes:
         earlier = previous.quantity
         unitless = quantity.kind == "absolute" and quantity.unit is None
         if unitless and earlier is not None and earlier.kind == "absolute":
@@ -74,6 +93,23 @@ def follow_up(
             new, targets=previous.targets, canonical=canonical, refers_back=True, time=time
         )
     roles = _roles_only(new)
+    if roles and previous.changes:  # "what's its readback now?" after "set VCM14 to 0.5 A"
+        targets = tuple(
+            " ".join([*(w for w in t.split() if w.lower() not in ROLE_WORDS), *roles])
+            for t in previous.targets
+        )
+        return replace(
+            previous,
+            text=new.text,
+            intent="read",
+            targets=targets,
+            quantity=None,
+            reference=None,
+            state=None,
+            verb=None,
+            canonical="read " + " and ".join(targets),
+            reads_first=False,
+        )
     if roles and not previous.changes:  # "and its setpoint?" after "HCM 3 readback"
         targets = tuple(
             " ".join([*(w for w in t.split() if w.lower() not in ROLE_WORDS), *roles])
@@ -89,7 +125,7 @@ def follow_up(
             return None  # "the same for the last 10 minutes": the planner reuses the channels
         return _with_new_time(previous, new)
     same = _SAME_FOR.match(new.canonical)
-    if same and not new.changes and new.quantity is None:
+    if same and new.quantity is None and (not new.changes or previous.changes):
         rest = same.group("rest")
         targets = parse_request(rest, vocabulary).targets
         if not targets:

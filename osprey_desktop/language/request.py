@@ -118,7 +118,7 @@ from osprey_desktop.language.references import (
     find_reference,
 )
 from osprey_desktop.language.rewordings import said_plainly
-from osprey_desktop.language.spelling import verb_spelled
+from osprey_desktop.language.spelling import slips_respelled, verb_spelled
 from osprey_desktop.language.targets import (
     split_targets,
     with_roles,
@@ -215,18 +215,9 @@ def _with_references_resolved(
     way the writers read it ("... then increase HCM7 by 0.05 A")."""
     text = _values_after_a_question(text)
     clauses = verb_clauses(text)
-    if len(clauses) < 2:
-        return text
-    condition = _CONDITION_FIRST.match(clauses[0])
-    if CONDITIONAL.search(" ".join(clauses[1 if condition else 0 :])):
-        return text  # a condition after the change ("lower QF3 when it is above 121 A")
-    # "if HCM19 is still at zero, set it to 0.35 A": the condition is read first, as a
-    # question (never a value given), and the change is approved by an operator who sees it
-    subject = ""
-    if condition or _YES_NO_LEAD.match(clauses[0]):
-        subject = _subject_asked(clauses[0][condition.end() :] if condition else clauses[0])
-        if condition and not subject:
-            return text
+    if len(clauses) < 2 or CONDITIONAL.search(text):
+        return text  # one clause, or a condition the writer checks ("when QF3 is above 121 A")
+    subject = _subject_asked(clauses[0]) if _YES_NO_LEAD.match(clauses[0]) else ""
     first = _parse(subject or clauses[0], vocabulary, now)
     if first.changes or first.intent in ("conversation", "knowledge") or not first.targets:
         return text
@@ -239,11 +230,6 @@ def _with_references_resolved(
     if not named:
         return text
     out = text
-    if condition:
-        later = _parse(clauses[1], vocabulary, now)
-        if not later.changes:
-            return text  # "if the beam dumps, tell me": nothing to approve
-        out = out.replace(clauses[0], f"read {named}", 1)
     for clause in clauses[1:]:
         if _BACK_REFERENCE.search(clause):
             said = _BACK_REFERENCE.sub(named, clause, count=1)
@@ -260,10 +246,11 @@ def _with_references_resolved(
     return out
 
 
-_CONDITION_FIRST = re.compile(r"^\W*(?:only\s+)?(?:if|when|once|provided(?:\s+that)?)\s+", re.I)
-# "is QF31 still at 120 A? if so put it to 120.8": the "so" of a yes answered in advance
+# "is QF31 still at 120 A? if so put it to 120.8": the question is the write's condition
 _IF_SO = re.compile(
-    r"(?<=[?.,;])\s*(?:and\s+)?if\s+(?:so|yes|it\s+is|that'?s\s+the\s+case),?\s*", re.I
+    r"^\W*(?P<aux>is|are)\s+(?P<asked>[^?]+)\?\s*(?:and\s+)?if\s+(?:so|yes|it\s+is|they\s+are|"
+    r"that'?s\s+the\s+case),?\s*(?P<change>.+)$",
+    re.I,
 )
 # "id2 gap? then 16mm", "rf volt sp? -> 2.45": a value after the question is the change
 _VALUE_AFTER_QUESTION = re.compile(
@@ -294,8 +281,14 @@ def _subject_asked(clause: str) -> str:
 
 
 def _values_after_a_question(text: str) -> str:
-    """The forms above said the way the clauses are read: "...? then set it to 16mm"."""
-    text = _IF_SO.sub(" then ", text)
+    """The forms above said the way they are read: "if QF31 is still at 120 A, put it to
+    120.8", "id2 gap? then set it to 16mm"."""
+    asked = _IF_SO.match(text)
+    if asked is not None:
+        subject = _PREDICATE.sub("", f" {asked['asked']}").strip(" ,")
+        predicate = asked["asked"].strip()[len(subject) :].strip()
+        if subject and predicate:
+            text = f"if {subject} {asked['aux'].lower()} {predicate}, {asked['change']}"
     return _VALUE_AFTER_QUESTION.sub(lambda m: f"? then set it to {m['value']}", text)
 
 
@@ -351,6 +344,7 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     work = verb_spelled(
         work, lead_stripped(work), vocabulary.channel_words | vocabulary.device_prefixes
     )
+    work = slips_respelled(work, vocabulary.channel_words | vocabulary.device_prefixes)
     if not is_question(work):
         work = MODAL_VALUE.sub(" to ", work)  # "HCM04 should be 0.25 A": a value given
     spans = find_clock_spans(work, now) if now is not None else []

@@ -20,9 +20,10 @@ from osprey_desktop.language.lexicon import (
     QUESTION_LEADS,
     READ_VERBS,
 )
+from osprey_desktop.language.numbers import read_number
 from osprey_desktop.language.words import STOP_WORDS
 
-__all__ = ["verb_spelled"]
+__all__ = ["slips_respelled", "verb_spelled"]
 
 _VERBS_TO_SPELL = sorted(w for w in CHANGE | READ_VERBS | PLOT_VERBS if len(w) >= 4)
 
@@ -42,7 +43,50 @@ def _close_to(word: str, verb: str) -> bool:
             and word[differ[1]] == verb[differ[0]]
         )
     short, long_ = sorted((word, verb), key=len)
-    return len(short) >= 5 and any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
+    # a letter missing from a word of five or more ("chek" for check); added or wrong, at five
+    least = 4 if short is word else 5
+    return len(short) >= least and any(
+        long_[:i] + long_[i + 1 :] == short for i in range(len(long_))
+    )
+
+
+#: Words the parse leans on beyond verbs: one slip in them ("insted", "yesterdy") loses a slot.
+#: None is one slip from a word a channel list may use ("value" is one from "valve").
+_GRAMMAR_TO_SPELL = frozenset(
+    (
+        *("instead", "again", "before", "between", "since", "until"),
+        *("setpoint", "readback", "yesterday", "morning", "afternoon", "evening", "tonight"),
+        *("minutes", "hours", "seconds", "average", "maximum", "minimum", "previous"),
+    )
+)
+
+
+#: Words one slip from a grammar word that are words of their own.
+_NOT_SLIPS = frozenset({"second", "hour", "minute", "values", "hourly", "print", "point"})
+
+
+def _plural_of(word: str, other: str) -> bool:
+    """One is the other with an "s" ("readbacks", "second"): a form, not a slip."""
+    return word == f"{other}s" or other == f"{word}s"
+
+
+def slips_respelled(text: str, facility_words: frozenset[str]) -> str:
+    """``text`` with each word of five letters or more that is no word of the grammar or of
+    the facility, but one slip from exactly one of the grammar words above, spelled as that
+    word ("do 19 insted" -> "do 19 instead"); verbs are the lead's (``verb_spelled``)."""
+    known = CHANGE | READ_VERBS | PLOT_VERBS | QUESTION_LEADS | STOP_WORDS | POLITE | DETERMINERS
+    targets = sorted(_GRAMMAR_TO_SPELL)
+
+    def respell(found: re.Match[str]) -> str:
+        word = found.group(0).lower()
+        if word in known or word in facility_words or word in _GRAMMAR_TO_SPELL:
+            return found.group(0)
+        if word in _NOT_SLIPS or read_number(word) is not None:
+            return found.group(0)
+        close = [t for t in targets if _close_to(word, t) and not _plural_of(word, t)]
+        return close[0] if len(close) == 1 else found.group(0)
+
+    return re.sub(r"\b[A-Za-z]{5,}\b", respell, text)
 
 
 def verb_spelled(text: str, lead: str, facility_words: frozenset[str]) -> str:

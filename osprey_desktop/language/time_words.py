@@ -21,7 +21,12 @@ from __future__ import annotations
 import re
 
 from osprey_desktop.language.lexicon import STATISTIC_WORDS
-from osprey_desktop.language.numbers import NUMBER_WORD_PATTERN, read_number
+from osprey_desktop.language.numbers import (
+    NUMBER_WORD_PATTERN,
+    SPELLED_NUMBER_PATTERN,
+    read_number,
+    spelled_number,
+)
 
 __all__ = ["dotted_clock_times", "duration_statistics", "spoken_times"]
 
@@ -107,11 +112,33 @@ _BEFORE_A_DURATION = re.compile(
 def spoken_times(text: str) -> str:
     """``text`` with clock times told by the hand or written "14h30", and durations with a
     half, in digits."""
+    text = _SPELLED_DURATION.sub(_duration_in_digits, text)  # "the last twenty four hours"
     text = _H_CLOCK.sub(lambda m: f"{m['lead']} {int(m['h']):02d}:{m['m'] or '00'}", text)
     text = _BEFORE_A_DURATION.sub(lambda m: f"{m['count']} {m['unit']} ago", text)
     text = _BY_THE_HAND.sub(_clock, text)
     text = _AND_A_HALF.sub(_and_a_half, text)
     return _HALF_A.sub(_half_a, text)
+
+
+_SPELLED_DURATION = re.compile(
+    rf"(?P<count>{SPELLED_NUMBER_PATTERN})[\s-]+(?P<unit>seconds?|minutes?|mins?|hours?|hrs?|days?"
+    r"|weeks?)\b",
+    re.I,
+)
+
+
+def _duration_in_digits(found: re.Match[str]) -> str:
+    """ "twenty four hours" -> "24 hours", "two and a half hours" -> "2.5 hours"."""
+    if re.match(
+        r"(?:(?:minus|negative|plus)\s+)?(?:an?|half|halves|quarters?|tenths?)\b",
+        found["count"],
+        re.I,
+    ):
+        return found.group(0)  # "half an hour", "a quarter hour": read by the rules below
+    value = spelled_number(found["count"])
+    if value is None or value <= 0:
+        return found.group(0)
+    return f"{value:g} {found['unit']}"
 
 
 def dotted_clock_times(text: str) -> str:

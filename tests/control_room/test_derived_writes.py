@@ -77,6 +77,8 @@ def test_restores_name_their_target_and_moment(text, target, moment):
             5.0,
             "only set VCM01 to 0.2",
         ),
+        # "at" a value is equal to it
+        ("if HCM19 is still at zero, set it to 0.35 A", "HCM19", "==", 0.0, "set HCM19 to 0.35 A"),
     ],
 )
 def test_conditions_name_what_is_compared(text, subject, comparison, threshold, write):

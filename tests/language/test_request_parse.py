@@ -292,3 +292,50 @@ def test_a_corrected_value_after_a_rejected_write_is_that_write_again():
 
 def test_an_acknowledgement_is_conversation():
     assert parse("that's enough, thanks").intent == "conversation"
+
+
+def test_a_slip_in_a_grammar_word_is_respelled_but_never_a_device_word():
+    from osprey_desktop.language.spelling import slips_respelled
+
+    assert slips_respelled("do 19 insted", frozenset()) == "do 19 instead"
+    assert slips_respelled("lifetime yesterdy", frozenset()) == "lifetime yesterday"
+    # forms and words of their own stay
+    assert slips_respelled("the readbacks at the second BPM", frozenset()) == (
+        "the readbacks at the second BPM"
+    )
+    assert slips_respelled("two point four", frozenset()) == "two point four"
+    assert slips_respelled("shut the valve", frozenset()) == "shut the valve"
+    # a word of the facility's list is never respelled
+    assert slips_respelled("the insted monitor", frozenset({"insted"})) == "the insted monitor"
+
+
+def test_durations_said_in_words_are_written_in_digits():
+    assert parse_request("plot IG13 over the last twenty four hours").time.canonical == (
+        "over the last 24 hours"
+    )
+    assert (
+        "2.5 hours"
+        in parse_request("plot the lifetime for the last two and a half hours").canonical
+    )
+
+
+@pytest.mark.parametrize(
+    ("previous", "new", "canonical"),
+    [
+        ("set the ID07 gap to 20 mm", "do 19 insted", "set the ID07 gap to 19 mm"),
+        ("plot the lifetime over the last hour", "make that 6 hours", "over the last 6 hours"),
+        ("set VCM2 to 0.3", "same value on VCM1 instead of VCM2", "set VCM1 to 0.3"),
+        ("set VCM14 to 0.5 A", "hold on, what's its readback right now?", "read VCM14 readback"),
+    ],
+)
+def test_follow_ups_that_replace_one_slot(previous, new, canonical):
+    merged = follow_up(parse(previous), parse(new), WORDS)
+    assert merged is not None
+    assert canonical in merged.canonical
+
+
+def test_a_span_after_a_write_is_no_new_time():
+    """After a write, "make that 6 hours" is a value (the writer refuses its unit), never
+    a time range for the write."""
+    merged = follow_up(parse("set HCM09 to 0.6 A"), parse("make that 6 hours"), WORDS)
+    assert merged is not None and merged.intent == "write" and merged.time is None

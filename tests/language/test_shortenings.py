@@ -9,8 +9,25 @@ from osprey_desktop.language.parsed_request import Vocabulary
 from osprey_desktop.language.shortenings import MAX_MEANINGS, Shortenings
 
 RING_WORDS = frozenset(
-    "beam current lifetime pressure vacuum voltage frequency horizontal vertical corrector "
-    "quadrupole gap position setpoint readback sector gauge".split()
+    [
+        "beam",
+        "current",
+        "lifetime",
+        "pressure",
+        "vacuum",
+        "voltage",
+        "frequency",
+        "horizontal",
+        "vertical",
+        "corrector",
+        "quadrupole",
+        "gap",
+        "position",
+        "setpoint",
+        "readback",
+        "sector",
+        "gauge",
+    ]
 )
 
 

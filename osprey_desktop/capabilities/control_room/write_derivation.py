@@ -86,7 +86,7 @@ _COMPARISONS: tuple[tuple[str, str], ...] = (
         r"bigger\s+than|exceeds?|exceeding|>",
         ">",
     ),
-    (r"equal\s+to|equals|==|=", "=="),
+    (r"equal\s+to|equals|==|=|at", "=="),  # "if HCM19 is still at zero"
 )
 _NUMBER = (
     rf"(?P<num>[-+−]?\s?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?|(?:minus|negative)\s+\d+(?:\.\d+)?"
