@@ -30,6 +30,9 @@ PAST_VERBS = _set(
     touched altered modified move drift vary change behave do did done happen happened evolve
     rise fall jump shift go gone been"""
 )
+#: A reading said to have crossed a threshold ("has the lifetime fallen under 6 h"): the
+#: state asked now, no word of a channel, and no question of the past.
+CROSSED_WORDS = _set("fallen risen climbed sunk exceeded reached crossed dipped")
 ASKERS = _set("anyone someone somebody anybody who")
 STATISTIC_WORDS = _set(
     """average avg mean maximum max minimum min rms std stdev deviation median peak spread

@@ -55,6 +55,13 @@ _CONCEPT_FORMS = [
     # what would the lifetime be if I raised the RF voltage: a hypothetical about a quantity
     re.compile(r"^what\s+(?:would|will|could|might)\s+.+\s+(?:be|do|look\s+like)\s+(?:if|when)\b"),
     re.compile(r"^what\s+happens\s+(?:(?:to|with)\s+.+\s+)?(?:if|when|as|after)\b"),
+    # "what would raising the RF voltage do to the lifetime?": an effect, asked in general
+    re.compile(r"^what\s+(?:would|will|could|might|does|do)\s+[a-z]+ing\b.+\bdo\s+(?:to|for)\b"),
+    # "remind me what a DCCT actually measures": what a kind of device is for
+    re.compile(
+        r"^(?:remind|tell)\s+me\s+(?:again\s+)?what\s+(?:a|an)\s+.+\s+(?:actually\s+|really\s+)?"
+        r"(?:means?|stands?\s+for|measures?|does|controls?|is\s+for)\s*[?.!]*$"
+    ),
     # another language's order: "what means lifetime?", "how works the top-up?", "for what
     # are the quadrupoles?", "is normal that the lifetime falls ...?"
     re.compile(r"^what\s+means?\b"),

@@ -85,6 +85,7 @@ from osprey_desktop.language.lexicon import (
     ASKERS,
     CHANGE,
     COMPARE_WORDS,
+    CROSSED_WORDS,
     DOWN_WORDS,
     HISTORY_WORDS,
     NEGATIONS,
@@ -153,7 +154,9 @@ __all__ = [
 _TARGET_NOISE = re.compile(
     r"\b(?:on\s+one\s+plot|together|in\s+one\s+(?:plot|chart|graph)|side\s+by\s+side|"
     r"for\s+me|right\s+now|at\s+the\s+moment|currently|please|pls|thanks|now|too|as\s+well(?!\s+as))\b"
-    r"|\bfirst\b(?=\s*(?:$|[,;.?!]|\band\b|\bthen\b))",  # "check HCM8 first and ..."
+    r"|\bfirst\b(?=\s*(?:$|[,;.?!]|\band\b|\bthen\b))"  # "check HCM8 first and ..."
+    # "is the orbit within half a mm?": the comparison of the amount taken out before
+    r"|\b(?:within|beyond|exceeding|above|below|under|over)\b(?=\s*(?:[?.!,;]\s*)?$)",
     re.I,
 )
 
@@ -574,7 +577,7 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         # "what is the RF frequency doing / reading?": the question's verb, no channel's word
         phrase = re.sub(r"\s+(?:doing|reading|showing|saying)\s*$", "", phrase, flags=re.I)
     phrase = WISH.sub(" ", phrase)
-    past = "|".join(sorted(PAST_VERBS | ASKERS | {"has", "have", "had", "how"}))
+    past = "|".join(sorted(PAST_VERBS | CROSSED_WORDS | ASKERS | {"has", "have", "had", "how"}))
     embedded = _EMBEDDED_QUESTION.search(canonical)
     if embedded:  # "tell me when the ID09 gap was last changed", "I'm wondering whether ..."
         phrase = re.sub(r"^\s*(?:[\w']+\s+){0,4}?(?:when|whether|if|how)\b", " ", phrase, count=1)
@@ -582,7 +585,7 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         phrase = re.sub(r"\s+(?:is|are|was|were|has|have)\s*$", "", phrase)
     if is_question(canonical) or time_slot is not None or embedded:
         phrase = re.sub(rf"\b(?:{past})\b", " ", phrase, flags=re.I)
-        used.update(w for w in all_words if w in PAST_VERBS or w in ASKERS)
+        used.update(w for w in all_words if w in PAST_VERBS | CROSSED_WORDS or w in ASKERS)
     if _LAST_CHANGE_ASKED.search(canonical):  # "when was HCM20 last touched", "the last change to"
         phrase = re.sub(
             r"^\s*when\s+(?:was|were|did|has|have|is)?\b|\b(?:was|were)?\s*(?:last|latest)\s*$|"

@@ -52,6 +52,13 @@ def said_plainly(text: str) -> str:
         ),
         work,
     )
+    # "give HCM27 a small kick", "give QF 3 a 0.5 A bump": a nudge, by an amount or asked for
+    work = _GIVE_A_NUDGE.sub(
+        lambda m: (
+            f"nudge {m['what']} by {m['amount']}" if m["amount"] else f"nudge {m['what']} a little"
+        ),
+        work,
+    )
     # "have QD36 sit at 94 A", "I'd like the ID09 gap closed down to 12 mm": a value wished
     work = _WISHED_STATE.sub(lambda m: f"set {m['what']} to ", work)
     # "corrector number 15", "quad no. 7": the word for "number" before a device's number
@@ -79,6 +86,11 @@ _WISHED_STATE = re.compile(
     r"(?:(?:closed|opened|set|moved|brought|put|lowered|raised|changed|adjusted|dropped|taken|"
     r"run|ramped|driven)(?:\s+(?:down|up|back|over))?|sit(?:ting)?|stay(?:ing)?|sat|be|running"
     r"|ramp(?:ed)?)\s+(?:to|at)\s+(?=[-+−]?\.?\d|minus\b)",
+    re.I,
+)
+_GIVE_A_NUDGE = re.compile(
+    r"\bgive\s+(?P<what>[^,;?!]+?)\s+an?\s+(?:(?:small|little|tiny|slight|gentle|quick)\s+)?"
+    rf"(?:(?P<amount>{_AMOUNT})\s+)?(?:kick|nudge|bump|tweak|push|touch)\b",
     re.I,
 )
 _BY_FACTOR = re.compile(

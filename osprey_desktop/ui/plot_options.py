@@ -165,12 +165,12 @@ class _Check(_Field):
         self, form: OptionsValues, name: str, checked: bool, group: list[_Check] | None = None
     ) -> None:
         super().__init__(form, name)
-        self.checked = checked
-        self.group = group
+        self._checked = checked
+        self._group = group
 
     def isChecked(self) -> bool:  # noqa: N802 - Qt's name
         real = self._real()
-        return real.isChecked() if real is not None else self.checked
+        return real.isChecked() if real is not None else self._checked
 
     def setChecked(self, checked: bool) -> None:  # noqa: N802 - Qt's name
         real = self._real()
@@ -178,14 +178,14 @@ class _Check(_Field):
             real.setChecked(checked)
             return
         checked = bool(checked)
-        if checked == self.checked:
+        if checked == self._checked:
             return
-        if self.group is not None and not checked:
+        if self._group is not None and not checked:
             return  # as in Qt: the checked radio of a group is unchecked by checking another
-        self.checked = checked
-        for other in self.group or ():  # Qt unchecks the other first, then says this one
-            if other is not self and other.checked:
-                other.checked = False
+        self._checked = checked
+        for other in self._group or ():  # Qt unchecks the other first, then says this one
+            if other is not self and other._checked:
+                other._checked = False
                 other.toggled.emit(False)
         self.toggled.emit(checked)
 
@@ -199,11 +199,11 @@ class _Number(_Field):
         self, form: OptionsValues, name: str, value: int, minimum: int, maximum: int
     ) -> None:
         super().__init__(form, name)
-        self.number, self._minimum, self._maximum = value, minimum, maximum
+        self._number, self._minimum, self._maximum = value, minimum, maximum
 
     def value(self) -> int:
         real = self._real()
-        return real.value() if real is not None else self.number
+        return real.value() if real is not None else self._number
 
     def minimum(self) -> int:
         real = self._real()
@@ -219,8 +219,8 @@ class _Number(_Field):
             real.setValue(value)
             return
         value = min(max(int(value), self._minimum), self._maximum)
-        if value != self.number:
-            self.number = value
+        if value != self._number:
+            self._number = value
             self.valueChanged.emit(value)
 
 
@@ -231,34 +231,34 @@ class _ParamList(_Field):
 
     def __init__(self, form: OptionsValues, name: str) -> None:
         super().__init__(form, name)
-        self.items: list[QListWidgetItem] = []
+        self._items: list[QListWidgetItem] = []
 
     def clear(self) -> None:
         real = self._real()
         if real is not None:
             real.clear()
-        self.items = []
+        self._items = []
 
     def count(self) -> int:
         real = self._real()
-        return real.count() if real is not None else len(self.items)
+        return real.count() if real is not None else len(self._items)
 
     def item(self, row: int) -> QListWidgetItem | None:
         real = self._real()
         if real is not None:
             return real.item(row)
-        return self.items[row] if 0 <= row < len(self.items) else None
+        return self._items[row] if 0 <= row < len(self._items) else None
 
     def addItem(self, item: QListWidgetItem | str) -> None:  # noqa: N802 - Qt's name
         real = self._real()
         if real is not None:
             real.addItem(item)
             return
-        self.items.append(item if isinstance(item, QListWidgetItem) else QListWidgetItem(item))
+        self._items.append(item if isinstance(item, QListWidgetItem) else QListWidgetItem(item))
 
     def findItems(self, text: str, flags: Qt.MatchFlag) -> list[QListWidgetItem]:  # noqa: N802
         if self._real() is None and flags == Qt.MatchFlag.MatchExactly:
-            return [item for item in self.items if item.text() == text]
+            return [item for item in self._items if item.text() == text]
         return getattr(self._form.make(), self._name).findItems(text, flags)
 
 
@@ -292,27 +292,27 @@ class OptionsValues:
         out: dict[str, Any] = {}
         for name, field in self.fields.items():
             if isinstance(field, _Check):
-                out[name] = field.checked
+                out[name] = field._checked
             elif isinstance(field, _Number):
-                out[name] = field.number
+                out[name] = field._number
         return out
 
     def copy_to(self, form: Any) -> None:
         """Give the made form these values without signals (their effects are in place), and
         these fields' connections."""
         for name, field in sorted(
-            self.fields.items(), key=lambda f: isinstance(f[1], _Check) and f[1].checked
+            self.fields.items(), key=lambda f: isinstance(f[1], _Check) and f[1]._checked
         ):  # unchecked first: a radio is checked last, so its group ends as here
             widget = getattr(form, name)
             blocked = widget.blockSignals(True)
             if isinstance(field, _Check):
-                widget.setChecked(field.checked)
+                widget.setChecked(field._checked)
             elif isinstance(field, _Number):
-                widget.setValue(field.number)
+                widget.setValue(field._number)
             elif isinstance(field, _ParamList):
-                for item in field.items:
+                for item in field._items:
                     widget.addItem(item)
-                field.items = []
+                field._items = []
             widget.blockSignals(blocked)
             signal = getattr(widget, field.signal_name)
             for slot in getattr(field, field.signal_name).slots:

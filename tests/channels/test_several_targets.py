@@ -146,3 +146,11 @@ def test_an_item_whose_word_the_whole_answer_only_implies_is_found_on_its_own(da
     current's own channel says it; both are read."""
     names, _ = find_each_target(database, ["lifetime", "the current"], "lifetime and the current")
     assert set(names) == {"SR:DCCT:Lifetime", "SR:DCCT:Current"}
+
+
+def test_thresholds_and_exponents_are_amounts_not_device_numbers():
+    from osprey_desktop.capabilities.control_room.channel_phrases import without_quantities
+
+    assert "6" not in without_quantities("has the lifetime fallen under 6 h")
+    assert without_quantities("the 1 hour average dose") == "the 1 hour average dose"
+    assert "1" not in without_quantities("any of them above 1e-8 Torr")

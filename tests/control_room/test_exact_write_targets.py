@@ -71,6 +71,20 @@ async def test_an_existing_corrector_is_still_approved_exactly(session, machine)
     assert machine.value("SR03C:HCM09:Current:SP") == 0.0
 
 
+async def test_each_value_of_a_write_goes_to_the_channel_its_own_words_name(session, machine):
+    """Two channels described by words, each with its own value: each is found on its own."""
+    result = await session.submit(
+        "set the RF frequency to 499.655 MHz and the RF voltage to 2.6 MV", "t1"
+    )
+
+    operations = result.pending_approval["resume_payload"]["operations"]
+    assert sorted((op["channel"], op["new_value"]) for op in operations) == [
+        ("SR:RF:Frequency:SP", 499.655),
+        ("SR:RF:Voltage:SP", 2.6),
+    ]
+    assert machine.value("SR:RF:Voltage:SP") == 2.5
+
+
 @pytest.mark.parametrize(
     "request_text",
     [

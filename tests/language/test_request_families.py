@@ -811,3 +811,50 @@ def test_double_check_is_a_check_not_a_factor():
 def test_a_plus_between_words_lists_items():
     assert parse("curr + lt + energy").targets == ("curr", "lt", "energy")
     assert parse("QF5 +0.5A").quantity.value == 0.5
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical", "has_value"),
+    [
+        ("give HCM27 a small kick", "nudge HCM27 a little", False),  # asked: how much?
+        ("give QF 3 a 0.5 A bump", "increase QF3 by 0.5 A", True),
+    ],
+)
+def test_a_kick_given_is_a_nudge(text, canonical, has_value):
+    request = parse(text)
+    assert request.changes and request.canonical == canonical
+    assert (request.quantity is not None and request.quantity.value is not None) == has_value
+
+
+@pytest.mark.parametrize(
+    ("text", "targets"),
+    [
+        (
+            "is the vertical orbit in sector 5 within half a mm?",
+            ("the vertical orbit in sector 5",),
+        ),
+        (
+            "tell me if the lifetime has fallen under 6 h, and give me the beam current too",
+            ("the lifetime", "give me the beam current"),
+        ),
+    ],
+)
+def test_a_threshold_asked_leaves_the_channel_words_alone(text, targets):
+    request = parse(text)
+    assert not request.changes and request.intent == "read"
+    assert request.targets == targets
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what would raising the RF voltage do to the lifetime?",
+        "remind me what a DCCT actually measures",
+    ],
+)
+def test_general_questions_about_effects_and_devices_are_knowledge(text):
+    assert is_knowledge_question(text)
+
+
+def test_a_question_of_a_past_value_is_no_knowledge_question():
+    assert not is_knowledge_question("remind me what the lifetime was at 3")

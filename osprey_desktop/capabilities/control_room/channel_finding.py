@@ -924,7 +924,9 @@ class ChannelFindingCapability(ControlRoomCapability):
             ))  # fmt: skip
         async with consulted(database, text, writable=writable):
             try:  # raises ClarificationRequired, never guesses
-                names, _, note = find_channels_noted(
+                names, _, note = (
+                    _each_written(database, text) if writable and not source else None
+                ) or find_channels_noted(
                     database, text, writable=writable, max_write_channels=max_channels_per_write()
                 )
             except ClarificationRequired:
@@ -1050,6 +1052,32 @@ def _commands_for_state(text: str, names: list[str]) -> list[str]:
         return names
     commands = [n for n in names if is_command_channel(n, state[1])]
     return commands or names
+
+
+def _each_written(database: ChannelDatabase, text: str) -> tuple[list[str], str, str] | None:
+    """The setpoints of a write that gives several channels their own values ("set the RF
+    frequency to 499.655 MHz and the RF voltage to 2.6 MV"), each value's words found on their
+    own; None when it gives one value, or when any of them finds nothing sure (the whole
+    request is then found, or asked about, as one)."""
+    try:
+        specs = parse_write_request(text)
+    except WriteRequestError:
+        return None
+    phrases = list(dict.fromkeys(s.target.strip() for s in specs if s.target.strip()))
+    if len(specs) < 2 or len(phrases) < 2:
+        return None
+    names: list[str] = []
+    notes: list[str] = []
+    for phrase in phrases:
+        try:
+            found, _, note = find_channels_noted(
+                database, phrase, writable=True, max_write_channels=max_channels_per_write()
+            )
+        except ClarificationRequired:
+            return None
+        names += [n for n in found if n not in names]
+        notes += [note] if note else []
+    return names, text, " ".join(notes)
 
 
 def _write_clause(text: str) -> tuple[str, str]:

@@ -118,18 +118,31 @@ def without_values(text: str) -> str:
     return without_quantities(cleaned)
 
 
-_QUANTITY = re.compile(r"(?<![\w.])[-+−]?\d+(?:\.\d+)?\s*(?P<unit>[a-zµ%]{1,12})\b", re.I)
+_QUANTITY = re.compile(
+    r"(?<![\w.])[-+−]?\d+(?:\.\d+)?(?:e[-+−]?\d+)?\s*(?P<unit>[a-zµ%]{1,12})\b", re.I
+)
 
 
 def without_quantities(text: str) -> str:
     """``text`` without "<number> <unit>" where the unit is a physical one ("1.2 A", "20 mm");
-    a duration stays ("1 hour average" describes a channel)."""
+    a duration stays ("1 hour average" describes a channel) unless it is compared with
+    ("lifetime under 6 h")."""
 
     def drop(found: re.Match[str]) -> str:
         unit = lookup_unit(found.group("unit"))
-        return " " if unit is not None and unit[0] != "s" else found.group(0)
+        if unit is None:
+            return found.group(0)
+        if unit[0] != "s" or _COMPARED.search(text[: found.start()]):
+            return " "  # "1.2 A"; "fallen under 6 h": a threshold, not a channel's span
+        return found.group(0)
 
     return _QUANTITY.sub(drop, text)
+
+
+_COMPARED = re.compile(
+    r"\b(?:under|below|over|above|beyond|than|least|most|exceeds?|within|reach(?:es|ed)?)\s*$",
+    re.I,
+)
 
 
 __all__ = [
