@@ -130,6 +130,11 @@ def follow_up(
         targets = parse_request(rest, vocabulary).targets
         if not targets:
             return None  # "the same for the last 10 minutes": a new time, the same channels
+        old_roles = [w for w in old_phrase.split() if w.lower() in ROLE_WORDS]
+        if old_roles and not any(w.lower() in ROLE_WORDS for w in rest.split()):
+            # "and qd06?" after "what's the QF05 setpoint": QD06's setpoint
+            rest = f"{rest} {' '.join(old_roles)}"
+            targets = tuple(f"{t} {' '.join(old_roles)}" for t in targets)
         place = _PLACE_ONLY.fullmatch(" ".join(targets))
         old_place = _PLACE_IN.search(old_phrase) if place else None
         if place and old_place:  # "what about sector 5?" after "vacuum in sector 4"

@@ -156,7 +156,7 @@ _TARGET_NOISE = re.compile(
     r"for\s+me|right\s+now|at\s+the\s+moment|currently|please|pls|thanks|now|too|as\s+well(?!\s+as))\b"
     r"|\bfirst\b(?=\s*(?:$|[,;.?!]|\band\b|\bthen\b))"  # "check HCM8 first and ..."
     # "is the orbit within half a mm?": the comparison of the amount taken out before
-    r"|\b(?:within|beyond|exceeding|above|below|under|over)\b(?=\s*(?:[?.!,;]\s*)?$)",
+    r"|\b(?:within|beyond|exceeding|above|below|under|over|any)\b(?=\s*(?:[?.!,;]\s*)?$)",
     re.I,
 )
 

@@ -61,6 +61,21 @@ def said_plainly(text: str) -> str:
     )
     # "have QD36 sit at 94 A", "I'd like the ID09 gap closed down to 12 mm": a value wished
     work = _WISHED_STATE.sub(lambda m: f"set {m['what']} to ", work)
+    # "show me where VCM25 is set", "where the ID gaps are set": their setpoints
+    work = re.sub(
+        r"\bwhere\s+(?P<what>[^,;?]+?)\s+(?:is|are)\s+(?:currently\s+|now\s+)?set\b(?!\s+(?:to|at)\b)",
+        lambda m: f"{m['what']} setpoint",
+        work,
+        flags=re.I,
+    )
+    # "is the gap different from 2 hours ago?": now against that moment, not since then
+    work = re.sub(
+        r"\b(differ(?:ent)?)\s+from\s+(?=[^,;?]*\b(?:ago|yesterday|morning|afternoon|evening|"
+        r"earlier|before|midnight|noon)\b)",
+        r"\1 than ",
+        work,
+        flags=re.I,
+    )
     # "corrector number 15", "quad no. 7": the word for "number" before a device's number
     work = re.sub(r"(?<=[a-z])\s+(?:number|no\.|nr\.?|num\.?|#)\s*(?=\d)", " ", work, flags=re.I)
     return work

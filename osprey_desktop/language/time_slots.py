@@ -42,7 +42,7 @@ NOW_THAN_THEN = re.compile(
     r"\b(?:now|currently|at\s+present)\b.*\b(?:than|with|to|against)\b"
     # "worse than yesterday at noon": a comparative whose other side is a time
     r"|\b(?:[a-z]{2,}er|more|less|better|worse|different)\s+than\s+(?:at\s+|on\s+|in\s+)?"
-    r"(?:\d|yesterday|today|this|last|noon|midnight|before)"
+    r"(?:\d|an?\b|yesterday|today|this|last|noon|midnight|before|earlier)"
     # "is the vertical tune different from an hour ago?"
     r"|\bdifferent\s+(?:from|to)\s+(?:\d|an?\b|yesterday|today|this|last|noon|"
     r"midnight|before|earlier)",

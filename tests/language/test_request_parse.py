@@ -339,3 +339,25 @@ def test_a_span_after_a_write_is_no_new_time():
     a time range for the write."""
     merged = follow_up(parse("set HCM09 to 0.6 A"), parse("make that 6 hours"), WORDS)
     assert merged is not None and merged.intent == "write" and merged.time is None
+
+
+@pytest.mark.parametrize(
+    ("previous", "new", "targets"),
+    [
+        ("what's the QF05 setpoint", "and qd06?", ("qd06 setpoint",)),
+        ("HCM 3 readback", "and HCM 4?", ("HCM4 readback",)),
+    ],
+)
+def test_a_follow_up_keeps_the_role_the_previous_request_asked(previous, new, targets):
+    merged = follow_up(parse(previous), parse(new), WORDS)
+    assert merged is not None and merged.targets == targets
+
+
+def test_where_a_device_is_set_is_its_setpoint():
+    assert parse("show me where VCM25 is set").targets == ("VCM25 setpoint",)
+
+
+def test_different_from_a_time_compares_with_that_moment():
+    request = parse("is the ID02 gap any different from 2 hours ago?")
+    assert request.intent == "compare"
+    assert "different than 2 hours ago" in request.canonical

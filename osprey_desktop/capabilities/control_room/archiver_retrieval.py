@@ -38,6 +38,7 @@ from osprey_desktop.language.time_parsing import (
     TimeRangeError,
     parse_time_range,
 )
+from osprey_desktop.language.time_slots import NOW_THAN_THEN
 
 # A question that compares a present reading with a past one ("higher than at 08:00?").
 _COMPARES = re.compile(
@@ -95,6 +96,10 @@ class ArchiverRetrievalCapability(ControlRoomCapability):
         """ "Is the beam current higher than at 08:00?": the present reading, to compare."""
         if not _COMPARES.search(text):
             return []
+        if NOW_THAN_THEN.search(text):
+            # "is the lifetime lower now than this morning?", "different from 2 hours ago?":
+            # now against a time, whether a moment or a period
+            return ["CHANNEL_VALUES"]
         try:
             moment = parse_time_range(
                 text, tz=configured_timezone(), shifts=configured_shifts()
