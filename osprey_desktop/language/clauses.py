@@ -70,11 +70,16 @@ _SPOKEN_OPENING = re.compile(
 )
 
 
+_ADDRESSED = re.compile(r"^\W*osprey\b[,:!]?\s*|,?\s*\bosprey\s*(?=[.!?]*$)", re.I)
+
+
 def without_fillers(text: str) -> str:
     """``text`` without the hesitations of speech ("uh set the ... to minus zero point three",
-    "so um put the ID2 gap at ..."): they are no words of a request."""
+    "so um put the ID2 gap at ..."), and without the assistant's name when it is addressed
+    ("good morning osprey", "osprey, plot the lifetime"): they are no words of a request."""
     cleaned = " ".join(_HESITATION.sub(" ", text).split())
     cleaned = _SPOKEN_OPENING.sub("", cleaned)
+    cleaned = _ADDRESSED.sub(" ", cleaned).strip()
     return cleaned.strip(" ,") or text
 
 

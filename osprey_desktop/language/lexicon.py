@@ -69,7 +69,9 @@ STATE_VERBS = {
     "disable": "off",
 }
 UP_WORDS = _set("higher up more raise increase wider larger bigger further above open widen")
-DOWN_WORDS = _set("lower down dn less reduce decrease narrower smaller below close drop cut narrow")
+DOWN_WORDS = _set(
+    "lower down dn dwn less reduce decrease narrower smaller below close drop cut narrow"
+)
 #: Words of a turn that offers a value ("try 0.25 instead", "say 0.3", "make that 0.35"): the
 #: number after them is an amount, never a device's number.
 VALUE_OFFERS = _set(

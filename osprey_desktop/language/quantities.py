@@ -175,7 +175,7 @@ def read_quantity(text: str, lowered_words: list[str]) -> tuple[Quantity | None,
             ["at"],
         ):  # "QD4 minus 0.5 A": a change; "to minus 0.5 A" a value
             return Quantity("relative", amount.value, unit, amount.words), used
-        if before_words[-1:] and before_words[-1] in ("up", "down", "dn"):  # "up 2 kHz"
+        if before_words[-1:] and before_words[-1] in ("up", "down", "dn", "dwn"):  # "up 2 kHz"
             sign = _direction(before_words[-1:])
             used.add(before_words[-1])
             return Quantity("relative", sign * amount.value, unit, amount.words), used

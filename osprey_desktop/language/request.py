@@ -191,7 +191,11 @@ def parse_request(
     from osprey_desktop.language.questions import is_thanks
     from osprey_desktop.language.words import is_greeting
 
-    spoken = without_fillers(str(text))  # "uh hi there", "so um put the ..."
+    facility = (vocabulary or Vocabulary()).channel_words | (
+        vocabulary or Vocabulary()
+    ).device_prefixes
+    # "thnaks", "wat was ...", "do 19 insted": slips in grammar words; "uh hi there"
+    spoken = without_fillers(slips_respelled(str(text), facility))
     courteous = is_thanks(spoken) or is_greeting(spoken)  # "that's enough, thanks"
     said = in_order(spoken if courteous else without_courtesy(spoken))
     resolved = _with_references_resolved(said, vocabulary, now)
@@ -251,8 +255,9 @@ def _with_references_resolved(
 
 # "is QF31 still at 120 A? if so put it to 120.8": the question is the write's condition
 _IF_SO = re.compile(
-    r"^\W*(?P<aux>is|are)\s+(?P<asked>[^?]+)\?\s*(?:and\s+)?if\s+(?:so|yes|it\s+is|they\s+are|"
-    r"that'?s\s+the\s+case),?\s*(?P<change>.+)$",
+    r"^\W*(?:(?P<aux>is|are)\s+)?(?P<asked>[^?]+)\?\s*(?:and\s+)?if\s+(?:(?P<yes>so|yes|it\s+is|"
+    r"they\s+are|that'?s\s+the\s+case)|(?P<no>not|no|it\s+isn'?t|it\s+is\s+not|they\s+aren'?t)),?\s*"
+    r"(?P<change>.+)$",
     re.I,
 )
 # "id2 gap? then 16mm", "rf volt sp? -> 2.45": a value after the question is the change
@@ -283,6 +288,25 @@ def _subject_asked(clause: str) -> str:
     return subject if subject and subject != rest.strip(" ,") else ""
 
 
+# "if lifetme under 20h set vcm3 to 0.1", "if lifetime>5h -> ID09 gap 14mm": a condition that
+# runs into its change without a comma
+_CONDITION_RUN_ON = re.compile(
+    r"(?P<cond>(?:^\W*|,\s*(?:and\s+)?|\band\s+)(?:only\s+)?if\s+[^,;]+?)"
+    r"(?:\s*(?:->|→|=>)\s*|\s+(?=(?:set|put|"
+    r"increase|decrease|raise|lower|reduce|open|close|change|make|bump|move|adjust|apply|"
+    r"nudge|bring)\b))",
+    re.I,
+)
+
+
+def _condition_apart(found: re.Match[str]) -> str:
+    """The condition, a comma, and for an arrow to a bare value ("-> ID09 gap 14mm") the verb
+    it stands for."""
+    arrow = re.search(r"->|→|=>", found.group(0)[len(found["cond"]) :])
+    verb_next = re.match(rf"\s*(?:{'|'.join(sorted(CHANGE))})\b", found.string[found.end() :], re.I)
+    return f"{found['cond']}, set " if arrow and not verb_next else f"{found['cond']}, "
+
+
 def _values_after_a_question(text: str) -> str:
     """The forms above said the way they are read: "if QF31 is still at 120 A, put it to
     120.8", "id2 gap? then set it to 16mm"."""
@@ -290,8 +314,13 @@ def _values_after_a_question(text: str) -> str:
     if asked is not None:
         subject = _PREDICATE.sub("", f" {asked['asked']}").strip(" ,")
         predicate = asked["asked"].strip()[len(subject) :].strip()
+        predicate = re.sub(r"^(?:is|are)\s+", "", predicate, flags=re.I)
+        verb = (asked["aux"] or "is").lower()
+        negation = "not " if asked["no"] else ""
         if subject and predicate:
-            text = f"if {subject} {asked['aux'].lower()} {predicate}, {asked['change']}"
+            # "lifetime under 5 h? if not, set HCM25 to 0.25 A": if it is not under 5 h
+            text = f"if {subject} {verb} {negation}{predicate}, {asked['change']}"
+    text = _CONDITION_RUN_ON.sub(_condition_apart, text, count=1)
     return _VALUE_AFTER_QUESTION.sub(lambda m: f"? then set it to {m['value']}", text)
 
 
@@ -347,7 +376,6 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     work = verb_spelled(
         work, lead_stripped(work), vocabulary.channel_words | vocabulary.device_prefixes
     )
-    work = slips_respelled(work, vocabulary.channel_words | vocabulary.device_prefixes)
     if not is_question(work):
         work = MODAL_VALUE.sub(" to ", work)  # "HCM04 should be 0.25 A": a value given
     spans = find_clock_spans(work, now) if now is not None else []

@@ -11,6 +11,7 @@ finder has its own correction of them.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from osprey_desktop.language.lexicon import (
     CHANGE,
@@ -57,8 +58,21 @@ _GRAMMAR_TO_SPELL = frozenset(
         *("instead", "again", "before", "between", "since", "until"),
         *("setpoint", "readback", "yesterday", "morning", "afternoon", "evening", "tonight"),
         *("minutes", "hours", "seconds", "average", "maximum", "minimum", "previous"),
+        *("thanks", "please", "hello", "morning", "evening"),
     )
 )
+#: Chat spellings of grammar words, each one word for another.
+_CHAT_SPELLINGS = {
+    "wat": "what",
+    "wht": "what",
+    "whts": "what's",
+    "thx": "thanks",
+    "thnx": "thanks",
+    "tnx": "thanks",
+    "plz": "please",
+    "pls": "please",
+    "ty": "thanks",
+}
 
 
 #: Words one slip from a grammar word that are words of their own.
@@ -86,7 +100,76 @@ def slips_respelled(text: str, facility_words: frozenset[str]) -> str:
         close = [t for t in targets if _close_to(word, t) and not _plural_of(word, t)]
         return close[0] if len(close) == 1 else found.group(0)
 
-    return re.sub(r"\b[A-Za-z]{5,}\b", respell, text)
+    text = re.sub(
+        r"\b[A-Za-z]{2,4}\b",
+        lambda m: (
+            m.group(0)
+            if m.group(0).lower() in facility_words
+            else _CHAT_SPELLINGS.get(m.group(0).lower(), m.group(0))
+        ),
+        text,
+    )
+    text = re.sub(r"\b[A-Za-z]{5,}\b", respell, text)
+    if not facility_words:
+        return text
+    return re.sub(
+        r"\b[A-Za-z]{4,}\b",
+        lambda m: _channel_word_spelled(m.group(0), facility_words, known),
+        text,
+    )
+
+
+def _channel_word_spelled(typed: str, facility_words: frozenset[str], known: frozenset[str]) -> str:
+    """A word of the channel list typed with a slip that makes no other word: a letter
+    doubled ("gapp"), two letters swapped ("volatge"), one left out ("lifetme"); never a
+    letter changed ("value" and "valve" are both words)."""
+    word = typed.lower()
+    if (
+        word in facility_words
+        or word in known
+        or _plural_of(word, word.rstrip("s"))
+        and word.rstrip("s") in facility_words
+    ):
+        return typed
+    single = re.sub(r"(.)\1", r"\1", word)
+    if single != word and single in facility_words:
+        return single
+    close = [
+        w
+        for w in _words_near(facility_words, len(word))
+        if w[0] == word[0] and not _plural_of(word, w) and _swapped_or_missing(word, w)
+    ]
+    return close[0] if len(close) == 1 else typed
+
+
+def _words_near(words: frozenset[str], length: int) -> list[str]:
+    """The words of five letters or more that are ``length`` or one longer."""
+    by_length = _by_length(words)
+    return [*by_length.get(length, ()), *by_length.get(length + 1, ())]
+
+
+@lru_cache(maxsize=4)
+def _by_length(words: frozenset[str]) -> dict[int, tuple[str, ...]]:
+    table: dict[int, list[str]] = {}
+    for word in words:
+        if len(word) >= 5 and word.isalpha():
+            table.setdefault(len(word), []).append(word)
+    return {length: tuple(sorted(found)) for length, found in table.items()}
+
+
+def _swapped_or_missing(word: str, other: str) -> bool:
+    """``word`` is ``other`` with two neighbouring letters swapped, or with one letter missing."""
+    if len(word) == len(other):
+        differ = [i for i in range(len(word)) if word[i] != other[i]]
+        return (
+            len(differ) == 2
+            and differ[1] == differ[0] + 1
+            and word[differ[0]] == other[differ[1]]
+            and word[differ[1]] == other[differ[0]]
+        )
+    return len(other) == len(word) + 1 and any(
+        other[:i] + other[i + 1 :] == word for i in range(len(other))
+    )
 
 
 def verb_spelled(text: str, lead: str, facility_words: frozenset[str]) -> str:

@@ -94,6 +94,12 @@ def _half_a(match: re.Match[str]) -> str:
 
 
 # "since 14h", "at 9h30": a clock time written with an "h", after a word that leads a time
+# "yesterday at 2300", "since 0630": a clock written as four digits after a word of time
+_FOUR_DIGIT_CLOCK = re.compile(
+    r"\b(?P<lead>since|at|from|until|till|before|after|between)\s+(?P<h>[01]\d|2[0-3])(?P<m>[0-5]\d)"
+    r"(?:\s*h(?:rs|ours)?)?\b(?![-:/.]?\d)(?!\s*(?:[a-zµ%]|\.\d))",
+    re.I,
+)
 _H_CLOCK = re.compile(
     r"\b(?P<lead>since|at|from|until|till|before|after|between|and|to)\s+(?P<h>[01]?\d|2[0-3])h"
     r"(?P<m>[0-5]\d)?\b(?!\s*ago\b)",
@@ -114,6 +120,7 @@ def spoken_times(text: str) -> str:
     half, in digits."""
     text = _SPELLED_DURATION.sub(_duration_in_digits, text)  # "the last twenty four hours"
     text = _H_CLOCK.sub(lambda m: f"{m['lead']} {int(m['h']):02d}:{m['m'] or '00'}", text)
+    text = _FOUR_DIGIT_CLOCK.sub(lambda m: f"{m['lead']} {m['h']}:{m['m']}", text)
     text = _BEFORE_A_DURATION.sub(lambda m: f"{m['count']} {m['unit']} ago", text)
     text = _BY_THE_HAND.sub(_clock, text)
     text = _AND_A_HALF.sub(_and_a_half, text)

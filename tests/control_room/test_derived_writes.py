@@ -354,3 +354,27 @@ async def test_a_restore_to_before_my_change_without_one_asks(session):
 
     assert result.pending_approval is None
     assert "holds no write of yours" in result.response
+
+
+@pytest.mark.parametrize(
+    ("text", "threshold", "write"),
+    [
+        # a spelled threshold ("four hundred") is one number
+        (
+            "if the beam current is above four hundred milliamps then set VCM8 to 0.15",
+            400.0,
+            "set VCM8 to 0.15",
+        ),
+        # a reading before the condition is its own clause, not part of the write
+        (
+            "check lifetime and current, and if the current is over 450 mA, set VCM30 to 0.2 A",
+            450.0,
+            "set VCM30 to 0.2 A",
+        ),
+    ],
+)
+def test_conditions_with_spelled_thresholds_and_readings_before_them(text, threshold, write):
+    derivation = parse_derivation(text)
+    assert derivation is not None and derivation.kind == "condition"
+    assert derivation.condition.threshold == threshold
+    assert derivation.write == write

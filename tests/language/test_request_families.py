@@ -439,11 +439,33 @@ def test_a_value_said_any_way_is_said_the_way_the_writers_read_it(text, canonica
     [
         "open the ID04 gap 2 mm",  # to or by: the writer asks
         "set HCM2 to 0.1 A and HCM3 to 0.2 A",  # two values: each kept where it was said
-        "if HCM20 is above 2 A set it to 1 A",  # a condition
+        "if HCM20 is above 2 A, set it to 1 A",  # a condition
     ],
 )
 def test_a_change_whose_form_is_not_one_value_keeps_its_words(text):
     assert parse(text).canonical == text
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("if HCM20 is above 2 A set it to 1 A", "if HCM20 is above 2 A, set it to 1 A"),
+        ("if lifetime>5h -> ID09 gap 14mm", "if lifetime>5h, set ID09 gap 14mm"),
+        ("if lifetime>5h -> set ID09 gap to 14mm", "if lifetime>5h, set ID09 gap to 14mm"),
+        (
+            "check the current, and if it is over 450 mA set VCM30 to 0.2 A",
+            "check the current, and if it is over 450 mA, set VCM30 to 0.2 A",
+        ),
+        ("lifetime under 5 h? if not, set HCM25 to 0.25 A", "if lifetime is not under 5 h, set"),
+    ],
+)
+def test_a_condition_that_runs_into_its_change_is_set_apart(text, canonical):
+    """The writer reads a condition up to a comma: one is put where speech had none."""
+    assert canonical in parse(text).canonical
+
+
+def test_when_is_no_condition_before_a_change_noun():
+    assert parse("when was the last change to VCM 3?").targets == ("VCM3",)
 
 
 def test_an_ordinal_is_no_amount_and_a_glued_unit_is():

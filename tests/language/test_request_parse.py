@@ -361,3 +361,24 @@ def test_different_from_a_time_compares_with_that_moment():
     request = parse("is the ID02 gap any different from 2 hours ago?")
     assert request.intent == "compare"
     assert "different than 2 hours ago" in request.canonical
+
+
+def test_a_clock_written_as_four_digits_and_a_date_left_whole():
+    assert parse_request("lifetime since 0630").time.canonical == "since 06:30"
+    assert "at 23:00" in parse_request("wat was id05 gap rb yestrday at 2300").canonical
+    assert parse_request("lifetime at 2026-11-25 23:00").canonical == "lifetime at 2026-11-25 23:00"
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [("thnaks", "conversation"), ("good mornin osprey", "conversation"), ("thx!", "conversation")],
+)
+def test_chat_spellings_and_the_assistant_addressed(text, intent):
+    assert parse_request(text).intent == intent
+
+
+def test_a_list_word_typed_with_a_slip_is_that_word():
+    words = Vocabulary(frozenset({"id", "vcm"}), frozenset({"voltage", "gap", "lifetime", "rf"}))
+    assert parse_request("rf volatge up 0.15", words).canonical == "increase rf voltage by 0.15"
+    assert "id11 gap" in parse_request("opne id11 gapp to 25mm", words).canonical
+    assert parse_request("lifetme", words).canonical == "lifetime"

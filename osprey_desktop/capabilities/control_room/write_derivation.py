@@ -103,12 +103,20 @@ _CONDITION = re.compile(
     re.I,
 )
 _IF = r"(?:only\s+)?(?:if|when|whenever|provided(?:\s+that)?|in\s+case|as\s+long\s+as)"
+# "if lifetime under 20h set vcm3 to 0.1", "if lifetime>5h -> ID09 gap 14mm": the condition
+# ends at a comma, "then", an arrow, or the change verb that follows it
+_CHANGE_LEAD = (
+    r"(?=(?:set|put|increase|decrease|raise|lower|reduce|open|close|change|make|bump|move|"
+    r"adjust|apply|nudge|bring)\b)"
+)
 _CONDITION_FIRST = re.compile(
-    rf"^(?P<lead>.*?)\b{_IF}\b\s+(?P<cond>[^,;]+?)\s*(?:,|;|\bthen\b)\s*(?:then\s+)?(?P<write>.+)$",
+    rf"^(?P<lead>.*?)\b{_IF}\b\s+(?P<cond>[^,;]+?)\s*(?:,|;|\bthen\b|->|→|=>|\s{_CHANGE_LEAD})\s*"
+    r"(?:then\s+)?(?P<write>.+)$",
     re.I | re.S,
 )
+_JOINED_CLAUSE = re.compile(r"(?:,|\band|\bthen)\s*$", re.I)
 _IF_WORD = re.compile(rf"\b{_IF}\b", re.I)
-_CLAUSE_END = re.compile(r"[,;]|\bthen\b", re.I)
+_CLAUSE_END = re.compile(rf"[,;]|\bthen\b|->|→|=>|\s{_CHANGE_LEAD}", re.I)
 _CONDITION_LAST = re.compile(rf"^(?P<write>.+?)\s*,?\s*\b{_IF}\b\s+(?P<cond>.+)$", re.I | re.S)
 _PRONOUN = re.compile(r"\b(?:it|them|its|their)\b", re.I)
 
@@ -226,8 +234,10 @@ def _conditional(text: str) -> Derivation | None:
         if condition is None:
             continue
         write = found.group("write").strip(" ,.?!")
-        if pattern is _CONDITION_FIRST and found.group("lead").strip():
-            write = f"{found.group('lead').strip()} {write}"
+        lead = found.group("lead").strip() if pattern is _CONDITION_FIRST else ""
+        if lead and not _JOINED_CLAUSE.search(lead):
+            # "HCM3: if it is above 2 A, set it to 0"; not "check the current, and if ..."
+            write = f"{lead} {write}"
         subject = condition.subject
         if _PRONOUN.search(subject):
             # "set HCM20 to 0 if it is above 2 A": "it" is the write's own target
@@ -245,7 +255,10 @@ def _condition(clause: str) -> Condition | None:
     found = _CONDITION.match(clause)
     if found is None:
         return None
-    amount = read_number(found.group("num").replace(" ", ""))
+    said = found.group("num")
+    amount = read_number(said)  # "four hundred", "-0.5"
+    if amount is None:
+        amount = read_number(said.replace(" ", ""))  # "- 0.5"
     if amount is None:
         return None
     raw = found.group("cmp").lower()
