@@ -88,7 +88,8 @@ def canonical_change(
 ) -> str:
     """The change in a form the write parsers read, when the words had another form: one
     value for its targets is said "set <targets> to <value>", one change "increase <targets>
-    by <amount>", a copy "set <target> to the same value as <source>"."""
+    by <amount>", a copy "set <target> to the same value as <source>" (with "plus <amount>"
+    when it has an offset)."""
     if (
         intent == "write"
         and quantity is not None
@@ -134,5 +135,11 @@ def canonical_change(
     # "copy X to Y": the source comes first, unless a relation put the target first
     same = re.search(r"\bcopy\b", canonical, re.I) and not ordered
     if intent == "copy" and reference is not None and len(targets) >= 2 and not same:
-        return f"set {' and '.join(targets[:-1])} to the same value as {targets[-1]}"
+        offset = ""
+        if quantity is not None and quantity.kind == "relative" and quantity.value:
+            # "set QD12 to QD10 minus 0.5 A": the source's value with the offset said
+            unit = f" {quantity.unit}" if quantity.unit else ""
+            sign = "plus" if quantity.value > 0 else "minus"
+            offset = f" {sign} {abs(quantity.value):g}{unit}"
+        return f"set {' and '.join(targets[:-1])} to the same value as {targets[-1]}{offset}"
     return canonical

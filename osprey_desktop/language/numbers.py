@@ -107,7 +107,16 @@ _BELOW_100 = (
     rf"(?:{_any(_TENS_VALUES)}(?:[\s-]+{_any(_COUNT_WORDS)})?|{_any(_TEEN_VALUES)}"
     rf"|{_any(_COUNT_WORDS)})"
 )
-_BELOW_1000 = rf"(?:(?:an?|{_BELOW_100})\s+hundred\b(?:\s+(?:and\s+)?{_BELOW_100})?|{_BELOW_100})"
+# "one twenty one" (121), "one oh five" (105): hundreds said the way numbers are read aloud
+_NONZERO = {k: v for k, v in _COUNT_WORDS.items() if v}
+_SPOKEN_HUNDREDS = (
+    rf"(?:{_any(_NONZERO)}\s+(?:{_any(_TENS_VALUES)}(?:[\s-]+{_any(_NONZERO)})?|{_any(_TEEN_VALUES)}"
+    rf"|(?:oh|zero)\s+{_any(_NONZERO)}))"
+)
+_BELOW_1000 = (
+    rf"(?:(?:an?|{_BELOW_100})\s+hundred\b(?:\s+(?:and\s+)?{_BELOW_100})?|{_SPOKEN_HUNDREDS}"
+    rf"|{_BELOW_100})"
+)
 _CARDINAL = (
     rf"(?:(?:an?|{_BELOW_1000})\s+(?:thousand|million)\b(?:\s+(?:and\s+)?{_BELOW_1000})?"
     rf"|{_BELOW_1000})"
@@ -183,6 +192,9 @@ def _cardinal(tokens: list[str]) -> float | None:
         whole = _cardinal(tokens[:at])
         decimals = "".join(str(_DIGIT_VALUES[d]) for d in digits)
         return None if whole is None else whole + float(f"0.{decimals}")
+    spoken = _spoken_hundreds(tokens)
+    if spoken is not None:
+        return spoken
     total = current = 0
     for token in tokens:
         if token in ("a", "an", "and"):
@@ -197,6 +209,22 @@ def _cardinal(tokens: list[str]) -> float | None:
         else:
             return None
     return float(total + current)
+
+
+def _spoken_hundreds(tokens: list[str]) -> float | None:
+    """ "one twenty one" -> 121, "one oh five" -> 105; None for any other words."""
+    if len(tokens) < 2 or _COUNT_WORDS.get(tokens[0], 0) == 0:
+        return None
+    rest = tokens[1:]
+    if rest[0] in ("oh", "zero") and len(rest) == 2 and _COUNT_WORDS.get(rest[1], 0):
+        return float(100 * _COUNT_WORDS[tokens[0]] + _COUNT_WORDS[rest[1]])
+    if rest[0] in _TEEN_VALUES and len(rest) == 1:
+        return float(100 * _COUNT_WORDS[tokens[0]] + _TEEN_VALUES[rest[0]])
+    if rest[0] in _TENS_VALUES and len(rest) <= 2:
+        ones = _COUNT_WORDS.get(rest[1], -1) if len(rest) == 2 else 0
+        if ones >= 0:
+            return float(100 * _COUNT_WORDS[tokens[0]] + _TENS_VALUES[rest[0]] + ones)
+    return None
 
 
 def read_number(text: str) -> float | None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
+
 __all__ = ["said_plainly"]
 
 
@@ -40,6 +42,15 @@ def said_plainly(text: str) -> str:
         work,
         flags=re.I,
     )
+    # "set QF5 to 121, no, 121.5 A", "... zero point three, scratch that, zero point two": the
+    # value said last is the one meant
+    work = _CORRECTED_VALUE.sub("", work)
+    # "Because the orbit is off, increase VCM08 by 0.1 A", "The lifetime dropped, so open ID05
+    # to 30 mm", "..., since they should track": the reason is no part of the request
+    work = _without_reasons(work)
+    # "set QD12 to QD10 minus 0.5 A", "put the ID07 gap 3 mm above the ID05 gap", "give VCM17
+    # whatever VCM16 has, plus 0.1 A": another device's value with an offset
+    work = _offset_copies(work)
     # "take 0.3 A off HCM33", "add 0.1 A to QF 2": an amount taken from or added to a device
     work = re.sub(r"\bdouble[\s-]+check", "check", work, flags=re.I)
     work = _ON_WHAT_IT_IS.sub(lambda m: f"increase it by {m['amount']}", work)
@@ -86,6 +97,72 @@ _TAKE_OFF = re.compile(
     rf"\b(?:take|knock|shave)\s+(?P<amount>{_AMOUNT})\s+off\s+(?:of\s+)?(?P<what>[^,;?!]+)",
     re.I,
 )
+_SAID_AMOUNT = rf"(?:[-+−]?(?:\d+(?:\.\d*)?|\.\d+)|{SPELLED_NUMBER_PATTERN})"
+_CORRECTED_VALUE = re.compile(
+    rf"(?<=\b(?:to|at|by)\s){_SAID_AMOUNT}\s*(?:[a-zµ%]{{1,8}}\s*)?[,;.]?\s*(?:no(?:\s+wait)?|"
+    r"scratch\s+that|sorry|i\s+mean|correction|or\s+rather|actually)\s*[,;.]?\s+"
+    rf"(?={_SAID_AMOUNT})",
+    re.I,
+)
+_REASON_FIRST = re.compile(
+    r"^\W*(?:because|'?cause)\s+[^,;]+?,\s*(?:so\s+)?(?=\S)|^[^,;?]+?(?:,|;)\s*so\s+(?=\S)",
+    re.I,
+)
+_REASON_AFTER = re.compile(
+    r"\s*,?\s*\b(?:because\s+|since\s+(?=(?:they|it|we|i|there)\b|(?:the|this|that)\s+[a-z]+"
+    r"(?:\s+[a-z]+)?\s+(?:is|are|was|were|has|have|had|should|must|looks?|seems?)\b))[^,;?]*[.!]?$",
+    re.I,
+)
+
+
+_NAMED = r"(?:the\s+)?[A-Za-z]{1,5}\s?\d{1,3}(?:\s+[a-z]+)?"
+_OFFSET = r"(?P<amount>[-+−]?(?:\d+(?:\.\d*)?|\.\d+)\s*(?:[a-zµ%]{1,8})?)"
+_COPY_PLUS = re.compile(
+    rf"\b(?:set|put|make|bring|move)\s+(?P<target>{_NAMED})\s+(?:to|=|->|at)\s+(?P<source>{_NAMED}?)"
+    rf"(?:'s|’s)?(?:\s+(?:value|setting|setpoint|current|reading))?,?\s+(?P<sign>plus|\+|minus|−|-)"
+    rf"\s*{_OFFSET}(?=\s*(?:[,.;!?]|$))",
+    re.I,
+)
+_COPY_OFFSET = re.compile(
+    rf"\b(?:set|put|make|bring|move|have)\s+(?P<target>{_NAMED})\s+(?:to\s+be\s+)?{_OFFSET}\s+"
+    r"(?P<side>above|over|higher\s+than|more\s+than|below|under|lower\s+than|less\s+than)\s+"
+    rf"(?P<source>{_NAMED})(?=\s*(?:[,.;!?]|$))",
+    re.I,
+)
+_COPY_WHATEVER = re.compile(
+    rf"\b(?:give|set)\s+(?P<target>{_NAMED}?)\s+(?:to\s+)?what(?:ever)?\s+(?P<source>{_NAMED}?)\s+"
+    r"(?:has|is|reads|is\s+at),?\s+(?P<sign>plus|\+|minus|−|-)"
+    rf"\s*{_OFFSET}(?=\s*(?:[,.;!?]|$))",
+    re.I,
+)
+
+
+def _offset_copies(text: str) -> str:
+    """The forms above said "set X to the same value as Y plus A" (or "minus A")."""
+
+    def plus(found: re.Match[str]) -> str:
+        sign = "minus" if found["sign"].lower() in ("minus", "-", "−") else "plus"
+        amount = found["amount"].lstrip("+")
+        return f"set {found['target']} to the same value as {found['source']} {sign} {amount}"
+
+    def side(found: re.Match[str]) -> str:
+        below = found["side"].lower().startswith(("below", "under", "lower", "less"))
+        sign = "minus" if below else "plus"
+        return (
+            f"set {found['target']} to the same value as {found['source']} {sign} {found['amount']}"
+        )
+
+    text = _COPY_PLUS.sub(plus, text)
+    text = _COPY_WHATEVER.sub(plus, text)
+    return _COPY_OFFSET.sub(side, text)
+
+
+def _without_reasons(text: str) -> str:
+    """``text`` without a reason said before or after the request."""
+    text = _REASON_FIRST.sub("", text, count=1)
+    return _REASON_AFTER.sub("", text, count=1)
+
+
 _ON_WHAT_IT_IS = re.compile(
     rf"\b(?P<verb>add|increase|raise)\s+(?:it\s+by\s+)?(?P<amount>{_AMOUNT})\s+(?:to|on|onto)\s+"
     r"(?:what\s+it\s+is(?:\s+now)?|its\s+(?:current|present)\s+value|the\s+current\s+value)\b",

@@ -58,7 +58,7 @@ _GRAMMAR_TO_SPELL = frozenset(
         *("instead", "again", "before", "between", "since", "until"),
         *("setpoint", "readback", "yesterday", "morning", "afternoon", "evening", "tonight"),
         *("minutes", "hours", "seconds", "average", "maximum", "minimum", "previous"),
-        *("thanks", "please", "hello", "morning", "evening"),
+        *("thanks", "please", "hello", "morning", "evening", "plus", "minus"),
     )
 )
 #: Chat spellings of grammar words, each one word for another.
@@ -97,6 +97,9 @@ def slips_respelled(text: str, facility_words: frozenset[str]) -> str:
             return found.group(0)
         if word in _NOT_SLIPS or read_number(word) is not None:
             return found.group(0)
+        single = re.sub(r"(.)\1", r"\1", word)
+        if single != word and single in _GRAMMAR_TO_SPELL:
+            return single  # "pluss", "thankss"
         close = [t for t in targets if _close_to(word, t) and not _plural_of(word, t)]
         return close[0] if len(close) == 1 else found.group(0)
 

@@ -378,3 +378,43 @@ def test_conditions_with_spelled_thresholds_and_readings_before_them(text, thres
     assert derivation is not None and derivation.kind == "condition"
     assert derivation.condition.threshold == threshold
     assert derivation.write == write
+
+
+@pytest.mark.parametrize(
+    ("text", "source", "offset", "unit"),
+    [
+        ("set VCM08 to the same value as VCM07 plus 0.1 A", "VCM07", 0.1, "A"),
+        ("set QD12 to the same value as QD10 minus 0.5 A", "QD10", -0.5, "A"),
+        ("make VCM08 the same as VCM07", "VCM07", 0.0, None),
+    ],
+)
+def test_a_copy_keeps_the_offset_said_after_its_source(text, source, offset, unit):
+    derivation = parse_derivation(text)
+    assert derivation is not None and derivation.kind == "copy"
+    assert (derivation.source, derivation.offset, derivation.offset_unit) == (source, offset, unit)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "set VCM08 to VCM07 plus 0.1 A",
+        "set VCM08 to VCM07's value plus 0.1 A",
+        "put VCM08 0.1 A above VCM07",
+        "give VCM08 whatever VCM07 has, plus 0.1 A",
+    ],
+)
+async def test_a_copy_with_an_offset_writes_the_source_plus_the_offset_and_nothing_else(
+    session, machine: SimMachine, text
+):
+    """The source is read, never written: "VCM07 plus 0.1 A" is VCM07's value plus 0.1 A
+    for VCM08, not 0.1 A more on both."""
+    machine.set_setpoint(VCM07, 0.35)
+
+    asked = await session.submit(text, "t1")
+
+    (op,) = operations(asked)
+    assert op["channel"] == VCM08 and op["new_value"] == pytest.approx(0.45)
+    assert op["derived_from"]["offset"] == pytest.approx(0.1)
+    assert "plus 0.1 A" in asked.pending_approval["user_message"]
+    await session.resume("t1", False)
+    assert machine.value(VCM07) == pytest.approx(0.35)

@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from osprey_desktop.language.follow_ups import follow_up
+from osprey_desktop.language.quantities import amounts as amounts_in
 from osprey_desktop.language.questions import is_knowledge_question
 from osprey_desktop.language.request import Vocabulary, parse_request
 from osprey_desktop.language.targets import as_measured, split_targets
@@ -880,3 +881,49 @@ def test_general_questions_about_effects_and_devices_are_knowledge(text):
 
 def test_a_question_of_a_past_value_is_no_knowledge_question():
     assert not is_knowledge_question("remind me what the lifetime was at 3")
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("set VCM3 to VCM4 plus 0.1 A", "set VCM3 to the same value as VCM4 plus 0.1 A"),
+        ("set QD12 to QD10 minus 0.5 A", "set QD12 to the same value as QD10 minus 0.5 A"),
+        ("put the ID07 gap 3 mm above the ID05 gap", "same value as ID05 plus 3 mm"),
+        ("Let's give VCM17 whatever VCM16 has, plus 0.1 A.", "same value as VCM16 plus 0.1 A"),
+        ("mkae vcm15 same as vcm14 pluss 0.2", "same value as vcm14 plus 0.2"),
+    ],
+)
+def test_a_copy_with_an_offset_keeps_the_offset(text, canonical):
+    request = parse(text)
+    assert request.intent == "copy"
+    assert canonical in request.canonical
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("set Q F five to one hundred twenty one, no, one twenty one point five amps", 121.5),
+        ("set vertical corrector three to zero point three, scratch that, zero point two", 0.2),
+        ("set HCM3 to 1.5 A, no wait, 1.2 A", 1.2),
+    ],
+)
+def test_the_value_said_last_in_a_correction_is_meant(text, value):
+    request = parse(text)
+    assert request.changes and request.quantity.value == value
+    assert len(amounts_in(request.canonical)) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("The lifetime dropped, so open ID05 to 30 mm.", "set ID05 to 30 mm"),
+        (
+            "Because the vertical orbit is off in sector 3, increase VCM08 by 0.1 A",
+            "increase VCM08",
+        ),
+        ("set HCM3 to 0.2 A, since the orbit is off", "set HCM3 to 0.2 A"),
+        ("since 8 am, what was the max lifetime", "since 2026-11-26 08:00"),
+    ],
+)
+def test_a_reason_is_no_part_of_the_request(text, canonical):
+    assert canonical in parse(text).canonical

@@ -21,6 +21,7 @@ from osprey_desktop.capabilities.control_room.write_origins import clock_with_da
 from osprey_desktop.channels.addresses import channel_key
 from osprey_desktop.connectors.base import ConnectorError, to_float
 from osprey_desktop.language.time_parsing import ParsedTimeRange
+from osprey_desktop.language.units import UnitConversionError, convert
 from osprey_desktop.language.write_parsing import ValueSpec
 
 
@@ -39,12 +40,35 @@ class DerivedValues:
     assignments: list[tuple[str, ValueSpec]] = field(default_factory=list)
     origins: dict[str, dict[str, Any]] = field(default_factory=dict)
 
-    def add(self, channel: str, words: str, origin: dict[str, Any], text: str) -> None:
-        """``channel`` gets the value of ``origin`` (in its units), said as ``text``."""
+    def add(
+        self,
+        channel: str,
+        words: str,
+        origin: dict[str, Any],
+        text: str,
+        derivation: Derivation | None = None,
+    ) -> None:
+        """``channel`` gets the value of ``origin`` (in its units), said as ``text``, plus the
+        offset ``derivation`` asks ("QD10 minus 0.5 A"), kept in the origin as its own fact."""
         units = str(origin.get("units") or "") or None
-        spec = ValueSpec(words, "absolute", float(origin["value"]), units, text)
+        value = float(origin["value"])
+        if derivation is not None and derivation.offset:
+            offset = _offset_in(derivation, units or "")
+            origin = {**origin, "offset": offset}
+            value += offset
+            text = f"{text}{derivation.offset_words()}"
+        spec = ValueSpec(words, "absolute", value, units, text)
         self.assignments.append((channel, spec))
         self.origins[channel] = origin
+
+
+def _offset_in(derivation: Derivation, units: str) -> float:
+    """The offset of ``derivation`` in the channel's ``units`` (asked about when it cannot be
+    converted: "plus 2 mm" to a current)."""
+    try:
+        return convert(derivation.offset, derivation.offset_unit, units, delta=True)
+    except UnitConversionError as exc:
+        raise ClarificationRequired(f"The offset{derivation.offset_words()}: {exc}.") from exc
 
 
 def named_among(database: Any, words: str, channels: Sequence[str]) -> list[str]:
@@ -85,7 +109,7 @@ def copied_values(
                 f"{source} has no numeric reading to copy to {target}; nothing was asked."
             )
         origin = _copied(source, reading, value)
-        out.add(target, derivation.target, origin, f"= {source}")
+        out.add(target, derivation.target, origin, f"= {source}", derivation)
     return out
 
 
@@ -127,7 +151,7 @@ def reference_values(
                 "units": str(getattr(record, "units", "") or ""),
                 "word": word,
             }
-        out.add(target, derivation.target, origin, f"{word} value")
+        out.add(target, derivation.target, origin, f"{word} value", derivation)
     return out
 
 

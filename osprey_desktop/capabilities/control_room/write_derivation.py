@@ -16,7 +16,7 @@ shows it and where it came from. Pure and deterministic.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, read_number
@@ -61,14 +61,25 @@ class Derivation:
     write: str = ""  # condition: the write clause, pronouns replaced by the subject
     #: copy: the source is the target's own reference channel ("its golden value")
     reference: bool = False
+    #: copy: an amount added to the source's value ("QD10 minus 0.5 A": -0.5), and its unit
+    #: as typed (None: the channel's)
+    offset: float = 0.0
+    offset_unit: str | None = None
 
     def describe(self) -> str:
         if self.kind == "copy":
-            return f"the present value of {self.source}"
+            return f"the present value of {self.source}{self.offset_words()}"
         if self.kind == "restore":
             return f"the archived value of {self.target} at {self.moment}"
         assert self.condition is not None
         return f"only if {self.condition.subject} is {self.condition.describe()}"
+
+    def offset_words(self) -> str:
+        """ " plus 0.1 A", " minus 0.5 A", or "" without an offset."""
+        if not self.offset:
+            return ""
+        unit = f" {self.offset_unit}" if self.offset_unit else ""
+        return f" {'plus' if self.offset > 0 else 'minus'} {abs(self.offset):g}{unit}"
 
 
 _SAID = {"<": "below", "<=": "at most", ">": "above", ">=": "at least", "==": "equal to"}
@@ -281,7 +292,29 @@ def _restore(text: str) -> Derivation | None:
     return Derivation("restore", target=target.strip(" ,."), moment=moment)
 
 
+# "set QD12 to the same value as QD10 minus 0.5 A": the source's value with an offset
+_OFFSET_AFTER = re.compile(
+    r"\s*,?\s+(?P<sign>plus|\+|minus|−|-)\s*(?P<num>(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?)\s*"
+    r"(?P<unit>[a-zµμ%]{1,12})?\s*[.!?]*$",
+    re.I,
+)
+
+
 def _copy(text: str) -> Derivation | None:
+    offset, offset_unit = 0.0, None
+    tail = _OFFSET_AFTER.search(text)
+    if tail is not None:
+        amount = float(tail.group("num"))
+        offset = -amount if tail.group("sign").lower() in ("minus", "-", "−") else amount
+        offset_unit = tail.group("unit")
+        text = text[: tail.start()]
+    derivation = _copy_said(text)
+    if derivation is None or not offset:
+        return derivation
+    return replace(derivation, offset=offset, offset_unit=offset_unit)
+
+
+def _copy_said(text: str) -> Derivation | None:
     reference = _search_bounded(_COPY_REFERENCE, text)
     if reference is not None:
         target = reference.group("target").strip(" ,.")

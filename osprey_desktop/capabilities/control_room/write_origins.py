@@ -22,7 +22,13 @@ def describe_origin(origin: Mapping[str, Any]) -> str:
     when = _clock(origin.get("timestamp"))
     kind = origin.get("kind")
     if kind == "copy":
-        return f"copied from `{origin.get('channel')}` (read {value} at {when})"
+        offset = to_float(origin.get("offset"))
+        plus = ""
+        if offset:
+            plus = (
+                f" {'plus' if offset > 0 else 'minus'} {abs(offset):g} {origin.get('units') or ''}"
+            )
+        return f"copied from `{origin.get('channel')}` (read {value} at {when}){plus.rstrip()}"
     if kind == "listed":
         channel = origin.get("channel")
         return f"the {origin.get('word')} value of `{channel}` in the channel list ({value})"
