@@ -123,7 +123,11 @@ _ALL_FINE = re.compile(
     re.I,
 )
 #: "I want", "we'd like": a wish, so what follows may be a change without a verb of its own.
-WISH = re.compile(r"\b(?:i|we)(?:'d|\s+would)?\s+(?:want|need|like)\b", re.I)
+WISH = re.compile(
+    r"\b(?:i|we)(?:'d|\s+would)?\s+(?:just\s+|only\s+|really\s+)?(?:want|need|like)\b"
+    r"(?:\s+to\s+(?:know|see|check|have\s+a\s+look\s+at|look\s+at|hear)\b)?",
+    re.I,
+)
 #: A condition ("when QF3 is above 121 A, lower it"): the clauses are not one plain change.
 CONDITIONAL = re.compile(r"\b(?:if|when|whenever|unless|once|until|provided)\b", re.I)
 

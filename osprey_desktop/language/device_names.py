@@ -99,6 +99,8 @@ def spoken_device_names(text: str, vocabulary: Vocabulary) -> str:
         numbered = re.match(rf"\s+(?:\d|{SPOKEN_DEVICE_NUMBER}(?![\w-]))", after, re.I)
         if joined.lower() in vocabulary.device_prefixes and numbered:
             return joined
+        if joined.lower() in vocabulary.channel_words and joined.lower() not in GRAMMAR_WORDS:
+            return joined  # "the R F voltage"
         return m.group(0)
 
     text = _SPELLED_LETTERS.sub(letters, text)

@@ -51,6 +51,9 @@ def said_plainly(text: str) -> str:
     # "set QD12 to QD10 minus 0.5 A", "put the ID07 gap 3 mm above the ID05 gap", "give VCM17
     # whatever VCM16 has, plus 0.1 A": another device's value with an offset
     work = _offset_copies(work)
+    # "don't set anything, what are HCM04 and VCM04 at?", "read QD26, but don't change
+    # anything": a change refused is no word of the request
+    work = _NO_CHANGE_SAID.sub(" ", work)
     # "take 0.3 A off HCM33", "add 0.1 A to QF 2": an amount taken from or added to a device
     work = re.sub(r"\bdouble[\s-]+check", "check", work, flags=re.I)
     work = _ON_WHAT_IT_IS.sub(lambda m: f"increase it by {m['amount']}", work)
@@ -155,6 +158,14 @@ def _offset_copies(text: str) -> str:
     text = _COPY_PLUS.sub(plus, text)
     text = _COPY_WHATEVER.sub(plus, text)
     return _COPY_OFFSET.sub(side, text)
+
+
+_NO_CHANGE_SAID = re.compile(
+    r"(?:,\s*)?\b(?:but\s+|and\s+|just\s+)?(?:(?:please\s+)?(?:don'?t|do\s+not)|(?:i'?d|i\s+would)\s+"
+    r"rather\s+not|without)\s+(?:set|change|touch|raise|lower|move|write|adjust|modify)(?:ing)?"
+    r"(?:\s+(?:anything|it|them|that|yet|now|for\s+now))+\s*(?:[,.;]|$)",
+    re.I,
+)
 
 
 def _without_reasons(text: str) -> str:

@@ -216,6 +216,11 @@ def with_roles(targets: tuple[str, ...], lowered: str, channel_words: frozenset[
     return tuple(t for t in out if t)
 
 
+_ASKS_THE_READING = re.compile(
+    r"\b(?:reading|reads|right\s+now|currently|at\s+the\s+moment|sits?|sitting|"
+    r"(?:is|are)\s+(?:it|they|\S+(?:\s+and\s+\S+)?)\s+at\s*[?.!]*$)",
+    re.I,
+)
 _ASKS_THE_SETTING = re.compile(r"\bset\s+(?:to|at)\b|\bset\s*[?.!]*$|\bsetting", re.I)
 
 
@@ -235,10 +240,15 @@ def as_measured(
         return targets
     if _ASKS_THE_SETTING.search(request.text):
         return targets
+    reading = request.intent == "read" and bool(_ASKS_THE_READING.search(request.text))
     out = []
     for target in targets:
         lowered = [w.lower() for w in re.findall(r"[A-Za-z]+|\d+", target)]
         named = [w for w in lowered if w not in DETERMINERS]
+        if reading and not any(w in ROLE_WORDS for w in lowered) and re.search(r"\d", target):
+            # "what's HCM07 reading?", "where does QF13 sit?": what the device does now
+            out.append(f"{target} readback")
+            continue
         if (
             len(named) < 2  # "current" alone is also every magnet's current
             or any(w.isdigit() or w in device_prefixes or w in ROLE_WORDS for w in lowered)

@@ -927,3 +927,34 @@ def test_the_value_said_last_in_a_correction_is_meant(text, value):
 )
 def test_a_reason_is_no_part_of_the_request(text, canonical):
     assert canonical in parse(text).canonical
+
+
+@pytest.mark.parametrize(
+    ("text", "targets"),
+    [
+        ("don't set anything, what are HCM04 and VCM04 at?", ("HCM04", "VCM04")),
+        ("Read QD26 and QD28, but don't change anything", ("QD26", "QD28")),
+        ("um, don't raise it yet, I just want to know the R F voltage", ("the RF voltage",)),
+    ],
+)
+def test_a_change_refused_in_words_is_no_part_of_a_reading(text, targets):
+    request = parse(text)
+    assert not request.changes and request.targets == targets
+
+
+@pytest.mark.parametrize("text", ["don't set HCM3 to 0.5", "never change QF1 to 121 A"])
+def test_a_negated_change_with_a_value_never_becomes_a_write(text):
+    assert not parse(text).changes
+
+
+@pytest.mark.parametrize(
+    ("text", "measured"),
+    [
+        ("what's HCM07 reading right now?", ("HCM07 readback",)),
+        ("what are HCM04 and VCM04 at?", ("HCM04 readback", "VCM04 readback")),
+        ("HCM 7 and VCM 7", ("HCM7", "VCM7")),  # no reading asked: every channel named
+        ("what is HCM07 set to?", ("the HCM07 setpoint",)),
+    ],
+)
+def test_a_device_asked_what_it_reads_is_its_readback(text, measured):
+    assert as_measured(parse(text), WORDS.device_prefixes, WORDS.channel_words) == measured
