@@ -242,6 +242,10 @@ def _with_references_resolved(
             said = _BACK_REFERENCE.sub(named, clause, count=1)
         else:  # "HCM 3 value? set to 0.2 A": the change names no target of its own
             alone = _parse(clause, vocabulary, now)
+            if alone.changes and alone.targets and not alone.unused and alone.canonical != clause:
+                # "BPM40 y? then VCM20 +0.05A": a change of its own, said the writers' way
+                out = out.replace(clause, alone.canonical, 1)
+                continue
             if not alone.changes or alone.targets or not alone.verb:
                 continue
             said = re.sub(

@@ -161,3 +161,32 @@ def test_the_rule_needs_no_knowledge_of_a_facilitys_names():
     assert "There is no KLY7 in the channel list (KLY1–KLY3 exist)" in asked.value.question
     assert "LI-RF:KLY3:Phase:Set" in asked.value.question
     assert "set KLY3 phase to 5 deg" in asked.value.suggestions
+
+
+@pytest.mark.parametrize(
+    ("request_text", "read", "written"),
+    [
+        (
+            "First tell me the tune, then raise QF01 by 0.5 A",
+            {"SR:TUNE:X", "SR:TUNE:Y"},
+            ("SR01C:QF01:Current:SP", 120.5),
+        ),
+        ("BPM40 y? then VCM20 +0.05A", {"SR07C:BPM40:Y"}, ("SR07C:VCM20:Current:SP", 0.05)),
+        (
+            "if the lifetime is above 5 h, close ID09 to 14 mm",
+            {"SR:DCCT:Lifetime"},
+            ("SR09C:ID09:Gap:SP", 14.0),
+        ),
+    ],
+)
+async def test_a_reading_of_other_channels_before_a_change_is_found_read_and_never_written(
+    session, request_text, read, written
+):
+    from osprey_desktop.cli.common import found_channels
+
+    result = await session.submit(request_text, "t1")
+
+    found = {c["name"] for c in found_channels(result)}
+    assert read <= found and written[0] in found
+    operations = result.pending_approval["resume_payload"]["operations"]
+    assert [(op["channel"], op["new_value"]) for op in operations] == [written]

@@ -901,9 +901,11 @@ class ChannelFindingCapability(ControlRoomCapability):
         # indexing a large list takes seconds the first time: off the (window's) event loop
         await asyncio.to_thread(finder_of, database)
         writable = self._for_write()
-        source = ""
+        source, condition, reading = "", False, ""
         if writable:
+            reading, text = reading_apart(text)
             text, source = _write_clause(text)
+            condition = _is_condition(self.request_text())
         # model-assisted finding (models.planner: chat_model): asked here, on the running loop
         # (a sync call would block the window); _find takes its checked choice
         targets = [str(t) for t in self.get_parameters().get("targets") or [] if str(t).strip()]
@@ -937,11 +939,27 @@ class ChannelFindingCapability(ControlRoomCapability):
                 note = unlisted_note(names)
         if writable:
             names = _commands_for_state(text, names)
+            if reading:
+                names = [*_read_first(database, reading, names), *names]
         if source:
-            # where a copied value comes from may be read-only ("the golden value")
-            found, _, _ = find_channels_noted(
-                database, source, writable=False, max_write_channels=max_channels_per_write()
-            )
+            # where a copied value comes from may be read-only ("the golden value"); what a
+            # condition reads, when it is another device ("if the lifetime is above 5 h")
+            try:
+                found, _, _ = find_channels_noted(
+                    database, source, writable=False, max_write_channels=max_channels_per_write()
+                )
+            except ClarificationRequired:
+                if not condition:
+                    raise
+                found = []  # the writer finds the condition's channel itself, or asks
+            if condition:
+                # one channel the condition reads ("the lifetime"); a device with several
+                # ("HCM4": setpoint and readback) is left to the writer, which picks or asks
+                written = {getattr(database.get(n), "device", None) for n in names}
+                found = [
+                    n for n in found if getattr(database.get(n), "device", None) not in written
+                ]
+                found = found if len(found) == 1 else []
             names = list(dict.fromkeys([*found, *names]))
         descriptions = {n: r.description for n in names if (r := database.get(n)) is not None}
         return self.store_output_context(
@@ -984,8 +1002,12 @@ class ChannelFindingCapability(ControlRoomCapability):
         if consumers:
             return any(_writes(name) for name in consumers)
         from osprey_desktop.planners.builtin import asks_for_change
+        from osprey_desktop.planners.channel_words import parse
 
-        return any(asks_for_change(text) for text in self.candidate_texts()[:2])
+        # "tell me the tune, then raise QF01 by 0.5 A": a reading first, then the change
+        return any(
+            asks_for_change(text) or parse(text).changes for text in self.candidate_texts()[:2]
+        )
 
 
 _QUANTIFIERS = frozenset(["all", "every", "each", "both", "entire", "whole"])
@@ -1080,17 +1102,58 @@ def _each_written(database: ChannelDatabase, text: str) -> tuple[list[str], str,
     return names, text, " ".join(notes)
 
 
+def reading_apart(text: str) -> tuple[str, str]:
+    """(a reading said before the change, the change) of "first tell me the tune, then raise
+    QF01 by 0.5 A"; ("", text) when the request is one change, when its change still points
+    back ("then set it to 0.4": the whole request names it), or when a condition joins them."""
+    from osprey_desktop.language.clauses import CONDITIONAL, verb_clauses
+    from osprey_desktop.planners.channel_words import parse
+
+    clauses = verb_clauses(text)
+    if len(clauses) < 2 or CONDITIONAL.search(text):
+        return "", text
+    first = parse(clauses[0])
+    rest = ", ".join(clauses[1:])
+    if first.changes or not first.targets or not parse(rest).changes:
+        return "", text
+    if re.search(r"\b(?:it|them|its|their|that|those)\b", rest, re.I):
+        return "", text
+    return clauses[0], rest
+
+
+def _read_first(database: ChannelDatabase, reading: str, written: list[str]) -> list[str]:
+    """The channels ``reading`` (said before the change) names, when they are other devices
+    than the ones written ("first tell me the tune, then raise QF01 by 0.5 A"): the plan reads
+    them too; [] when the reading is of what is written, or names nothing the list has."""
+    try:
+        found, _, _ = find_channels_noted(
+            database, reading, writable=False, max_write_channels=max_channels_per_write()
+        )
+    except ClarificationRequired:
+        return []
+    devices = {getattr(database.get(n), "device", None) for n in written}
+    return [n for n in found if getattr(database.get(n), "device", None) not in devices]
+
+
+def _is_condition(text: str) -> bool:
+    from osprey_desktop.capabilities.control_room.write_derivation import parse_derivation
+
+    derivation = parse_derivation(text)
+    return derivation is not None and derivation.kind == "condition"
+
+
 def _write_clause(text: str) -> tuple[str, str]:
     """(the words naming a write's targets, the words naming where its value comes from).
 
     "if the HCM20 setpoint is below -1 A, set it to -1 A" is written to "the HCM20 setpoint"
-    (its condition's number is no device number); "set dipole 4 current to its golden value"
+    (its condition's number is no device number), and its condition reads "the HCM20
+    setpoint"; "set dipole 4 current to its golden value"
     writes the dipole's setpoint from its golden channel, found as it is (read-only)."""
     from osprey_desktop.capabilities.control_room.write_derivation import parse_derivation
 
     derivation = parse_derivation(text)
     if derivation is not None and derivation.kind == "condition":
-        return derivation.write, ""
+        return derivation.write, derivation.condition.subject if derivation.condition else ""
     if derivation is not None and derivation.kind == "copy" and derivation.reference:
         return derivation.target, derivation.source
     return text, ""
@@ -1118,6 +1181,7 @@ __all__ = [
     "ChannelFindingCapability",
     "channel_phrase",
     "channel_vocabulary",
+    "reading_apart",
     "find_channels",
     "named_devices",
 ]

@@ -134,9 +134,13 @@ class ChannelWriteCapability(ControlRoomCapability):
         The built-in planner asks this, so "set HCM01" becomes a question at once instead of
         a plan that stops half-way.
         """
-        from osprey_desktop.capabilities.control_room.channel_finding import channel_phrase
+        from osprey_desktop.capabilities.control_room.channel_finding import (
+            channel_phrase,
+            reading_apart,
+        )
         from osprey_desktop.channels.database import STOPWORDS
 
+        request = reading_apart(request)[1]  # "tell me the tune, then raise QF01 by 0.5 A"
         derivation = parse_derivation(request)
         if derivation is not None and derivation.kind != "condition":
             return None  # the value comes from a read or the archive (inputs_for)
