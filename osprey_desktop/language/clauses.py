@@ -34,7 +34,8 @@ from osprey_desktop.language.words import STOP_WORDS, stem
 #: possible to see ...", "you can put ...?"): a command, not a question about ability.
 REQUEST_LEAD = (
     r"(?:would\s+you\s+(?:please\s+)?(?:be\s+so\s+kind\s+as\s+to|mind)|do\s+you\s+mind|"
-    r"(?:can|could|would|will)\s+you(?:\s+please)?(?:\s+(?:maybe|possibly|kindly|just))?|"
+    r"(?:can|could|would|will)\s+you(?:\s+please)?(?:\s+(?:maybe|possibly|kindly|just))?"
+    r"(?:\s+be\s+able\s+to)?|"
     r"you\s+can|(?:can|could|shall|may)\s+we|"
     r"(?:(?:is|would)\s+(?:it\s+)?(?:be\s+)?)?possible\s+(?:to|for\s+you\s+to)|"
     r"(?:may|can|could)\s+i\s+ask\s+you\s+to|i\s+(?:think|guess|believe|suppose)|"

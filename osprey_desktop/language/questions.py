@@ -18,7 +18,7 @@ _LEAD = re.compile(
     r"^(?:(?:hi|hello|hey|ok|okay|so|well|please|quick question|question|excuse me|sorry|"
     # "can you please explain to me why ...": a request to explain is the explanation asked
     r"(?:(?:can|could|would|will)\s+you(?:\s+please)?|i\s+(?:would\s+like|want)\s+(?:you\s+)?to)"
-    r"(?=\s+(?:please\s+)?(?:explain|describe|define)\b))"
+    r"(?=\s+(?:please\s+)?(?:explain|describe|define|tell\s+me|remind\s+me)\b))"
     r"\b[\s,:;!.-]*)+"
 )
 _INSTANCE = re.compile(r"\b[a-z]+[-_]?\d+[a-z0-9]*\b|\b[a-z0-9]+:[a-z0-9:]+\b")
@@ -55,6 +55,13 @@ _CONCEPT_FORMS = [
     # what would the lifetime be if I raised the RF voltage: a hypothetical about a quantity
     re.compile(r"^what\s+(?:would|will|could|might)\s+.+\s+(?:be|do|look\s+like)\s+(?:if|when)\b"),
     re.compile(r"^what\s+happens\s+(?:(?:to|with)\s+.+\s+)?(?:if|when|as|after)\b"),
+    # "I'm curious how changing a quadrupole current shifts the tune": a question said as a wish
+    re.compile(r"^i'?(?:\s+a)?m\s+(?:curious|wondering)\s+(?:about\s+)?(?:how|why)\b"),
+    # "what does a sudden lifetime drop usually point to?": what a kind of event tells
+    re.compile(
+        r"^what\s+(?:does|do|could|can|might)\s+(?:a|an)\s+.+\s+(?:usually\s+|typically\s+|normally\s+)?"
+        r"(?:point\s+to|mean|indicate|suggest|tell\s+(?:us|me))\b"
+    ),
     # "what would raising the RF voltage do to the lifetime?": an effect, asked in general
     re.compile(r"^what\s+(?:would|will|could|might|does|do)\s+[a-z]+ing\b.+\bdo\s+(?:to|for)\b"),
     # "remind me what a DCCT actually measures": what a kind of device is for

@@ -54,6 +54,13 @@ def said_plainly(text: str) -> str:
     # "don't set anything, what are HCM04 and VCM04 at?", "read QD26, but don't change
     # anything": a change refused is no word of the request
     work = _NO_CHANGE_SAID.sub(" ", work)
+    # "HCM19 ↑ a touch": an arrow for a direction
+    work = (
+        work.replace("↑", " up ").replace("↓", " down ").replace("⬆", " up ").replace("⬇", " down ")
+    )
+    # "Shouldn't QD06 be a touch higher?", "could it go a little lower still?": a change
+    # suggested as a question (its amount, when vague, is asked for)
+    work = _SUGGESTED_CHANGE.sub(lambda m: f"{m['what']} {m['cmp']}", work)
     # "take 0.3 A off HCM33", "add 0.1 A to QF 2": an amount taken from or added to a device
     work = re.sub(r"\bdouble[\s-]+check", "check", work, flags=re.I)
     work = _ON_WHAT_IT_IS.sub(lambda m: f"increase it by {m['amount']}", work)
@@ -164,6 +171,17 @@ _NO_CHANGE_SAID = re.compile(
     r"(?:,\s*)?\b(?:but\s+|and\s+|just\s+)?(?:(?:please\s+)?(?:don'?t|do\s+not)|(?:i'?d|i\s+would)\s+"
     r"rather\s+not|without)\s+(?:set|change|touch|raise|lower|move|write|adjust|modify)(?:ing)?"
     r"(?:\s+(?:anything|it|them|that|yet|now|for\s+now))+\s*(?:[,.;]|$)",
+    re.I,
+)
+
+
+_COMPARED_WAY = (
+    r"(?P<cmp>(?:a\s+(?:touch|bit|little|tad|notch|hair)\s+|slightly\s+|somewhat\s+)?(?:higher|lower|"
+    r"more|less|larger|smaller|wider|narrower|up|down))"
+)
+_SUGGESTED_CHANGE = re.compile(
+    rf"^\W*(?:(?:should(?:n'?t|\s+not)?|could|can|would|might)\s+(?P<what>[^,;?]+?)\s+(?:be|go|get)\s+"
+    rf"{_COMPARED_WAY}(?:\s+still)?\s*[?.!]*$)",
     re.I,
 )
 

@@ -39,9 +39,14 @@ _TIME_WORDS = re.compile(
     re.I,
 )
 NOW_THAN_THEN = re.compile(
-    r"\b(?:now|currently|at\s+present)\b.*\b(?:than|with|to|against)\b"
+    r"\b(?:now|currently|at\s+present)\b.*\b(?:than|with|to|against|vs\.?|versus)(?!\w)"
+    # "the ID09 gap at 4 this morning and what is it now?", "... vs now"
+    r"|\b(?:and|vs\.?|versus)\s+(?:what\s+(?:is|'s)\s+(?:it|they|that)\s+)?(?:now|currently)\b"
+    # "is the horizontal tune where it was 3 hours ago?"
+    r"|^\W*(?:is|are)\b.*\bwhere\s+(?:it|they)\s+(?:was|were)\b"
     # "worse than yesterday at noon": a comparative whose other side is a time
-    r"|\b(?:[a-z]{2,}er|more|less|better|worse|different)\s+than\s+(?:at\s+|on\s+|in\s+)?"
+    r"|\b(?:[a-z]{2,}er|more|less|better|worse|different)\s+than\s+(?:(?:it|they)\s+(?:was|were)\s+)?"
+    r"(?:at\s+|on\s+|in\s+)?"
     r"(?:\d|an?\b|yesterday|today|this|last|noon|midnight|before|earlier)"
     # "is the vertical tune different from an hour ago?"
     r"|\bdifferent\s+(?:from|to)\s+(?:\d|an?\b|yesterday|today|this|last|noon|"

@@ -119,6 +119,7 @@ def spoken_times(text: str) -> str:
     """``text`` with clock times told by the hand or written "14h30", and durations with a
     half, in digits."""
     text = _SPELLED_DURATION.sub(_duration_in_digits, text)  # "the last twenty four hours"
+    text = _MINUS_DURATION.sub(_minus_duration, text)  # "lifetime @ -2h", "now vs -1h"
     text = _H_CLOCK.sub(lambda m: f"{m['lead']} {int(m['h']):02d}:{m['m'] or '00'}", text)
     text = _FOUR_DIGIT_CLOCK.sub(lambda m: f"{m['lead']} {m['h']}:{m['m']}", text)
     text = _BEFORE_A_DURATION.sub(lambda m: f"{m['count']} {m['unit']} ago", text)
@@ -146,6 +147,20 @@ def _duration_in_digits(found: re.Match[str]) -> str:
     if value is None or value <= 0:
         return found.group(0)
     return f"{value:g} {found['unit']}"
+
+
+# "-2h", "@ -30min": a moment that long before now, in terse typing
+_MINUS_DURATION = re.compile(
+    r"(?P<at>@\s*)?(?<![\w.])[-−](?P<n>\d+(?:\.\d+)?)\s*(?P<unit>h|hrs?|hours?|m|mins?|minutes?|d|days?)\b",
+    re.I,
+)
+_MINUS_UNITS = {"h": "hours", "m": "minutes", "d": "days"}
+
+
+def _minus_duration(found: re.Match[str]) -> str:
+    unit = found["unit"].lower()
+    unit = _MINUS_UNITS.get(unit[0], unit) if len(unit) <= 3 else unit
+    return f"{'at ' if found['at'] else ''}{found['n']} {unit} ago"
 
 
 def dotted_clock_times(text: str) -> str:

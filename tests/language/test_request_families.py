@@ -958,3 +958,58 @@ def test_a_negated_change_with_a_value_never_becomes_a_write(text):
 )
 def test_a_device_asked_what_it_reads_is_its_readback(text, measured):
     assert as_measured(parse(text), WORDS.device_prefixes, WORDS.channel_words) == measured
+
+
+@pytest.mark.parametrize(
+    ("text", "targets"),
+    [
+        ("beam cur now vs -1h?", ("beam cur",)),
+        ("What was the ID09 gap readback at 4 this morning and what is it now?", None),
+        ("Is the horizontal tune where it was 3 hours ago?", ("the horizontal tune",)),
+        (
+            "Would you be able to tell me whether the beam current is lower than it was four hours ago?",
+            ("the beam current",),
+        ),
+    ],
+)
+def test_now_against_a_moment_said_tersely_or_at_length_is_a_comparison(text, targets):
+    request = parse(text)
+    assert request.intent == "compare" and request.time is not None
+    if targets is not None:
+        assert request.targets == targets
+
+
+def test_a_minus_duration_is_that_long_ago():
+    request = parse("lifetime @ -2h?")
+    assert request.intent == "history" and "2 hours ago" in request.canonical
+    assert parse("HCM3 -2 A").quantity.value == -2  # an amount stays an amount
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "HCM19 ↑ a touch",
+        "Shouldn't QD06 be a touch higher?",
+        "could QF5 go a little lower still?",
+    ],
+)
+def test_a_change_suggested_with_a_vague_amount_is_a_change_to_ask_about(text):
+    request = parse(text)
+    assert request.changes
+    assert request.quantity is not None and request.quantity.value is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "can you tell me what a quadrupole does",
+        "I'm curious how changing a quadrupole current shifts the tune.",
+        "what does a sudden lifetime drop usually point to?",
+    ],
+)
+def test_general_questions_asked_indirectly_are_knowledge(text):
+    assert is_knowledge_question(text)
+
+
+def test_a_past_value_wondered_about_is_no_knowledge_question():
+    assert not is_knowledge_question("I'm wondering what the lifetime was at 3")
