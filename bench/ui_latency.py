@@ -15,7 +15,11 @@ the 5 ms period) is the longest stall the operator could feel. Measured:
 5. process start -> first painted window (child process running ``run_app``), and -> ready
    (session open, thread restored).
 
-Every tick gap of ``STALL_MS`` or more is printed with its scenario, not only the longest.
+Every tick gap of ``STALL_MS`` or more is printed with its scenario, not only the longest, and
+with the CPU time the GUI thread and the process's other threads spent in it (the rest of the
+gap no thread of the process ran: a busy machine, or blocked). Each summary also gives the most
+CPU the GUI thread spent between two ticks: the loop's own longest piece of work, which other
+processes on a shared machine lengthen far less than the wall-clock stall.
 ``--sample`` also runs a stack sampler: a thread that, whenever the heartbeat is more than
 ``SAMPLE_AFTER_MS`` late, records the GUI thread's stack every 2 ms, then names the code
 that held the loop (innermost frame of this repository, file:line, and the innermost frame
@@ -49,7 +53,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 HEARTBEAT_MS = 5
 STALL_MS = 20.0
-STALLS: list[tuple[str, float]] = []  # (scenario, gap ms) of every gap >= STALL_MS
+# (scenario, gap ms, CPU ms of the GUI thread, CPU ms of the process) of every gap >= STALL_MS
+STALLS: list[tuple[str, float, float, float]] = []
 # The offscreen plugin warns on every window about what it lacks ("This plugin does not
 # support propagateSizeHints()", "... raise()"); dozens of those bury the figures.
 OFFSCREEN_NOISE = "This plugin does not support "
@@ -226,17 +231,24 @@ class Heartbeat:
         self.timer.timeout.connect(self._tick)
         self.gaps: list[float] = []
         self.ticks: list[float] = []
+        # CPU time in each gap: the GUI thread's own, and the whole process's
+        self.cpu: list[tuple[float, float]] = []
         self._last: float | None = None
+        self._last_cpu = (0.0, 0.0)
 
     def _tick(self) -> None:
         now = time.perf_counter()
+        cpu = (time.thread_time(), time.process_time())
         self.ticks.append(now)
         if self._last is not None:
             self.gaps.append((now - self._last) * 1000)
-        self._last = now
+            self.cpu.append(
+                ((cpu[0] - self._last_cpu[0]) * 1000, (cpu[1] - self._last_cpu[1]) * 1000)
+            )
+        self._last, self._last_cpu = now, cpu
 
     def start(self) -> None:
-        self.gaps, self.ticks, self._last = [], [], None
+        self.gaps, self.ticks, self.cpu, self._last = [], [], [], None
         if SAMPLER is not None:
             SAMPLER.beat = self
             SAMPLER.samples = []  # taken between scenarios
@@ -248,13 +260,18 @@ class Heartbeat:
         if SAMPLER is not None:
             SAMPLER.assign(scenario, self.ticks)
         STALLS.extend(
-            (scenario, g - HEARTBEAT_MS) for g in self.gaps if g - HEARTBEAT_MS >= STALL_MS
+            (scenario, g - HEARTBEAT_MS, gui, process)
+            for g, (gui, process) in zip(self.gaps, self.cpu, strict=True)
+            if g - HEARTBEAT_MS >= STALL_MS
         )
         gaps = sorted(self.gaps) or [0.0]
         return {
             "ticks": len(self.gaps),
             "max_stall_ms": max(0.0, gaps[-1] - HEARTBEAT_MS),
             "p99_gap_ms": gaps[int(0.99 * (len(gaps) - 1))],
+            # the most CPU the GUI thread itself spent between two ticks: the loop's own
+            # longest piece of work, apart from waiting for the GIL or for a busy machine
+            "max_gui_cpu_ms": max((gui for gui, _ in self.cpu), default=0.0),
         }
 
 
@@ -403,6 +420,7 @@ def first_paint(runs: int, sample: bool = False, report_ms: float = 50.0) -> lis
                 for name in ("paint", "input", "ready")
             }
             figures["stall"] = float(stamps["t_stall_ms"])
+            figures["stall_gui"] = float(stamps.get("t_stall_gui_ms", "nan"))
             figures["queued_ran"] = float(stamps.get("t_queued_ran", "0"))
             out.append(figures)
     return out
@@ -448,6 +466,7 @@ def first_paint_child(db_path: str, report_ms: float = 50.0) -> int:
             SAMPLER.stop()
             SAMPLER.report(report_ms)
         print(f"t_stall_ms {stats['max_stall_ms']:.1f}", flush=True)
+        print(f"t_stall_gui_ms {stats['max_gui_cpu_ms']:.1f}", flush=True)
         for _ in range(12000):  # the typed-ahead request runs once the session is open
             if window.chat.transcript.texts("response"):
                 print("t_queued_ran 1", flush=True)
@@ -472,7 +491,8 @@ def summarize(title: str, results: list[dict]) -> None:
         f"{title}: longest stall {max(stalls):.1f} ms (median of turns "
         f"{statistics.median(stalls):.1f} ms), p99 tick gap "
         f"{max(r['p99_gap_ms'] for r in results):.1f} ms, turn {statistics.median(turn_ms):.0f} ms"
-        f" median over {len(results)} turns"
+        f" median over {len(results)} turns; most GUI-thread CPU between two ticks "
+        f"{max(r['max_gui_cpu_ms'] for r in results):.1f} ms"
     )
 
 
@@ -550,10 +570,18 @@ def main() -> int:
         summarize(f"Plot turn (real graph, '{request}')", results)
     for title, stats in actions.items():
         extra = f", window width {stats['window_width']} px" if "window_width" in stats else ""
-        print(f"{title}: longest stall {stats['max_stall_ms']:.1f} ms{extra}")
+        print(
+            f"{title}: longest stall {stats['max_stall_ms']:.1f} ms (most GUI-thread CPU between"
+            f" two ticks {stats['max_gui_cpu_ms']:.1f} ms){extra}"
+        )
     print(f"Every stall of {STALL_MS:.0f} ms or more ({len(STALLS)}):")
-    for scenario, gap in STALLS:
-        print(f"  {gap:6.1f} ms  {scenario}")
+    print(
+        "  (CPU in each: the GUI thread's, the other threads' of this process; the rest of the"
+        " gap no thread of it ran: waiting for the CPU, or blocked)"
+    )
+    for scenario, gap, gui, process in STALLS:
+        others = max(0.0, process - gui)
+        print(f"  {gap:6.1f} ms  {scenario} (CPU: GUI thread {gui:.0f} ms, others {others:.0f} ms)")
     if SAMPLER is not None:
         SAMPLER.stop()
         SAMPLER.report(args.report_ms)
@@ -569,7 +597,8 @@ def main() -> int:
         f"{median('paint'):.0f} ms; usable input (a typed key shown in the chat) "
         f"{median('input'):.0f} ms; ready (session open, thread restored) "
         f"{median('ready'):.0f} ms; longest stall between paint and ready "
-        f"{median('stall'):.0f} ms (worst {max(p['stall'] for p in paints):.0f} ms); "
+        f"{median('stall'):.0f} ms (worst {max(p['stall'] for p in paints):.0f} ms; most "
+        f"GUI-thread CPU between two ticks {max(p['stall_gui'] for p in paints):.0f} ms); "
         f"request typed before ready ran after it: "
         f"{sum(int(p['queued_ran']) for p in paints)}/{len(paints)}"
     )
