@@ -196,6 +196,7 @@ def parse_request(
     ).device_prefixes
     # "thnaks", "wat was ...", "do 19 insted": slips in grammar words; "uh hi there"
     spoken = without_fillers(slips_respelled(str(text), facility))
+    spoken = _DOTTED_RANGE.sub(" through ", spoken)  # "VCM05..VCM08": no sentence ends there
     courteous = is_thanks(spoken) or is_greeting(spoken)  # "that's enough, thanks"
     said = in_order(spoken if courteous else without_courtesy(spoken))
     resolved = _with_references_resolved(said, vocabulary, now)
@@ -294,6 +295,7 @@ def _subject_asked(clause: str) -> str:
 
 # "if lifetme under 20h set vcm3 to 0.1", "if lifetime>5h -> ID09 gap 14mm": a condition that
 # runs into its change without a comma
+_DOTTED_RANGE = re.compile(r"(?<=\d)\s*\.{2,3}\s*(?=[A-Za-z]{0,5}\d)")
 _CONDITION_RUN_ON = re.compile(
     r"(?P<cond>(?:^\W*|,\s*(?:and\s+)?|\band\s+)(?:only\s+)?if\s+[^,;]+?)"
     r"(?:\s*(?:->|→|=>)\s*|\s+(?=(?:set|put|"

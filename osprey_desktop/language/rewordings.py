@@ -66,6 +66,8 @@ def said_plainly(text: str) -> str:
     work = _ON_WHAT_IT_IS.sub(lambda m: f"increase it by {m['amount']}", work)
     work = _TAKE_OFF.sub(lambda m: f"decrease {m['what']} by {m['amount']}", work)
     work = _ADD_TO.sub(lambda m: f"increase {m['what']} by {m['amount']}", work)
+    # "ID04 gap = 2x now", "QF3 to 1.5 times its value": a change by a factor
+    work = _TIMES_NOW.sub(_times_now, work)
     # "double the ID11 gap", "halve the QF 3 current": a change by a factor
     work = _BY_FACTOR.sub(
         lambda m: (
@@ -82,6 +84,7 @@ def said_plainly(text: str) -> str:
     )
     # "have QD36 sit at 94 A", "I'd like the ID09 gap closed down to 12 mm": a value wished
     work = _WISHED_STATE.sub(lambda m: f"set {m['what']} to ", work)
+    work = _WISHED_AT.sub(lambda m: f"set {m['what']} to ", work)  # "I'd like the gap at 18 mm"
     # "show me where VCM25 is set", "where the ID gaps are set": their setpoints
     work = re.sub(
         r"\bwhere\s+(?P<what>[^,;?]+?)\s+(?:is|are)\s+(?:currently\s+|now\s+)?set\b(?!\s+(?:to|at)\b)",
@@ -133,6 +136,12 @@ _COPY_PLUS = re.compile(
     rf"\s*{_OFFSET}(?=\s*(?:[,.;!?]|$))",
     re.I,
 )
+# "HCM03 := HCM02 + 0.15A": an assignment of another device's value with an offset
+_ASSIGNED_PLUS = re.compile(
+    rf"^\W*(?P<target>{_NAMED}?)\s*(?::=|=|->|→)\s*(?P<source>{_NAMED}?)\s*(?P<sign>plus|\+|minus|−|-)"
+    rf"\s*{_OFFSET}(?=\s*(?:[,.;!?]|$))",
+    re.I,
+)
 _COPY_OFFSET = re.compile(
     rf"\b(?:set|put|make|bring|move|have)\s+(?P<target>{_NAMED})\s+(?:to\s+be\s+)?{_OFFSET}\s+"
     r"(?P<side>above|over|higher\s+than|more\s+than|below|under|lower\s+than|less\s+than)\s+"
@@ -163,6 +172,7 @@ def _offset_copies(text: str) -> str:
         )
 
     text = _COPY_PLUS.sub(plus, text)
+    text = _ASSIGNED_PLUS.sub(plus, text)
     text = _COPY_WHATEVER.sub(plus, text)
     return _COPY_OFFSET.sub(side, text)
 
@@ -214,6 +224,28 @@ _GIVE_A_NUDGE = re.compile(
     rf"(?:(?P<amount>{_AMOUNT})\s+)?(?:kick|nudge|bump|tweak|push|touch)\b",
     re.I,
 )
+_WISHED_AT = re.compile(
+    r"\b(?:(?:i|we)(?:'d|\s+would)\s+like|(?:i|we)\s+(?:want|need))\s+(?P<what>(?:the\s+)?[^,;?!]{1,40}?)\s+"
+    r"(?:at|to\s+be(?:\s+at)?)\s+(?=[-+−]?\.?\d|minus\b)",
+    re.I,
+)
+_TIMES_NOW = re.compile(
+    r"^\W*(?:(?:set|put|make)\s+)?(?P<what>[^=,;?]+?)\s*(?:=|->|→|\bto\b)\s*(?P<factor>\d+(?:\.\d+)?)\s*"
+    r"(?:x|×|times)\s*(?:now|(?:its|the)\s+(?:current|present)\s+value|what\s+it\s+is(?:\s+now)?|"
+    r"its\s+value)?\s*[.!?]*$",
+    re.I,
+)
+
+
+def _times_now(found: re.Match[str]) -> str:
+    """ "ID04 gap = 2x now" -> "increase ID04 gap by 100%"; "0.5x" a decrease by 50%."""
+    factor = float(found["factor"])
+    if factor <= 0 or factor == 1:
+        return found.group(0)
+    word = "increase" if factor > 1 else "decrease"
+    return f"{word} {found['what'].strip()} by {abs(factor - 1) * 100:g}%"
+
+
 _BY_FACTOR = re.compile(
     r"(?P<verb>\b(?:double|halve))\s+(?!(?:check|checking)\b)(?P<what>(?:the\s+)?[^,;?!]+?)"
     r"(?P<end>\s*(?:[.!,;]|$))",

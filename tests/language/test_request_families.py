@@ -1013,3 +1013,18 @@ def test_general_questions_asked_indirectly_are_knowledge(text):
 
 def test_a_past_value_wondered_about_is_no_knowledge_question():
     assert not is_knowledge_question("I'm wondering what the lifetime was at 3")
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("ID04 gap = 2x now", "increase ID04 gap by 100%"),
+        ("QF3 to 1.5 times its value", "increase QF3 by 50%"),
+        ("HCM03 := HCM02 + 0.15A", "set HCM03 to the same value as HCM02 plus 0.15 A"),
+        ("VCM05..VCM08 -> 0.1A", "set VCM05 through VCM08 to 0.1 A"),
+        ("I'd like the ID05 gap at 18 mm, if that's OK", "set the ID05 gap to 18 mm"),
+    ],
+)
+def test_terse_factors_assignments_ranges_and_wishes(text, canonical):
+    request = parse(text)
+    assert request.changes and request.canonical == canonical

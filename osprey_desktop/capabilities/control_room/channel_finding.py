@@ -1156,6 +1156,9 @@ def _write_clause(text: str) -> tuple[str, str]:
         return derivation.write, derivation.condition.subject if derivation.condition else ""
     if derivation is not None and derivation.kind == "copy" and derivation.reference:
         return derivation.target, derivation.source
+    if derivation is not None and derivation.kind == "copy" and derivation.offset:
+        # "set VCM15 to the same value as VCM14 plus 0.2": the offset names no channel
+        return f"set {derivation.target} to the same value as {derivation.source}", ""
     return text, ""
 
 
