@@ -280,6 +280,27 @@ def gives_a_value(
     )
 
 
+def offers_a_bare_value(
+    text: str, quantity: Quantity | None, verb: str | None, targets: tuple[str, ...]
+) -> bool:
+    """ "HCM01 1.5", "qf5 -0.3": one device named by its name, then a number with a decimal
+    point or a sign and nothing else: a value meant for it, or a slip? Asked, never written
+    and never silently read. Not a question, not negated, no verb, no unit, no "to"."""
+    if verb is not None or quantity is None or quantity.kind != "absolute" or quantity.unit:
+        return False
+    if is_question(text) or negated(text) or len(targets) != 1:
+        return False
+    if not re.fullmatch(r"[A-Za-z]{1,5}\s?\d{1,3}", targets[0].strip()):
+        return False
+    found = amounts(text)
+    return (
+        len(found) == 1
+        and bool(re.search(r"\.|^[-+−]", found[0].words.strip()))
+        and not _MARK_BEFORE.search(text[: found[0].start])
+        and not text[found[0].end :].strip(" .!")
+    )
+
+
 def _described_device(target: str, vocabulary: Vocabulary) -> bool:
     """A device named by the list's words and its number ("horizontal corrector 14",
     "quad 18"): a channel word right before the number, not a place ("sector 4")."""

@@ -24,6 +24,7 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage
 
+from osprey_desktop.language.device_names import offers_a_bare_value
 from osprey_desktop.language.follow_ups import follow_up
 from osprey_desktop.language.questions import is_knowledge_question
 from osprey_desktop.language.request import CHANGE_INTENTS, Request
@@ -433,6 +434,15 @@ class BuiltinPlanner:
             return None  # "bake a cake": the answer names the words and what can be asked
         if request.intent == "unknown" or (request.intent == "state" and request.unused):
             return _unplaced_question(request)  # "shut the sector 6 valve": no valve listed
+        if not request.changes and offers_a_bare_value(
+            request.text, request.quantity, request.verb, request.targets
+        ):
+            # "HCM01 1.5": a value for HCM01, or a slip? neither written nor read unasked
+            target, value = request.targets[0], request.quantity.words.strip()
+            return (
+                f"Do you want {target} set to {value}? Say “set {target} to {value}” (with its "
+                f"unit) to change it, or “read {target}” to read it."
+            )
         if request.changes and not request.targets and previous is None and not _names_any(request):
             # "move it up a little" as a first request: nothing to find, ask what "it" is
             return "Which channel should I change? Name the device (for example “HCM01”)."

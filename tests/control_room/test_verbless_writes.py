@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
+from osprey_desktop.connectors.sim_machine import SimMachine
 from osprey_desktop.planners.builtin import asks_for_change
+from tests.support.turns import steps
 
 HCM01 = "SR01C:HCM01:Current:SP"
 VCM03 = "SR01C:VCM03:Current:SP"
@@ -83,7 +85,7 @@ def test_a_value_given_to_a_name_is_a_command(text):
 @pytest.mark.parametrize(
     "text",
     [
-        "HCM01 1.5",  # a bare number without any cue: read HCM01, do not guess a write
+        "HCM01 1.5",  # a bare number without any cue: no write (asked, below)
         "HCM05 at 1.2 A?",
         "HCM01 to 1.5 A?",
         "is VCM03 at 0.25 A",
@@ -98,3 +100,22 @@ def test_a_value_given_to_a_name_is_a_command(text):
 )
 def test_numbers_without_a_write_cue_ask_for_no_change(text):
     assert not asks_for_change(text)
+
+
+@pytest.mark.parametrize("text", ["HCM01 1.5", "qf5 -0.3", "hcm15 .25"])
+async def test_a_bare_number_after_a_device_is_asked_about_never_written_or_read(
+    session, machine: SimMachine, text
+):
+    """Is "HCM01 1.5" a value for HCM01 or a slip? Neither guessed: the question names both."""
+    result = await session.submit(text, "t1")
+
+    assert result.pending_approval is None
+    assert steps(result) == ["clarify"]
+    assert "Do you want" in result.response and "read" in result.response
+
+
+async def test_a_bare_integer_after_a_device_still_reads_it(session):
+    """ "BPM 3 2" may name devices 3 and 2: it is read, nothing asked about a value."""
+    result = await session.submit("BPM 3 2", "t1")
+
+    assert result.pending_approval is None and steps(result)[-1] == "respond"
