@@ -1,7 +1,7 @@
 """How well requests become plans: the development set and the held-out set, apart.
 
     .venv/bin/python bench/planner_accuracy.py
-        [--set dev|heldout|blind|blind2|styles|blind3|outside|outside2|blind4|families|both|all]
+        [--set dev|heldout|blind|blind2|styles|blind3|outside|outside2|outside3|blind4|families|both|all]
         [--show-misses]
     .venv/bin/python bench/planner_accuracy.py --table     # plans only, over the unit-test table
 
@@ -41,7 +41,9 @@ slips, dictation with spoken numbers, indirect wording, several clauses and item
 about the recent past), then split in two by a hash of each request's text before anyone
 scored them: ``outside`` (91) is developed on and its misses are printed; ``blind4`` (109) is
 never tuned on and only its totals are printed, like the other blind sets. ``outside2`` (150)
-was written the same way by another person, later, and is developed on too.
+was written the same way by another person, later, and is developed on too; so is ``outside3``
+(120 change requests, a third person, in the six styles with another language's word order
+in place of questions about the past).
 """
 
 from __future__ import annotations
@@ -73,6 +75,7 @@ SETS = {
     "blind3": QUERIES / "requests_blind3.json",
     "outside": QUERIES / "requests_outside.json",
     "outside2": QUERIES / "requests_outside2.json",
+    "outside3": QUERIES / "requests_outside3.json",
     "blind4": QUERIES / "requests_blind4.json",
 }
 
@@ -281,6 +284,7 @@ async def run_sets(names: list[str], show_misses: bool, show_heldout: bool) -> i
             "styles": show_misses,
             "outside": show_misses,
             "outside2": show_misses,
+            "outside3": show_misses,
             "heldout": show_heldout,
         }.get(name, False)
         _report(name, score, time.perf_counter() - started, shown)
