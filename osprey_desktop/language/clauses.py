@@ -36,7 +36,10 @@ REQUEST_LEAD = (
     r"(?:would\s+you\s+(?:please\s+)?(?:be\s+so\s+kind\s+as\s+to|mind)|do\s+you\s+mind|"
     r"(?:can|could|would|will)\s+you(?:\s+please)?(?:\s+(?:maybe|possibly|kindly|just))?"
     r"(?:\s+be\s+able\s+to)?|"
-    r"you\s+can|(?:can|could|shall|may)\s+we|"
+    r"you\s+can|(?:can|could|shall|may|should)\s+we|"
+    # "maybe we should bring QD46 up to 96 A?", "would it hurt to try QF43 at 121 A?"
+    r"(?:maybe\s+|perhaps\s+)?(?:we|you)\s+(?:should|could|might\s+want\s+to|ought\s+to)|"
+    r"would\s+it\s+hurt\s+to(?:\s+try)?|"
     r"(?:(?:is|would)\s+(?:it\s+)?(?:be\s+)?)?possible\s+(?:to|for\s+you\s+to)|"
     r"(?:may|can|could)\s+i\s+ask\s+you\s+to|i\s+(?:think|guess|believe|suppose)|"
     r"i(?:'d|\s+would)?\s+(?:appreciate\s+it|be\s+grateful)\s+if\s+you\s+(?:could|would|can)|"
@@ -74,11 +77,24 @@ _SPOKEN_OPENING = re.compile(
 _ADDRESSED = re.compile(r"^\W*osprey\b[,:!]?\s*|,?\s*\bosprey\s*(?=[.!?]*$)", re.I)
 
 
+_SAID_NUMBER_WORD = (
+    r"(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[a-z]+teen|twenty|"
+    r"thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand)"
+)
+_HESITATION_BETWEEN_VALUES = re.compile(
+    rf"(?P<value>(?:\d|\b{_SAID_NUMBER_WORD})(?:\s+[a-zµ%]{{1,9}})?)\s*,\s*(?:u+h+|u+m+|e+r+m*|h+m+)"
+    rf"\s*,?\s+(?=[-+−]?\.?\d|(?:{_SAID_NUMBER_WORD}|point|minus|a\s+hundred)\b)",
+    re.I,
+)
+
+
 def without_fillers(text: str) -> str:
     """``text`` without the hesitations of speech ("uh set the ... to minus zero point three",
     "so um put the ID2 gap at ..."), and without the assistant's name when it is addressed
     ("good morning osprey", "osprey, plot the lifetime"): they are no words of a request."""
-    cleaned = " ".join(_HESITATION.sub(" ", text).split())
+    # a hesitation between two values corrects the first ("96 amps, er, 96.5"): kept as "no"
+    cleaned = _HESITATION_BETWEEN_VALUES.sub(lambda m: f"{m['value']}, no, ", text)
+    cleaned = " ".join(_HESITATION.sub(" ", cleaned).split())
     cleaned = _SPOKEN_OPENING.sub("", cleaned)
     cleaned = _ADDRESSED.sub(" ", cleaned).strip()
     return cleaned.strip(" ,") or text

@@ -122,8 +122,10 @@ def spoken_device_names(text: str, vocabulary: Vocabulary) -> str:
         if spoken is None:
             continue
         digits = spoken_device_number(spoken.group("number"))
-        following = re.match(r"\s*([A-Za-zµ%]+)", text[spoken.end() :])
+        following = re.match(r"\s*([A-Za-zµ%]+)(\s+[A-Za-z])?", text[spoken.end() :])
         after = following.group(1).lower() if following else ""
+        if after in ("a", "an") and following.group(2):
+            after = ""  # "VCM twenty a little lower": an article, not amperes
         if digits is None or after in _AMOUNT_GOES_ON or lookup_unit(after):
             continue  # "lifetime five hours", "voltage two point four": amounts
         out.append(text[at:start] + digits)

@@ -42,6 +42,12 @@ def said_plainly(text: str) -> str:
         work,
         flags=re.I,
     )
+    # "QD34 Δ -1.5A": a change by the amount
+    work = re.sub(r"\s*(?:Δ|∆|\bdelta\b)\s*(?=[-+−]?\.?\d)", " by ", work, flags=re.I)
+    # another language's order: "Please the RF voltage on 2.45 MV set.", "To the QF 23 give
+    # 121 A", "The gap of ID 9 you put on 16 mm", "the corrector of sector 2, to him you give
+    # 0.3 A", "Is necessary to open ID 11 until 40 mm"
+    work = _foreign_order(work)
     # "set QF5 to 121, no, 121.5 A", "... zero point three, scratch that, zero point two": the
     # value said last is the one meant
     work = _CORRECTED_VALUE.sub("", work)
@@ -85,6 +91,9 @@ def said_plainly(text: str) -> str:
     # "have QD36 sit at 94 A", "I'd like the ID09 gap closed down to 12 mm": a value wished
     work = _WISHED_STATE.sub(lambda m: f"set {m['what']} to ", work)
     work = _WISHED_AT.sub(lambda m: f"set {m['what']} to ", work)  # "I'd like the gap at 18 mm"
+    # "try QF43 at 121 A? Let's do it.": a value to try, and the go-ahead given with it
+    work = _GO_AHEAD.sub("", work)
+    work = _TRY_AT.sub(lambda m: f"set {m['what']} to ", work)
     # "show me where VCM25 is set", "where the ID gaps are set": their setpoints
     work = re.sub(
         r"\bwhere\s+(?P<what>[^,;?]+?)\s+(?:is|are)\s+(?:currently\s+|now\s+)?set\b(?!\s+(?:to|at)\b)",
@@ -112,9 +121,9 @@ _TAKE_OFF = re.compile(
 )
 _SAID_AMOUNT = rf"(?:[-+−]?(?:\d+(?:\.\d*)?|\.\d+)|{SPELLED_NUMBER_PATTERN})"
 _CORRECTED_VALUE = re.compile(
-    rf"(?<=\b(?:to|at|by)\s){_SAID_AMOUNT}\s*(?:[a-zµ%]{{1,8}}\s*)?[,;.]?\s*(?:no(?:\s+wait)?|"
-    r"scratch\s+that|sorry|i\s+mean|correction|or\s+rather|actually)\s*[,;.]?\s+"
-    rf"(?={_SAID_AMOUNT})",
+    rf"(?<=\b(?:to|at|by)\s){_SAID_AMOUNT}\s*(?:[a-zµ%]{{1,8}}\s*)?[,;.]?\s*(?:(?:no(?:\s+wait)?|"
+    r"scratch\s+that|sorry|i\s+mean|correction|or\s+rather|actually|well|make\s+it)\s*[,;.]?\s*)+"
+    rf"\s(?={_SAID_AMOUNT})",
     re.I,
 )
 _REASON_FIRST = re.compile(
@@ -196,6 +205,41 @@ _SUGGESTED_CHANGE = re.compile(
 )
 
 
+_VALUE_AHEAD = r"(?P<val>[-+−]?(?:\d+(?:\.\d*)?|\.\d+)\s*[a-zµ%]{0,8})"
+_VERB_LAST = re.compile(
+    rf"^\W*(?:please\s+)?(?P<what>[^,;?!]+?)\s+(?:on|at|to)\s+{_VALUE_AHEAD}\s+"
+    r"(?:set|put|give|make|bring)\s*[.!]*$",
+    re.I,
+)
+_TO_IT_GIVE = re.compile(
+    rf"^\W*(?:to\s+(?P<what>[^,;?!]+?)|(?P<named>[^,;?!]+?),?\s+to\s+(?:him|her|it|them))\s+"
+    rf"(?:you\s+)?(?:give|put|set)\s+(?:on\s+|at\s+|to\s+)?{_VALUE_AHEAD}\s*(?:,?\s*please)?[.!]*$",
+    re.I,
+)
+_YOU_PUT_ON = re.compile(
+    rf"^\W*(?P<what>[^,;?!]+?)\s+you\s+(?:put|set|give|bring)\s+(?:on|at|to)\s+{_VALUE_AHEAD}"
+    r"\s*(?:,?\s*please)?[.!]*$",
+    re.I,
+)
+_NECESSARY_TO = re.compile(
+    r"^\W*(?:it\s+)?is\s+(?:necessary|needed|required)\s+to\s+(?=[a-z])", re.I
+)
+_UNTIL_VALUE = re.compile(
+    r"\b(?P<verb>open|close|raise|lower|increase|decrease|bring|move)\b(?P<mid>[^,;?!]*?)\s+"
+    r"(?:until|till|up\s+to|down\s+to)\s+(?=[-+−]?\.?\d+(?:\.\d+)?\s*[a-zµ%]{1,8}\b)",
+    re.I,
+)
+
+
+def _foreign_order(text: str) -> str:
+    """The forms above said "set <what> to <value>" (or with the verb said first)."""
+    text = _NECESSARY_TO.sub("", text)
+    text = _UNTIL_VALUE.sub(lambda m: f"{m['verb']}{m['mid']} to ", text)
+    text = _VERB_LAST.sub(lambda m: f"set {m['what']} to {m['val']}", text)
+    text = _YOU_PUT_ON.sub(lambda m: f"set {m['what']} to {m['val']}", text)
+    return _TO_IT_GIVE.sub(lambda m: f"set {m['what'] or m['named']} to {m['val']}", text)
+
+
 def _without_reasons(text: str) -> str:
     """``text`` without a reason said before or after the request."""
     text = _REASON_FIRST.sub("", text, count=1)
@@ -246,6 +290,13 @@ def _times_now(found: re.Match[str]) -> str:
     return f"{word} {found['what'].strip()} by {abs(factor - 1) * 100:g}%"
 
 
+_GO_AHEAD = re.compile(
+    r"(?<=[?.!,])\s*(?:let'?s\s+do\s+it|go\s+ahead|do\s+it|please\s+do(?:\s+it)?)\s*[.!]*$", re.I
+)
+_TRY_AT = re.compile(
+    r"\btry\s+(?P<what>(?:the\s+)?[A-Za-z][^,;?!]{0,40}?)\s+(?:at|on|with)\s+(?=[-+−]?\.?\d|minus\b)",
+    re.I,
+)
 _BY_FACTOR = re.compile(
     r"(?P<verb>\b(?:double|halve))\s+(?!(?:check|checking)\b)(?P<what>(?:the\s+)?[^,;?!]+?)"
     r"(?P<end>\s*(?:[.!,;]|$))",

@@ -418,3 +418,11 @@ async def test_a_copy_with_an_offset_writes_the_source_plus_the_offset_and_nothi
     assert "plus 0.1 A" in asked.pending_approval["user_message"]
     await session.resume("t1", False)
     assert machine.value(VCM07) == pytest.approx(0.35)
+
+
+async def test_the_one_device_of_a_sector_said_in_words_is_asked_when_several_fit(session):
+    """ "the focusing quad in sector eight": "eight" places it, it counts nothing; two fit."""
+    result = await session.submit("lower the focusing quad in sector eight by one amp", "t1")
+
+    assert result.pending_approval is None
+    assert "2 fit it" in result.response and "Which one do you mean?" in result.response

@@ -1028,3 +1028,51 @@ def test_a_past_value_wondered_about_is_no_knowledge_question():
 def test_terse_factors_assignments_ranges_and_wishes(text, canonical):
     request = parse(text)
     assert request.changes and request.canonical == canonical
+
+
+def test_an_article_after_a_spoken_device_number_is_no_unit():
+    """ "V C M twenty a little bit lower" is VCM20, a vague change: never 20 A to every VCM."""
+    request = parse("move V C M twenty a little bit lower")
+    assert request.targets == ("VCM20",)
+    assert request.quantity is None or request.quantity.value is None
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("Maybe we should bring QD46 up to 96 A?", "set QD46 to 96 A"),
+        ("should we set HCM3 to 0.2 A?", "set HCM3 to 0.2 A"),
+        ("Would it hurt to try QF43 at 121 A? Let's do it.", "set QF43 to 121 A"),
+    ],
+)
+def test_a_change_proposed_as_a_question_is_a_change_to_approve(text, canonical):
+    request = parse(text)
+    assert request.changes and request.canonical == canonical
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("Please the RF voltage on 2.45 MV set.", "set the RF voltage to 2.45 MV"),
+        ("HCM 32 on 3.5 A put", "set HCM32 to 3.5 A"),
+        ("The gap of ID 9 you put on 16 mm, please.", "set The gap of ID9 to 16 mm"),
+        ("Is necessary to open ID 11 until 40 mm.", "set ID11 to 40 mm"),
+        ("To the QF 23 give 121 A", "set the QF23 to 121 A"),
+        (
+            "The corrector of sector 2, to him you give 0.3 A.",
+            "set The corrector of sector 2 to 0.3 A",
+        ),
+        ("QD34 Δ -1.5A", "decrease QD34 by 1.5 A"),
+        (
+            "set the R F voltage to two point six, no sorry, two point six five megavolts",
+            "set the RF voltage to two point six five megavolts",
+        ),
+        (
+            "put Q D forty-four at ninety-six amps, er, ninety-six point five",
+            "set QD44 to ninety-six point five",
+        ),
+    ],
+)
+def test_another_language_order_deltas_and_corrections_in_speech(text, canonical):
+    request = parse(text)
+    assert request.changes and request.canonical == canonical

@@ -1020,9 +1020,11 @@ def _one_device_meant(database: ChannelDatabase, text: str) -> bool:
     from osprey_desktop.language.numbers import NUMBER_WORDS
 
     vocabulary = set(_vocabulary(database))
-    for word in re.findall(r"[a-z]+", expand_name_ranges(text.lower())):
-        if word in _QUANTIFIERS or (word in NUMBER_WORDS and word != "one"):
-            return False
+    words = re.findall(r"[a-z]+", expand_name_ranges(text.lower()))
+    for at, word in enumerate(words):
+        placed = at > 0 and words[at - 1] in ("sector", "sect", "sec", "cell", "number", "no")
+        if word in _QUANTIFIERS or (word in NUMBER_WORDS and word != "one" and not placed):
+            return False  # "both", "all", "three correctors"; not "in sector eight"
         if word.endswith("s") and normalize(word) != word and normalize(word) in vocabulary:
             return False  # "gaps", "correctors": the family
     return True
