@@ -56,7 +56,10 @@ _CONCEPT_FORMS = [
     re.compile(r"^what\s+(?:would|will|could|might)\s+.+\s+(?:be|do|look\s+like)\s+(?:if|when)\b"),
     re.compile(r"^what\s+happens\s+(?:(?:to|with)\s+.+\s+)?(?:if|when|as|after)\b"),
     # "I'm curious how changing a quadrupole current shifts the tune": a question said as a wish
-    re.compile(r"^i'?(?:\s+a)?m\s+(?:curious|wondering)\s+(?:about\s+)?(?:how|why)\b"),
+    # (a general subject: a gerund or "a"/"an", not "how the vacuum in sector 3 is doing")
+    re.compile(
+        r"^i'?(?:\s+a)?m\s+(?:curious|wondering)\s+(?:about\s+)?(?:how|why)\s+(?:[a-z]+ing\b|an?\b)"
+    ),
     # "what does a sudden lifetime drop usually point to?": what a kind of event tells
     re.compile(
         r"^what\s+(?:does|do|could|can|might)\s+(?:a|an)\s+.+\s+(?:usually\s+|typically\s+|normally\s+)?"

@@ -41,7 +41,7 @@ _TIME_WORDS = re.compile(
 NOW_THAN_THEN = re.compile(
     r"\b(?:now|currently|at\s+present)\b.*\b(?:than|with|to|against|vs\.?|versus)(?!\w)"
     # "the ID09 gap at 4 this morning and what is it now?", "... vs now"
-    r"|\b(?:and|vs\.?|versus)\s+(?:what\s+(?:is|'s)\s+(?:it|they|that)\s+)?(?:now|currently)\b"
+    r"|\b(?:and|vs\.?|versus)\s+(?:what\s+(?:is|'s)\s+(?:it|they|that)\s+)?(?:now|currently)\s*[?.!]*$"
     # "is the horizontal tune where it was 3 hours ago?"
     r"|^\W*(?:is|are)\b.*\bwhere\s+(?:it|they)\s+(?:was|were)\b"
     # "worse than yesterday at noon": a comparative whose other side is a time

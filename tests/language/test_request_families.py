@@ -1076,3 +1076,11 @@ def test_a_change_proposed_as_a_question_is_a_change_to_approve(text, canonical)
 def test_another_language_order_deltas_and_corrections_in_speech(text, canonical):
     request = parse(text)
     assert request.changes and request.canonical == canonical
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I am wondering how the pressure in sector 3 is doing", "I'm wondering how high the vacuum is"],
+)
+def test_wondering_about_a_channel_is_a_reading_not_a_knowledge_question(text):
+    assert not is_knowledge_question(text)
