@@ -1,7 +1,8 @@
 """How well requests become plans: the development set and the held-out set, apart.
 
     .venv/bin/python bench/planner_accuracy.py
-        [--set dev|heldout|blind|blind2|styles|blind3|outside|outside2|outside3|blind4|families|both|all]
+        [--set dev|heldout|blind|blind2|blind3|blind4|styles|outside|outside2|outside3|families
+               |both|all]
         [--show-misses]
     .venv/bin/python bench/planner_accuracy.py --table     # plans only, over the unit-test table
 

@@ -967,7 +967,8 @@ def test_a_device_asked_what_it_reads_is_its_readback(text, measured):
         ("What was the ID09 gap readback at 4 this morning and what is it now?", None),
         ("Is the horizontal tune where it was 3 hours ago?", ("the horizontal tune",)),
         (
-            "Would you be able to tell me whether the beam current is lower than it was four hours ago?",
+            "Would you be able to tell me whether the beam current is lower than it was four "
+            "hours ago?",
             ("the beam current",),
         ),
     ],
@@ -1080,7 +1081,10 @@ def test_another_language_order_deltas_and_corrections_in_speech(text, canonical
 
 @pytest.mark.parametrize(
     "text",
-    ["I am wondering how the pressure in sector 3 is doing", "I'm wondering how high the vacuum is"],
+    [
+        "I am wondering how the pressure in sector 3 is doing",
+        "I'm wondering how high the vacuum is",
+    ],
 )
 def test_wondering_about_a_channel_is_a_reading_not_a_knowledge_question(text):
     assert not is_knowledge_question(text)
