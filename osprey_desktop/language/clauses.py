@@ -68,7 +68,10 @@ _COURTESY = re.compile(
 
 #: Sounds a dictation writes down between words ("uh", "umm", "erm"), and the "so" or "okay
 #: so" that opens a spoken sentence.
-_HESITATION = re.compile(r"(?<![\w'-])(?:u+h+|u+m+|u+h+m+|e+r+m*|h+m+|a+h+)(?![\w'-])[,.]?", re.I)
+# (not after a number: "5 um" is micrometres)
+_HESITATION = re.compile(
+    r"(?<![\w'-])(?<!\d\s)(?:u+h+|u+m+|u+h+m+|e+r+m*|h+m+|a+h+)(?![\w'-])[,.]?", re.I
+)
 _SPOKEN_OPENING = re.compile(
     r"^\W*(?:(?:(?:ok(?:ay)?|right|alright|well)[\s,]+)?so|actually(?:[\s,]+just)?)\b[\s,]+", re.I
 )

@@ -1088,3 +1088,8 @@ def test_another_language_order_deltas_and_corrections_in_speech(text, canonical
 )
 def test_wondering_about_a_channel_is_a_reading_not_a_knowledge_question(text):
     assert not is_knowledge_question(text)
+
+
+def test_a_unit_that_sounds_like_a_hesitation_stays_a_unit():
+    assert parse("scan pump1 at 5 um").canonical == "scan pump1 at 5 um"
+    assert parse("um, set HCM3 to 0.2 A").canonical == "set HCM3 to 0.2 A"
