@@ -7,7 +7,7 @@ words) are not here: they come in as a ``request.Vocabulary``.
 
 from __future__ import annotations
 
-from osprey_desktop.language.words import CHANGE_VERBS, stem
+from osprey_desktop.language.words import CHANGE_VERBS, STOP_WORDS, stem
 
 
 def _set(text: str) -> frozenset[str]:
@@ -104,3 +104,30 @@ ROLE_WORDS = _set("setpoint setpoints readback readbacks reference sp rb setting
 PRONOUNS = _set("it that them those these this one everything anything something")
 RANGE_WORDS = _set("through thru to till until from")
 ORDINALS = _set("first second third fourth fifth sixth last next previous")
+
+#: Words the grammar reads itself: never taken for a channel word shortened ("set" is no
+#: "setpoint", "max" no "maximum" when a request asks for one).
+GRAMMAR_WORDS = frozenset().union(
+    CHANGE,
+    COMPARE_WORDS,
+    DETERMINERS,
+    DOWN_WORDS,
+    GOLDEN_WORDS,
+    HISTORY_WORDS,
+    MODIFIERS,
+    NEGATIONS,
+    ORDINALS,
+    PLACE_WORDS,
+    PLOT_VERBS,
+    POLITE,
+    PRONOUNS,
+    QUESTION_LEADS,
+    RANGE_WORDS,
+    READ_VERBS,
+    ROLE_WORDS,
+    STATISTIC_WORDS,
+    STOP_WORDS,
+    UP_WORDS,
+    VAGUE_AMOUNTS,
+    VALUE_OFFERS,
+)

@@ -4,14 +4,16 @@ Each rule is a form of speech, not a sentence: "put them on one plot" is a plot,
 setpoint, an arrow "=>" an arrow, "give 0.2 A to VCM 9" a value given, "VCM 9 needs 0.2 A" a
 value, "together with" a list, "which value had X" a question of the past, "undo whatever
 happened to X in the last hour" a restore, "a new current of 96 A" a value, "corrector number
-15" a device's number. ``request.parse_request`` reads the result.
+15" a device's number, a reason given with a request ("because the orbit is off, ...") and a
+change refused in words ("don't change anything") no part of it; changes said another way are
+``change_phrasings``'. ``request.parse_request`` reads the result.
 """
 
 from __future__ import annotations
 
 import re
 
-from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
+from osprey_desktop.language.change_phrasings import changes_said_plainly
 
 __all__ = ["said_plainly"]
 
@@ -42,58 +44,15 @@ def said_plainly(text: str) -> str:
         work,
         flags=re.I,
     )
-    # "QD34 Δ -1.5A": a change by the amount
-    work = re.sub(r"\s*(?:Δ|∆|\bdelta\b)\s*(?=[-+−]?\.?\d)", " by ", work, flags=re.I)
-    # another language's order: "Please the RF voltage on 2.45 MV set.", "To the QF 23 give
-    # 121 A", "The gap of ID 9 you put on 16 mm", "the corrector of sector 2, to him you give
-    # 0.3 A", "Is necessary to open ID 11 until 40 mm"
-    work = _foreign_order(work)
-    # "set QF5 to 121, no, 121.5 A", "... zero point three, scratch that, zero point two": the
-    # value said last is the one meant
-    work = _CORRECTED_VALUE.sub("", work)
     # "Because the orbit is off, increase VCM08 by 0.1 A", "The lifetime dropped, so open ID05
     # to 30 mm", "..., since they should track": the reason is no part of the request
     work = _without_reasons(work)
-    # "set QD12 to QD10 minus 0.5 A", "put the ID07 gap 3 mm above the ID05 gap", "give VCM17
-    # whatever VCM16 has, plus 0.1 A": another device's value with an offset
-    work = _offset_copies(work)
     # "don't set anything, what are HCM04 and VCM04 at?", "read QD26, but don't change
     # anything": a change refused is no word of the request
     work = _NO_CHANGE_SAID.sub(" ", work)
-    # "HCM19 ↑ a touch": an arrow for a direction
-    work = (
-        work.replace("↑", " up ").replace("↓", " down ").replace("⬆", " up ").replace("⬇", " down ")
-    )
-    # "Shouldn't QD06 be a touch higher?", "could it go a little lower still?": a change
-    # suggested as a question (its amount, when vague, is asked for)
-    work = _SUGGESTED_CHANGE.sub(lambda m: f"{m['what']} {m['cmp']}", work)
-    # "take 0.3 A off HCM33", "add 0.1 A to QF 2": an amount taken from or added to a device
-    work = re.sub(r"\bdouble[\s-]+check", "check", work, flags=re.I)
-    work = _ON_WHAT_IT_IS.sub(lambda m: f"increase it by {m['amount']}", work)
-    work = _TAKE_OFF.sub(lambda m: f"decrease {m['what']} by {m['amount']}", work)
-    work = _ADD_TO.sub(lambda m: f"increase {m['what']} by {m['amount']}", work)
-    # "ID04 gap = 2x now", "QF3 to 1.5 times its value": a change by a factor
-    work = _TIMES_NOW.sub(_times_now, work)
-    # "double the ID11 gap", "halve the QF 3 current": a change by a factor
-    work = _BY_FACTOR.sub(
-        lambda m: (
-            f"{_FACTORS[m['verb'].lower()]} {m['what']} by {_PERCENTS[m['verb'].lower()]}{m['end']}"
-        ),
-        work,
-    )
-    # "give HCM27 a small kick", "give QF 3 a 0.5 A bump": a nudge, by an amount or asked for
-    work = _GIVE_A_NUDGE.sub(
-        lambda m: (
-            f"nudge {m['what']} by {m['amount']}" if m["amount"] else f"nudge {m['what']} a little"
-        ),
-        work,
-    )
-    # "have QD36 sit at 94 A", "I'd like the ID09 gap closed down to 12 mm": a value wished
-    work = _WISHED_STATE.sub(lambda m: f"set {m['what']} to ", work)
-    work = _WISHED_AT.sub(lambda m: f"set {m['what']} to ", work)  # "I'd like the gap at 18 mm"
-    # "try QF43 at 121 A? Let's do it.": a value to try, and the go-ahead given with it
-    work = _GO_AHEAD.sub("", work)
-    work = _TRY_AT.sub(lambda m: f"set {m['what']} to ", work)
+    # a change said another way: "Please the RF voltage on 2.45 MV set.", "set QD12 to QD10
+    # minus 0.5 A", "HCM19 ↑ a touch", "give HCM27 a small kick", ... (``change_phrasings``)
+    work = changes_said_plainly(work)
     # "show me where VCM25 is set", "where the ID gaps are set": their setpoints
     work = re.sub(
         r"\bwhere\s+(?P<what>[^,;?]+?)\s+(?:is|are)\s+(?:currently\s+|now\s+)?set\b(?!\s+(?:to|at)\b)",
@@ -114,18 +73,6 @@ def said_plainly(text: str) -> str:
     return work
 
 
-_AMOUNT = r"[-+−]?(?:\d+(?:\.\d*)?|\.\d+)\s*[a-zµ%]{0,4}"
-_TAKE_OFF = re.compile(
-    rf"\b(?:take|knock|shave)\s+(?P<amount>{_AMOUNT})\s+off\s+(?:of\s+)?(?P<what>[^,;?!]+)",
-    re.I,
-)
-_SAID_AMOUNT = rf"(?:[-+−]?(?:\d+(?:\.\d*)?|\.\d+)|{SPELLED_NUMBER_PATTERN})"
-_CORRECTED_VALUE = re.compile(
-    rf"(?<=\b(?:to|at|by)\s){_SAID_AMOUNT}\s*(?:[a-zµ%]{{1,8}}\s*)?[,;.]?\s*(?:(?:no(?:\s+wait)?|"
-    r"scratch\s+that|sorry|i\s+mean|correction|or\s+rather|actually|well|make\s+it)\s*[,;.]?\s*)+"
-    rf"\s(?={_SAID_AMOUNT})",
-    re.I,
-)
 _REASON_FIRST = re.compile(
     r"^\W*(?:because|'?cause)\s+[^,;]+?,\s*(?:so\s+)?(?=\S)|^[^,;?]+?(?:,|;)\s*so\s+(?=\S)",
     re.I,
@@ -137,55 +84,6 @@ _REASON_AFTER = re.compile(
 )
 
 
-_NAMED = r"(?:the\s+)?[A-Za-z]{1,5}\s?\d{1,3}(?:\s+[a-z]+)?"
-_OFFSET = r"(?P<amount>[-+−]?(?:\d+(?:\.\d*)?|\.\d+)\s*(?:[a-zµ%]{1,8})?)"
-_COPY_PLUS = re.compile(
-    rf"\b(?:set|put|make|bring|move)\s+(?P<target>{_NAMED})\s+(?:to|=|->|at)\s+(?P<source>{_NAMED}?)"
-    rf"(?:'s|’s)?(?:\s+(?:value|setting|setpoint|current|reading))?,?\s+(?P<sign>plus|\+|minus|−|-)"
-    rf"\s*{_OFFSET}(?=\s*(?:[,.;!?]|$))",
-    re.I,
-)
-# "HCM03 := HCM02 + 0.15A": an assignment of another device's value with an offset
-_ASSIGNED_PLUS = re.compile(
-    rf"^\W*(?P<target>{_NAMED}?)\s*(?::=|=|->|→)\s*(?P<source>{_NAMED}?)\s*(?P<sign>plus|\+|minus|−|-)"
-    rf"\s*{_OFFSET}(?=\s*(?:[,.;!?]|$))",
-    re.I,
-)
-_COPY_OFFSET = re.compile(
-    rf"\b(?:set|put|make|bring|move|have)\s+(?P<target>{_NAMED})\s+(?:to\s+be\s+)?{_OFFSET}\s+"
-    r"(?P<side>above|over|higher\s+than|more\s+than|below|under|lower\s+than|less\s+than)\s+"
-    rf"(?P<source>{_NAMED})(?=\s*(?:[,.;!?]|$))",
-    re.I,
-)
-_COPY_WHATEVER = re.compile(
-    rf"\b(?:give|set)\s+(?P<target>{_NAMED}?)\s+(?:to\s+)?what(?:ever)?\s+(?P<source>{_NAMED}?)\s+"
-    r"(?:has|is|reads|is\s+at),?\s+(?P<sign>plus|\+|minus|−|-)"
-    rf"\s*{_OFFSET}(?=\s*(?:[,.;!?]|$))",
-    re.I,
-)
-
-
-def _offset_copies(text: str) -> str:
-    """The forms above said "set X to the same value as Y plus A" (or "minus A")."""
-
-    def plus(found: re.Match[str]) -> str:
-        sign = "minus" if found["sign"].lower() in ("minus", "-", "−") else "plus"
-        amount = found["amount"].lstrip("+")
-        return f"set {found['target']} to the same value as {found['source']} {sign} {amount}"
-
-    def side(found: re.Match[str]) -> str:
-        below = found["side"].lower().startswith(("below", "under", "lower", "less"))
-        sign = "minus" if below else "plus"
-        return (
-            f"set {found['target']} to the same value as {found['source']} {sign} {found['amount']}"
-        )
-
-    text = _COPY_PLUS.sub(plus, text)
-    text = _ASSIGNED_PLUS.sub(plus, text)
-    text = _COPY_WHATEVER.sub(plus, text)
-    return _COPY_OFFSET.sub(side, text)
-
-
 _NO_CHANGE_SAID = re.compile(
     r"(?:,\s*)?\b(?:but\s+|and\s+|just\s+)?(?:(?:please\s+)?(?:don'?t|do\s+not)|(?:i'?d|i\s+would)\s+"
     r"rather\s+not|without)\s+(?:set|change|touch|raise|lower|move|write|adjust|modify)(?:ing)?"
@@ -194,116 +92,10 @@ _NO_CHANGE_SAID = re.compile(
 )
 
 
-_COMPARED_WAY = (
-    r"(?P<cmp>(?:a\s+(?:touch|bit|little|tad|notch|hair)\s+|slightly\s+|somewhat\s+)?(?:higher|lower|"
-    r"more|less|larger|smaller|wider|narrower|up|down))"
-)
-_SUGGESTED_CHANGE = re.compile(
-    rf"^\W*(?:(?:should(?:n'?t|\s+not)?|could|can|would|might)\s+(?P<what>[^,;?]+?)\s+(?:be|go|get)\s+"
-    rf"{_COMPARED_WAY}(?:\s+still)?\s*[?.!]*$)",
-    re.I,
-)
-
-
-_VALUE_AHEAD = r"(?P<val>[-+−]?(?:\d+(?:\.\d*)?|\.\d+)\s*[a-zµ%]{0,8})"
-_VERB_LAST = re.compile(
-    rf"^\W*(?:please\s+)?(?P<what>[^,;?!]+?)\s+(?:on|at|to)\s+{_VALUE_AHEAD}\s+"
-    r"(?:set|put|give|make|bring)\s*[.!]*$",
-    re.I,
-)
-_TO_IT_GIVE = re.compile(
-    rf"^\W*(?:to\s+(?P<what>[^,;?!]+?)|(?P<named>[^,;?!]+?),?\s+to\s+(?:him|her|it|them))\s+"
-    rf"(?:you\s+)?(?:give|put|set)\s+(?:on\s+|at\s+|to\s+)?{_VALUE_AHEAD}\s*(?:,?\s*please)?[.!]*$",
-    re.I,
-)
-_YOU_PUT_ON = re.compile(
-    rf"^\W*(?P<what>[^,;?!]+?)\s+you\s+(?:put|set|give|bring)\s+(?:on|at|to)\s+{_VALUE_AHEAD}"
-    r"\s*(?:,?\s*please)?[.!]*$",
-    re.I,
-)
-_NECESSARY_TO = re.compile(
-    r"^\W*(?:it\s+)?is\s+(?:necessary|needed|required)\s+to\s+(?=[a-z])", re.I
-)
-_UNTIL_VALUE = re.compile(
-    r"\b(?P<verb>open|close|raise|lower|increase|decrease|bring|move)\b(?P<mid>[^,;?!]*?)\s+"
-    r"(?:until|till|up\s+to|down\s+to)\s+(?=[-+−]?\.?\d+(?:\.\d+)?\s*[a-zµ%]{1,8}\b)",
-    re.I,
-)
-
-
-def _foreign_order(text: str) -> str:
-    """The forms above said "set <what> to <value>" (or with the verb said first)."""
-    text = _NECESSARY_TO.sub("", text)
-    text = _UNTIL_VALUE.sub(lambda m: f"{m['verb']}{m['mid']} to ", text)
-    text = _VERB_LAST.sub(lambda m: f"set {m['what']} to {m['val']}", text)
-    text = _YOU_PUT_ON.sub(lambda m: f"set {m['what']} to {m['val']}", text)
-    return _TO_IT_GIVE.sub(lambda m: f"set {m['what'] or m['named']} to {m['val']}", text)
-
-
 def _without_reasons(text: str) -> str:
     """``text`` without a reason said before or after the request."""
     text = _REASON_FIRST.sub("", text, count=1)
     return _REASON_AFTER.sub("", text, count=1)
-
-
-_ON_WHAT_IT_IS = re.compile(
-    rf"\b(?P<verb>add|increase|raise)\s+(?:it\s+by\s+)?(?P<amount>{_AMOUNT})\s+(?:to|on|onto)\s+"
-    r"(?:what\s+it\s+is(?:\s+now)?|its\s+(?:current|present)\s+value|the\s+current\s+value)\b",
-    re.I,
-)
-_ADD_TO = re.compile(
-    rf"\badd\s+(?P<amount>{_AMOUNT})\s+(?:to|onto)\s+(?P<what>(?!what\b|it\s+is\b)[^,;?!]+)",
-    re.I,
-)
-_WISHED_STATE = re.compile(
-    r"\b(?:(?:i|we)(?:'d|\s+would)\s+like|(?:i|we)\s+(?:want|need)|(?:can|could|would)\s+you"
-    r"\s+(?:have|get)|please\s+(?:have|get)|have|get)\s+(?P<what>(?:the\s+)?[^,;?!]{1,40}?)\s+"
-    r"(?:(?:closed|opened|set|moved|brought|put|lowered|raised|changed|adjusted|dropped|taken|"
-    r"run|ramped|driven)(?:\s+(?:down|up|back|over))?|sit(?:ting)?|stay(?:ing)?|sat|be|running"
-    r"|ramp(?:ed)?)\s+(?:to|at)\s+(?=[-+−]?\.?\d|minus\b)",
-    re.I,
-)
-_GIVE_A_NUDGE = re.compile(
-    r"\bgive\s+(?P<what>[^,;?!]+?)\s+an?\s+(?:(?:small|little|tiny|slight|gentle|quick)\s+)?"
-    rf"(?:(?P<amount>{_AMOUNT})\s+)?(?:kick|nudge|bump|tweak|push|touch)\b",
-    re.I,
-)
-_WISHED_AT = re.compile(
-    r"\b(?:(?:i|we)(?:'d|\s+would)\s+like|(?:i|we)\s+(?:want|need))\s+(?P<what>(?:the\s+)?[^,;?!]{1,40}?)\s+"
-    r"(?:at|to\s+be(?:\s+at)?)\s+(?=[-+−]?\.?\d|minus\b)",
-    re.I,
-)
-_TIMES_NOW = re.compile(
-    r"^\W*(?:(?:set|put|make)\s+)?(?P<what>[^=,;?]+?)\s*(?:=|->|→|\bto\b)\s*(?P<factor>\d+(?:\.\d+)?)\s*"
-    r"(?:x|×|times)\s*(?:now|(?:its|the)\s+(?:current|present)\s+value|what\s+it\s+is(?:\s+now)?|"
-    r"its\s+value)?\s*[.!?]*$",
-    re.I,
-)
-
-
-def _times_now(found: re.Match[str]) -> str:
-    """ "ID04 gap = 2x now" -> "increase ID04 gap by 100%"; "0.5x" a decrease by 50%."""
-    factor = float(found["factor"])
-    if factor <= 0 or factor == 1:
-        return found.group(0)
-    word = "increase" if factor > 1 else "decrease"
-    return f"{word} {found['what'].strip()} by {abs(factor - 1) * 100:g}%"
-
-
-_GO_AHEAD = re.compile(
-    r"(?<=[?.!,])\s*(?:let'?s\s+do\s+it|go\s+ahead|do\s+it|please\s+do(?:\s+it)?)\s*[.!]*$", re.I
-)
-_TRY_AT = re.compile(
-    r"\btry\s+(?P<what>(?:the\s+)?[A-Za-z][^,;?!]{0,40}?)\s+(?:at|on|with)\s+(?=[-+−]?\.?\d|minus\b)",
-    re.I,
-)
-_BY_FACTOR = re.compile(
-    r"(?P<verb>\b(?:double|halve))\s+(?!(?:check|checking)\b)(?P<what>(?:the\s+)?[^,;?!]+?)"
-    r"(?P<end>\s*(?:[.!,;]|$))",
-    re.I,
-)
-_FACTORS = {"double": "increase", "halve": "decrease"}
-_PERCENTS = {"double": "100%", "halve": "50%"}
 
 
 _ON_ONE_PLOT = re.compile(

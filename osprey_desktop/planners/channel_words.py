@@ -15,7 +15,7 @@ from datetime import datetime, tzinfo
 from functools import lru_cache
 from typing import Any
 
-from osprey_desktop.language.device_names import GRAMMAR_WORDS
+from osprey_desktop.language.lexicon import GRAMMAR_WORDS
 from osprey_desktop.language.request import Request, Vocabulary, parse_request
 
 logger = logging.getLogger(__name__)
