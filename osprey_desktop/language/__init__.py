@@ -15,13 +15,19 @@ list, its time zone) is handed in by the caller.
 * ``time_slots``: the time words and clock times of a request.
 * ``canonical_forms``: the request said the way the capabilities' parsers read it.
 * ``rewordings``: phrasings said another way before the parse ("put them on one plot", "give
-  0.2 A to VCM 9", "undo whatever happened to X in the last hour").
+  0.2 A to VCM 9", "undo whatever happened to X in the last hour"), reasons and refused
+  changes left out.
+* ``change_phrasings``: changes said another way (another language's order, corrections, a
+  copy with an offset, factors, nudges, wishes, a change suggested as a question).
+* ``shortenings``: a word shortened the way a facility does ("lt", "pres", "vlt"), read by the
+  words of its own channel list (the channel finder uses it too).
 * ``targets``: the items of a list of channel phrases, the qualifiers and roles they lend each
   other, the words of other slots they drop, and a quantity named alone read as measured.
 * ``references``: what a change takes its value from (another channel by a relation of
   equality whatever verb leads it, the archive, a golden value).
 * ``follow_ups``: a follow-up as the previous parse with the slots the new turn names replaced.
-* ``spelling``: a verb typed with one slip, leading a request, read as that verb.
+* ``spelling``: a verb typed with one slip, leading a request, read as that verb; slips in
+  the grammar's and the channel list's words and chat spellings ("insted", "volatge", "wat").
 * ``time_words``: times said in words ("a quarter past nine", "an hour and a half ago",
   "at 9.30") written as the time parsers read them.
 * ``quantities``: amounts, their units, and whether they give a value, a change or a direction.
