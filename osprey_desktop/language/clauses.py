@@ -77,6 +77,11 @@ _SPOKEN_OPENING = re.compile(
 )
 
 
+_ACKNOWLEDGED_FIRST = re.compile(
+    r"^\W*(?:fine|good|great|perfect|cool|nice|excellent|thanks|thank\s+you|got\s+it|understood)"
+    r"\s*[,.!;:]\s*(?:(?:then|now|so|and)\b\s*,?\s*)?(?=\S)",
+    re.I,
+)
 _ADDRESSED = re.compile(r"^\W*osprey\b[,:!]?\s*|,?\s*\bosprey\s*(?=[.!?]*$)", re.I)
 
 
@@ -100,6 +105,8 @@ def without_fillers(text: str) -> str:
     cleaned = " ".join(_HESITATION.sub(" ", cleaned).split())
     cleaned = _SPOKEN_OPENING.sub("", cleaned)
     cleaned = _ADDRESSED.sub(" ", cleaned).strip()
+    # "fine, then open it to 24 mm", "great, now plot it": an acknowledgement before a request
+    cleaned = _ACKNOWLEDGED_FIRST.sub("", cleaned)
     return cleaned.strip(" ,") or text
 
 

@@ -68,6 +68,9 @@ def said_plainly(text: str) -> str:
         work,
         flags=re.I,
     )
+    # "is the beam still there?", "do we still have beam?": whether beam is stored, which the
+    # stored beam current says
+    work = _BEAM_THERE.sub("what is the beam current", work)
     # "corrector number 15", "quad no. 7": the word for "number" before a device's number
     work = re.sub(r"(?<=[a-z])\s+(?:number|no\.|nr\.?|num\.?|#)\s*(?=\d)", " ", work, flags=re.I)
     return work
@@ -98,6 +101,12 @@ def _without_reasons(text: str) -> str:
     return _REASON_AFTER.sub("", text, count=1)
 
 
+_BEAM_THERE = re.compile(
+    r"\b(?:is\s+(?:the\s+)?beam\s+(?:still\s+)?(?:there|on|up|in|alive|present|stored|back)|"
+    r"do\s+we\s+(?:still\s+)?have\s+(?:any\s+)?beam|(?:is\s+there|any)\s+(?:still\s+)?beam"
+    r"(?:\s+(?:in\s+the\s+ring|stored|left))?)(?=\s*(?:[?.!]|$))",
+    re.I,
+)
 _ON_ONE_PLOT = re.compile(
     r"\b(?:put|show|draw|display|place)\s+(?P<what>(?:them|it|these|those|both|all)|[^,;.?!]{1,60}?)\s+"
     r"(?:together\s+)?(?:on|in|into)\s+(?:one|a|a\s+single|the\s+same|a\s+common)\s+"

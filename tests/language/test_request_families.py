@@ -1093,3 +1093,24 @@ def test_wondering_about_a_channel_is_a_reading_not_a_knowledge_question(text):
 def test_a_unit_that_sounds_like_a_hesitation_stays_a_unit():
     assert parse("scan pump1 at 5 um").canonical == "scan pump1 at 5 um"
     assert parse("um, set HCM3 to 0.2 A").canonical == "set HCM3 to 0.2 A"
+
+
+@pytest.mark.parametrize("text", ["is the beam still there?", "do we still have beam?"])
+def test_whether_beam_is_stored_is_asked_of_the_beam_current(text):
+    request = parse(text)
+    assert request.intent == "read" and request.targets == ("the beam current",)
+
+
+def test_the_beam_position_is_no_question_of_stored_beam():
+    assert parse("is the beam position ok?").targets != ("the beam current",)
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("fine, then open it to 24 mm", "open it to 24 mm"),
+        ("good, now plot the lifetime", "plot the lifetime"),
+    ],
+)
+def test_an_acknowledgement_before_a_request_is_no_part_of_it(text, canonical):
+    assert parse(text).canonical == canonical
