@@ -22,6 +22,13 @@ __all__ = ["changes_said_plainly"]
 def changes_said_plainly(text: str) -> str:
     """``text`` with the change forms above said the one way the parse reads them."""
     work = text
+    # "QF05 to 121 A, QD06 to 94.5 A and QF07 to 121 A in one go": one approval anyway
+    work = re.sub(
+        r"[\s,]+(?:in\s+one\s+go|all\s+at\s+once|at\s+once|together)\s*([.!]*)$",
+        r"\1",
+        work,
+        flags=re.I,
+    )
     # "QD34 Δ -1.5A": a change by the amount
     work = re.sub(r"\s*(?:Δ|∆|\bdelta\b)\s*(?=[-+−]?\.?\d)", " by ", work, flags=re.I)
     # another language's order: "Please the RF voltage on 2.45 MV set.", "To the QF 23 give

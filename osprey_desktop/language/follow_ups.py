@@ -24,13 +24,15 @@ __all__ = ["follow_up"]
 _ONLY_A_VALUE = re.compile(
     rf"^(?:(?:ok(?:ay)?|no|wait|sorry|oops|hmm|um|fine|right|alright|so|then|and|"
     rf"make\s+(?:that|it)|try|i\s+mean(?:t)?|let'?s\s+(?:say|try)|instead|rather|please|"
-    rf"actually|do|go\s+(?:with|for)|use)\b[\s,]*)*"
+    rf"actually|do|go\s+(?:with|for)|use|on\s+second\s+thoughts?|better|no\s+better)\b[\s,]*)*"
     rf"(?P<amount>{NUM_PATTERN}|{SPELLED_NUMBER_PATTERN})\s*(?P<unit>%|[a-zµ]+)?"
-    rf"(?:[\s,]*(?:then|instead|please|rather|thanks))*[\s.!]*$",
+    rf"(?:[\s,]*(?:then|instead|please|rather|thanks|(?:would\s+be|is)\s+(?:enough|better|fine|"
+    rf"plenty)))*[\s.!]*$",
     re.I,
 )
 _SAME_FOR = re.compile(
-    r"^(?:(?:ok(?:ay)?|and|now|then|also)\b[\s,]*)*(?:(?:do\s+|put\s+|set\s+)?(?:the\s+)?same"
+    r"^(?:(?:ok(?:ay)?|and|now|then|also|oops|sorry|no)\b[\s,]*)*(?:(?:i\s+)?meant|"
+    r"(?:do\s+|put\s+|set\s+)?(?:the\s+)?same"
     r"(?:\s+(?:value|thing|setting|one|change))?\s+(?:for|with|on|to)|what\s+about|how\s+about|"
     r"and|now|also)\s+(?P<rest>.+?)(?:\s+instead(?:\s+of\s+.+?)?)?[\s?.!]*$",
     re.I,
@@ -72,11 +74,23 @@ def follow_up(
         unitless = quantity.kind == "absolute" and quantity.unit is None
         if unitless and earlier is not None and earlier.kind == "absolute":
             quantity = replace(quantity, unit=earlier.unit)  # "0.55 then" after "0.6 A": in A
+        changed_by = earlier is not None and earlier.kind in ("relative", "percent")
+        if changed_by and quantity.kind == "absolute" and not re.search(r"\bto\b", new.text, re.I):
+            # "make it 0.5" after "increase QF3 by 1 A": the change's size, in its direction
+            # (never QF3 set to 0.5)
+            sign = -1.0 if (earlier.value or 0) < 0 else 1.0
+            quantity = replace(
+                quantity,
+                kind=earlier.kind,
+                value=sign * abs(quantity.value or 0),
+                unit=quantity.unit or earlier.unit,
+            )
         unit = f" {quantity.unit}" if quantity.unit else ""
         if quantity.kind == "absolute":
             canonical = f"set {before} to {quantity.value:g}{unit}"
         else:
             word = "increase" if (quantity.value or 0) > 0 else "decrease"
+            unit = "%" if quantity.kind == "percent" else unit
             canonical = f"{word} {before} by {abs(quantity.value or 0):g}{unit}"
         return replace(
             previous, text=new.text, intent="write", quantity=quantity, canonical=canonical

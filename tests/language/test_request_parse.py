@@ -382,3 +382,25 @@ def test_a_list_word_typed_with_a_slip_is_that_word():
     assert parse_request("rf volatge up 0.15", words).canonical == "increase rf voltage by 0.15"
     assert "id11 gap" in parse_request("opne id11 gapp to 25mm", words).canonical
     assert parse_request("lifetme", words).canonical == "lifetime"
+
+
+@pytest.mark.parametrize(
+    ("previous", "new", "canonical"),
+    [
+        # after a change by an amount, a bare amount is the change's new size, same direction
+        (
+            "lower VCM18 by 0.2 A",
+            "on second thought, 0.1 A would be enough",
+            "decrease VCM18 by 0.1 A",
+        ),
+        ("increase QF3 by 1 A", "make it 0.5", "increase QF3 by 0.5 A"),
+        ("lower QF 41 by 1 percent", "make it 2", "decrease QF41 by 2%"),
+        # after a value, a bare amount is the new value
+        ("set HCM09 to 0.6 A", "no, better 0.55", "set HCM09 to 0.55 A"),
+        # "meant" another device: the same change to it
+        ("set VCM12 to 0.3 A", "oops meant VCM13", "set VCM13 to 0.3 A"),
+    ],
+)
+def test_a_correction_after_a_change_keeps_what_it_does_not_name(previous, new, canonical):
+    merged = follow_up(parse(previous), parse(new), WORDS)
+    assert merged is not None and merged.canonical == canonical
