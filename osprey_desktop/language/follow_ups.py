@@ -61,7 +61,7 @@ def follow_up(
     span = _ONLY_A_SPAN.match(new.canonical)
     if span and new.time is None and not previous.changes and previous.time is not None:
         said = f"over the last {span['count']} {span['unit']}"
-        timed = parse_request(f"lifetime {said}", vocabulary)
+        timed = parse_request(said, vocabulary)
         if timed.time is not None:  # "make that 6 hours" after a plot of the last hour
             return _with_new_time(previous, replace(new, time=timed.time))
     value = _ONLY_A_VALUE.match(new.text) or _ONLY_A_VALUE.match(new.canonical)

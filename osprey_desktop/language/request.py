@@ -49,6 +49,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from datetime import datetime
+from functools import lru_cache
 
 from osprey_desktop.language.canonical_forms import (
     BARE_CLOCK,
@@ -183,6 +184,13 @@ def _content(words: list[str]) -> list[str]:
     ]
 
 
+@lru_cache(maxsize=4)
+def facility_words(vocabulary: Vocabulary) -> frozenset[str]:
+    """Every word a facility's list gives (channel words and device prefixes), kept: the
+    spelling checks ask for them per request, and one set keeps their own tables cached."""
+    return vocabulary.channel_words | vocabulary.device_prefixes
+
+
 def parse_request(
     text: str, vocabulary: Vocabulary | None = None, now: datetime | None = None
 ) -> Request:
@@ -191,11 +199,8 @@ def parse_request(
     from osprey_desktop.language.questions import is_thanks
     from osprey_desktop.language.words import is_greeting
 
-    facility = (vocabulary or Vocabulary()).channel_words | (
-        vocabulary or Vocabulary()
-    ).device_prefixes
     # "thnaks", "wat was ...", "do 19 insted": slips in grammar words; "uh hi there"
-    spoken = without_fillers(slips_respelled(str(text), facility))
+    spoken = without_fillers(slips_respelled(str(text), facility_words(vocabulary or Vocabulary())))
     spoken = _DOTTED_RANGE.sub(" through ", spoken)  # "VCM05..VCM08": no sentence ends there
     courteous = is_thanks(spoken) or is_greeting(spoken)  # "that's enough, thanks"
     said = in_order(spoken if courteous else without_courtesy(spoken))
@@ -379,9 +384,7 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     work = bare_durations(work)  # "ig 7 trend 24h": the last 24 h
     work = set_to_question(work)  # "what frequency is cavity 1 set to?": its setpoint
     # "incraese QF 3 by 1 A", "plto the lifetime": a verb one slip of typing away
-    work = verb_spelled(
-        work, lead_stripped(work), vocabulary.channel_words | vocabulary.device_prefixes
-    )
+    work = verb_spelled(work, lead_stripped(work), facility_words(vocabulary))
     if not is_question(work):
         work = MODAL_VALUE.sub(" to ", work)  # "HCM04 should be 0.25 A": a value given
     spans = find_clock_spans(work, now) if now is not None else []

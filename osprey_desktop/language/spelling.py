@@ -26,6 +26,8 @@ from osprey_desktop.language.words import STOP_WORDS
 
 __all__ = ["slips_respelled", "verb_spelled"]
 
+#: Words of the grammar, never respelled as another.
+_KNOWN = CHANGE | READ_VERBS | PLOT_VERBS | QUESTION_LEADS | STOP_WORDS | POLITE | DETERMINERS
 _VERBS_TO_SPELL = sorted(w for w in CHANGE | READ_VERBS | PLOT_VERBS if len(w) >= 4)
 
 
@@ -88,7 +90,7 @@ def slips_respelled(text: str, facility_words: frozenset[str]) -> str:
     """``text`` with each word of five letters or more that is no word of the grammar or of
     the facility, but one slip from exactly one of the grammar words above, spelled as that
     word ("do 19 insted" -> "do 19 instead"); verbs are the lead's (``verb_spelled``)."""
-    known = CHANGE | READ_VERBS | PLOT_VERBS | QUESTION_LEADS | STOP_WORDS | POLITE | DETERMINERS
+    known = _KNOWN
     targets = sorted(_GRAMMAR_TO_SPELL)
 
     def respell(found: re.Match[str]) -> str:
@@ -127,13 +129,8 @@ def _channel_word_spelled(typed: str, facility_words: frozenset[str], known: fro
     doubled ("gapp"), two letters swapped ("volatge"), one left out ("lifetme"); never a
     letter changed ("value" and "valve" are both words)."""
     word = typed.lower()
-    if (
-        word in facility_words
-        or word in known
-        or _plural_of(word, word.rstrip("s"))
-        and word.rstrip("s") in facility_words
-    ):
-        return typed
+    if word in facility_words or word in known or word.rstrip("s") in facility_words:
+        return typed  # a word of the list, of the grammar, or a plural of the list's
     single = re.sub(r"(.)\1", r"\1", word)
     if single != word and single in facility_words:
         return single
@@ -183,8 +180,7 @@ def verb_spelled(text: str, lead: str, facility_words: frozenset[str]) -> str:
     if first is None:
         return text
     word = first.group(0).lower()
-    known = CHANGE | READ_VERBS | PLOT_VERBS | QUESTION_LEADS | STOP_WORDS | POLITE | DETERMINERS
-    if word in known or word in facility_words:
+    if word in _KNOWN or word in facility_words:
         return text
     close = [v for v in _VERBS_TO_SPELL if _close_to(word, v)]
     if len(close) != 1:

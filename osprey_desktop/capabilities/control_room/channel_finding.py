@@ -904,8 +904,7 @@ class ChannelFindingCapability(ControlRoomCapability):
         source, condition, reading = "", False, ""
         if writable:
             reading, text = reading_apart(text)
-            text, source = _write_clause(text)
-            condition = _is_condition(self.request_text())
+            text, source, condition = _write_clause(text)
         # model-assisted finding (models.planner: chat_model): asked here, on the running loop
         # (a sync call would block the window); _find takes its checked choice
         targets = [str(t) for t in self.get_parameters().get("targets") or [] if str(t).strip()]
@@ -955,10 +954,8 @@ class ChannelFindingCapability(ControlRoomCapability):
             if condition:
                 # one channel the condition reads ("the lifetime"); a device with several
                 # ("HCM4": setpoint and readback) is left to the writer, which picks or asks
-                written = {getattr(database.get(n), "device", None) for n in names}
-                found = [
-                    n for n in found if getattr(database.get(n), "device", None) not in written
-                ]
+                written = {_device_of(database, n) for n in names}
+                found = [n for n in found if _device_of(database, n) not in written]
                 found = found if len(found) == 1 else []
             names = list(dict.fromkeys([*found, *names]))
         descriptions = {n: r.description for n in names if (r := database.get(n)) is not None}
@@ -1133,19 +1130,13 @@ def _read_first(database: ChannelDatabase, reading: str, written: list[str]) -> 
         )
     except ClarificationRequired:
         return []
-    devices = {getattr(database.get(n), "device", None) for n in written}
-    return [n for n in found if getattr(database.get(n), "device", None) not in devices]
+    devices = {_device_of(database, n) for n in written}
+    return [n for n in found if _device_of(database, n) not in devices]
 
 
-def _is_condition(text: str) -> bool:
-    from osprey_desktop.capabilities.control_room.write_derivation import parse_derivation
-
-    derivation = parse_derivation(text)
-    return derivation is not None and derivation.kind == "condition"
-
-
-def _write_clause(text: str) -> tuple[str, str]:
-    """(the words naming a write's targets, the words naming where its value comes from).
+def _write_clause(text: str) -> tuple[str, str, bool]:
+    """(the words naming a write's targets, the words naming where its value comes from,
+    whether those are a condition's).
 
     "if the HCM20 setpoint is below -1 A, set it to -1 A" is written to "the HCM20 setpoint"
     (its condition's number is no device number), and its condition reads "the HCM20
@@ -1155,13 +1146,13 @@ def _write_clause(text: str) -> tuple[str, str]:
 
     derivation = parse_derivation(text)
     if derivation is not None and derivation.kind == "condition":
-        return derivation.write, derivation.condition.subject if derivation.condition else ""
+        return derivation.write, derivation.condition.subject if derivation.condition else "", True
     if derivation is not None and derivation.kind == "copy" and derivation.reference:
-        return derivation.target, derivation.source
+        return derivation.target, derivation.source, False
     if derivation is not None and derivation.kind == "copy" and derivation.offset:
         # "set VCM15 to the same value as VCM14 plus 0.2": the offset names no channel
-        return f"set {derivation.target} to the same value as {derivation.source}", ""
-    return text, ""
+        return f"set {derivation.target} to the same value as {derivation.source}", "", False
+    return text, "", False
 
 
 def max_channels_per_write() -> int:
