@@ -1,8 +1,8 @@
 """How well requests become plans: the development set and the held-out set, apart.
 
     .venv/bin/python bench/planner_accuracy.py
-        [--set dev|heldout|blind|blind2|blind3|blind4|styles|outside|outside2|outside3|families
-               |both|all]
+        [--set dev|heldout|blind|blind2|blind3|blind4|styles|outside|outside2|outside3|outside4
+               |blind5|families|both|all]
         [--show-misses]
     .venv/bin/python bench/planner_accuracy.py --table     # plans only, over the unit-test table
 
@@ -45,6 +45,11 @@ never tuned on and only its totals are printed, like the other blind sets. ``out
 was written the same way by another person, later, and is developed on too; so is ``outside3``
 (120 change requests, a third person, in the six styles with another language's word order
 in place of questions about the past).
+``outside4`` (dev) and ``blind5`` (blind) are one set of 200 requests in a shift's mix (reads,
+history, changes and requests that must not write) written by a fourth person from the channel
+list, the README and this script, split by a hash of each text before anyone scored them.
+``outside4`` is developed on and its misses are printed; ``blind5`` is never tuned on and only
+its totals are printed, like the other blind sets.
 """
 
 from __future__ import annotations
@@ -78,6 +83,8 @@ SETS = {
     "outside2": QUERIES / "requests_outside2.json",
     "outside3": QUERIES / "requests_outside3.json",
     "blind4": QUERIES / "requests_blind4.json",
+    "outside4": QUERIES / "requests_outside4.json",
+    "blind5": QUERIES / "requests_blind5.json",
 }
 
 PLANS: dict[str, tuple[str, ...]] = {
@@ -286,6 +293,7 @@ async def run_sets(names: list[str], show_misses: bool, show_heldout: bool) -> i
             "outside": show_misses,
             "outside2": show_misses,
             "outside3": show_misses,
+            "outside4": show_misses,
             "heldout": show_heldout,
         }.get(name, False)
         _report(name, score, time.perf_counter() - started, shown)
