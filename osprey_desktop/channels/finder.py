@@ -514,6 +514,13 @@ class ChannelFinder:
         """Build now what requests would build on first use (kept with the index)."""
         _ = self.instance, self.sector, self._devices_by_area, self.beam_position
 
+    def warm_words(self) -> None:
+        """Build the tables of the list's words (their spellings, stems and shortenings) now:
+        a first request with a word the list lacks built them in its turn (90-120 ms for the
+        built-in ring, in a worker that held the window's GIL meanwhile)."""
+        self._same_stem()
+        self._shortened()
+
     @cached_property
     def area(self) -> list[str]:
         """Each channel's area: the letters its PV name starts with (SR of ``SR01C:…`` and

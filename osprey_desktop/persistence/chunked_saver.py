@@ -74,6 +74,10 @@ CHUNKED_CHANNELS: dict[str, str] = {CONTEXT_CHANNEL: "", MESSAGES_CHANNEL: MESSA
 stored before messages were chunked too; writes use their own task id and index)."""
 INLINE_MAX_ENTRIES = RUN_SIZE
 """A dictionary this small stays inline: a chunked one costs a root and a transaction."""
+LARGE_ITEMS = 20_000
+"""A small dictionary holding at least this many list items (a day of a BPM family's history)
+is chunked all the same: inline, every read decoded it again (26 ms for 72 BPMs over 24 hours,
+holding the GIL, so the window too); as a chunk, the tree cache decodes it once."""
 INLINE_MAX_MESSAGES = 4
 """A conversation this short stays inline (two turns): one chunk per message costs a row."""
 _THREADS_REMEMBERED = 256  # threads whose last tree a put may build on
@@ -300,8 +304,31 @@ def _worth_chunking(channel: str, value: Any) -> bool:
     return (
         isinstance(value, Mapping)
         and not is_reference(value)
-        and count_entries(value) > INLINE_MAX_ENTRIES
+        and (count_entries(value) > INLINE_MAX_ENTRIES or _holds_many_items(value))
     )
+
+
+def _holds_many_items(value: Any, budget: int = LARGE_ITEMS, depth: int = 5) -> bool:
+    """Whether lists within ``value`` (to ``depth`` levels) hold ``budget`` items or more;
+    stops as soon as they do."""
+    stack = [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, list):
+            budget -= len(item)
+            if budget <= 0:
+                return True
+            children = item if level < depth and item and not _is_atom(item[0]) else ()
+        elif isinstance(item, Mapping) and level < depth:
+            children = item.values()
+        else:
+            continue
+        stack.extend((child, level + 1) for child in children)
+    return False
+
+
+def _is_atom(item: Any) -> bool:
+    return isinstance(item, str | int | float | bool) or item is None
 
 
 _CLASSES: dict[type, type] = {}

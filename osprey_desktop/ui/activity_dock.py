@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QMenu,
@@ -37,6 +36,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from osprey_desktop.ui.table_columns import fit_columns, fit_columns_on_change
 
 if TYPE_CHECKING:
     # The logbook's records pull in the audit log, the connectors' base and numpy: imported
@@ -170,9 +171,9 @@ class ActivityDock(QDockWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        fit_columns_on_change(self.table, stretch=3)
+        self.model.modelReset.connect(lambda: fit_columns(self.table))
+        self.model.rowsInserted.connect(lambda *_: fit_columns(self.table))
         self.table.activated.connect(self._open)
         top = QHBoxLayout()
         top.addWidget(self.kind)

@@ -25,8 +25,9 @@ from PySide6.QtCore import (
     Signal,
 )
 from PySide6.QtGui import QBrush, QCloseEvent, QColor
-from PySide6.QtWidgets import QDockWidget, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDockWidget, QLabel, QTableView, QVBoxLayout, QWidget
 
+from osprey_desktop.ui.table_columns import fit_columns, fit_columns_on_change
 from osprey_desktop.ui.values import ALARM_CELL
 
 if TYPE_CHECKING:
@@ -142,9 +143,9 @@ class AlarmsDock(QDockWidget):
         self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        fit_columns_on_change(self.table, stretch=1)
+        self.model.modelReset.connect(lambda: fit_columns(self.table))
+        self.model.dataChanged.connect(lambda *_: fit_columns(self.table))
         self.table.clicked.connect(self._clicked)
         self.summary = QLabel("Not read yet.")
         body = QWidget()

@@ -16,8 +16,9 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
+from osprey_desktop.ui.collector import IDLE_COLLECT_S, TurnCollector
 from osprey_desktop.ui.live_state import LiveState
 
 if TYPE_CHECKING:  # the agent stack (LangGraph) loads after the first paint, not before
@@ -102,6 +103,12 @@ class SessionController(QObject):
         self.queue_held = False  # after Stop the queue waits for the operator
         self._stopped = False
         self.opening = session is None  # until a session is attached and its thread read
+        # the collector's passes between turns, not inside them (``collector``)
+        self.collector = TurnCollector()
+        self._idle_timer = QTimer(self)
+        self._idle_timer.setSingleShot(True)
+        self._idle_timer.setInterval(int(IDLE_COLLECT_S * 1000))
+        self._idle_timer.timeout.connect(self.collector.idle)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -332,6 +339,7 @@ class SessionController(QObject):
         if mode == "custom" and isinstance(payload, Mapping):
             self.progress_event.emit(dict(payload))
         elif mode == "updates":
+            self.collector.step_reported()
             changed = self.live.apply_updates(payload)
             if changed:
                 self.state_changed.emit(self.live.values, changed)
@@ -346,6 +354,8 @@ class SessionController(QObject):
         queued request starts; after Stop the queue waits for the operator."""
         if task is not self.task:
             return
+        self.collector.turn_ended()
+        self._idle_timer.start()
         if self._stopped and self.queue:
             self.queue_held = True
         self._stopped = False
@@ -364,6 +374,7 @@ class SessionController(QObject):
             self.running_changed.emit(False)
             self.error.emit(f"The turn on thread {self.thread_id} failed: {exc}")
             return
+        self.collector.step_reported()  # the result read back, before plots are built
         self.running_changed.emit(False)
         self._report(result)
 

@@ -172,3 +172,16 @@ def test_the_sectors_a_list_does_not_state_come_from_the_config_or_are_asked() -
         set_config(build_config({}))
     assert placed.channels == ["VAC:IG3:PRESSURE", "VAC:IG4:PRESSURE"]
     assert placed.explained_words["2"] == "sector"
+
+
+def test_the_word_tables_built_in_advance_read_as_those_built_on_first_use() -> None:
+    """The window builds a list's word tables while it opens; a word the list lacks then
+    finds what it found when they were built in its own request."""
+    database = _rings()
+    warmed = ChannelFinder(database.records, load_vocabulary({}))
+    warmed.warm_words()
+    assert warmed._stems is not None and warmed._shortenings is not None
+    lazy = ChannelFinder(database.records, load_vocabulary({}))
+
+    for phrase in ("horizntal corector 3", "hcm crnt 4", "storage ring correctors"):
+        assert warmed.find(phrase) == lazy.find(phrase)

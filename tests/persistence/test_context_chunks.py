@@ -20,6 +20,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from osprey_desktop.persistence import delete_thread
 from osprey_desktop.persistence.chunked_saver import (
+    LARGE_ITEMS,
     ContextChunkingSaver,
     thread_storage_sizes,
     with_context_chunks,
@@ -254,3 +255,27 @@ async def test_thread_sizes_count_each_threads_chunks(tmp_path: Path) -> None:
 def test_history_limit_below_two_is_refused() -> None:
     with pytest.raises(ValueError, match="at least 2 checkpoints"):
         with_context_chunks(InMemorySaver(), SqliteChunkStore(None), history_limit=1)  # type: ignore[arg-type]
+
+
+async def test_a_few_large_contexts_are_chunked_and_read_back_whole(tmp_path: Path) -> None:
+    """One history of a BPM family (few entries, many samples) is a chunk, not inline: inline,
+    every read of the thread decoded all of it again, holding the GIL."""
+    async with aiosqlite.connect(tmp_path / "chunks.sqlite") as conn:
+        memory = InMemorySaver()
+        saver = with_context_chunks(memory, SqliteChunkStore(conn))
+        graph = build_turn_graph(saver)
+        config = {"configurable": {"thread_id": "h"}}
+        samples = [float(i) for i in range(LARGE_ITEMS // 2)]
+        history = {"day": {"channels": {"BPM1": {"t": samples, "v": samples}}}}
+        await graph.aupdate_state(config, {"capability_context_data": {"HISTORY": history}})
+        stored = await memory.aget_tuple(config)
+        assert set(stored.checkpoint["channel_values"]["capability_context_data"]) == {REF_KEY}
+        values = (await graph.aget_state(config)).values["capability_context_data"]
+        assert values["HISTORY"] == history
+
+        small = {"day": {"channels": {"BPM1": {"t": samples[:100], "v": samples[:100]}}}}
+        await graph.aupdate_state(
+            {"configurable": {"thread_id": "s"}}, {"capability_context_data": {"HISTORY": small}}
+        )
+        inline = await memory.aget_tuple({"configurable": {"thread_id": "s"}})
+        assert inline.checkpoint["channel_values"]["capability_context_data"] == {"HISTORY": small}

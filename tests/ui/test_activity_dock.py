@@ -106,6 +106,30 @@ def test_new_records_are_inserted_at_the_top_without_a_reset(qtbot, refresh, rec
     assert kinds(dock)[0] == "undo"
 
 
+def test_columns_fit_their_rows_when_rows_change_not_on_every_resize(qtbot, refresh, records):
+    """A header that measured its cells on every resize held the loop while a plot opened."""
+    from PySide6.QtWidgets import QHeaderView
+
+    dock = ActivityDock(ActivityLog(*records))
+    qtbot.addWidget(dock)
+    dock.resize(900, 300)
+    dock.show()
+    refresh(dock)
+    header = dock.table.horizontalHeader()
+    modes = [header.sectionResizeMode(c) for c in range(header.count())]
+    assert QHeaderView.ResizeMode.ResizeToContents not in modes
+    assert modes[3] == QHeaderView.ResizeMode.Stretch
+    metrics = dock.table.fontMetrics()
+    outcome = max(metrics.horizontalAdvance(row.outcome) for row in dock.shown_rows())
+    assert header.sectionSize(4) >= outcome  # fitted to the rows read
+    widths = [header.sectionSize(c) for c in (0, 1, 2, 4, 5)]
+
+    dock.resize(600, 300)
+    QApplication.processEvents()
+
+    assert [header.sectionSize(c) for c in (0, 1, 2, 4, 5)] == widths
+
+
 def test_the_list_survives_a_restart(qtbot, refresh, records):
     first = ActivityDock(ActivityLog(*records))
     qtbot.addWidget(first)

@@ -52,6 +52,9 @@ def test_requests_typed_during_a_turn_wait_and_run_in_order_after_stop_and_run(w
     windows.wait_idle(window)
     qtbot.waitUntil(lambda: not queue.isVisible(), timeout=3000)
     assert "The beam current is 500.2 mA." in window.chat.transcript.toPlainText()
+    # both turns (the stopped one and this) ended with the collector told, its idle pass due
+    assert window.controller.collector.turns_since_collect == 2
+    assert window.controller._idle_timer.isActive()
 
 
 def test_a_request_typed_while_the_window_opens_runs_once_the_session_is_open(
