@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -105,6 +106,12 @@ class FoundChannels:
     assumed_area: str | None = None
 
 
+_NEAR_DEVICE = re.compile(
+    r"\b(?:near|around|next\s+to|close\s+to|beside|in\s+the\s+vicinity\s+of)\s+(?:the\s+)?"
+    r"([A-Za-z]{1,6}[\s-]?\d{1,3})\b",
+    re.I,
+)
+"""A place given by a device: "the vacuum around ID09" (the device's sector)."""
 EXPANDED = 0.6
 #: What a name segment means by the descriptions of the other channels named with it
 #: (``ChannelFinder.learned``), and how many channels must have the segment to learn it.
@@ -440,6 +447,11 @@ class ChannelFinder:
         return self._stems
 
     def find(self, text: str, *, writable: bool | None = None) -> FoundChannels:
+        near = _NEAR_DEVICE.search(text)
+        if near is not None:
+            placed = self._near_device(text, near, writable)
+            if placed is not None:
+                return placed
         query = parse_channel_query(text, self._index.has)
         mask = self._pool(query, writable)
         words = self._with_terms(list(dict.fromkeys(normalize(w) for w in query.words)))
@@ -513,6 +525,31 @@ class ChannelFinder:
     def warm(self) -> None:
         """Build now what requests would build on first use (kept with the index)."""
         _ = self.instance, self.sector, self._devices_by_area, self.beam_position
+
+    def _near_device(
+        self, text: str, near: re.Match[str], writable: bool | None
+    ) -> FoundChannels | None:
+        """ "the vacuum around ID09", "BPMs near QF21": what the other words name, in the
+        sector of the device named after "around" or "near"; None when that device has no
+        one sector or the other words name nothing else than the device itself."""
+        device = self.find(near.group(1))
+        if not device.names:
+            return None
+        position = self._position_of_name
+        sectors = {self.sector[position[name]] for name in device.names}
+        if len(sectors) != 1 or None in sectors:
+            return None
+        rest = f"{text[: near.start()]} {text[near.end() :]}".strip()
+        if not re.search(r"[A-Za-z]{3,}", rest):
+            return None
+        found = self.find(f"{rest} in sector {sectors.pop()}", writable=writable)
+        if not found.names or set(found.names) & set(device.names):
+            return None
+        return found
+
+    @cached_property
+    def _position_of_name(self) -> dict[str, int]:
+        return {name: index for index, name in enumerate(self.records.names)}
 
     def warm_words(self) -> None:
         """Build the tables of the list's words (their spellings, stems and shortenings) now:

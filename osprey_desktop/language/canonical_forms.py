@@ -17,12 +17,16 @@ from osprey_desktop.language.parsed_request import TimeSlot
 from osprey_desktop.language.quantities import Quantity, amounts
 from osprey_desktop.language.references import Reference
 
-# "what frequency is cavity 1 set to?", "what is QF 3 set at": the device's setpoint of that
-# quantity, asked ("what is the cavity 1 frequency setpoint?"); the quantity belongs to the target
+# "what frequency is cavity 1 set to?", "what is QF 3 set at", "what was HCM20 set to at 3 pm
+# yesterday": the device's setpoint of that quantity, asked ("what is the cavity 1 frequency
+# setpoint?"); the quantity belongs to the target
 _SET_TO = re.compile(
-    r"^(?P<lead>.*?)\b(?:what|which)\s+(?:(?P<what>[a-z][a-z -]{0,30}?)\s+)?(?:is|are)\s+"
+    r"^(?P<lead>.*?)\b(?:what|which)\s+(?:(?P<what>[a-z][a-z -]{0,30}?)\s+)?"
+    r"(?P<be>is|are|was|were)\s+"
     r"(?:the\s+)?(?P<device>[^?.!;]+?)\s+(?:currently\s+|now\s+)?set\s+(?:to|at)"
-    r"(?:\s+(?:right\s+now|now|currently|at\s+the\s+moment))?\s*(?P<end>[?.!]*)\s*$",
+    r"(?:\s+(?:right\s+now|now|currently|at\s+the\s+moment))?"
+    r"(?P<when>\s+(?:at|on|in|yesterday|today|this|last|before|after|around|during|\d)[^?.!;]*)?"
+    r"\s*(?P<end>[?.!]*)\s*$",
     re.I,
 )
 _GENERIC_WHAT = frozenset({"value", "values", "setting", "settings", "number", "level"})
@@ -37,7 +41,10 @@ def set_to_question(text: str) -> str:
         what = ""
     device = found.group("device").strip()
     target = f"{device} {what}".strip()
-    return f"{found.group('lead')}what is the {target} setpoint{found.group('end') or '?'}"
+    when = found.group("when") or ""
+    be = found.group("be").lower()
+    be = "is" if be in ("is", "are") else "was"
+    return f"{found.group('lead')}what {be} the {target} setpoint{when}{found.group('end') or '?'}"
 
 
 # "X should be 0.25 A", "X needs to be at zero": a value given to X, said as "X to 0.25 A"

@@ -281,3 +281,79 @@ def in_order(text: str) -> str:
     ):
         text = _AFTERWARDS.sub(" then", text)
     return " ".join(text.split())
+
+
+#: A change refused in words: "don't set ...", "never touch ...", "leave it as it is".
+_REFUSED_CHANGE = re.compile(
+    r"\b(?:(?:do\s+not|don'?t|dont|never|no\s+need\s+to|not\s+going\s+to|won'?t)\s+"
+    r"(?P<first>[a-z]+)(?:\s+(?P<second>[a-z]+))?|leave\s+(?:it|them|this|that|[a-z]{1,5}\s?\d{1,3})\s+"
+    r"(?:as\s+(?:it\s+is|they\s+are)|alone|be|where\s+(?:it|they)\s+(?:is|are)))",
+    re.I,
+)
+#: What may follow a refusal without asking anything: "understood?", "ok?", "thanks".
+_ACKNOWLEDGED = re.compile(
+    r"^(?:understood|ok(?:ay)?|right|got\s+it|clear|thanks?|thank\s+you|please|no|"
+    r"whatever\s+[\w\s]+|for\s+now|today|tonight|this\s+shift)$",
+    re.I,
+)
+_CLAUSE_END = r"[,;!?]|\.(?!\d)"
+
+
+def only_refuses_changes(text: str) -> bool:
+    """The request refuses a change and asks nothing else ("never set the RF frequency above
+    499.656, understood?", "no, leave it as it is"): nothing to read or plan, only to take in.
+    With a reading asked beside it ("don't touch QF07, just show its readback") it is a read."""
+    spans = refusal_spans(text)
+    if not spans:
+        return False
+    rest = text
+    for start, stop in reversed(spans):
+        rest = rest[:start] + " " + rest[stop:]
+    pieces = [p.strip() for p in re.split(rf"(?:{_CLAUSE_END})+", rest)]
+    return all(not p or _ACKNOWLEDGED.match(p) for p in pieces)
+
+
+def refusal_spans(text: str) -> list[tuple[int, int]]:
+    """Where each refused change runs: the refusal and the rest of its clause ("I'm not going
+    to touch the ID09 gap today" in "..., just tell me what it is")."""
+    spans = []
+    for m in _REFUSED_CHANGE.finditer(text):
+        if not _changes(m):
+            continue
+        end = re.search(rf"{_CLAUSE_END}|\b(?:but|just|only|instead|and\s+then)\b", text[m.end() :])
+        spans.append((m.start(), m.end() + (end.start() if end else len(text) - m.end())))
+    return spans
+
+
+def without_refusal_words(phrase: str) -> str:
+    """``phrase`` without the words that refuse a change ("I'm not going to touch the ID09
+    gap" -> "the ID09 gap"): what they name is still the channel meant."""
+    for m in reversed(list(_REFUSED_CHANGE.finditer(phrase))):
+        if not _changes(m) or m.group("first") is None:
+            continue
+        end = m.end() if _changes_word(m.group("second")) else m.end("first")
+        lead = re.search(
+            r"(?:\b(?:i'?m|i\s+am|we'?re|we\s+are|i|we)\s+)?$", phrase[: m.start()], re.I
+        )
+        start = lead.start() if lead else m.start()
+        phrase = f"{phrase[:start]} {phrase[end:]}"
+    return " ".join(phrase.split())
+
+
+def _changes_word(word: str | None) -> bool:
+    if word is None:
+        return False
+    changing = {stem(v) for v in CHANGE} | {"touch"}
+    return word.lower() in CHANGE or stem(word.lower()) in changing
+
+
+def _changes(refusal: re.Match[str]) -> bool:
+    """A "leave it ..." refusal, or a negation followed (at most one word later) by a change
+    verb ("don't set", "do not ever change", "never touch")."""
+    if refusal.group("first") is None:
+        return True
+    changing = {stem(v) for v in CHANGE} | {"touch"}
+    return any(
+        word is not None and (word.lower() in CHANGE or stem(word.lower()) in changing)
+        for word in (refusal.group("first"), refusal.group("second"))
+    )

@@ -116,7 +116,9 @@ _AMOUNT_MARKERS = frozenset(
 )
 
 
-def names_a_device(text: str, quantity: Quantity | None, changes: bool) -> bool:
+def names_a_device(
+    text: str, quantity: Quantity | None, changes: bool, reads: bool = False
+) -> bool:
     """Whether the request's only number names a device ("focusing quad 18 current", "QF 18")
     rather than giving an amount: nothing is changed, the number has no unit, and it follows a
     name word instead of a word that introduces an amount."""
@@ -125,6 +127,8 @@ def names_a_device(text: str, quantity: Quantity | None, changes: bool) -> bool:
     found = [a for a in amounts(text) if a.unit is None]
     if not found or "." in found[0].words:
         return False  # "hcm15 .25": a decimal point names no device
+    if _device_range_end(text[: found[0].start], found[0].value, reads):
+        return True  # "read HCM 25 to 27", "horizontal correctors 25 through 27": 25-27
     before = re.findall(r"[A-Za-z][\w-]*|[^\w\s]", text[: found[0].start])
     run = list(before)
     while run and run[-1].lower() in (",", "and", "or", "&"):
@@ -147,6 +151,26 @@ def names_a_device(text: str, quantity: Quantity | None, changes: bool) -> bool:
         and before[-1].lower() not in _AMOUNT_MARKERS
         and before[-1].lower() not in VALUE_OFFERS
     )
+
+
+def _device_range_end(before: str, value: float | None, reads: bool) -> bool:
+    """The number ends a range of device numbers begun just before ("25 to", "HCM25 through",
+    a smaller first number) in a request that changes nothing and reads (a reading verb, or
+    devices named in the plural: "correctors 25 to 27"). Without either, "HCM01 to 2" is the
+    terse form of a change, and is read as one."""
+    begun = re.search(
+        r"(?:^|(?P<name>[A-Za-z]+)\s*|\s)(?P<first>\d{1,3})\s*(?:to|through|thru|till|until|-)\s*$",
+        before,
+    )
+    if begun is None or value is None or value != int(value):
+        return False
+    plural = (begun.group("name") or "").lower()
+    if not reads and not (len(plural) > 3 and plural.endswith("s")):
+        return False
+    return 0 <= int(value) - int(begun.group("first")) <= _MAX_RANGE
+
+
+_MAX_RANGE = 99
 
 
 def names_a_channel(clause: str, vocabulary: Vocabulary) -> bool:
@@ -245,7 +269,11 @@ def offers_a_bare_value(
         return False
     if not re.fullmatch(r"[A-Za-z]{1,5}\s?\d{1,3}", targets[0].strip()):
         return False
-    found = amounts(text)
+    # the device's own number is no amount ("HCM 12 0.4": only 0.4 is)
+    named = re.match(r"\s*[A-Za-z]{1,5}\s?\d{1,3}\b", text)
+    rest = text[named.end() :] if named else text
+    found = amounts(rest)
+    text = rest
     return (
         len(found) == 1
         and bool(re.search(r"\.|^[-+−]", found[0].words.strip()))

@@ -66,10 +66,13 @@ from osprey_desktop.language.clauses import (
     lead_stripped,
     leading_verb,
     negated,
+    only_refuses_changes,
+    refusal_spans,
     verb_clauses,
     verb_of,
     without_courtesy,
     without_fillers,
+    without_refusal_words,
 )
 from osprey_desktop.language.device_names import (
     GIVEN_A_REFERENCE,
@@ -390,6 +393,17 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     spans = find_clock_spans(work, now) if now is not None else []
     canonical = replace_clock_spans(work, spans)
     time_slot, time_spans = find_time_slot(canonical, spans)
+    refused = refusal_spans(canonical)
+    inside = [(a, b) for a, b in time_spans if any(c <= a and b <= d for c, d in refused)]
+    if inside:
+        # "I'm not going to touch the ID09 gap today, just tell me what it is": the time is
+        # the refusal's; the reading asked is of now (or of its own time)
+        for a, b in sorted(inside, reverse=True):
+            work = work.replace(canonical[a:b], " ", 1)
+        work = re.sub(r"\s+([,.;!?])", r"\1", " ".join(work.split()))
+        spans = find_clock_spans(work, now) if now is not None else []
+        canonical = replace_clock_spans(work, spans)
+        time_slot, time_spans = find_time_slot(canonical, spans)
     if time_slot is None and _LAST_CHANGE_ASKED.search(canonical):
         # "when was the ID09 gap last changed?": the archive of the last week answers it
         canonical = f"{canonical.rstrip(' ?.!')} {_LAST_CHANGE_LOOKBACK}"
@@ -404,6 +418,8 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         return Request(original, "conversation", canonical=canonical, used=tuple(all_words))
     if is_knowledge_question(original) or names_a_concept(original, vocabulary):
         return Request(original, "knowledge", canonical=canonical, used=tuple(all_words))
+    if only_refuses_changes(canonical):  # "never set X above 5, understood?": taken in
+        return Request(original, "conversation", canonical=canonical, used=tuple(all_words))
 
     # verbs, clause by clause
     verb: str | None = None
@@ -452,7 +468,8 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         without_times = without_times[:a] + " " * (b - a) + without_times[b:]
     quantity, quantity_words = read_quantity(without_times, all_words)
     wished = bool(WISH.search(canonical))
-    if names_a_device(without_times, quantity, change_verb is not None or wished):
+    reads = verb is not None and change_verb is None
+    if names_a_device(without_times, quantity, change_verb is not None or wished, reads):
         quantity, quantity_words = None, set()
     used |= quantity_words
     # A comparative with a number and no verb ("HCM09 0.2 A higher") is a change too.
@@ -590,11 +607,13 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
             flags=re.I,
         )
     phrase = re.sub(
-        r"^\s*(?:(?:what|how|where|which)\s*(?:'s\b|is\b|are\b|was\b|were\b)?|'s\b|is\b|are\b|was\b)",
+        r"^\s*(?:(?:what|how|where|which)\s*(?:'s\b|is\b|are\b|was\b|were\b|does\b|do\b)?"
+        r"|'s\b|is\b|are\b|was\b)",
         " ",
         phrase,
         flags=re.I,
     )
+    phrase = without_refusal_words(phrase)  # "I'm not going to touch the ID09 gap"
     phrase = _target_phrase(phrase, [])
     phrase = without_slot_words(phrase, intent, reference)
     phrase = re.sub(
@@ -612,7 +631,18 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     if is_question(canonical):
         phrase = re.sub(r"^\s*there\b", " ", phrase, flags=re.I).strip()  # "was there a drop ..."
         # "what is the RF frequency doing / reading?": the question's verb, no channel's word
-        phrase = re.sub(r"\s+(?:doing|reading|showing|saying)\s*$", "", phrase, flags=re.I)
+        # "how's the lifetime looking", "how does the orbit look", "what does X look like ..."
+        phrase = re.sub(
+            r"\s+(?:doing|reading|showing|saying|looking|looks?|behaving|holding\s+up)"
+            r"(?:\s+like)?\s*$",
+            "",
+            phrase,
+            flags=re.I,
+        )
+        phrase = re.sub(
+            r"\s+(?:looks?\s+like|doing|looking|behaving|holding\s+up)\b", " ", phrase, flags=re.I
+        )
+        phrase = re.sub(r"^\s*(?:does|do|did)\b", " ", phrase, flags=re.I)
     phrase = WISH.sub(" ", phrase)
     past = "|".join(sorted(PAST_VERBS | CROSSED_WORDS | ASKERS | {"has", "have", "had", "how"}))
     embedded = _EMBEDDED_QUESTION.search(canonical)

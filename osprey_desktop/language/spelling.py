@@ -68,6 +68,8 @@ _CHAT_SPELLINGS = {
     "wat": "what",
     "wht": "what",
     "whts": "what's",
+    "hows": "how's",
+    "whats": "what's",
     "thx": "thanks",
     "thnx": "thanks",
     "tnx": "thanks",
@@ -106,7 +108,7 @@ def slips_respelled(text: str, facility_words: frozenset[str]) -> str:
         return close[0] if len(close) == 1 else found.group(0)
 
     text = re.sub(
-        r"\b[A-Za-z]{2,4}\b",
+        r"\b[A-Za-z]{2,5}\b",
         lambda m: (
             m.group(0)
             if m.group(0).lower() in facility_words
@@ -134,12 +136,21 @@ def _channel_word_spelled(typed: str, facility_words: frozenset[str], known: fro
     single = re.sub(r"(.)\1", r"\1", word)
     if single != word and single in facility_words:
         return single
+    if single != word:  # the wrong letter doubled: "vaccum" for "vacuum", "curent" likewise
+        moved = [w for w in _words_near(facility_words, len(word) - 1) if _undoubled(w) == single]
+        moved = [w for w in moved if len(w) in (len(word), len(word) + 1)]
+        if len(moved) == 1:
+            return moved[0]
     close = [
         w
         for w in _words_near(facility_words, len(word))
         if w[0] == word[0] and not _plural_of(word, w) and _swapped_or_missing(word, w)
     ]
     return close[0] if len(close) == 1 else typed
+
+
+def _undoubled(word: str) -> str:
+    return re.sub(r"(.)\1", r"\1", word)
 
 
 def _words_near(words: frozenset[str], length: int) -> list[str]:

@@ -105,7 +105,7 @@ _COMPARATIVE = re.compile(
     r"\b(?:better|worse|higher|lower|greater|bigger|smaller|larger|more|less|different|"
     r"changed|up|down)\b(?:\s+than\b)?|\bthan\b|\bcompared\s+(?:to|with)\b"
     # "now vs 1 hour ago", "where it was 3 hours ago", "and what is it now"
-    r"|\b(?:vs\.?|versus)(?!\w)|\bwhere\s+(?:it|they)\s+(?:was|were)\b"
+    r"|\b(?:vs\.?|versus|against)(?!\w)|\bwhere\s+(?:it|they)\s+(?:was|were)\b"
     r"|\b(?:and\s+)?what\s+(?:is|'s)\s+(?:it|they)(?:\s+now)?\b|\b(?:it|they)\s+(?:was|were)\b",
     re.I,
 )

@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from osprey_desktop.language.clauses import only_refuses_changes
 from osprey_desktop.language.questions import asks_for_help, is_knowledge_question, is_thanks
 from osprey_desktop.language.words import is_greeting
 from osprey_desktop.planners.change_requests import registered_capabilities
@@ -47,6 +48,12 @@ def written_answer(
                 "You're welcome. Ask me anything else about the machine."
                 if thanked
                 else "OK. Nothing was read or changed; ask me anything about the machine."
+            )
+        elif only_refuses_changes(primary):
+            parts.append(
+                "Understood: nothing was changed. Nothing is ever written unless you ask for a "
+                "change and approve it in the dialog. A standing limit for a channel belongs in "
+                "the write policy (`limits.yaml`), which checks every write."
             )
         elif is_greeting(primary):
             parts.append("Hello! I can help with:\n" + render_capability_help(capabilities))

@@ -298,3 +298,33 @@ def test_a_sector_written_against_its_number():
         "s3",
         "current",
     ]
+
+
+def _placed_list() -> list[ChannelRecord]:
+    """Two sectors, each with a corrector and two vacuum gauges."""
+    out = []
+    for sector, corrector in ((4, 7), (5, 9)):
+        out.append(
+            record(
+                f"S{sector}:COR{corrector:02d}:I",
+                f"corrector {corrector} current in sector {sector}",
+                sector=sector,
+            )
+        )
+        for gauge in (1, 2):
+            out.append(
+                record(
+                    f"S{sector}:GAUGE{gauge}:P",
+                    f"vacuum pressure gauge {gauge} in sector {sector}",
+                    sector=sector,
+                )
+            )
+    return out
+
+
+def test_what_is_near_a_device_is_found_in_the_devices_sector():
+    placed = ChannelFinder(_placed_list(), load_vocabulary())
+    assert found(placed, "the vacuum around COR09") == ["S5:GAUGE1:P", "S5:GAUGE2:P"]
+    assert found(placed, "pressure next to COR 7") == ["S4:GAUGE1:P", "S4:GAUGE2:P"]
+    # the device itself, with a word of its own: no place given
+    assert found(placed, "the current near COR09") == ["S5:COR09:I"]

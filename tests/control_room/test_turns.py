@@ -43,3 +43,28 @@ async def test_a_question_using_a_change_verb_reads_and_writes_nothing(session, 
     result = await session.submit("is HCM01 set to zero?", "t1")
     assert steps(result) == ["channel_finding", "channel_read", "respond"]
     assert "SR01C:HCM01:Current:SP" in result.response and result.pending_approval is None
+
+
+async def test_a_quantity_the_list_lacks_is_asked_not_answered_with_another(session):
+    for request in ("what's the reflected power on cavity 2", "horizontal corrector 3 temperature"):
+        result = await session.submit(request, "t1")
+        assert steps(result)[-1] == "clarify", request
+        assert "has no '" in result.response
+
+
+async def test_a_quantity_word_that_only_qualifies_keeps_the_reading(session):
+    result = await session.submit("sector 3 horizontal corrector power supply current", "t1")
+    assert steps(result) == ["channel_finding", "channel_read", "respond"]
+    assert "SR03C:HCM07:Current" in result.response
+
+
+async def test_the_vacuum_around_a_device_is_read_in_its_sector(session):
+    result = await session.submit("What does the vaccum look like around ID09?", "t1")
+    assert steps(result) == ["channel_finding", "channel_read", "respond"]
+    assert "SR09C:IG17:Pressure" in result.response and "Gap" not in result.response
+
+
+async def test_a_refused_change_is_taken_in_and_nothing_is_read(session):
+    result = await session.submit("never set the RF frequency above 499.656, understood?", "t1")
+    assert steps(result) == ["respond"] and result.pending_approval is None
+    assert result.response.startswith("Understood: nothing was changed.")

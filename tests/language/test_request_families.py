@@ -1114,3 +1114,76 @@ def test_the_beam_position_is_no_question_of_stored_beam():
 )
 def test_an_acknowledgement_before_a_request_is_no_part_of_it(text, canonical):
     assert parse(text).canonical == canonical
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("hows the orbit looking", "the orbit"),
+        ("how does the RF voltage look", "the RF voltage"),
+        ("what does the beam current look like", "the beam current"),
+        ("how's the vacuum holding up in sector 7", "the vacuum in sector 7"),
+    ],
+)
+def test_how_a_channel_looks_is_a_reading_of_it(text, target):
+    request = parse(text)
+    assert request.intent == "read" and request.targets == (target,)
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("show VCM 7 to 9", "VCM7 to 9"),
+        ("vertical correctors 4 to 6, readbacks only", "vertical correctors 4 to 6"),
+    ],
+)
+def test_a_range_of_device_numbers_in_a_reading_is_no_value(text, target):
+    request = parse(text)
+    assert request.intent == "read" and request.quantity is None
+    assert request.targets[0] == target
+
+
+def test_the_terse_change_keeps_its_value_where_no_reading_is_asked():
+    request = parse("VCM 7 to 9")  # no reading verb, a device named in the singular
+    assert request.intent == "write" and request.quantity.value == 9
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "never raise the RF voltage above 3 MV, got it?",
+        "no, leave it as it is",
+        "do not ever touch VCM 4",
+        "Please don't change the tune today, whatever the orbit does.",
+    ],
+)
+def test_a_refused_change_asking_nothing_else_is_taken_in(text):
+    assert parse(text).intent == "conversation"
+
+
+@pytest.mark.parametrize(
+    ("text", "intent", "target"),
+    [
+        ("don't touch VCM 4, only show me its readback", "read", "VCM4"),
+        ("we're not going to touch the ID03 gap tonight, just read it", "read", "the ID03 gap"),
+    ],
+)
+def test_a_refusal_beside_a_reading_leaves_the_reading_and_drops_its_time(text, intent, target):
+    request = parse(text)
+    assert request.intent == intent and request.time is None
+    assert target in request.targets
+
+
+def test_opening_by_a_bare_amount_keeps_its_words_for_the_writer_to_ask_to_or_by():
+    assert parse("open the ID03 gap 3 mm").canonical == "open the ID03 gap 3 mm"
+
+
+def test_what_a_device_was_set_to_at_a_time_is_its_setpoint_then():
+    request = parse("what was VCM 8 set to at 9 this morning")
+    assert request.intent == "history" and request.targets == ("the VCM8 setpoint",)
+    assert request.time is not None
+
+
+def test_now_against_a_moment_is_a_comparison_of_the_channel_alone():
+    request = parse("lifetime now against 2 hours ago")
+    assert request.intent == "compare" and request.targets == ("lifetime",)

@@ -384,6 +384,13 @@ def test_a_list_word_typed_with_a_slip_is_that_word():
     assert parse_request("lifetme", words).canonical == "lifetime"
 
 
+def test_a_list_word_with_the_wrong_letter_doubled_is_that_word():
+    words = Vocabulary(frozenset({"ig"}), frozenset({"vacuum", "current", "value", "valve"}))
+    assert parse_request("vaccum in sector 4", words).canonical == "vacuum in sector 4"
+    assert parse_request("whats the currrent", words).canonical.endswith("the current")
+    assert parse_request("the valve", words).canonical == "the valve"  # a word of its own
+
+
 @pytest.mark.parametrize(
     ("previous", "new", "canonical"),
     [

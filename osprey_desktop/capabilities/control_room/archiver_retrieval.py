@@ -43,7 +43,7 @@ from osprey_desktop.language.time_slots import NOW_THAN_THEN
 # A question that compares a present reading with a past one ("higher than at 08:00?").
 _COMPARES = re.compile(
     r"\b(?:higher|lower|more|less|greater|bigger|smaller|larger|better|worse|changed|"
-    r"different|differ|compared?|comparison|versus|vs\.?|than)\b",
+    r"different|differ|compared?|comparison|versus|vs\.?|against|than)\b",
     re.I,
 )
 

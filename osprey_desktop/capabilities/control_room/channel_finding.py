@@ -367,10 +367,34 @@ def _find_channels_noted(
                 )
             elif part.startswith(_LACKS):
                 lacking = part.removeprefix(_LACKS)
+                _ask_for_a_missing_quantity(database, lacking, names, phrase)
                 notes.append(
                     f"The channel list has no '{lacking}'; these channels match the other words."
                 )
     return names, phrase, " ".join(notes)
+
+
+def _ask_for_a_missing_quantity(
+    database: ChannelDatabase, lacking: str, names: list[str], phrase: str
+) -> None:
+    """ "the corrector 3 temperature" on a list without temperatures: the quantity asked for
+    is not what the other words found (the corrector's current), so it is asked, never
+    answered with another quantity. A quantity word the channels do have ("power supply
+    current") is the one asked for; the missing one only qualifies it."""
+    missing = [w for w in re.findall(r"[a-z]+", lacking.lower()) if w in _QUANTITY_WORDS]
+    if not missing:
+        return
+    described = " ".join(
+        f"{database.require(n).name} {database.require(n).description}".lower() for n in names
+    )
+    asked = [w for w in re.findall(r"[a-z]+", phrase.lower()) if w in _QUANTITY_WORDS]
+    if any(w in described for w in (*missing, *asked)):
+        return
+    raise ClarificationRequired(
+        f"The channel list has no '{lacking}'; the other words match {_first(names)}, which "
+        f"{'is' if len(names) == 1 else 'are'} not a {missing[0]}. Which channel do you mean?",
+        names[:5],
+    )
 
 
 #: Words that name what a channel measures or sets: a phrase naming one asks for that quantity.
@@ -514,6 +538,20 @@ def _no_such_name(
     return ClarificationRequired(question, suggestions)
 
 
+def _places_only(phrase: str, name: str) -> bool:
+    """``name`` is given as a place ("around ID09", "near QF 21"), not as what is asked."""
+    letters, digits = re.match(r"([A-Za-z]*)(.*)", name).groups()  # type: ignore[union-attr]
+    spoken = rf"{re.escape(letters)}[\s-]?{re.escape(digits)}" if letters and digits else name
+    return bool(
+        re.search(
+            rf"\b(?:near|around|next\s+to|close\s+to|beside|in\s+the\s+vicinity\s+of)\s+"
+            rf"(?:the\s+)?{spoken}\b",
+            phrase,
+            re.I,
+        )
+    )
+
+
 def _check_names_kept(
     database: ChannelDatabase,
     text: str,
@@ -528,6 +566,8 @@ def _check_names_kept(
     named: dict[str, None] = {}
     for name in typed:
         own = database.channels_named(name)
+        if not writable and _places_only(phrase, name):
+            continue  # "the vacuum around ID09": ID09 says where, not what
         if not set(own) & set(found):
             mine = _ours(database, own, writable)[:5]
             raise ClarificationRequired(
@@ -600,6 +640,7 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
     # model-assisted finding (models.planner: chat_model): the model's checked choice, if any
     builtin = found
     found = chosen_instead(database, text, writable, found)
+    chosen = found is not builtin
     if not found.names and found.query.numbers:
         found = _without_stray_numbers(finder, words, found, writable)
     if not found.names:
@@ -610,7 +651,7 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
     # the model's checked choice explains the words the list lacks ("charge circulating")
     unknown = [
         w
-        for w in (found.ignored_words if found is builtin else [])
+        for w in ([] if chosen else found.ignored_words)
         if not w.isdigit() and len(w) > 2 and w not in FILLER and w not in STOPWORDS
     ]
     if writable and not any(database.require(n).writable for n in found.names):
