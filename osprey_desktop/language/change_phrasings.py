@@ -72,6 +72,13 @@ def changes_said_plainly(text: str) -> str:
     # "have QD36 sit at 94 A", "I'd like the ID09 gap closed down to 12 mm": a value wished
     work = _WISHED_STATE.sub(lambda m: f"set {m['what']} to ", work)
     work = _WISHED_AT.sub(lambda m: f"set {m['what']} to ", work)  # "I'd like the gap at 18 mm"
+    # "rd QF45 SP, then -0.5A": a signed amount alone after a reading is a change of it
+    work = _THEN_SIGNED.sub(
+        lambda m: (
+            f"{m['lead']}{'decrease' if m['sign'] in '-−' else 'increase'} it by {m['amount']}"
+        ),
+        work,
+    )
     # "try QF43 at 121 A? Let's do it.": a value to try, and the go-ahead given with it
     work = _GO_AHEAD.sub("", work)
     work = _TRY_AT.sub(lambda m: f"set {m['what']} to ", work)
@@ -114,6 +121,13 @@ _COPY_WHATEVER = re.compile(
     rf"\b(?:give|set)\s+(?P<target>{_NAMED}?)\s+(?:to\s+)?what(?:ever)?\s+(?P<source>{_NAMED}?)\s+"
     r"(?:has|is|reads|is\s+at),?\s+(?P<sign>plus|\+|minus|−|-)"
     rf"\s*{_OFFSET}(?=\s*(?:[,.;!?]|$))",
+    re.I,
+)
+
+
+_THEN_SIGNED = re.compile(
+    r"(?P<lead>[,;.]\s*(?:and\s+)?then\s+)(?P<sign>[-+−])\s*(?P<amount>(?:\d+(?:\.\d*)?|\.\d+)\s*"
+    r"[a-zµ%]{1,4})\s*[.!]?\s*$",
     re.I,
 )
 

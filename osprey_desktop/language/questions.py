@@ -184,4 +184,47 @@ def is_knowledge_question(text: str) -> bool:
     return bool(_ABOUT_ASSISTANT.search(lowered) and _ASSISTANT_TOPICS.search(lowered))
 
 
-__all__ = ["asks_for_help", "is_knowledge_question", "is_thanks"]
+_LIMIT_WORDS = re.compile(
+    r"\b(?:max(?:imum)?|min(?:imum)?|limits?|highest|lowest|how\s+(?:high|low|far|much)|"
+    r"allowed|permitted|okay\s+to|ok\s+to)\b",
+    re.I,
+)
+_SETTING_WORDS = re.compile(
+    r"\b(?:set|go|goes|move[ds]?|step|steps|change[ds]?|put|raise[ds]?|lower(?:ed)?|push|"
+    r"write|limits?|allowed|permitted)\b",
+    re.I,
+)
+_STATISTIC_TIME = re.compile(
+    r"\b(?:over|during|since|last|past|yesterday|today|this\s+morning|overnight|hours?|"
+    r"minutes?|shift)\b",
+    re.I,
+)
+
+
+_WITHIN_LIMITS = re.compile(
+    r"\b(?:within|inside|outside|out\s+of|beyond|past)\s+(?:the\s+|its\s+|their\s+)?"
+    r"(?:alarm\s+)?limits?\b",
+    re.I,
+)
+
+
+def asks_for_limits(text: str) -> bool:
+    """ "HCM max step?", "what's the max I can set the RF frequency to?", "how far could HCM10
+    be moved in one step?", "If I put VCM 2 at 7 A, is that permitted?": a question about the
+    write limits, answered from the write policy; never a reading, never a write. "the max of
+    the beam current over the last hour" is a statistic of its history, not this."""
+    lowered = " ".join(text.lower().split())
+    if _WITHIN_LIMITS.search(lowered):
+        return False  # "is the orbit within limits?": its alarm limits, a reading
+    asked = "?" in lowered or bool(
+        re.match(r"^(?:\W*)(?:what|whats|how|can|could|may|is|are|would|if)\b", lowered)
+    )
+    return (
+        asked
+        and bool(_LIMIT_WORDS.search(lowered))
+        and bool(_SETTING_WORDS.search(lowered))
+        and not _STATISTIC_TIME.search(lowered)
+    )
+
+
+__all__ = ["asks_for_help", "asks_for_limits", "is_knowledge_question", "is_thanks"]

@@ -373,13 +373,38 @@ def _late_change_verb(clause: str) -> str | None:
     return None
 
 
+_RETRACTION = re.compile(
+    r"^\s*(?:(?:hmm+|uh+|um+|ok(?:ay)?|wait|hold\s+on|no|nope|cancel\s+(?:that|it)|"
+    r"scratch\s+that|never\s*mind|forget\s+(?:it|that)|don'?t|do\s+not|stop)\s*[,.!;]+\s*)+"
+    r"(?:instead\b[\s,]*)?",
+    re.I,
+)
+
+
+def _retraction_dropped(text: str) -> str:
+    """ "cancel that. HCM17 RB?", "hold on, no, don't. Instead tell me the ID04 gap": what
+    was asked before is taken back (each word closed by a comma or a stop, so "don't set X"
+    keeps its "don't"), and the request that follows is the request."""
+    found = _RETRACTION.match(text)
+    if found is None or found.group(0).strip(" ,.!;").lower() in ("no", "ok", "okay"):
+        return text  # "no, leave it as it is", "ok, 0.55 then": the follow-ups' own words
+    rest = text[found.end() :]
+    return rest if len(re.findall(r"\w+", rest)) >= 2 else text
+
+
 def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Request:
-    from osprey_desktop.language.questions import asks_for_help, is_knowledge_question, is_thanks
+    from osprey_desktop.language.questions import (
+        asks_for_help,
+        asks_for_limits,
+        is_knowledge_question,
+        is_thanks,
+    )
     from osprey_desktop.language.words import is_greeting
 
     vocabulary = vocabulary or Vocabulary()
     original = " ".join(str(text).split())
     work = join_device_names(spoken_device_names(original, vocabulary), vocabulary)
+    work = _retraction_dropped(work)  # "cancel that. HCM17 RB?": the new request alone
     work = re.sub(r"\bzero\s+out\b", "zero", work, flags=re.I)  # a phrasal verb, one verb
     work = said_plainly(work)  # "put them on one plot", "give 0.2 A to VCM 9", ...
     work = spoken_times(work)  # "a quarter past nine", "an hour and a half ago"
@@ -416,6 +441,8 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
 
     if is_greeting(original) or is_thanks(original) or asks_for_help(original):
         return Request(original, "conversation", canonical=canonical, used=tuple(all_words))
+    if asks_for_limits(original):  # "HCM max step?": the write policy answers it
+        return Request(original, "knowledge", canonical=canonical, used=tuple(all_words))
     if is_knowledge_question(original) or names_a_concept(original, vocabulary):
         return Request(original, "knowledge", canonical=canonical, used=tuple(all_words))
     if only_refuses_changes(canonical):  # "never set X above 5, understood?": taken in

@@ -76,6 +76,13 @@ _CHAT_SPELLINGS = {
     "plz": "please",
     "pls": "please",
     "ty": "thanks",
+    # the shorthand of a shift's notes ("rd QF45 SP", "SP hist 3h, no chg")
+    "rd": "read",
+    "hist": "history",
+    "chg": "change",
+    "chng": "change",
+    "tp": "to",
+    "amsp": "amps",
 }
 
 

@@ -12,10 +12,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from osprey_desktop.language.clauses import only_refuses_changes
-from osprey_desktop.language.questions import asks_for_help, is_knowledge_question, is_thanks
+from osprey_desktop.language.questions import (
+    asks_for_help,
+    asks_for_limits,
+    is_knowledge_question,
+    is_thanks,
+)
 from osprey_desktop.language.words import is_greeting
 from osprey_desktop.planners.change_requests import registered_capabilities
 from osprey_desktop.planners.channel_words import parse
+from osprey_desktop.planners.limits_answer import limits_answer
 from osprey_desktop.planners.response_writer import render_capability_help, render_summaries
 from osprey_desktop.state.context_summaries import successful_steps
 
@@ -40,6 +46,8 @@ def written_answer(
         ]
         if asks_for_help(primary):
             parts.append("I can help with:\n" + render_capability_help(capabilities))
+        elif asks_for_limits(primary):
+            parts.append(limits_answer(primary))
         elif is_knowledge_question(primary) or parse(primary).intent == "knowledge":
             parts.append(_explanation(primary))
         elif is_thanks(primary):

@@ -68,3 +68,20 @@ async def test_a_refused_change_is_taken_in_and_nothing_is_read(session):
     result = await session.submit("never set the RF frequency above 499.656, understood?", "t1")
     assert steps(result) == ["respond"] and result.pending_approval is None
     assert result.response.startswith("Understood: nothing was changed.")
+
+
+async def test_a_question_about_the_write_limits_is_answered_from_the_write_policy(session):
+    result = await session.submit("how far could VCM 5 be moved in one step?", "t1")
+    assert steps(result) == ["respond"] and result.pending_approval is None
+    assert "SR02C:VCM05:Current:SP" in result.response
+    assert "from -5 to 5 A, at most 2 A per write" in result.response
+
+    checked = await session.submit("if I put QF 3 at 135 A, would that be allowed?", "t2")
+    assert steps(checked) == ["respond"]
+    assert "135 A is above the maximum: it would be refused" in checked.response
+
+
+async def test_a_limits_question_naming_no_setpoint_asks_which(session):
+    result = await session.submit("what's the max step for the flux capacitor?", "t1")
+    assert steps(result) == ["respond"]
+    assert "Which setpoint's limits do you mean?" in result.response

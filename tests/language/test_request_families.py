@@ -1187,3 +1187,19 @@ def test_what_a_device_was_set_to_at_a_time_is_its_setpoint_then():
 def test_now_against_a_moment_is_a_comparison_of_the_channel_alone():
     request = parse("lifetime now against 2 hours ago")
     assert request.intent == "compare" and request.targets == ("lifetime",)
+
+
+@pytest.mark.parametrize(
+    ("text", "limits"),
+    [
+        ("VCM max step?", True),
+        ("how high could the RF voltage go?", True),
+        ("what's the maximum I may set QF 2 to", True),
+        ("if I put HCM 4 at 6 A, is that permitted?", True),
+        ("what was the max beam current over the last hour?", False),  # a statistic
+        ("is the orbit within limits?", False),  # its alarm limits: a reading
+        ("raise HCM3 to the max allowed", False),  # a change, asked about by the writer
+    ],
+)
+def test_a_question_about_the_write_limits_is_no_reading(text, limits):
+    assert (parse(text).intent == "knowledge") is limits

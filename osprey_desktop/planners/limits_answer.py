@@ -1,0 +1,119 @@
+"""The answer to a question about the write limits ("HCM max step?", "how high could the RF
+voltage go?", "if I put VCM 2 at 7 A, is that permitted?"), from the write policy itself.
+
+The channels are the setpoints the question's other words name; each is answered with the
+rule that governs it (the range and the largest step), grouped when one rule governs many,
+and a value the question gives is checked against them. Nothing is read or written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import Any
+
+from osprey_desktop.language.quantities import amounts
+
+#: The question's words that are no part of what it names.
+_QUESTION_WORDS = re.compile(
+    r"\b(?:what(?:'s|s)?|whats|how|high|low|far|much|could|can|may|might|would|will|be|is|are|"
+    r"it|this|that|we|i|me|you|the|a|an|in|on|for|of|to|at|by|one|single|step|steps|max(?:imum)?|"
+    r"min(?:imum)?|limits?|highest|lowest|set|go|goes|moved?|change[ds]?|put|raise[ds]?|"
+    r"lower(?:ed)?|push|write|allowed|permitted|ok(?:ay)?|like|no|not|planning|touch|but|if|"
+    r"then|so|just|only|value|there|any|its|their|i'm|im|wondering|tell|please|pls)\b",
+    re.I,
+)
+_MOST_LISTED = 8
+
+
+def limits_answer(question: str) -> str:
+    """The write limits of what ``question`` names, and a given value checked against them."""
+    from osprey_desktop.channels.finding import configured_finder
+    from osprey_desktop.connectors import get_configured_channel_database
+    from osprey_desktop.safety.write_policy import WritePolicy
+
+    policy = WritePolicy.from_config()
+    if policy.limits is None:
+        return f"The write limits cannot be read: {policy.limits_error}. Every write is refused."
+    database = get_configured_channel_database()
+    named = question
+    for amount in sorted((a for a in amounts(question) if a.unit), key=lambda a: -a.start):
+        named = named[: amount.start] + " " + named[amount.end :]  # "at 7 A": no name
+    named = re.sub(r"\([^)]*\)", " ", named)
+    phrase = re.sub(r"[^\w\s:.'-]|(?<!\w)[.'-]|[.'-](?!\w)", " ", _QUESTION_WORDS.sub(" ", named))
+    phrase = " ".join(re.sub(r"\b([A-Za-z]{1,5})\s+(\d{1,3})\b", r"\1\2", phrase).split())
+    found = configured_finder(database).find(phrase, writable=True).names if phrase else []
+    names = [n for n in found if (record := database.get(n)) is not None and record.writable]
+    if not names:
+        return (
+            f"Which setpoint's limits do you mean? No setpoint matches '{phrase or question}'. "
+            "The write policy (`limits.yaml`) limits each setpoint to a range and a largest "
+            "step per write.\n\n*Nothing was read or changed to answer this.*"
+        )
+    rules: dict[str, list[str]] = defaultdict(list)
+    unlisted: list[str] = []
+    for name in names:
+        governed = policy.limits.rule_for(name)
+        if governed is None:
+            unlisted.append(name)
+        else:
+            rules[governed[0]].append(name)
+    value = _given_value(question)
+    lines = [_rule_line(key, members, database, policy, value) for key, members in rules.items()]
+    if unlisted:
+        allowed = policy.limits.allow_unlisted
+        lines.append(
+            f"- {_listed(unlisted)}: not in the write policy; "
+            + ("writes are not limited (allow_unlisted_writes)." if allowed else "never written.")
+        )
+    switch = "" if policy.writes_enabled else " Writes are switched off now, whatever the limits."
+    return (
+        "**Write limits** (from the write policy, checked before every approval and again "
+        f"before the write):{switch}\n\n"
+        + "\n".join(lines)
+        + "\n\n*Nothing was read or changed to answer this.*"
+    )
+
+
+def _rule_line(
+    key: str, members: list[str], database: Any, policy: Any, value: float | None
+) -> str:
+    rule = policy.limits.rule_for(members[0])[1]
+    units = getattr(database.get(members[0]), "units", "") or ""
+    unit = f" {units}" if units else ""
+    if not rule.writable:
+        return f"- {_listed(members)}: never written (`{key}`)."
+    parts = []
+    if rule.min is not None and rule.max is not None:
+        parts.append(f"from {rule.min:g} to {rule.max:g}{unit}")
+    elif rule.max is not None:
+        parts.append(f"at most {rule.max:g}{unit}")
+    elif rule.min is not None:
+        parts.append(f"at least {rule.min:g}{unit}")
+    if rule.max_step is not None:
+        parts.append(f"at most {rule.max_step:g}{unit} per write")
+    said = ", ".join(parts) or "no limit on the value"
+    line = f"- {_listed(members)} (`{key}`): {said}."
+    if value is not None:
+        if rule.max is not None and value > rule.max:
+            line += f" {value:g}{unit} is above the maximum: it would be refused."
+        elif rule.min is not None and value < rule.min:
+            line += f" {value:g}{unit} is below the minimum: it would be refused."
+        else:
+            line += (
+                f" {value:g}{unit} is within the range (the step from the present value is "
+                "checked when you ask for it)."
+            )
+    return line
+
+
+def _listed(names: list[str]) -> str:
+    if len(names) <= _MOST_LISTED:
+        return ", ".join(names)
+    return f"{len(names)} setpoints ({names[0]} … {names[-1]})"
+
+
+def _given_value(question: str) -> float | None:
+    """A value the question asks about ("put VCM 2 at 7 A"), not a device's number."""
+    found = [a for a in amounts(question) if a.unit]
+    return float(found[0].value) if len(found) == 1 else None
