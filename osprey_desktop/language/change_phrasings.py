@@ -72,6 +72,11 @@ def changes_said_plainly(text: str) -> str:
     # "have QD36 sit at 94 A", "I'd like the ID09 gap closed down to 12 mm": a value wished
     work = _WISHED_STATE.sub(lambda m: f"set {m['what']} to ", work)
     work = _WISHED_AT.sub(lambda m: f"set {m['what']} to ", work)  # "I'd like the gap at 18 mm"
+    # "check the beam current; if it's at least 300 mA, set HCM31 to 0.25 A", "look at IG10
+    # and raise VCM19 by 0.3 A if it's below 5e-9 Torr": the reading is the condition's subject
+    work = _condition_on_the_reading(work)
+    # "if the lifetime is over 6 h, please raise HCM1 by 0.1 A": the change after its condition
+    work = _POLITE_CHANGE.sub(r"\g<cond>, ", work)
     # "rd QF45 SP, then -0.5A": a signed amount alone after a reading is a change of it
     work = _THEN_SIGNED.sub(
         lambda m: (
@@ -123,6 +128,67 @@ _COPY_WHATEVER = re.compile(
     rf"\s*{_OFFSET}(?=\s*(?:[,.;!?]|$))",
     re.I,
 )
+
+
+_READ_LEAD = (
+    r"(?:please\s+)?(?:check|read|look\s+at|what'?s|whats|what\s+is|show\s+me|tell\s+me|"
+    r"get)\s+(?:the\s+)?"
+)
+_IT_IS = r"(?:it'?s|it\s+is|its|it\s+(?=\w))"
+_READ_THEN_IF_IT = re.compile(
+    rf"^(?P<read>{_READ_LEAD}(?P<what>[^;,.?!]+?))"
+    r"(?:\s*[;,.?!]+\s*(?:and\s+)?(?:then\s+)?|\s+and\s+(?:then\s+)?|\s+then\s+)"
+    rf"(?P<if>if|when|provided)\s+{_IT_IS}\s*(?P<rest>.+)$",
+    re.I | re.S,
+)
+_READ_CHANGE_IF_IT = re.compile(
+    rf"^(?P<read>{_READ_LEAD}(?P<what>[^;,.?!]+?))\s*[;,.]+\s*(?:and\s+)?(?:then\s+)?"
+    rf"(?P<change>.+?)\s+(?P<if>if|when|provided)\s+{_IT_IS}\s*(?P<cond>[^,;]+?)\s*[.!]?\s*$",
+    re.I | re.S,
+)
+_CHANGE_AFTER = re.compile(
+    r"\s+(?P<polite>(?:(?:please|pls|plz)\s+)?)(?=(?:set|put|increase|decrease|raise|lower|reduce|"
+    r"open|close|change|make|bump|move|adjust|apply|nudge|bring)\b)",
+    re.I,
+)
+_POLITE_CHANGE = re.compile(
+    r"(?P<cond>\b(?:if|when|provided)\b[^,;]+),\s*(?:please|pls|plz|kindly)\s+(?=(?:set|put|"
+    r"increase|decrease|raise|lower|reduce|open|close|change|make|bump|move|adjust|apply|nudge|"
+    r"bring)\b)",
+    re.I,
+)
+_VERB_FIRST = re.compile(r"^(?:stays|reads|gets|goes|falls|drops|rises|is|has)\b", re.I)
+
+
+def _condition_on_the_reading(text: str) -> str:
+    """The condition said of "it" after a reading, said of what was read (the condition's
+    check reads it): "if the beam current is at least 300 mA, set HCM31 to 0.25 A"."""
+    found = _READ_THEN_IF_IT.match(text)
+    if found is not None:
+        rest = _its_setpoint(found["rest"], found["what"])
+        if not re.search(r"[,;]|\bthen\b", rest):  # "over 6h pls raise hcm 1": where it ends
+            rest = _CHANGE_AFTER.sub(", ", rest, count=1)
+        be = "" if _VERB_FIRST.match(rest) else "is "
+        return f"{found['if']} the {found['what'].strip()} {be}{rest}"
+    found = _READ_CHANGE_IF_IT.match(text)
+    if found is not None:
+        cond = found["cond"]
+        be = "" if _VERB_FIRST.match(cond) else "is "
+        change = _its_setpoint(found["change"], found["what"])
+        return f"{found['if']} the {found['what'].strip()} {be}{cond}, {change}"
+    return text
+
+
+def _its_setpoint(change: str, read: str) -> str:
+    """ "set the setpoint to 2.6 MV" after reading "the RF voltage readback": the RF voltage's
+    setpoint (no other device is named)."""
+    device = re.sub(
+        r"\b(?:readback|read\s*back|rb|reading|value|setpoint|sp)\b", " ", read, flags=re.I
+    )
+    device = " ".join(device.split())
+    if not device:
+        return change
+    return re.sub(r"\b(?:the|its)\s+set\s*point\b", f"the {device} setpoint", change, flags=re.I)
 
 
 _THEN_SIGNED = re.compile(

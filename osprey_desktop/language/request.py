@@ -373,6 +373,20 @@ def _late_change_verb(clause: str) -> str | None:
     return None
 
 
+def _compared_duration(text: str, start: int, end: int) -> bool:
+    """The span ("over 6h") compares a value that is a duration, after a verb of being ("the
+    lifetime is over 6 h", "if lifetime stays under 5 h")."""
+    said = text[start:end].lower()
+    before = text[:start].lower()
+    return bool(
+        re.match(r"(?:over|under|above|below|more\s+than|less\s+than)\b", said)
+        and re.search(
+            r"\b(?:is|are|stays|remains|reads|gets|goes|was|be|falls|drops|rises)\s+(?:still\s+)?$",
+            before,
+        )
+    )
+
+
 _RETRACTION = re.compile(
     r"^\s*(?:(?:hmm+|uh+|um+|ok(?:ay)?|wait|hold\s+on|no|nope|cancel\s+(?:that|it)|"
     r"scratch\s+that|never\s*mind|forget\s+(?:it|that)|don'?t|do\s+not|stop)\s*[,.!;]+\s*)+"
@@ -418,6 +432,9 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     spans = find_clock_spans(work, now) if now is not None else []
     canonical = replace_clock_spans(work, spans)
     time_slot, time_spans = find_time_slot(canonical, spans)
+    if time_spans and all(_compared_duration(canonical, a, b) for a, b in time_spans):
+        # "if the lifetime is over 6 h, raise HCM1": a value compared, not a time range
+        time_slot, time_spans = None, []
     refused = refusal_spans(canonical)
     inside = [(a, b) for a, b in time_spans if any(c <= a and b <= d for c, d in refused)]
     if inside:

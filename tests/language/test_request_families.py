@@ -455,7 +455,7 @@ def test_a_change_whose_form_is_not_one_value_keeps_its_words(text):
         ("if lifetime>5h -> set ID09 gap to 14mm", "if lifetime>5h, set ID09 gap to 14mm"),
         (
             "check the current, and if it is over 450 mA set VCM30 to 0.2 A",
-            "check the current, and if it is over 450 mA, set VCM30 to 0.2 A",
+            "if the current is over 450 mA, set VCM30 to 0.2 A",
         ),
         ("lifetime under 5 h? if not, set HCM25 to 0.25 A", "if lifetime is not under 5 h, set"),
     ],
@@ -1203,3 +1203,31 @@ def test_now_against_a_moment_is_a_comparison_of_the_channel_alone():
 )
 def test_a_question_about_the_write_limits_is_no_reading(text, limits):
     assert (parse(text).intent == "knowledge") is limits
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        (
+            "check the tune; if it's below 14.3, raise QF 5 by 0.2 A",
+            "if the tune is below 14.3, raise QF5 by 0.2 A",
+        ),
+        (
+            "read the RF voltage readback and then if it is under 2 MV, set the setpoint to 2.5 MV",
+            "if the RF voltage readback is under 2 MV, set the RF voltage setpoint to 2.5 MV",
+        ),
+        (
+            "look at the vacuum in sector 2, and lower VCM 4 by 0.1 A if it's above 1e-8 Torr",
+            "if the vacuum in sector 2 is above 1e-8 Torr, lower VCM4 by 0.1 A",
+        ),
+    ],
+)
+def test_a_condition_said_of_what_was_just_read_is_said_of_it(text, canonical):
+    request = parse(text)
+    assert request.intent == "write" and request.canonical == canonical
+
+
+def test_a_duration_compared_in_a_condition_is_no_time_range():
+    request = parse("if the lifetime stays over 8 h, please lower QF 3 by 0.2 A")
+    assert request.intent == "write" and request.time is None
+    assert request.canonical == "if the lifetime stays over 8 h, lower QF3 by 0.2 A"
