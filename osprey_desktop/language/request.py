@@ -373,6 +373,33 @@ def _late_change_verb(clause: str) -> str | None:
     return None
 
 
+_REQUEST_LEAD = re.compile(
+    r"^\s*(?:(?:please|pls|so|now|ok(?:ay)?|then)\s*,?\s+)?(?P<verb>[a-z]+)\b", re.I
+)
+
+
+def _context_dropped(text: str) -> str:
+    """ "The beam current dipped an hour ago; show the current and the vacuum in sector 10 for
+    the last two hours": a sentence that tells what happened, before a sentence that asks with
+    its own verb and names its own channels (no "it"), is the reason, not part of the request:
+    its time and its channels are not the request's."""
+    sentences = [p for p in re.split(r"(?<=[;.])\s+|;\s*", text) if p.strip()]
+    if len(sentences) < 2:
+        return text
+    last = sentences[-1]
+    lead = _REQUEST_LEAD.match(last)
+    verbs = READ_VERBS | PLOT_VERBS
+    if lead is None or lead["verb"].lower() not in verbs:
+        return text
+    if re.search(r"\b(?:it|its|them|their|that|those|these|this)\b", last, re.I):
+        return text  # "HCM3 drifted. Show its history": the sentence before names it
+    for before in sentences[:-1]:
+        first = _REQUEST_LEAD.match(before)
+        if "?" in before or (first is not None and first["verb"].lower() in verbs | CHANGE):
+            return text  # a request or a question of its own: every part is asked
+    return last
+
+
 def _compared_duration(text: str, start: int, end: int) -> bool:
     """The span ("over 6h") compares a value that is a duration, after a verb of being ("the
     lifetime is over 6 h", "if lifetime stays under 5 h")."""
@@ -419,6 +446,7 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     original = " ".join(str(text).split())
     work = join_device_names(spoken_device_names(original, vocabulary), vocabulary)
     work = _retraction_dropped(work)  # "cancel that. HCM17 RB?": the new request alone
+    work = _context_dropped(work)  # "The current dipped an hour ago; show ... for 2 hours"
     work = re.sub(r"\bzero\s+out\b", "zero", work, flags=re.I)  # a phrasal verb, one verb
     work = said_plainly(work)  # "put them on one plot", "give 0.2 A to VCM 9", ...
     work = spoken_times(work)  # "a quarter past nine", "an hour and a half ago"

@@ -1231,3 +1231,14 @@ def test_a_duration_compared_in_a_condition_is_no_time_range():
     request = parse("if the lifetime stays over 8 h, please lower QF 3 by 0.2 A")
     assert request.intent == "write" and request.time is None
     assert request.canonical == "if the lifetime stays over 8 h, lower QF3 by 0.2 A"
+
+
+def test_what_happened_told_before_the_request_is_its_reason_not_its_time():
+    request = parse("The RF voltage jumped at noon; plot the lifetime for the last 3 hours")
+    assert request.intent == "plot" and request.targets == ("the lifetime",)
+    assert "3" in request.time.canonical
+
+
+def test_a_sentence_that_names_what_the_request_points_back_to_is_kept():
+    request = parse("VCM 8 drifted overnight. Show me its history since midnight")
+    assert "VCM8" in request.canonical
