@@ -678,6 +678,13 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
             count=1,
             flags=re.I,
         )
+    # "what does storage ring dipole 7 read?": what it reads, its readback
+    phrase = re.sub(
+        r"^\s*(?:(?:what|how\s+much)\s+)?(?:does|do)\s+(?P<what>.+?)\s+(?:read|show|say|indicate)\s*(?P<end>[?.!]*)\s*$",
+        r"\g<what> readback\g<end>",
+        phrase,
+        flags=re.I,
+    )
     phrase = re.sub(
         r"^\s*(?:(?:what|how|where|which)\s*(?:'s\b|is\b|are\b|was\b|were\b|does\b|do\b)?"
         r"|'s\b|is\b|are\b|was\b)",

@@ -1242,3 +1242,11 @@ def test_what_happened_told_before_the_request_is_its_reason_not_its_time():
 def test_a_sentence_that_names_what_the_request_points_back_to_is_kept():
     request = parse("VCM 8 drifted overnight. Show me its history since midnight")
     assert "VCM8" in request.canonical
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [("what does VCM 6 read?", "VCM6 readback"), ("what does the tune show", "the tune readback")],
+)
+def test_what_a_channel_reads_or_shows_is_its_readback(text, target):
+    assert parse(text).targets == (target,)
