@@ -71,6 +71,8 @@ def changes_said_plainly(text: str) -> str:
     )
     # "have QD36 sit at 94 A", "I'd like the ID09 gap closed down to 12 mm": a value wished
     work = _WISHED_STATE.sub(lambda m: f"set {m['what']} to ", work)
+    # "I'd like QF01 raised by 0.3 A": a change by an amount, wished
+    work = _WISHED_BY.sub(lambda m: f"{_BASE_OF[m['verb'].lower()]} {m['what']} by ", work)
     work = _WISHED_AT.sub(lambda m: f"set {m['what']} to ", work)  # "I'd like the gap at 18 mm"
     # "check the beam current; if it's at least 300 mA, set HCM31 to 0.25 A", "look at IG10
     # and raise VCM19 by 0.3 A if it's below 5e-9 Torr": the reading is the condition's subject
@@ -287,6 +289,24 @@ _GIVE_A_NUDGE = re.compile(
     rf"(?:(?P<amount>{_AMOUNT})\s+)?(?:kick|nudge|bump|tweak|push|touch)\b",
     re.I,
 )
+_WISHED_BY = re.compile(
+    r"\b(?:(?:i|we)(?:'d|\s+would)\s+like|(?:i|we)\s+(?:want|need)|(?:can|could|would)\s+you"
+    r"\s+(?:have|get))\s+(?P<what>(?:the\s+)?[^,;?!]{1,40}?)\s+"
+    r"(?P<verb>raised|lowered|increased|decreased|reduced|opened|closed|dropped|bumped)"
+    r"(?:\s+(?:up|down))?\s+by\s+(?=[-+−]?\.?\d|minus\b|a\s|an\s|half\b)",
+    re.I,
+)
+_BASE_OF = {
+    "raised": "raise",
+    "lowered": "lower",
+    "increased": "increase",
+    "decreased": "decrease",
+    "reduced": "reduce",
+    "opened": "open",
+    "closed": "close",
+    "dropped": "drop",
+    "bumped": "bump",
+}
 _WISHED_AT = re.compile(
     r"\b(?:(?:i|we)(?:'d|\s+would)\s+like|(?:i|we)\s+(?:want|need))\s+(?P<what>(?:the\s+)?[^,;?!]{1,40}?)\s+"
     r"(?:at|to\s+be(?:\s+at)?)\s+(?=[-+−]?\.?\d|minus\b)",

@@ -1250,3 +1250,16 @@ def test_a_sentence_that_names_what_the_request_points_back_to_is_kept():
 )
 def test_what_a_channel_reads_or_shows_is_its_readback(text, target):
     assert parse(text).targets == (target,)
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("I'd like VCM 9 lowered by 0.2 A", "decrease VCM9 by 0.2 A"),
+        ("we need the ID03 gap opened by 1.5 mm", "increase the ID03 gap by 1.5 mm"),
+    ],
+)
+def test_a_change_by_an_amount_wished_is_that_change(text, canonical):
+    request = parse(text)
+    assert request.intent == "write" and request.canonical == canonical
+    assert request.quantity.kind == "relative"
