@@ -295,3 +295,35 @@ def _described_device(target: str, vocabulary: Vocabulary) -> bool:
 def stems(words: frozenset[str]) -> frozenset[str]:
     """The stems of a channel list's words, kept: the parse asks for them per word."""
     return frozenset(stem(w) for w in words)
+
+
+#: Verbs that name a change in any of their forms ("setting", "raised", "give").
+_CHANGE_FORMS = frozenset(
+    stem(v)
+    for v in (
+        *("set", "put", "give", "raise", "lower", "increase", "decrease", "reduce", "change"),
+        *("move", "adjust", "bump", "nudge", "open", "close", "apply", "ramp", "trim", "tweak"),
+    )
+)
+_STATED = re.compile(
+    r"\b(?:was|were|been|is|are|got|has|have|had)\s+(?:\w+\s+)?(?P<word>[a-z]+)\b", re.I
+)
+_STATE_QUESTION = re.compile(r"^\W*(?:is|are|was|were|does|do|did|has|have)\b", re.I)
+
+
+def hints_a_change(
+    text: str, quantity: Quantity | None, changes: bool, targets: tuple[str, ...]
+) -> bool:
+    """A value with its unit and a change verb that the parse did not read as the request's
+    change ("The beamline at ID07 is asking for a 10 mm gap, can we give them that?",
+    "worth checking the ID04 gap before setting it to 20 mm"): asked, never only read. Not a
+    question of state ("is HCM3 set to 0.5 A?"), a statement ("QF3 was raised by 1 A"), or a
+    refusal."""
+    if changes or quantity is None or not quantity.unit or not targets:
+        return False
+    if _STATE_QUESTION.match(text) or negated(text):
+        return False
+    text = re.sub(r"\bgive\s+(?:me|us)\b", " ", text, flags=re.I)  # "give me X": a reading
+    stated = {stem(m["word"].lower()) for m in _STATED.finditer(text)}
+    words = {stem(w) for w in re.findall(r"[a-z]+", text.lower())}
+    return bool((words & _CHANGE_FORMS) - stated)

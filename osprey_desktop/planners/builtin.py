@@ -24,7 +24,7 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage
 
-from osprey_desktop.language.device_names import offers_a_bare_value
+from osprey_desktop.language.device_names import hints_a_change, offers_a_bare_value
 from osprey_desktop.language.follow_ups import follow_up
 from osprey_desktop.language.questions import is_knowledge_question
 from osprey_desktop.language.request import CHANGE_INTENTS, Request
@@ -465,6 +465,9 @@ class BuiltinPlanner:
         if draft.missing:
             reason = "; ".join(dict.fromkeys(draft.missing))
             return {"steps": [closing_step("clarify", text, draft, reason)]}
+        hinted = _hinted_change(task, draft.steps, capabilities)
+        if hinted:
+            return {"steps": [closing_step("clarify", task, PlanDraft(), hinted)]}
         return {"steps": [*draft.steps, closing_step("respond", text, draft)]}
 
     def _lookups_before_asking(
@@ -497,6 +500,9 @@ class BuiltinPlanner:
         text, draft, produced = self._draft(task, capabilities, state, react=True)
         if draft.missing:
             return closing_step("clarify", text, draft, "; ".join(dict.fromkeys(draft.missing)))
+        hinted = _hinted_change(task, draft.steps, capabilities)
+        if hinted:
+            return closing_step("clarify", task, PlanDraft(), hinted)
         if draft.steps:
             return draft.steps[0]
         respond = closing_step("respond", text, draft)
@@ -530,3 +536,25 @@ class BuiltinPlanner:
 
 
 __all__ = ["BuiltinPlanner", "asks_for_change", "explain_request", "parse", "split_task"]
+
+
+def _hinted_change(
+    task: str, steps: Sequence[Mapping[str, Any]], capabilities: Sequence[Any]
+) -> str | None:
+    """A question when the request hints a change its plan does not make ("The beamline at ID07
+    is asking for a 10 mm gap, can we give them that?"): a change meant, whose form the parse
+    did not read, is asked about, never answered with a reading alone."""
+    writes = {c.name for c in capabilities if getattr(c, "writes", False)}
+    if any(step.get("capability") in writes for step in steps):
+        return None
+    primary, _ = split_task(task)
+    request = parse(primary)
+    if request.intent not in ("read", "history") or not hints_a_change(
+        request.text, request.quantity, request.changes, request.targets
+    ):
+        return None
+    value = request.quantity.words.strip()
+    return (
+        f"Do you want a change to {value}? Say it as “set <channel> to {value}” to have it "
+        "proposed for your approval, or name what to read."
+    )
