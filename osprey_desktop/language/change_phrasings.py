@@ -148,15 +148,14 @@ _READ_CHANGE_IF_IT = re.compile(
     rf"(?P<change>.+?)\s+(?P<if>if|when|provided)\s+{_IT_IS}\s*(?P<cond>[^,;]+?)\s*[.!]?\s*$",
     re.I | re.S,
 )
-_CHANGE_AFTER = re.compile(
-    r"\s+(?P<polite>(?:(?:please|pls|plz)\s+)?)(?=(?:set|put|increase|decrease|raise|lower|reduce|"
-    r"open|close|change|make|bump|move|adjust|apply|nudge|bring)\b)",
-    re.I,
+_CHANGE_VERB_AHEAD = (
+    r"(?=(?:set|put|increase|decrease|raise|lower|reduce|open|close|change|make|bump|move|"
+    r"adjust|apply|nudge|bring)\b)"
 )
+#: Where a condition runs into its change: "over 6h pls raise hcm 1" (the polite word dropped)
+_CHANGE_AFTER = re.compile(rf"\s+(?:(?:please|pls|plz)\s+)?{_CHANGE_VERB_AHEAD}", re.I)
 _POLITE_CHANGE = re.compile(
-    r"(?P<cond>\b(?:if|when|provided)\b[^,;]+),\s*(?:please|pls|plz|kindly)\s+(?=(?:set|put|"
-    r"increase|decrease|raise|lower|reduce|open|close|change|make|bump|move|adjust|apply|nudge|"
-    r"bring)\b)",
+    rf"(?P<cond>\b(?:if|when|provided)\b[^,;]+),\s*(?:please|pls|plz|kindly)\s+{_CHANGE_VERB_AHEAD}",
     re.I,
 )
 _VERB_FIRST = re.compile(r"^(?:stays|reads|gets|goes|falls|drops|rises|is|has)\b", re.I)
