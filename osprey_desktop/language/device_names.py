@@ -308,6 +308,11 @@ _CHANGE_FORMS = frozenset(
 _STATED = re.compile(
     r"\b(?:was|were|been|is|are|got|has|have|had)\s+(?:\w+\s+)?(?P<word>[a-z]+)\b", re.I
 )
+_ASKS_FOR_ACTION = re.compile(
+    r"\b(?:can|could|would|will|shall|may)\s+(?:we|you|i|someone|somebody)\b|"
+    r"\bgo\s+ahead\b|\b(?:might|may|would)\s+be\s+worth\b",
+    re.I,
+)
 _STATE_QUESTION = re.compile(r"^\W*(?:is|are|was|were|does|do|did|has|have)\b", re.I)
 
 
@@ -323,6 +328,8 @@ def hints_a_change(
         return False
     if _STATE_QUESTION.match(text) or negated(text):
         return False
+    if is_question(text) and not _ASKS_FOR_ACTION.search(text):
+        return False  # "which correctors changed by more than 0.5 A today?": about the past
     text = re.sub(r"\bgive\s+(?:me|us)\b", " ", text, flags=re.I)  # "give me X": a reading
     stated = {stem(m["word"].lower()) for m in _STATED.finditer(text)}
     words = {stem(w) for w in re.findall(r"[a-z]+", text.lower())}

@@ -1263,3 +1263,20 @@ def test_a_change_by_an_amount_wished_is_that_change(text, canonical):
     request = parse(text)
     assert request.intent == "write" and request.canonical == canonical
     assert request.quantity.kind == "relative"
+
+
+@pytest.mark.parametrize(
+    ("text", "hinted"),
+    [
+        ("the users want a 12 mm gap on ID3, could we give them that?", True),
+        ("which correctors changed by more than 0.5 A today?", False),  # about the past
+        ("is VCM 3 set to 0.5 A?", False),  # a question of state
+        ("QF 3 was raised by 1 A", False),  # a statement
+        ("give me the ID3 gap and the 2 mm BPMs", False),  # "give me": a reading
+    ],
+)
+def test_a_change_hinted_without_its_form_is_told_apart_from_readings(text, hinted):
+    from osprey_desktop.language.device_names import hints_a_change
+
+    request = parse(text)
+    assert hints_a_change(text, request.quantity, request.changes, request.targets) is hinted
