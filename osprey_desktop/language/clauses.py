@@ -340,11 +340,11 @@ def without_refusal_words(phrase: str) -> str:
     return " ".join(phrase.split())
 
 
+_CHANGING_STEMS = frozenset({stem(v) for v in CHANGE} | {"touch"})
+
+
 def _changes_word(word: str | None) -> bool:
-    if word is None:
-        return False
-    changing = {stem(v) for v in CHANGE} | {"touch"}
-    return word.lower() in CHANGE or stem(word.lower()) in changing
+    return word is not None and (word.lower() in CHANGE or stem(word.lower()) in _CHANGING_STEMS)
 
 
 def _changes(refusal: re.Match[str]) -> bool:
@@ -352,8 +352,4 @@ def _changes(refusal: re.Match[str]) -> bool:
     verb ("don't set", "do not ever change", "never touch")."""
     if refusal.group("first") is None:
         return True
-    changing = {stem(v) for v in CHANGE} | {"touch"}
-    return any(
-        word is not None and (word.lower() in CHANGE or stem(word.lower()) in changing)
-        for word in (refusal.group("first"), refusal.group("second"))
-    )
+    return _changes_word(refusal.group("first")) or _changes_word(refusal.group("second"))

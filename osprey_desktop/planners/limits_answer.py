@@ -9,7 +9,6 @@ and a value the question gives is checked against them. Nothing is read or writt
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from typing import Any
 
 from osprey_desktop.language.quantities import amounts
@@ -50,16 +49,18 @@ def limits_answer(question: str) -> str:
             "The write policy (`limits.yaml`) limits each setpoint to a range and a largest "
             "step per write.\n\n*Nothing was read or changed to answer this.*"
         )
-    rules: dict[str, list[str]] = defaultdict(list)
+    rules: dict[str, tuple[Any, list[str]]] = {}
     unlisted: list[str] = []
     for name in names:
         governed = policy.limits.rule_for(name)
         if governed is None:
             unlisted.append(name)
         else:
-            rules[governed[0]].append(name)
+            rules.setdefault(governed[0], (governed[1], []))[1].append(name)
     value = _given_value(question)
-    lines = [_rule_line(key, members, database, policy, value) for key, members in rules.items()]
+    lines = [
+        _rule_line(key, rule, members, database, value) for key, (rule, members) in rules.items()
+    ]
     if unlisted:
         allowed = policy.limits.allow_unlisted
         lines.append(
@@ -75,10 +76,7 @@ def limits_answer(question: str) -> str:
     )
 
 
-def _rule_line(
-    key: str, members: list[str], database: Any, policy: Any, value: float | None
-) -> str:
-    rule = policy.limits.rule_for(members[0])[1]
+def _rule_line(key: str, rule: Any, members: list[str], database: Any, value: float | None) -> str:
     units = getattr(database.get(members[0]), "units", "") or ""
     unit = f" {units}" if units else ""
     if not rule.writable:
