@@ -33,6 +33,13 @@ def _clock(stamp: float) -> str:
     return time.strftime("%H:%M", time.localtime(stamp))
 
 
+def _moment_suggested(stamp: float) -> str:
+    """A moment as a suggestion names it: its date too when it is not today (after midnight,
+    a period of the last hours began yesterday)."""
+    same_day = time.localtime(stamp)[:3] == time.localtime()[:3]
+    return _clock(stamp) if same_day else time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp))
+
+
 def _clock_said(stamp: float) -> str:
     """A change's time as a question lists it: with seconds unless they are 0."""
     local = time.localtime(stamp)
@@ -136,7 +143,7 @@ async def test_a_channel_that_changed_during_the_period_is_asked_about_never_gue
     assert machine.setpoint_changes(QF11) == written, "nothing was written"
 
     # each suggestion names a moment inside one value's time: taking it restores that value
-    inside = _clock(now - 2 * 3600 + 60.5)
+    inside = _moment_suggested(now - 2 * 3600 + 60.5)
     assert f"its value from {inside}" in result.response
     asked = await session.submit(f"restore QF11 to its value from {inside}", "t2")
     (op,) = operations(asked)
