@@ -52,7 +52,9 @@ MODAL_VALUE = re.compile(
     r"\s+(?:should|must|ought\s+to|needs?\s+to|has\s+to|to)\s+(?:be|go|sit|read)"
     r"(?:\s+(?:set|closed|opened|moved|changed|put|brought|adjusted|ramped|taken))?"
     r"(?:\s+(?:at|to|on))?\s+"
-    rf"(?=[-+−]?\.?\d|minus\b|negative\b|{SPELLED_NUMBER_PATTERN})",
+    rf"(?=[-+−]?\.?\d|minus\b|negative\b|{SPELLED_NUMBER_PATTERN})"
+    # "ID05 should sit 2 mm wider than ID04": an amount of difference, not the value
+    r"(?!(?:\S+\s+){1,3}(?:higher|lower|more|less|wider|narrower|larger|smaller|above|below)\b)",
     re.I,
 )
 _AS_IT_WAS = re.compile(
@@ -130,9 +132,12 @@ def canonical_change(
         number = typed.group(0) if typed else f"{quantity.value:g}"  # "9.30" stays "9.30"
         return f"set {' and '.join(targets)} to {number}{unit}"
     if intent == "write" and quantity is not None and quantity.value is not None and targets:
-        single = len(verb_clauses(canonical)) == 1
+        # "HCM13 up 0.2 A and HCM14 down 0.2 A": an amount per target, each with its own
+        # direction, is left for the writer to read item by item
+        one_amount = len(amounts(canonical)) == 1
+        single = len(verb_clauses(canonical)) == 1 and one_amount
         by_word = re.search(r"\bby\b", canonical, re.I)
-        relative = quantity.kind == "relative" and (single or not by_word)
+        relative = quantity.kind == "relative" and one_amount and (single or not by_word)
         # "QF 3 one percent up": a percent without "by" said as the write parser reads it
         percent = quantity.kind == "percent" and single and not by_word
         if relative or percent:

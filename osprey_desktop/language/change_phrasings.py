@@ -29,6 +29,8 @@ def changes_said_plainly(text: str) -> str:
         work,
         flags=re.I,
     )
+    # "set HCM1, HCM2, HCM3 to +0.1, +0.2, +0.3 A respectively": each its own value
+    work = _RESPECTIVELY.sub(_respectively, work)
     # "QD34 Δ -1.5A": a change by the amount
     work = re.sub(r"\s*(?:Δ|∆|\bdelta\b)\s*(?=[-+−]?\.?\d)", " by ", work, flags=re.I)
     # another language's order: "Please the RF voltage on 2.45 MV set.", "To the QF 23 give
@@ -88,11 +90,38 @@ def changes_said_plainly(text: str) -> str:
     )
     # "try QF43 at 121 A? Let's do it.": a value to try, and the go-ahead given with it
     work = _GO_AHEAD.sub("", work)
+    work = re.sub(r"\b(?:go\s+ahead|feel\s+free)\s+(?:and\s+|to\s+)(?=[a-z])", "", work, flags=re.I)
     work = _TRY_AT.sub(lambda m: f"set {m['what']} to ", work)
     return work
 
 
 _AMOUNT = r"[-+−]?(?:\d+(?:\.\d*)?|\.\d+)\s*[a-zµ%]{0,4}"
+_LIST_GAP = r"(?:\s*,\s*(?:and\s+)?|\s+and\s+)"
+_PLAIN_NUMBER = r"[-+−]?(?:\d+(?:\.\d*)?|\.\d+)"
+_RESPECTIVELY = re.compile(
+    rf"(?P<targets>[A-Za-z]{{1,5}}\s?\d{{1,3}}(?:{_LIST_GAP}[A-Za-z]{{1,5}}\s?\d{{1,3}})+)\s+"
+    rf"(?:to|at|=)\s+(?P<values>{_PLAIN_NUMBER}(?:\s*[a-zµ%]{{1,4}})?(?:{_LIST_GAP}{_PLAIN_NUMBER}"
+    r"(?:\s*[a-zµ%]{1,4})?)+)\s*,?\s+respectively\b",
+    re.I,
+)
+
+
+def _respectively(found: re.Match[str]) -> str:
+    """Each device with its value, in order; the unit said once applies to every value."""
+    targets = re.split(_LIST_GAP, found["targets"])
+    values = re.split(_LIST_GAP, found["values"])
+    if len(targets) != len(values):
+        return found.group(0)  # three devices, two values: left for the writer to ask
+    unit = re.search(r"[a-zµ%]+$", values[-1].strip(), re.I)
+    said = []
+    for target, value in zip(targets, values, strict=True):
+        value = value.strip()
+        if unit and not re.search(r"[a-zµ%]$", value, re.I):
+            value = f"{value} {unit.group(0)}"
+        said.append(f"{target.strip()} to {value.lstrip('+')}")
+    return ", ".join(said[:-1]) + f" and {said[-1]}"
+
+
 _TAKE_OFF = re.compile(
     rf"\b(?:take|knock|shave)\s+(?P<amount>{_AMOUNT})\s+off\s+(?:of\s+)?(?P<what>[^,;?!]+)",
     re.I,

@@ -232,6 +232,11 @@ def verb_of(clause: str, vocabulary: Vocabulary) -> tuple[str | None, bool]:
     return None, True
 
 
+_DEGREE_NOT = re.compile(
+    r"\bnot\s+(?:(?:too|that|so)\s+)?(?:much|a\s+lot|by\s+much|far|many)\b(?!\s+(?:of|to)\b)", re.I
+)
+
+
 def is_question(clause: str) -> bool:
     """A question, not a request said as one ("could you set HCM3 to 0.1 A?" is a command)."""
     if _REQUESTED.match(clause.strip()):
@@ -242,6 +247,8 @@ def is_question(clause: str) -> bool:
 
 
 def negated(clause: str) -> bool:
+    # "a little more current, not much": a degree, not a negation
+    clause = _DEGREE_NOT.sub(" ", clause)
     ws = re.findall(r"[a-z]+", clause.lower().replace("n't", " not"))
     return any(w in NEGATIONS for w in ws)
 

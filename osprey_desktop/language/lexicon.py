@@ -83,7 +83,7 @@ GOLDEN_WORDS = _set("golden nominal reference usual default design saved standar
 POLITE = _set(
     """please kindly thanks thank cheers pls plz ok okay hi hello hey just now also quickly
     possibly maybe mind could would can will you me for us want need like let lets go ahead
-    there right away thx ta please"""
+    there right away thx ta please actually exactly really"""
 )
 QUESTION_LEADS = _set(
     """what which who whom whose how why when where whether is are was were am do does did has

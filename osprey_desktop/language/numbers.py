@@ -10,6 +10,7 @@ parser uses for the values of a write.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 #: Cardinal numbers an operator spells out, as typed (lower case).
 NUMBER_WORDS: dict[str, int] = {
@@ -237,3 +238,29 @@ def read_number(text: str) -> float | None:
     if _DIGITS.fullmatch(raw):
         return sign * float(raw.replace("−", "-").replace(" ", ""))
     return spelled_number(raw)
+
+
+#: "0,5 A", "2,25 mm": a decimal comma before a unit; "1,500 A": a thousands separator
+_DECIMAL_COMMA = re.compile(r"(?<![\w.,])(?P<whole>\d+),(?P<part>\d+)(?=\s*(?P<unit>[A-Za-zµ%]+)?)")
+_FRACTION_SIGNS = {"½": ".5", "¼": ".25", "¾": ".75"}
+
+
+def numbers_typed_plainly(text: str, is_unit: Callable[[str], bool]) -> str:
+    """``text`` with numbers typed in other conventions said with a decimal point: a decimal
+    comma before a unit ("0,5 A" is 0.5 A), a thousands separator ("1,500 A"), a fraction
+    sign ("2½ hours" is 2.5 hours). A comma between numbers with no unit after them ("HCM 1,2")
+    is a list and stays."""
+
+    def plain(found: re.Match[str]) -> str:
+        unit = found["unit"]
+        if unit is None or not is_unit(unit):
+            return found.group(0)
+        if len(found["part"]) == 3 and found["whole"] != "0":
+            return f"{found['whole']}{found['part']}"  # "1,500 A"
+        return f"{found['whole']}.{found['part']}"
+
+    text = _DECIMAL_COMMA.sub(plain, text)
+    for sign, decimal in _FRACTION_SIGNS.items():
+        text = re.sub(rf"(?<=\d){sign}", decimal, text)
+        text = re.sub(rf"(?<![\d.]){sign}", f"0{decimal}", text)
+    return text

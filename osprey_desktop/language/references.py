@@ -131,6 +131,14 @@ _COPY_SAID_OTHERWISE = (
         re.I,
     ),
     re.compile(rf"(?P<target>{_DEVICE})\s*(?:<-|←|<=)\s*(?P<source>{_DEVICE})", re.I),
+    # "make QD38 one amp higher than QD40", "the ID05 gap to sit 2 mm wider than the ID04 gap":
+    # an amount of difference from another device, the source's value with an offset
+    re.compile(
+        rf"(?P<target>{_DEVICE})(?:\s+[\w.+-]+){{1,7}}?\s+(?:higher|lower|more|less|above|"
+        rf"below|wider|narrower|larger|smaller|bigger|greater|over|under)\s+than\s+"
+        rf"(?:that\s+of\s+|the\s+one\s+(?:on|of|in)\s+)?(?:the\s+)?(?P<source>{_DEVICE})",
+        re.I,
+    ),
     re.compile(
         rf"\bcopy\s+(?:the\s+)?(?P<source>{_DEVICE})(?:{_VALUE_NOUN})?\s+(?:over\s+)?(?:to|onto|into)"
         rf"\s+(?:the\s+)?(?P<target>{_DEVICE})",

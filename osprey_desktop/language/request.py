@@ -85,6 +85,7 @@ from osprey_desktop.language.device_names import (
     spoken_device_names,
     stems,
 )
+from osprey_desktop.language.discourse import asked_part, only_tells
 from osprey_desktop.language.lexicon import (
     ASKERS,
     CHANGE,
@@ -109,6 +110,7 @@ from osprey_desktop.language.lexicon import (
     UP_WORDS,
     VAGUE_AMOUNTS,
 )
+from osprey_desktop.language.numbers import numbers_typed_plainly
 from osprey_desktop.language.parsed_request import (
     CHANGE_INTENTS,
     Intent,
@@ -137,6 +139,7 @@ from osprey_desktop.language.time_words import (
     spoken_times,
 )
 from osprey_desktop.language.times import find_clock_spans, replace_clock_spans
+from osprey_desktop.language.units import lookup_unit
 from osprey_desktop.language.words import STOP_WORDS, stem
 
 # The parse's records and the verb and device-name readers are imported from here by the
@@ -159,6 +162,14 @@ _TARGET_NOISE = re.compile(
     r"\b(?:on\s+one\s+plot|together|in\s+one\s+(?:plot|chart|graph)|side\s+by\s+side|"
     r"for\s+me|right\s+now|at\s+the\s+moment|currently|please|pls|thanks|now|too|as\s+well(?!\s+as))\b"
     r"|\bfirst\b(?=\s*(?:$|[,;.?!]|\band\b|\bthen\b))"  # "check HCM8 first and ..."
+    # "HCM05 to 0.35 A at the start of shift", "... all night": when, for a change made now
+    r"|\b(?:at\s+the\s+(?:start|beginning)\s+of\s+(?:the\s+|this\s+|my\s+)?shift|"
+    r"for\s+the\s+rest\s+of\s+(?:the\s+)?(?:shift|night|day)|for\s+now|all\s+night)\b"
+    r"|\b(?:actually|exactly|really|still)\b"
+    # "what energy are we running at": the question's verb, no channel's words
+    r"|\b(?:we'?re|we\s+are|are\s+we)\s+(?:running|sitting|operating)(?:\s+at)?\b"
+    # "a little more current, not much": the degree of a vague amount
+    r"|\bnot\s+(?:(?:too|that|so)\s+)?(?:much|a\s+lot|by\s+much|far)\b(?=\s*(?:$|[,;.?!]))"
     # "is the orbit within half a mm?": the comparison of the amount taken out before
     r"|\b(?:within|beyond|exceeding|above|below|under|over|any)\b(?=\s*(?:[?.!,;]\s*)?$)",
     re.I,
@@ -408,7 +419,8 @@ def _compared_duration(text: str, start: int, end: int) -> bool:
     return bool(
         re.match(r"(?:over|under|above|below|more\s+than|less\s+than)\b", said)
         and re.search(
-            r"\b(?:is|are|stays|remains|reads|gets|goes|was|be|falls|drops|rises)\s+(?:still\s+)?$",
+            r"(?:\b(?:is|are|stays|remains|reads|gets|goes|was|be|falls|drops|rises)|:|\bstill)"
+            r"\s+(?:still\s+)?$",
             before,
         )
     )
@@ -433,6 +445,13 @@ def _retraction_dropped(text: str) -> str:
     return rest if len(re.findall(r"\w+", rest)) >= 2 else text
 
 
+_TIME_UNITS = frozenset(["h", "hr", "hrs", "hour", "hours", "min", "mins", "minute", "minutes", "s", "sec", "secs", "d", "day", "days"])
+
+
+def _is_unit(word: str) -> bool:
+    return lookup_unit(word) is not None or word.lower() in _TIME_UNITS
+
+
 def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Request:
     from osprey_desktop.language.questions import (
         asks_for_help,
@@ -444,9 +463,13 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
 
     vocabulary = vocabulary or Vocabulary()
     original = " ".join(str(text).split())
-    work = join_device_names(spoken_device_names(original, vocabulary), vocabulary)
+    # "HCM12 to 0,5 A", "the last 2½ hours": numbers with a decimal point
+    work = numbers_typed_plainly(original, _is_unit)
+    work = join_device_names(spoken_device_names(work, vocabulary), vocabulary)
     work = _retraction_dropped(work)  # "cancel that. HCM17 RB?": the new request alone
-    work = _context_dropped(work)  # "The current dipped an hour ago; show ... for 2 hours"
+    # "per the handover, HCM05 has to go to 0.35 A - please set it": what asks, apart from
+    # what tells
+    work = _context_dropped(asked_part(work))  # "The current dipped an hour ago; show ..."
     work = re.sub(r"\bzero\s+out\b", "zero", work, flags=re.I)  # a phrasal verb, one verb
     work = said_plainly(work)  # "put them on one plot", "give 0.2 A to VCM 9", ...
     work = spoken_times(work)  # "a quarter past nine", "an hour and a half ago"
@@ -488,7 +511,14 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         return Request(original, "conversation", canonical=canonical, used=tuple(all_words))
     if asks_for_limits(original):  # "HCM max step?": the write policy answers it
         return Request(original, "knowledge", canonical=canonical, used=tuple(all_words))
-    if is_knowledge_question(original) or names_a_concept(original, vocabulary):
+    if only_tells(original):  # "Morning. I've got the desk until 15:00.": taken in
+        return Request(original, "conversation", canonical=canonical, used=tuple(all_words))
+    asked = asked_part(original)
+    if (
+        is_knowledge_question(original)
+        or (asked != original and is_knowledge_question(asked))
+        or names_a_concept(original, vocabulary)
+    ):
         return Request(original, "knowledge", canonical=canonical, used=tuple(all_words))
     if only_refuses_changes(canonical):  # "never set X above 5, understood?": taken in
         return Request(original, "conversation", canonical=canonical, used=tuple(all_words))
@@ -651,6 +681,11 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         "for",
         "from",
         "during",
+        # "QD4 should be 1 A higher": the modal that carried the amount
+        "be",
+        "should",
+        "must",
+        "sit",
     }
     pattern = rf"(?:\s+|^)(?:{'|'.join(sorted(map(re.escape, trailing)))})\s*(?=[,.?!]|$)"
     previous = None

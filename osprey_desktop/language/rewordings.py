@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from osprey_desktop.language.change_phrasings import changes_said_plainly
+from osprey_desktop.language.indirect_requests import indirect_said_plainly
 
 __all__ = ["said_plainly"]
 
@@ -47,6 +48,9 @@ def said_plainly(text: str) -> str:
     # "Because the orbit is off, increase VCM08 by 0.1 A", "The lifetime dropped, so open ID05
     # to 30 mm", "..., since they should track": the reason is no part of the request
     work = _without_reasons(work)
+    # "VCM33 needs to come down by 0.25 A", "HCM24 would be happier at 0.6 A", "the beamline
+    # at ID07 is asking for a 10 mm gap": what should be, said as the change
+    work = indirect_said_plainly(work)
     # "don't set anything, what are HCM04 and VCM04 at?", "read QD26, but don't change
     # anything": a change refused is no word of the request
     work = _NO_CHANGE_SAID.sub(" ", work)

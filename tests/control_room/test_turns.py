@@ -88,9 +88,7 @@ async def test_a_limits_question_naming_no_setpoint_asks_which(session):
 
 
 async def test_a_change_hinted_in_a_form_not_read_is_asked_never_only_read(session, machine):
-    result = await session.submit(
-        "The users on ID11 want a 12 mm gap, could we give them that?", "t1"
-    )
+    result = await session.submit("ID11 could do with a 12 mm gap, could we give them that?", "t1")
     assert steps(result) == ["clarify"] and result.pending_approval is None
     assert "Do you want a change to 12 mm?" in result.response
     state = await session.submit("is VCM 3 set to 0.5 A?", "t2")  # a question of state

@@ -627,8 +627,12 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
     """
     from osprey_desktop.channels.search import ChannelMatch
 
+    if not writable:
+        # "is the x tune still near 14.22?": a number with decimals is a value, never a device's
+        text = re.sub(r"(?<![\w.:])[-+]?\d+\.\d+(?![\w.:])", " ", text)
+    said = without_values(text) if writable else without_quantities(strip_time_expressions(text))
     words = expand_name_ranges(
-        without_values(text) if writable else without_quantities(strip_time_expressions(text)),
+        said,
         lambda name: bool(database.channels_named(name)),
     )
     finder = finder_of(database)

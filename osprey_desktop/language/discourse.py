@@ -1,0 +1,297 @@
+"""The part of a message that asks, apart from the part that tells.
+
+On shift a request comes wrapped in what the operator knows: "per the handover, HCM05 has to
+go to 0.35 A - please set it", "the handover sheet says we had 480 mA at 06:00, what did the
+DCCT read at 06:00?", "ID04 gap to 18 mm, users finished their scan". The message is cut into
+pieces (sentences; a colon, a spaced dash or a semicolon; a comma before a new clause) and each
+piece is one of:
+
+* a **request**: a question, a piece led by a verb of reading, plotting or changing (after
+  politeness: "please", "can you", "I'd like"), or a device given a value ("ID04 gap to 18 mm");
+* a **statement**: a subject and a finite verb that tell ("the logbook says ...", "the drift is
+  small", "users finished their scan"), or a report led by a discourse marker ("per the
+  handover", "before I forget", "coming on shift").
+
+When a message holds both, the statements are what the operator knows, not what they ask: they
+are left out, and a pronoun of the request ("set it to 121.5") takes the one device the
+statements named. A message of statements only is kept whole, so nothing asked is dropped.
+Discourse markers leading a request ("first thing, give me ...", "per the handover raise QD16
+by 0.8 A") are dropped with it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from osprey_desktop.language.clauses import REQUEST_LEAD, is_question, lead_stripped, refusal_spans
+from osprey_desktop.language.lexicon import CHANGE, PLOT_VERBS, READ_VERBS
+from osprey_desktop.language.quantities import amounts
+
+__all__ = ["asked_part", "only_tells", "without_discourse_markers"]
+
+#: Discourse markers: they place the message in the shift, they ask nothing.
+_MARKER = (
+    r"(?:first\s+thing(?:\s+(?:this\s+shift|today))?|before\s+i\s+forget|one\s+more\s+thing|"
+    r"on\s+second\s+thought|(?:just\s+)?so\s+you(?:'re|\s+are)\s+aware|fyi|heads[\s-]+up|"
+    r"for\s+the\s+record|quick\s+(?:one|question)|before\s+(?:i|we)\s+start|first\s+of\s+all|"
+    r"first\s+off|to\s+start(?:\s+with)?|(?:item|point|task|note|step|to-?do)\s*#?\s*\d+|(?:as\s+)?per\s+(?:the\s+|my\s+|our\s+)?[a-z]+(?:\s+(?:notes?|"
+    r"sheet|log|plan|meeting|item\s+\d+))?|according\s+to\s+(?:the\s+)?[a-z]+(?:\s+(?:notes?|"
+    r"sheet|log))?|(?:the\s+)?handover(?:\s+(?:item|point|note)\s*(?:\d+|[a-z]))?|"
+    r"(?:incoming|outgoing|new|night|day|morning|evening)\s+shift(?:\s+here)?|"
+    r"coming\s+(?:on|onto)\s+(?:the\s+)?shift|(?:good\s+)?morning|evening|afternoon|ok(?:ay)?\s+so|"
+    r"right|also|next|and\s+then)"
+)
+_LEADING_MARKERS = re.compile(rf"^\W*(?:{_MARKER}(?:\s*[,:;.!-]*\s+|\s*[,:;.!-]*$))+", re.I)
+#: a marker with no punctuation before a verb that asks ("per the handover raise QD16 ...")
+_MARKER_BEFORE_VERB = re.compile(
+    rf"^\W*(?:{_MARKER})\s+(?=(?:please\s+)?(?:"
+    + "|".join(sorted(CHANGE | READ_VERBS | PLOT_VERBS, key=len, reverse=True))
+    + r")\b)",
+    re.I,
+)
+#: where a message breaks into pieces: a sentence's end, a colon or a spaced dash, a semicolon
+_BREAK = re.compile(
+    r"(?<=[.!?])\s+(?=\S)|(?<![\d\s]):\s+|\s+[-–—]\s+(?![-+]?\.?\d)|;\s*"
+    # "since the feedback was off this morning I'd like to see ...": the wish starts anew
+    r"|(?<=[a-z])\s+(?=(?:i'?d\s+like|i\s+would\s+like|i\s+want|i\s+need|can\s+you|could\s+you)\b)",
+    re.I,
+)
+#: a comma before a new clause: a question word, a request's lead, or a subject and a verb
+_CLAUSE_COMMA = re.compile(
+    r",\s+(?=(?:so\s+|and\s+)?(?:please\s+|just\s+)?(?:what|when|where|which|how|is|are|was|did|"
+    r"does|do|can|could|would|set|put|read|show|plot|tell|give|check|raise|lower|increase|decrease|"
+    r"open|close|go\s+with|go\s+ahead|leave)\b|(?:as\s+)?(?:the\s+|my\s+|their\s+|our\s+)?"
+    r"[a-z]+(?:\s+[a-z]+)?(?:'re\b|'s\b|\s+(?:says|said|asked|asks|agreed|finished|started|wants|"
+    r"planning|is|are|was|were|has|have|had|will|tripped|drifted)\b))",
+    re.I,
+)
+#: a finite verb that tells: the piece states something
+_TELLS = re.compile(
+    r"\bi\s+am\b|\b(?:is|are|was|were|'m|'s|'re|has|have|had|says|said|asks|asked|called|calls|wants|"
+    r"stays|stay|seems|seem|looks|tripped|drifted|dropped|moved|changed|raised|lowered|started|"
+    r"finished|went|came|got|been|will|keeps?|agreed|planning|planned|knocked|happened)\b",
+    re.I,
+)
+_ASKER = re.compile(
+    r"^\W*(?:can|could|would|will)\s+you\b|\bplease\b|\bpls\b|^\W*(?:i|we)(?:'d|\s+would)?\s+"
+    r"(?:just\s+|really\s+)?(?:like|want|need)\b|^\W*(?:let\s+me|give\s+me|tell\s+me|show\s+me)\b",
+    re.I,
+)
+_DEVICE = re.compile(r"\b[A-Za-z]{1,5}\d{1,3}\b(?![:.]\d)")
+_REQUEST_VERBS = CHANGE | READ_VERBS | PLOT_VERBS | frozenset({"go", "leave", "keep"})
+
+
+def without_discourse_markers(text: str) -> str:
+    """``text`` without the discourse markers leading it ("first thing, give me ..." is "give
+    me ...")."""
+    rest = _LEADING_MARKERS.sub("", text, count=1)
+    rest = _MARKER_BEFORE_VERB.sub("", rest, count=1)
+    return rest if re.search(r"[A-Za-z0-9]", rest) else text
+
+
+def asked_part(text: str) -> str:
+    """The pieces of ``text`` that ask, without the statements around them (``text`` itself
+    when no piece asks, when every piece does, or when what asks needs what was told)."""
+    text = _AS_AGREED.sub("", _relayed(text))
+    pieces = [p for p in _pieces(text) if p.strip(" ,.;:-")]
+    if len(pieces) < 2:
+        return without_discourse_markers(text)
+    kinds = [_asks(p) for p in pieces]
+    if all(kinds) or not any(kinds):
+        return text
+    told = [p for p, asks in zip(pieces, kinds, strict=True) if not asks]
+    asked = [without_discourse_markers(p) for p, asks in zip(pieces, kinds, strict=True) if asks]
+    asked = [p.strip(" ,;:-") for p in asked if p.strip(" ,;:-")]
+    bare = [p for p in asked if _VERB_ON_A_PRONOUN.match(p)]
+    if len(bare) == 1 and len(asked) > 1:
+        # "QD 46 readback - should be ninety-five amps, check it": check the QD46 readback
+        rest = [p for p in asked if p is not bare[0]]
+        asked = [f"{_VERB_ON_A_PRONOUN.match(bare[0])['verb']} {' and '.join(rest)}"]
+    request = ", ".join(asked)
+    if _GO_AHEAD_ONLY.match(request):
+        # "the physicist asked me to try HCM11 at 0.25 A, so please set that": what was told
+        # holds the change; the request only says to do it
+        clauses = [c for p in told for c in re.split(r"\s+and\s+|,\s+", p)]
+        valued = [c for c in clauses if any(a.unit for a in amounts(c))]
+        # "the handover says 0.45, go with that": a bare value told, a follow-up's value
+        valued = valued or [
+            c for c in clauses if re.search(r"(?<![\w.])[-+−]?\d*\.?\d+(?![\w.:])", c)
+        ]
+        if len(valued) != 1:
+            return text
+        return _REPORTED_LEAD.sub("", without_discourse_markers(valued[0]).strip(" ,;:-"))
+    places = {" ".join(m.split()).lower() for p in told for m in _SECTOR.findall(p)}
+    if re.search(r"\bthere\b", request, re.I) and len(places) == 1:
+        # "the orbit in sector 10 looks off, could the correctors there be tweaked?"
+        request = re.sub(r"\bthere\b", f"in {places.pop()}", request, count=1, flags=re.I)
+    devices = {d.upper() for p in told for d in _DEVICE.findall(p)}
+    told_something = any(re.search(r"[A-Za-z0-9]", _LEADING_MARKERS.sub("", p)) for p in told)
+    if told_something and _PRONOUN.search(request) and not _DEVICE.search(request):
+        if len(devices) != 1:
+            return text  # "the RF frequency stays at ..., what's it reading?": it is told
+        # "Logbook says QF25 should be at 121.5 A. Set it to 121.5 please.": QF25
+        device = devices.pop()
+        request = re.sub(r"\b(?:its|their)\b", f"{device}'s", request, count=1, flags=re.I)
+        request = re.sub(r"\b(?:it|them|that)\b", device, request, count=1, flags=re.I)
+    return request
+
+
+#: "as agreed at the morning meeting", "as the optics group asked": a reason after the request
+_AS_AGREED = re.compile(
+    r"\s*,?\s+as\s+(?:(?:agreed|asked|requested|discussed|planned|instructed|arranged|decided|"
+    r"promised)\b|(?:the|our|my|their)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:asked|requested|wants|said|"
+    r"suggested|agreed)\b)[^,;?!]*(?=[.!]*\s*$)",
+    re.I,
+)
+_SECTOR = re.compile(r"\bsector\s+\d{1,2}\b", re.I)
+_EXPECTED = re.compile(
+    r"(?:it\s+|that\s+|this\s+)?(?:should|must|ought\s+to|is\s+supposed\s+to)\s+(?:be|read|sit)\b",
+    re.I,
+)
+_VERB_ON_A_PRONOUN = re.compile(
+    r"^(?:please\s+|just\s+)?(?P<verb>check|verify|confirm|read|show|plot|trend)\s+(?:it|that|them|this)"
+    r"(?:\s+(?:please|for\s+me|now))?\W*$",
+    re.I,
+)
+_EMBEDDED_ASK = re.compile(
+    r"\b(?:wonder(?:ing)?|curious|(?:want|like|need)\s+to\s+(?:know|see|check)|not\s+sure)\b"
+    r"|\b(?:whether|what|which|how|when|where)\b",
+    re.I,
+)
+_PRONOUN = re.compile(r"\b(?:it|its|them|their|that)\b", re.I)
+_GO_AHEAD_ONLY = re.compile(
+    r"^\W*(?:so\s+|and\s+)?(?:please\s+|pls\s+|just\s+)?(?:set|do|apply|make)\s+(?:it|that|this|them)"
+    r"(?:\s+(?:please|pls|now|then))?\W*$|^\W*(?:so\s+)?(?:please\s+)?(?:go\s+ahead|go\s+with\s+"
+    r"(?:that|it)|do\s+it)(?:\s+(?:please|now))?\W*$",
+    re.I,
+)
+#: "the physicist on call asked me to", "the logbook says": who asked, before what they asked
+_REPORTED_LEAD = re.compile(
+    r"^.*?\b(?:asked|asks|told|wants?|wanted|said|says|suggested|suggests)\s+(?:me\s+|us\s+)?"
+    r"(?:to\s+|that\s+)?(?=\S)",
+    re.I,
+)
+#: "the ID04 beamline asks for the current lifetime", "users at ID05 want to know the actual
+#: gap", "ID07 is asking for a smaller gap": a request relayed, its device named by the asker
+_RELAYED = re.compile(
+    r"^\W*(?P<who>(?:the\s+)?(?:[a-z]+\s+){0,3}?(?:(?:at|on|of|from)\s+(?:the\s+)?)?"
+    r"(?:[a-z]+\s+)?(?P<device>[A-Za-z]{1,5}\d{1,3})(?:\s+[a-z]+)?(?:\s+\([^)]*\))?|"
+    r"(?:the\s+)?(?:users?|beamlines?|people)\s+(?:on|at|of)\s+[^,;:]*?\(?(?P<dev2>[A-Za-z]{1,5}\d{1,3})\)?)"
+    r"\s+(?:(?:is|are)\s+asking(?:\s+(?:for|about))?|asks?(?:\s+(?:for|about))?|asked(?:\s+(?:for|about))?|"
+    r"(?:is\s+|are\s+)?request(?:s|ed|ing)?|"
+    r"want(?:s|ed)?\s+to\s+know|would\s+like\s+to\s+know|(?P<wish>wants?|would\s+like))\s+"
+    r"(?P<what>(?!(?:me|us|you)\b)[^:;]+)$",
+    re.I,
+)
+
+
+_VALUE_FIRST = re.compile(
+    r"^(?:an?\s+|the\s+)?(?P<value>[-+−]?(?:\d+(?:\.\d*)?|\.\d+)\s*(?:[a-zµ]{1,4}\b|%))"
+    r"(?:\s+(?P<noun>(?!please\b|now\b|if\b|and\b|on\b|for\b)[a-z]+))?(?P<rest>.*)$",
+    re.I,
+)
+#: ", can we give them that?": the go-ahead asked with a relayed request
+_GIVE_THEM = re.compile(
+    r"\s*[,;]?\s*(?:can|could|shall)\s+(?:we|you)\s+(?:give|do|manage|get)\s+(?:them\s+|him\s+|her\s+)?"
+    r"(?:that|it|this)\s*\??\s*$",
+    re.I,
+)
+_PEOPLE = re.compile(
+    r"\b(?:beamlines?|users?|people|group|team|physicists?|scientists?|experiment|station|hutch|"
+    r"they|he|she|crew|folks)\b",
+    re.I,
+)
+
+
+def _relayed(text: str) -> str:
+    """A relayed request said as the operator's own, its nouns bound to the asker's device."""
+    found = _RELAYED.match(text)
+    if found is None:
+        return text
+    if found["wish"] and not _PEOPLE.search(found["who"]):
+        return text  # "VCM33 wants to come down": a device does not ask, people do
+    device = (found["device"] or found["dev2"]).upper()
+    what = _GIVE_THEM.sub("", found["what"].strip())
+    valued = _VALUE_FIRST.match(what)
+    if valued is not None:
+        # "is asking for a 10 mm gap": the device's gap to 10 mm
+        noun = f" {valued['noun']}" if valued["noun"] else ""
+        return f"set the {device}{noun} to {valued['value']}{valued['rest']}"
+    if re.match(r"(?:what|how|when|where|which|whether|if|why)\b", what, re.I):
+        if not _DEVICE.search(what):
+            what = re.sub(r"\b(?:their|the)\s+", f"the {device} ", what, count=1, flags=re.I)
+        return (
+            what
+            if not what.lower().startswith(("if ", "whether "))
+            else f"is {what.split(' ', 1)[1]}"
+        )
+    if not _DEVICE.search(what):
+        if re.search(r"\btheir\b", what, re.I):
+            what = re.sub(r"\btheir\b", f"the {device}", what, count=1, flags=re.I)
+        else:
+            head = re.split(
+                r"\s*(?:,|\s[-–—]\s|\bplease\b|\bclosed\b|\bopened\b|\bset\b|\bto\b|\bat\b)",
+                what,
+                maxsplit=1,
+            )[0]
+            what = f"{head} on {device}{what[len(head) :]}"
+    return f"I'd like {what}"
+
+
+def only_tells(text: str) -> bool:
+    """Every piece of ``text`` tells and none asks, and the teller is the operator ("Morning.
+    I've got the desk until 15:00."): a word to take in, no request."""
+    pieces = [p for p in _pieces(text) if p.strip(" ,.;:-")]
+    if not pieces or any(_asks(p) for p in pieces):
+        return False
+    said = [_LEADING_MARKERS.sub("", p.strip(" ,;:-"), count=1) for p in pieces]
+    said = [p for p in said if re.search(r"[A-Za-z0-9]", p)]
+    return bool(said) and all(_FIRST_PERSON.match(p) for p in said)
+
+
+_FIRST_PERSON = re.compile(r"(?:i|we)(?:'ve|'m|'ll|'re|\s+have|\s+am|\s+will|\s+are)\b", re.I)
+
+
+def _pieces(text: str) -> list[str]:
+    out = []
+    for piece in _BREAK.split(text):
+        start = 0
+        for found in _CLAUSE_COMMA.finditer(piece):
+            out.append(piece[start : found.start()])
+            start = found.start() + 1
+        out.append(piece[start:])
+    return [p.strip() for p in out]
+
+
+def _asks(piece: str) -> bool:
+    """The piece asks something: a question, a verb that asks leading it, a value given."""
+    said = _LEADING_MARKERS.sub("", piece.strip(" ,;:-"), count=1)
+    said = _MARKER_BEFORE_VERB.sub("", said, count=1).strip()
+    if not re.search(r"[A-Za-z0-9]", said):
+        return False  # "Incoming shift here.", "Handover item 3:": a marker alone
+    if re.match(
+        r"(?:i|we)\s+(?:want|need|'d\s+like|would\s+like)\s+to\s+(?:be\s+sure|make\s+sure)\b",
+        said,
+        re.I,
+    ):
+        return False  # "I want to be sure it's healthy": why the request is made
+    if refusal_spans(said):
+        return True  # "we're not going to touch the ID03 gap": the parse reads refusals
+    reason = re.match(r"(?:as|because|since|so\s+that|to|in\s+order\s+to)\b", said, re.I)
+    if reason and not (said.lower().startswith("since") and not _TELLS.search(said)):
+        # "as agreed at the morning meeting", "to get more lifetime": a reason ("since 8 am"
+        # is a time)
+        return False
+    if re.match(r"(?:after|following)\b", said, re.I) and not re.search(r"\d", said):
+        return False  # "after the tune jump this morning": an event, told
+    if _EXPECTED.match(said):
+        return False  # "QD 46 readback - should be ninety-five amps, check it": the expectation
+    if _EMBEDDED_ASK.search(said):
+        return True  # "I am wondering whether the vacuum has gone up": a question inside
+    if is_question(said) or _ASKER.search(said) or re.match(REQUEST_LEAD, said, re.I):
+        return True
+    lead = re.findall(r"[a-z]+", lead_stripped(said).lower())[:1]
+    if lead and lead[0] in _REQUEST_VERBS:
+        return True
+    # "ID04 gap to 18 mm", "QD 46 readback": what is wanted of a device, no verb that tells
+    return not _TELLS.search(said)

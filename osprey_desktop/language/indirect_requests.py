@@ -1,0 +1,196 @@
+"""Requests said indirectly, said the plain way before the parse.
+
+An operator often says what should be rather than what to do, and wraps it in what they see:
+
+* a **device that moves** is a change of it: "VCM33 needs to come down by 0.25 A" lowers VCM33
+  by 0.25 A; "can it come down?" lowers it by an amount still to be asked;
+* a **judgement on a value** gives the value: "HCM24 would be happier at 0.6 A" sets it;
+  "it'd be good if the RF voltage were 100 kV higher" is "the RF voltage 100 kV higher";
+* a **purpose** after the amount ("... by 0.25 A to flatten the orbit there") and an
+  **observation** beside the change ("the lifetime is suffering", "the orbit in sector 10 looks
+  off") say why, not what: they are left out, and a pronoun or "there" in the change takes the
+  observation's device or place ("HCM03 is set too high, can it come down?").
+
+Each rule reads the sentence's structure (subject, modal, verb of motion, amount), never a list
+of sentences; what a rule cannot place is left as typed, so the parse still asks about it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
+
+__all__ = ["indirect_said_plainly"]
+
+_VALUE = rf"(?:[-+−]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?|{SPELLED_NUMBER_PATTERN})"
+_MODAL = (
+    r"(?:needs?\s+to|should|must|has\s+to|have\s+to|ought\s+to|wants?\s+to|could|can|will|"
+    r"would|might)"
+)
+_MOTION = r"(?:come|go|move|be\s+(?:brought|taken|moved)|get)"
+#: "VCM33 needs to come down by 0.25 A", "the gap should go up 2 mm": the device moves
+_DEVICE_MOVES = re.compile(
+    rf"(?P<lead>^|[,;.]\s*|\b(?:and|so|but)\s+)(?P<ask>(?:can|could|would|will)\s+(?=\S+\s+{_MOTION}\b))?"
+    rf"(?P<what>(?:the\s+)?[\w][\w\s-]{{0,40}}?)\s+(?:{_MODAL}\s+)?{_MOTION}\s+"
+    r"(?P<way>up|down|higher|lower)\b(?P<rest>[^,;?!]*)(?P<end>[?!.]*)",
+    re.I,
+)
+#: "HCM24 would be happier at 0.6 A", "QF3 would do better at 121 A": a value judged best
+_BETTER_AT = re.compile(
+    r"(?P<what>(?:the\s+)?[\w][\w\s-]{0,40}?)\s+(?:would|will|might)\s+(?:be\s+)?(?:much\s+)?"
+    r"(?:happier|better(?:\s+off)?|do\s+better|behave\s+better|work\s+better|best)\s+"
+    rf"(?:at|with|on)\s+(?=[-+−]?\.?\d|{SPELLED_NUMBER_PATTERN})",
+    re.I,
+)
+#: "it'd be good if the RF voltage were 100 kV higher", "it would be nice to have QF3 at 121 A"
+_WOULD_BE_GOOD = re.compile(
+    r"\b(?:it'?d|it\s+would|that\s+would|that'?d)\s+be\s+(?:good|nice|better|great|best|ideal|"
+    r"helpful|useful)\s+(?:if\s+(?P<what>[^,;?!]+?)\s+(?:were|was|is|could\s+be|went|got)|"
+    r"to\s+have\s+(?P<had>[^,;?!]+?))\s+(?=(?:at\s+|to\s+)?[-+−]?\.?\d|"
+    rf"(?:at\s+|to\s+)?{SPELLED_NUMBER_PATTERN}|(?:a\s+(?:bit|little|touch|tad)\s+|slightly\s+)?"
+    r"(?:higher|lower|wider|narrower|up|down)\b)",
+    re.I,
+)
+#: "... by 0.25 A to flatten the orbit there", "..., so as to recover the lifetime": a purpose
+_PURPOSE = re.compile(
+    r"(?P<amount>\d\s*(?:[a-zµ]{1,4}\b|%))\s*,?\s+(?:so\s+as\s+|in\s+order\s+)?to\s+"
+    r"(?!(?:the\s+same|what|where|its|their|that|nominal|golden|default|zero|minus|match|equal)\b)"
+    rf"(?!{SPELLED_NUMBER_PATTERN})"
+    r"(?=[a-z]{3,}\b)(?P<purpose>[^,;?!\d]*)(?=[,;.?!]|$)",
+    re.I,
+)
+#: "the lifetime is suffering", "the orbit in sector 10 looks off", "HCM03 is probably set too
+#: high": a clause that says how something is, with no request of its own
+_OBSERVATION = re.compile(
+    r"^\s*(?P<subject>(?:the\s+)?[\w][\w\s-]{0,40}?)\s+(?:is|are|looks?|seems?|was|were|has\s+been|"
+    r"'s)\s+(?:probably\s+|clearly\s+|definitely\s+|a\s+bit\s+|a\s+little\s+|still\s+|really\s+|"
+    r"quite\s+|way\s+|too\s+|pretty\s+|rather\s+|just\s+|now\s+)*(?:set\s+)?(?:too\s+)?"
+    r"(?P<state>[a-z]+(?:\s+[a-z]+)?)\s*$",
+    re.I,
+)
+_CHANGE_AHEAD = re.compile(
+    r"\b(?:set|put|raise|lower|increase|decrease|reduce|open|close|bump|nudge|tweak|trim|adjust|"
+    r"move|bring|change|make|come|go)\b",
+    re.I,
+)
+#: "the RF voltage 100 kV higher": an amount and its direction, a change without a verb
+_AMOUNT_OF_CHANGE = re.compile(
+    r"\d\s*[a-zµ%]{0,4}\s+(?:higher|lower|more|less|wider|narrower|up|down)\b|\bto\s+[-+−]?\.?\d",
+    re.I,
+)
+#: "could the vertical correctors there be tweaked a little?": a change asked in the passive
+_PASSIVE_ASK = re.compile(
+    r"\b(?:can|could|would|will)\s+(?P<what>(?!you\b|we\b|i\b)[^,;?!]{1,50}?)\s+be\s+"
+    r"(?P<verb>tweaked|raised|lowered|increased|decreased|reduced|adjusted|changed|moved|opened|"
+    r"closed|nudged|trimmed|bumped|corrected)\b(?P<rest>[^,;?!]*)\?",
+    re.I,
+)
+_PLACE = re.compile(
+    r"\b(?:in|at|around|near)\s+(?P<place>sector\s+\d{1,2}|(?:the\s+)?[A-Za-z]{1,5}\s?\d{1,3})\b",
+    re.I,
+)
+_DEVICE_NAMED = re.compile(r"^\s*(?:the\s+)?(?P<device>[A-Za-z]{1,5}\s?\d{1,3}\b)", re.I)
+
+
+#: "I'd like a smaller gap on ID07": a comparative wished, its amount still to be asked
+_WISHED_COMPARATIVE = re.compile(
+    r"\b(?:(?:i|we)(?:'d|\s+would)\s+like|(?:i|we)\s+(?:want|need))\s+(?:an?\s+)?"
+    r"(?P<cmp>smaller|narrower|lower|higher|larger|bigger|wider|stronger|weaker)\s+"
+    r"(?P<what>[^,;?!]+?)\s*(?=[,;?!]|$)",
+    re.I,
+)
+
+
+def indirect_said_plainly(text: str) -> str:
+    """``text`` with the indirect forms above said the plain way (unchanged when none fits)."""
+    work = _WISHED_COMPARATIVE.sub(lambda m: f"make {m['what']} a bit {m['cmp']}", text)
+    work = _WOULD_BE_GOOD.sub(lambda m: f"{m['what'] or m['had']} ", work)
+    work = _BETTER_AT.sub(lambda m: f"set {m['what'].strip()} to ", work)
+    work = _PURPOSE.sub(r"\g<amount>", work)
+    work = _PASSIVE_ASK.sub(_passive_asked, work)
+    work = _observations_dropped(work)
+    return _DEVICE_MOVES.sub(_device_moves, work)
+
+
+def _passive_asked(found: re.Match[str]) -> str:
+    verb = found["verb"].lower()
+    return f"{_BASE_FORMS.get(verb, verb[:-2])} {found['what'].strip()}{found['rest']}"
+
+
+#: the base of the participles above whose base is not the participle less "ed"
+_BASE_FORMS = {
+    "raised": "raise",
+    "reduced": "reduce",
+    "moved": "move",
+    "changed": "change",
+    "closed": "close",
+    "trimmed": "trim",
+    "bumped": "bump",
+    "nudged": "nudge",
+    "increased": "increase",
+    "decreased": "decrease",
+}
+
+
+def _device_moves(found: re.Match[str]) -> str:
+    what = found["what"].strip()
+    lead = found["lead"]
+    beam = re.match(r"(?:the\s+)?(?:beam|lifetime|current|orbit|pressure|vacuum)\b", what, re.I)
+    if beam and not re.search(r"\d", what) and not found["ask"]:
+        return found.group(0)  # "the lifetime needs to come up": a wish about the beam
+    if re.match(r"(?:i|we|you|they|he|she)\b", what, re.I):
+        return found.group(0)  # "we should go up": a person, not a device
+    asked = re.match(r"(?:did|does|do|has|have|had|is|was|were|when|why|how|what)\b", what, re.I)
+    if asked or ("?" in found["end"] and not found["ask"]):
+        return found.group(0)  # "did the RF voltage go up since 10 am?": a question of the past
+    verb = "raise" if found["way"].lower() in ("up", "higher") else "lower"
+    rest = found["rest"]
+    return f"{lead}{verb} {what}{rest}{'' if found['ask'] else found['end']}"
+
+
+def _observations_dropped(text: str) -> str:
+    """The request without clauses that only observe, when another clause asks a change; a
+    pronoun or "there" in the change takes the observed device or place."""
+    clauses = re.split(r"(?<=[,;.])\s+|\s+(?=so\s)", text)
+    if len(clauses) < 2:
+        return text
+    observed = [i for i, c in enumerate(clauses) if _observes(c)]
+    asks = [
+        i
+        for i, c in enumerate(clauses)
+        if i not in observed and (_CHANGE_AHEAD.search(c) or _AMOUNT_OF_CHANGE.search(c))
+    ]
+    if not observed or not asks:
+        return text
+    kept = []
+    device = place = None
+    for i, clause in enumerate(clauses):
+        if i in observed:
+            subject = _OBSERVATION.match(clause.strip(" ,;."))["subject"]
+            named = _DEVICE_NAMED.match(subject)
+            device = named["device"] if named else device
+            located = _PLACE.search(subject)
+            place = located["place"] if located else place
+            continue
+        if i > min(observed) or device or place:
+            if device:
+                clause = re.sub(r"\b(?:it|its)\b", device, clause, count=1, flags=re.I)
+            if place:
+                clause = re.sub(r"\bthere\b", f"in {place}", clause, count=1, flags=re.I)
+        kept.append(clause)
+    return " ".join(kept).strip(" ,;")
+
+
+def _observes(clause: str) -> bool:
+    """A clause that says how something is: no condition, no question word, no amount."""
+    said = clause.strip(" ,;.")
+    if re.match(r"(?:if|when|unless|once|because|since|as|while|and|but)\b", said, re.I):
+        return False
+    if re.search(r"\d\s*[a-zµ%]{0,4}\s*$", said) or "?" in clause:
+        return False
+    found = _OBSERVATION.match(said)
+    if found is None:
+        return False
+    state = found["state"].lower().split()[0]
+    return state not in ("at", "to", "on", "set", "the", "a", "an", "about", "around")

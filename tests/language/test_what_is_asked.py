@@ -1,0 +1,265 @@
+"""What a message asks apart from what it tells, requests said indirectly, and numbers typed in
+other conventions (``language.discourse``, ``language.indirect_requests``, ``numbers``)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from osprey_desktop.language.discourse import asked_part, only_tells
+from osprey_desktop.language.indirect_requests import indirect_said_plainly
+from osprey_desktop.language.numbers import numbers_typed_plainly
+from osprey_desktop.language.request import Vocabulary, parse_request
+from osprey_desktop.language.write_parsing import parse_write_request
+
+WORDS = Vocabulary(
+    device_prefixes=frozenset({"hcm", "vcm", "qf", "qd", "bpm", "id", "ig"}),
+    channel_words=frozenset(
+        {"beam", "current", "lifetime", "tune", "horizontal", "vertical", "rf", "voltage"}
+        | {"gap", "vacuum", "pressure", "orbit", "energy", "corrector", "frequency"}
+    ),
+)
+NOW = datetime(2026, 11, 26, 15, 30, tzinfo=ZoneInfo("UTC"))
+
+
+def parse(text: str):
+    return parse_request(text, WORDS, NOW)
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        # a discourse marker leads the request
+        ("first thing, give me the beam current", "give me the beam current"),
+        ("per the shift plan raise QF 7 by 0.2 A", "raise QF 7 by 0.2 A"),
+        ("Night shift here. Is the lifetime above 8 h?", "Is the lifetime above 8 h?"),
+        # what is told beside what is asked
+        (
+            "the elog says we had 450 mA at 03:00, what did the DCCT read then?",
+            "what did the DCCT read then?",
+        ),
+        ("Item 2: VCM 4 to 0.1 A, the physicists are done", "VCM 4 to 0.1 A"),
+        (
+            "QF12 is supposed to be at 120.5 A and it isn't. Put it to 120.5 please.",
+            "Put QF12 to 120.5 please.",
+        ),
+        # a reason after the request
+        (
+            "read HCM 9 and then set it to 0.3 A as discussed at the meeting",
+            "read HCM 9 and then set it to 0.3 A",
+        ),
+        # what was told holds the change, the request only says to do it
+        (
+            "the optics group asked me to try QD 4 at 95.5 A, so please set that",
+            "try QD 4 at 95.5 A",
+        ),
+        # the place of an observation for "there"
+        (
+            "the orbit in sector 7 is noisy, could the correctors there be trimmed?",
+            "could the correctors in sector 7 be trimmed?",
+        ),
+    ],
+)
+def test_the_asked_part_leaves_what_is_only_told(text, asked):
+    assert asked_part(text) == asked
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "set HCM3 to 0.2 A",
+        "since 8 am, what was the max lifetime",  # a time, not a reason
+        "we're not going to touch the ID03 gap tonight, just read it",  # a refusal, read later
+        "the lifetime is low, the current is high",  # nothing asked: kept whole
+        # "it" told, no device to give it: kept whole, nothing guessed
+        "the RF frequency stays at 499.654 overnight. What's it reading?",
+    ],
+)
+def test_a_message_is_kept_whole_when_nothing_can_be_left_out_safely(text):
+    assert asked_part(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("users at the ID05 beamline want to know their gap", "the ID05 gap"),
+        ("the ID04 beamline asks for the lifetime, they're aligning", "the lifetime"),
+        ("users on beamline 7 (ID07) ask what energy we're running at", "energy"),
+    ],
+)
+def test_a_relayed_question_is_asked_as_the_operators_own(text, read):
+    request = parse(text)
+    assert request.intent == "read" and not request.changes
+    assert read in " and ".join(request.targets)
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        (
+            "The beamline at ID07 is asking for a 10 mm gap, can we give them that?",
+            "set the ID07 gap to 10 mm",
+        ),
+        ("users at ID05 want a 12 mm gap", "set the ID05 gap to 12 mm"),
+        (
+            "the ID04 beamline wants their gap closed to 10.5 mm please",
+            "set the ID04 gap to 10.5 mm",
+        ),
+    ],
+)
+def test_a_relayed_change_with_its_value_is_that_change(text, canonical):
+    request = parse(text)
+    assert request.intent == "write" and request.canonical == canonical
+
+
+def test_a_device_does_not_ask_people_do():
+    request = parse("VCM33 needs to come down by 0.25 A")
+    assert request.targets == ("VCM33",) and request.canonical == "decrease VCM33 by 0.25 A"
+
+
+@pytest.mark.parametrize("text", ["ID07 is asking for a smaller gap", "I want a higher RF voltage"])
+def test_a_comparative_wished_without_an_amount_is_a_change_asked_about(text):
+    request = parse(text)
+    assert request.changes and request.quantity.kind == "comparative"
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        (
+            "VCM33 needs to come down by 0.25 A to flatten the orbit there",
+            "decrease VCM33 by 0.25 A",
+        ),
+        ("the ID05 gap should go up by 2 mm", "increase the ID05 gap by 2 mm"),
+        ("I think HCM24 would be happier at 0.6 A, could you do that?", "set HCM24 to 0.6 A"),
+        (
+            "It'd be good if the RF voltage were 100 kV higher, the lifetime is suffering",
+            "increase the RF voltage by 100 kV",
+        ),
+        ("QD4 should be 1 A higher", "increase QD4 by 1 A"),
+        ("could QF3 be raised by 1 A?", "increase QF3 by 1 A"),
+    ],
+)
+def test_what_should_be_is_said_as_the_change(text, canonical):
+    request = parse(text)
+    assert request.intent == "write" and request.canonical == canonical
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "HCM03 is probably set too high, can it come down?",
+        "the orbit in sector 10 looks off, could the vertical correctors there be tweaked?",
+        "For QD 36 I want a little more current, not much.",
+    ],
+)
+def test_a_change_suggested_without_an_amount_is_a_change_whose_amount_is_asked(text):
+    request = parse(text)
+    assert request.changes and (request.quantity is None or request.quantity.value is None)
+    assert "not much" not in request.targets
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "did the RF voltage go up since 10 am?",
+        "the lifetime needs to come up",
+        "has QF3 come down since this morning?",
+    ],
+)
+def test_a_question_or_a_wish_about_the_beam_moving_changes_nothing(text):
+    assert not parse(text).changes
+
+
+def test_a_purpose_after_the_amount_names_no_channel():
+    assert indirect_said_plainly("lower VCM33 by 0.25 A to flatten the orbit") == (
+        "lower VCM33 by 0.25 A"
+    )
+    # a value after "to" is the value, never a purpose
+    assert "twelve" in indirect_said_plainly("set VCM 35 by 0.2 A to twelve amps")
+
+
+@pytest.mark.parametrize(
+    ("text", "plain"),
+    [
+        ("HCM12 to 0,5 A", "HCM12 to 0.5 A"),
+        ("ID05 gap to 12,75 mm", "ID05 gap to 12.75 mm"),
+        ("set QF3 to 1,500 A", "set QF3 to 1500 A"),
+        ("the last 2½ hours", "the last 2.5 hours"),
+        ("½ A more on HCM 2", "0.5 A more on HCM 2"),
+        ("HCM 1,2 readbacks", "HCM 1,2 readbacks"),  # a list, no unit after it
+    ],
+)
+def test_numbers_typed_in_other_conventions_have_a_decimal_point(text, plain):
+    assert numbers_typed_plainly(text, lambda unit: unit in ("A", "mm", "hours")) == plain
+
+
+def test_a_decimal_comma_is_the_value_written():
+    request = parse("HCM12 to 0,5 A")
+    assert request.quantity.value == 0.5 and request.canonical == "set HCM12 to 0.5 A"
+
+
+def test_values_given_respectively_go_each_to_its_device():
+    request = parse("set HCM1, HCM2, HCM3 to +0.1, +0.2, +0.3 A respectively")
+    specs = parse_write_request(request.canonical)
+    assert [(s.target, s.amount, s.unit) for s in specs] == [
+        ("HCM1", 0.1, "A"),
+        ("HCM2", 0.2, "A"),
+        ("HCM3", 0.3, "A"),
+    ]
+
+
+def test_a_direction_per_device_keeps_each_sign():
+    request = parse("HCM13 up 0.2 A and HCM14 down 0.2 A")
+    specs = parse_write_request(request.canonical)
+    assert [(s.target, s.mode, s.amount) for s in specs] == [
+        ("HCM13", "delta", 0.2),
+        ("HCM14", "delta", -0.2),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        (
+            "make Q D thirty-eight one amp higher than Q D forty",
+            "set QD38 to the same value as QD40 plus 1 amp",
+        ),
+        (
+            "It would make sense for the ID05 gap to sit 2 mm wider than the ID04 gap",
+            "set ID05 to the same value as ID04 plus 2 mm",
+        ),
+        ("set QD4 0.5 A lower than QD2", "set QD4 to the same value as QD2 minus 0.5 A"),
+        ("st vcm 22 = vcm 23 + 0.05", "set VCM22 to the same value as VCM23 plus 0.05"),
+    ],
+)
+def test_an_amount_of_difference_from_another_device_is_a_copy_with_an_offset(text, canonical):
+    request = parse(text)
+    assert request.intent == "copy" and request.canonical == canonical
+    assert parse("is QD38 higher than QD40?").intent != "copy"
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("Morning. I've got the desk until 15:00.", "conversation"),
+        (
+            "Before I start, can you explain the difference between a setpoint and a readback?",
+            "knowledge",
+        ),
+    ],
+)
+def test_words_only_told_are_taken_in_and_a_marked_question_is_answered(text, intent):
+    assert parse(text).intent == intent
+
+
+def test_a_statement_with_a_question_inside_is_asked():
+    assert not only_tells("I am wondering whether the vacuum in sector 11 has gone up")
+    assert only_tells("Evening. I'm on until 23:00.")
+
+
+def test_a_check_against_a_value_told_is_a_read():
+    request = parse("QD 46 readback - should be ninety-five amps, check it")
+    assert request.intent == "read" and request.targets == ("QD46 readback",)
