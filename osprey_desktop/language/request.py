@@ -445,7 +445,25 @@ def _retraction_dropped(text: str) -> str:
     return rest if len(re.findall(r"\w+", rest)) >= 2 else text
 
 
-_TIME_UNITS = frozenset(["h", "hr", "hrs", "hour", "hours", "min", "mins", "minute", "minutes", "s", "sec", "secs", "d", "day", "days"])
+_TIME_UNITS = frozenset(
+    [
+        "h",
+        "hr",
+        "hrs",
+        "hour",
+        "hours",
+        "min",
+        "mins",
+        "minute",
+        "minutes",
+        "s",
+        "sec",
+        "secs",
+        "d",
+        "day",
+        "days",
+    ]
+)
 
 
 def _is_unit(word: str) -> bool:
