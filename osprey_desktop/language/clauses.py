@@ -359,4 +359,12 @@ def _changes(refusal: re.Match[str]) -> bool:
     verb ("don't set", "do not ever change", "never touch")."""
     if refusal.group("first") is None:
         return True
+    if _WRITES_REFUSED.match(refusal.string, refusal.end("first")):
+        return True  # "don't send any RF writes", "do not make any changes": writes refused
     return _changes_word(refusal.group("first")) or _changes_word(refusal.group("second"))
+
+
+_WRITES_REFUSED = re.compile(
+    r"\s+(?:any|a|the|more|further)?\s*(?:[a-z]+\s+)?(?:writes?|changes?|adjustments?|settings?)\b",
+    re.I,
+)

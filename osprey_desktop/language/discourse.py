@@ -29,12 +29,19 @@ from osprey_desktop.language.quantities import amounts
 
 __all__ = ["asked_part", "only_tells", "without_discourse_markers"]
 
+#: a word of a marker is never a verb that asks ("per the handover raise QD16 ...")
+_NOT_A_VERB = (
+    r"(?!(?:the|a|an|"
+    + "|".join(sorted(CHANGE | READ_VERBS | PLOT_VERBS, key=len, reverse=True))
+    + r")\b)"
+)
 #: Discourse markers: they place the message in the shift, they ask nothing.
 _MARKER = (
     r"(?:first\s+thing(?:\s+(?:this\s+shift|today))?|before\s+i\s+forget|one\s+more\s+thing|"
     r"on\s+second\s+thought|(?:just\s+)?so\s+you(?:'re|\s+are)\s+aware|fyi|heads[\s-]+up|"
     r"for\s+the\s+record|quick\s+(?:one|question)|before\s+(?:i|we)\s+start|first\s+of\s+all|"
-    r"first\s+off|to\s+start(?:\s+with)?|(?:item|point|task|note|step|to-?do)\s*#?\s*\d+|(?:as\s+)?per\s+(?:the\s+|my\s+|our\s+)?[a-z]+(?:\s+(?:notes?|"
+    r"first\s+off|to\s+start(?:\s+with)?|(?:item|point|task|note|step|to-?do)\s*#?\s*\d+|"
+    rf"(?:as\s+)?per\s+(?:the\s+|my\s+|our\s+)?(?:{_NOT_A_VERB}[a-z-]+\s+){{0,2}}{_NOT_A_VERB}[a-z-]+(?:\s+(?:notes?|"
     r"sheet|log|plan|meeting|item\s+\d+))?|according\s+to\s+(?:the\s+)?[a-z]+(?:\s+(?:notes?|"
     r"sheet|log))?|(?:the\s+)?handover(?:\s+(?:item|point|note)\s*(?:\d+|[a-z]))?|"
     r"(?:incoming|outgoing|new|night|day|morning|evening)\s+shift(?:\s+here)?|"
@@ -60,15 +67,15 @@ _BREAK = re.compile(
 _CLAUSE_COMMA = re.compile(
     r",\s+(?=(?:so\s+|and\s+)?(?:please\s+|just\s+)?(?:what|when|where|which|how|is|are|was|did|"
     r"does|do|can|could|would|set|put|read|show|plot|tell|give|check|raise|lower|increase|decrease|"
-    r"open|close|go\s+with|go\s+ahead|leave)\b|(?:as\s+)?(?:the\s+|my\s+|their\s+|our\s+)?"
-    r"[a-z]+(?:\s+[a-z]+)?(?:'re\b|'s\b|\s+(?:says|said|asked|asks|agreed|finished|started|wants|"
-    r"planning|is|are|was|were|has|have|had|will|tripped|drifted)\b))",
+    r"open|close|go\s+with|go\s+ahead|leave|don'?t|do\s+not|never)\b|(?:as\s+)?(?:the\s+|my\s+|their\s+|our\s+)?"
+    r"[a-z]+(?:\s+[\w]+){0,3}?(?:'re\b|'s\b|\s+(?:says|said|asked|asks|agreed|finished|started|wants|"
+    r"want|planning|is|are|was|were|has|have|had|will|tripped|drifted)\b))",
     re.I,
 )
 #: a finite verb that tells: the piece states something
 _TELLS = re.compile(
     r"\bi\s+am\b|\b(?:is|are|was|were|'m|'s|'re|has|have|had|says|said|asks|asked|called|calls|wants|"
-    r"stays|stay|seems|seem|looks|tripped|drifted|dropped|moved|changed|raised|lowered|started|"
+    r"want|need|needs|should|must|stays|stay|seems|seem|looks|tripped|drifted|dropped|moved|changed|raised|lowered|started|"
     r"finished|went|came|got|been|will|keeps?|agreed|planning|planned|knocked|happened)\b",
     re.I,
 )
@@ -107,7 +114,17 @@ def asked_part(text: str) -> str:
         # "QD 46 readback - should be ninety-five amps, check it": check the QD46 readback
         rest = [p for p in asked if p is not bare[0]]
         asked = [f"{_VERB_ON_A_PRONOUN.match(bare[0])['verb']} {' and '.join(rest)}"]
-    request = ", ".join(asked)
+    # pieces joined as they were cut: a sentence keeps its stop, a clause gets its comma
+    request = " ".join(p if re.search(r"[.!?]$", p) else f"{p}," for p in asked[:-1])
+    request = f"{request} {asked[-1]}".strip()
+    devices = {d.upper() for p in told for d in _DEVICE.findall(p)}
+    plural = _CHANGE_THEM_ALL.match(request)
+    if plural and len(devices) > 1:
+        # "beamlines at ID05 and ID07 both want 20 mm, set both gaps": each named device
+        values = {a.words for p in told for a in amounts(p) if a.unit}
+        if len(values) == 1:
+            named = " and ".join(sorted(devices))
+            return f"{plural['verb']} the {named} {plural['noun']} to {values.pop()}"
     if _GO_AHEAD_ONLY.match(request):
         # "the physicist asked me to try HCM11 at 0.25 A, so please set that": what was told
         # holds the change; the request only says to do it
@@ -117,6 +134,9 @@ def asked_part(text: str) -> str:
         valued = valued or [
             c for c in clauses if re.search(r"(?<![\w.])[-+−]?\d*\.?\d+(?![\w.:])", c)
         ]
+        if not valued and len(told) == 1:
+            # "per the handover it needs closing a little, go ahead": what was told, done
+            return without_discourse_markers(told[0]).strip(" ,;:-")
         if len(valued) != 1:
             return text
         return _REPORTED_LEAD.sub("", without_discourse_markers(valued[0]).strip(" ,;:-"))
@@ -124,11 +144,21 @@ def asked_part(text: str) -> str:
     if re.search(r"\bthere\b", request, re.I) and len(places) == 1:
         # "the orbit in sector 10 looks off, could the correctors there be tweaked?"
         request = re.sub(r"\bthere\b", f"in {places.pop()}", request, count=1, flags=re.I)
-    devices = {d.upper() for p in told for d in _DEVICE.findall(p)}
-    told_something = any(re.search(r"[A-Za-z0-9]", _LEADING_MARKERS.sub("", p)) for p in told)
+    # what is told after the request cannot be what its pronoun points back to ("what was it at
+    # 09:45? that's when their scan started": it is the previous turn's)
+    first_asked = kinds.index(True)
+    told_before = [p for p, asks in zip(pieces[:first_asked], kinds, strict=False) if not asks]
+    told_something = any(
+        re.search(r"[A-Za-z0-9]", _LEADING_MARKERS.sub("", p)) for p in told_before
+    )
     if told_something and _PRONOUN.search(request) and not _DEVICE.search(request):
+        subject = _subject_of(told_before[-1]) if told_before and not devices else None
+        if subject is not None:
+            # "lifetime was 9 h at 6 am; what is it now?": the lifetime
+            request = re.sub(r"\bits\b", f"{subject}'s", request, flags=re.I)
+            return re.sub(r"\bit\b", subject, request, flags=re.I)
         if len(devices) != 1:
-            return text  # "the RF frequency stays at ..., what's it reading?": it is told
+            return text  # "someone said it was odd, what's it at?": nothing to give "it"
         # "Logbook says QF25 should be at 121.5 A. Set it to 121.5 please.": QF25
         device = devices.pop()
         request = re.sub(r"\b(?:its|their)\b", f"{device}'s", request, count=1, flags=re.I)
@@ -154,8 +184,15 @@ _VERB_ON_A_PRONOUN = re.compile(
     re.I,
 )
 _EMBEDDED_ASK = re.compile(
-    r"\b(?:wonder(?:ing)?|curious|(?:want|like|need)\s+to\s+(?:know|see|check)|not\s+sure)\b"
-    r"|\b(?:whether|what|which|how|when|where)\b",
+    r"\b(?:wonder(?:ing)?|curious|(?:want|like|need)\s+to\s+(?:know|see|check)\s+\w|not\s+sure)\b"
+    r"|\b(?:whether)\b",
+    re.I,
+)
+#: "set both gaps", "put all three correctors": a change of the devices told, no name of its own
+_CHANGE_THEM_ALL = re.compile(
+    r"^\W*(?:so\s+|and\s+)?(?:please\s+)?(?P<verb>set|put|move|bring|open|close|change)\s+"
+    r"(?:both|all(?:\s+(?:two|three|four|five))?|the|their)\s+(?:of\s+)?(?:the\s+|their\s+)?"
+    r"(?P<noun>[a-z]+s)(?:\s+(?:please|now))?\W*$",
     re.I,
 )
 _PRONOUN = re.compile(r"\b(?:it|its|them|their|that)\b", re.I)
@@ -167,7 +204,8 @@ _GO_AHEAD_ONLY = re.compile(
 )
 #: "the physicist on call asked me to", "the logbook says": who asked, before what they asked
 _REPORTED_LEAD = re.compile(
-    r"^.*?\b(?:asked|asks|told|wants?|wanted|said|says|suggested|suggests)\s+(?:me\s+|us\s+)?"
+    r"^.*?\b(?:asked|asks|told|wants?|wanted|needs?|needed|said|says|suggested|suggests)\s+"
+    r"(?:me\s+|us\s+)?"
     r"(?:to\s+|that\s+)?(?=\S)",
     re.I,
 )
@@ -176,7 +214,10 @@ _REPORTED_LEAD = re.compile(
 _RELAYED = re.compile(
     r"^\W*(?P<who>(?:the\s+)?(?:[a-z]+\s+){0,3}?(?:(?:at|on|of|from)\s+(?:the\s+)?)?"
     r"(?:[a-z]+\s+)?(?P<device>[A-Za-z]{1,5}\d{1,3})(?:\s+[a-z]+)?(?:\s+\([^)]*\))?|"
-    r"(?:the\s+)?(?:users?|beamlines?|people)\s+(?:on|at|of)\s+[^,;:]*?\(?(?P<dev2>[A-Za-z]{1,5}\d{1,3})\)?)"
+    r"(?:the\s+)?(?:users?|beamlines?|people)\s+(?:on|at|of)\s+[^,;:]*?\(?(?P<dev2>[A-Za-z]{1,5}\d{1,3})\)?|"
+    # "beamline 9 is asking whether ...": people and no device, for a question only
+    r"(?P<people>(?:the\s+)?(?:[a-z]+\s+){0,2}?(?:beamlines?|users?|people|group|team|physicists?|"
+    r"scientists?|experiment|hutch|crew)(?:\s+\d{1,2})?))"
     r"\s+(?:(?:is|are)\s+asking(?:\s+(?:for|about))?|asks?(?:\s+(?:for|about))?|asked(?:\s+(?:for|about))?|"
     r"(?:is\s+|are\s+)?request(?:s|ed|ing)?|"
     r"want(?:s|ed)?\s+to\s+know|would\s+like\s+to\s+know|(?P<wish>wants?|would\s+like))\s+"
@@ -203,6 +244,16 @@ _PEOPLE = re.compile(
 )
 
 
+_MORE = re.compile(
+    r"(?:(?P<up>more|wider|larger|bigger|higher)|less|narrower|smaller|lower)$", re.I
+)
+
+
+def _asked_for(question: str) -> str:
+    """A relayed question as the operator asks it ("whether X is stable": tell me whether)."""
+    return f"tell me {question}" if re.match(r"(?:whether|if)\b", question, re.I) else question
+
+
 def _relayed(text: str) -> str:
     """A relayed request said as the operator's own, its nouns bound to the asker's device."""
     found = _RELAYED.match(text)
@@ -210,21 +261,27 @@ def _relayed(text: str) -> str:
         return text
     if found["wish"] and not _PEOPLE.search(found["who"]):
         return text  # "VCM33 wants to come down": a device does not ask, people do
-    device = (found["device"] or found["dev2"]).upper()
     what = _GIVE_THEM.sub("", found["what"].strip())
+    asks = re.match(r"(?:what|how|when|where|which|whether|if|why)\b", what, re.I)
+    if found["people"]:
+        # "beamline 9 is asking whether the beam current is stable": their question, asked
+        return _asked_for(what) if asks else text
+    device = (found["device"] or found["dev2"]).upper()
     valued = _VALUE_FIRST.match(what)
+    compared = valued and _MORE.match(valued["noun"] or "")
+    if valued is not None and compared:
+        # "ID03 users are asking for 2 mm more gap": the device's gap 2 mm up
+        verb = "increase" if compared["up"] else "decrease"
+        noun = valued["rest"].split()[0] if valued["rest"].split() else ""
+        return f"{verb} the {device} {noun} by {valued['value']}".replace("  ", " ")
     if valued is not None:
         # "is asking for a 10 mm gap": the device's gap to 10 mm
         noun = f" {valued['noun']}" if valued["noun"] else ""
         return f"set the {device}{noun} to {valued['value']}{valued['rest']}"
-    if re.match(r"(?:what|how|when|where|which|whether|if|why)\b", what, re.I):
+    if asks:
         if not _DEVICE.search(what):
-            what = re.sub(r"\b(?:their|the)\s+", f"the {device} ", what, count=1, flags=re.I)
-        return (
-            what
-            if not what.lower().startswith(("if ", "whether "))
-            else f"is {what.split(' ', 1)[1]}"
-        )
+            what = re.sub(r"\btheir\s+", f"the {device} ", what, count=1, flags=re.I)
+        return _asked_for(what)
     if not _DEVICE.search(what):
         if re.search(r"\btheir\b", what, re.I):
             what = re.sub(r"\btheir\b", f"the {device}", what, count=1, flags=re.I)
@@ -250,6 +307,28 @@ def only_tells(text: str) -> bool:
 
 
 _FIRST_PERSON = re.compile(r"(?:i|we)(?:'ve|'m|'ll|'re|\s+have|\s+am|\s+will|\s+are)\b", re.I)
+
+
+#: who tells rather than what is told about: never the subject a pronoun points back to
+_TELLERS = re.compile(
+    r"\b(?:logbook|log|elog|handover|sheet|notes?|physicists?|users?|people|beamlines?|operators?|"
+    r"someone|somebody|they|we|i|you|he|she|it|this|that|expert|group|team|shift|crew)\b",
+    re.I,
+)
+
+
+def _subject_of(piece: str) -> str | None:
+    """The subject of a statement ("the RF frequency stays at ...": the RF frequency), when it
+    is a thing of the machine and not who told it."""
+    said = _LEADING_MARKERS.sub("", piece.strip(" ,;:-"), count=1)
+    found = _TELLS.search(said)
+    if found is None:
+        return None
+    subject = said[: found.start()].strip(" ,")
+    words = subject.split()
+    if not 1 <= len(words) <= 5 or _TELLERS.search(subject) or re.search(r"\d", subject):
+        return None
+    return subject
 
 
 def _pieces(text: str) -> list[str]:

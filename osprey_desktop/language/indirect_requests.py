@@ -2,7 +2,8 @@
 
 An operator often says what should be rather than what to do, and wraps it in what they see:
 
-* a **device that moves** is a change of it: "VCM33 needs to come down by 0.25 A" lowers VCM33
+* a **change needed** is that change: "it needs closing a little" closes it by an amount to
+  ask; a **device that moves** is a change of it: "VCM33 needs to come down by 0.25 A" lowers VCM33
   by 0.25 A; "can it come down?" lowers it by an amount still to be asked;
 * a **judgement on a value** gives the value: "HCM24 would be happier at 0.6 A" sets it;
   "it'd be good if the RF voltage were 100 kV higher" is "the RF voltage 100 kV higher";
@@ -102,9 +103,30 @@ _WISHED_COMPARATIVE = re.compile(
 )
 
 
+#: "it needs closing a little", "QF3 could use raising by 1 A": a change needed, said as a noun
+_NEEDS_DOING = re.compile(
+    r"(?P<what>\b(?:it|they|them|(?:the\s+)?[A-Za-z][\w-]*(?:\s+[\w-]+){0,3}?))\s+"
+    r"(?:needs?|wants?|could\s+(?:use|do\s+with)|requires?)\s+(?:a\s+(?:bit\s+of\s+)?)?"
+    r"(?P<verb>clos|open|rais|lower|adjust|trimm|tweak|reduc|increas|decreas|nudg|bump)ing\b",
+    re.I,
+)
+_GERUND_BASE = {
+    "clos": "close",
+    "rais": "raise",
+    "reduc": "reduce",
+    "increas": "increase",
+    "decreas": "decrease",
+    "nudg": "nudge",
+    "trimm": "trim",
+}
+
+
 def indirect_said_plainly(text: str) -> str:
     """``text`` with the indirect forms above said the plain way (unchanged when none fits)."""
-    work = _WISHED_COMPARATIVE.sub(lambda m: f"make {m['what']} a bit {m['cmp']}", text)
+    work = _NEEDS_DOING.sub(
+        lambda m: f"{_GERUND_BASE.get(m['verb'].lower(), m['verb'].lower())} {m['what']}", text
+    )
+    work = _WISHED_COMPARATIVE.sub(lambda m: f"make {m['what']} a bit {m['cmp']}", work)
     work = _WOULD_BE_GOOD.sub(lambda m: f"{m['what'] or m['had']} ", work)
     work = _BETTER_AT.sub(lambda m: f"set {m['what'].strip()} to ", work)
     work = _PURPOSE.sub(r"\g<amount>", work)

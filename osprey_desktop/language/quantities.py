@@ -189,9 +189,10 @@ def read_quantity(text: str, lowered_words: list[str]) -> tuple[Quantity | None,
                 used.update([w, *following[:1]])
                 return Quantity("comparative", None, None, " ".join([w, *following])), used
             # "move it up a little", "down a bit": the direction before the vague amount
-            preceding = [p for p in lowered_words[max(0, i - 3) : i] if p not in ("a", "an")]
-            if preceding and _direction(preceding[-1:]):
-                used.update([w, preceding[-1]])
-                words = f"{preceding[-1]} {w}"
-                return Quantity("comparative", None, None, words), used
+            preceding = [p for p in lowered_words[max(0, i - 5) : i] if p not in ("a", "an")]
+            # "close it a little", "open the gap a bit": the verb's direction, two words back
+            way = next((p for p in reversed(preceding) if _direction([p])), None)
+            if way is not None:
+                used.update([w, way])
+                return Quantity("comparative", None, None, f"{way} {w}"), used
     return None, used

@@ -50,6 +50,13 @@ _CONCEPT_FORMS = [
         r"^how\s+(?:do\s+[a-z]+s|does\s+(?:a|an)\s+[a-z-]+)\s+"
         r"(?!look|read|compare|behave|stand|do\b)[a-z]+"
     ),
+    # "..., can you explain", "give me a short explanation I can pass on": an explanation asked
+    re.compile(
+        r"(?:^|[,;.-]\s*|\s)(?:can|could|would)\s+you\s+explain(?:\s+(?:it|that|this))?\s*[?.!]*$"
+    ),
+    re.compile(
+        r"\b(?:give|write|send)\s+me\s+(?:an?\s+)?(?:short|quick|brief|simple)?\s*explanation\b"
+    ),
     # what would happen if I set HCM01 to 5 A
     re.compile(r"^what\s+(?:would|will|could|might)\s+happen\b"),
     # what would the lifetime be if I raised the RF voltage: a hypothetical about a quantity

@@ -614,7 +614,8 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         unknown = []  # "use the QF11 setpoint for QF9": the relation places its verb
     used |= reference_words
     state = None
-    if change_verb in STATE_VERBS and (quantity is None or quantity.kind == "comparative"):
+    # "close the valve" is a state; "close the ID09 gap a bit" a change whose amount is asked
+    if change_verb in STATE_VERBS and quantity is None:
         state = STATE_VERBS[change_verb]
 
     if changes:
@@ -776,6 +777,8 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         )
         phrase = re.sub(r"^\s*(?:does|do|did)\b", " ", phrase, flags=re.I)
     phrase = WISH.sub(" ", phrase)
+    # "make it only 0.5 A lower": the amount's adverb, after the pronoun it left
+    phrase = re.sub(r"\b(it|them|that)\s+only\b", r"\1", phrase, flags=re.I)
     past = "|".join(sorted(PAST_VERBS | CROSSED_WORDS | ASKERS | {"has", "have", "had", "how"}))
     embedded = _EMBEDDED_QUESTION.search(canonical)
     if embedded:  # "tell me when the ID09 gap was last changed", "I'm wondering whether ..."

@@ -48,6 +48,10 @@ def said_plainly(text: str) -> str:
     # "Because the orbit is off, increase VCM08 by 0.1 A", "The lifetime dropped, so open ID05
     # to 30 mm", "..., since they should track": the reason is no part of the request
     work = _without_reasons(work)
+    # "the beam current just before 2:15": the last value archived before that moment
+    work = _JUST_BEFORE.sub("at ", work)
+    # "the gap - the readback, not the setpoint": the role refused is no part of the request
+    work = _ROLE_REFUSED.sub("", work)
     # "VCM33 needs to come down by 0.25 A", "HCM24 would be happier at 0.6 A", "the beamline
     # at ID07 is asking for a 10 mm gap": what should be, said as the change
     work = indirect_said_plainly(work)
@@ -91,6 +95,16 @@ _REASON_AFTER = re.compile(
 )
 
 
+_JUST_BEFORE = re.compile(
+    r"\b(?:just|right|shortly|immediately)\s+(?:before|prior\s+to)\s+(?:the\s+)?"
+    r"(?=\d{1,2}(?::\d{2})?\s*(?:am|pm|h)?\b|noon\b|midnight\b|midday\b)",
+    re.I,
+)
+_ROLE_REFUSED = re.compile(
+    r"\s*,?\s*(?:\bbut\s+)?\b(?:not|never)\s+(?:the\s+|its\s+|their\s+)?"
+    r"(?:setpoints?|set\s+points?|readbacks?|read\s+backs?|sp|rb)\b(?=\s*(?:[,.;!?]|$))",
+    re.I,
+)
 _NO_CHANGE_SAID = re.compile(
     r"(?:,\s*)?\b(?:but\s+|and\s+|just\s+)?(?:(?:please\s+)?(?:don'?t|do\s+not)|(?:i'?d|i\s+would)\s+"
     r"rather\s+not|without)\s+(?:set|change|touch|raise|lower|move|write|adjust|modify)(?:ing)?"

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from osprey_desktop.language.discourse import asked_part
+
 IntentKind = Literal["alarms", "incident", "correlation", "statistics", "events"]
 
 _CHANGE_LEAD = re.compile(
@@ -191,6 +193,9 @@ _TIME_WORDS = re.compile(
 
 def investigation_kind(text: str) -> IntentKind | None:
     """The investigative question ``text`` asks, or None when it asks none of them."""
+    # "Since the tune drifted, please lower QF45 by 1 A": what is told around the request is
+    # no question of its own
+    text = asked_part(text) if text else text
     if not text or _CHANGE_LEAD.match(text):
         return None
     if _INCIDENT.search(text):

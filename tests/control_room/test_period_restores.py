@@ -40,10 +40,12 @@ def _moment_suggested(stamp: float) -> str:
     return _clock(stamp) if same_day else time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp))
 
 
-def _clock_said(stamp: float) -> str:
-    """A change's time as a question lists it: with seconds unless they are 0."""
+def _clock_said(stamp: float, dated: bool = False) -> str:
+    """A change's time as a question lists it: with seconds unless they are 0, and with its
+    date when the period asked about spans two days (after midnight)."""
     local = time.localtime(stamp)
-    return time.strftime("%H:%M" if local.tm_sec == 0 else "%H:%M:%S", local)
+    clock = "%H:%M" if local.tm_sec == 0 else "%H:%M:%S"
+    return time.strftime(f"%Y-%m-%d {clock}" if dated else clock, local)
 
 
 # -- which words are a period ------------------------------------------------------------------
@@ -135,7 +137,9 @@ async def test_a_channel_that_changed_during_the_period_is_asked_about_never_gue
 
     assert result.pending_approval is None
     assert "Which moment should QF11 be restored to?" in result.response
-    changed, first = _clock_said(now - 2 * 3600 + 0.5), _clock_said(now - 3 * 3600)
+    dated = time.localtime(now - 4 * 3600)[:3] != time.localtime(now - 3600)[:3]
+    changed = _clock_said(now - 2 * 3600 + 0.5, dated)
+    first = _clock_said(now - 3 * 3600, dated)
     assert (
         f"120.000 A until {first}, 121.000 A from {first}, 122.500 A from {changed}"
         in result.response

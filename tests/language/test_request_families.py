@@ -1268,7 +1268,7 @@ def test_a_change_by_an_amount_wished_is_that_change(text, canonical):
 @pytest.mark.parametrize(
     ("text", "hinted"),
     [
-        ("the users want a 12 mm gap on ID3, could we give them that?", True),
+        ("ID3 could do with a 12 mm gap, could we give them that?", True),
         ("which correctors changed by more than 0.5 A today?", False),  # about the past
         ("is VCM 3 set to 0.5 A?", False),  # a question of state
         ("QF 3 was raised by 1 A", False),  # a statement

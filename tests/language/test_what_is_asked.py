@@ -74,7 +74,7 @@ def test_the_asked_part_leaves_what_is_only_told(text, asked):
         "we're not going to touch the ID03 gap tonight, just read it",  # a refusal, read later
         "the lifetime is low, the current is high",  # nothing asked: kept whole
         # "it" told, no device to give it: kept whole, nothing guessed
-        "the RF frequency stays at 499.654 overnight. What's it reading?",
+        "someone said it looked odd. What's it at?",
     ],
 )
 def test_a_message_is_kept_whole_when_nothing_can_be_left_out_safely(text):

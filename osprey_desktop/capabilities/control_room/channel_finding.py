@@ -50,6 +50,7 @@ from osprey_desktop.channels.query import (
     expand_name_ranges,
 )
 from osprey_desktop.channels.search import without_sector
+from osprey_desktop.language.lexicon import VAGUE_AMOUNTS
 from osprey_desktop.language.numbers import NUMBER_WORDS
 from osprey_desktop.language.time_parsing import strip_time_expressions
 from osprey_desktop.language.write_parsing import (
@@ -656,7 +657,12 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
     unknown = [
         w
         for w in ([] if chosen else found.ignored_words)
-        if not w.isdigit() and len(w) > 2 and w not in FILLER and w not in STOPWORDS
+        if not w.isdigit()
+        and len(w) > 2
+        and w not in FILLER
+        and w not in STOPWORDS
+        # "close the ID09 gap a bit": how much, vaguely, names no channel
+        and w not in VAGUE_AMOUNTS
     ]
     if writable and not any(database.require(n).writable for n in found.names):
         raise ClarificationRequired(
