@@ -299,7 +299,7 @@ _REFUSED_CHANGE = re.compile(
 )
 #: What may follow a refusal without asking anything: "understood?", "ok?", "thanks".
 _ACKNOWLEDGED = re.compile(
-    r"^(?:understood|ok(?:ay)?|right|got\s+it|clear|thanks?|thank\s+you|please|no|"
+    r"^(?:(?:so|and|but|then)\s+)?(?:understood|ok(?:ay)?|right|got\s+it|clear|thanks?|thank\s+you|please|no|"
     r"whatever\s+[\w\s]+|for\s+now|today|tonight|this\s+shift)$",
     re.I,
 )

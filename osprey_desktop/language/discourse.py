@@ -45,7 +45,8 @@ _MARKER = (
     r"sheet|log|plan|meeting|item\s+\d+))?|according\s+to\s+(?:the\s+)?[a-z]+(?:\s+(?:notes?|"
     r"sheet|log))?|(?:the\s+)?handover(?:\s+(?:item|point|note)\s*(?:\d+|[a-z]))?|"
     r"(?:incoming|outgoing|new|night|day|morning|evening)\s+shift(?:\s+here)?|"
-    r"coming\s+(?:on|onto)\s+(?:the\s+)?shift|(?:good\s+)?morning|evening|afternoon|ok(?:ay)?\s+so|"
+    r"coming\s+(?:in|on|onto)(?:\s+for)?\s+(?:the\s+)?(?:[a-z]+\s+)?shift|first\s+up|"
+    r"last\s+thing(?:\s+from\s+(?:the\s+)?handover)?|(?:good\s+)?morning|evening|afternoon|ok(?:ay)?\s+so|"
     r"right|also|next|and\s+then)"
 )
 _LEADING_MARKERS = re.compile(rf"^\W*(?:{_MARKER}(?:\s*[,:;.!-]*\s+|\s*[,:;.!-]*$))+", re.I)
@@ -68,20 +69,20 @@ _CLAUSE_COMMA = re.compile(
     r",\s+(?=(?:so\s+|and\s+)?(?:please\s+|just\s+)?(?:what|when|where|which|how|is|are|was|did|"
     r"does|do|can|could|would|set|put|read|show|plot|tell|give|check|raise|lower|increase|decrease|"
     r"open|close|go\s+with|go\s+ahead|leave|don'?t|do\s+not|never)\b|(?:as\s+)?(?:the\s+|my\s+|their\s+|our\s+)?"
-    r"[a-z]+(?:\s+[\w]+){0,3}?(?:'re\b|'s\b|\s+(?:says|said|asked|asks|agreed|finished|started|wants|"
+    r"[a-z]+(?:\s+[\w]+){0,3}?(?:'re\b|'s\b|'d\s+like\b|\s+(?:says|said|asked|asks|agreed|finished|started|wants|"
     r"want|planning|is|are|was|were|has|have|had|will|tripped|drifted)\b))",
     re.I,
 )
 #: a finite verb that tells: the piece states something
 _TELLS = re.compile(
     r"\bi\s+am\b|\b(?:is|are|was|were|'m|'s|'re|has|have|had|says|said|asks|asked|called|calls|wants|"
-    r"want|need|needs|should|must|stays|stay|seems|seem|looks|tripped|drifted|dropped|moved|changed|raised|lowered|started|"
+    r"want|need|needs|should|must|stays|stay|seems|seem|seemed|looks|looked|felt|tripped|drifted|dropped|moved|changed|raised|lowered|started|"
     r"finished|went|came|got|been|will|keeps?|agreed|planning|planned|knocked|happened)\b",
     re.I,
 )
 _ASKER = re.compile(
     r"^\W*(?:can|could|would|will)\s+you\b|\bplease\b|\bpls\b|^\W*(?:i|we)(?:'d|\s+would)?\s+"
-    r"(?:just\s+|really\s+)?(?:like|want|need)\b|^\W*(?:let\s+me|give\s+me|tell\s+me|show\s+me)\b",
+    r"(?:just\s+|really\s+|only\s+|also\s+|still\s+|\w+ly\s+)?(?:like|want|need)\b|^\W*(?:let\s+me|give\s+me|tell\s+me|show\s+me)\b",
     re.I,
 )
 _DEVICE = re.compile(r"\b[A-Za-z]{1,5}\d{1,3}\b(?![:.]\d)")
@@ -140,6 +141,18 @@ def asked_part(text: str) -> str:
         if len(valued) != 1:
             return text
         return _REPORTED_LEAD.sub("", without_discourse_markers(valued[0]).strip(" ,;:-"))
+    people = [p for p in told if _PEOPLE.search(p) and _DEVICE.search(p)]
+    if people and len(devices) == 1 and not _DEVICE.search(request):
+        # "users on ID2 called, they'd like the gap 1 mm narrower": their device's gap
+        device = next(iter(devices))
+        request = re.sub(
+            r"\b(?:they|he|she)(?:'d|\s+would)?\s+(?:like|want|need)s?\b",
+            "I'd like",
+            request,
+            flags=re.I,
+        )
+        request = re.sub(r"\b(?:their|the)\s+", f"the {device} ", request, count=1, flags=re.I)
+        return request
     places = {" ".join(m.split()).lower() for p in told for m in _SECTOR.findall(p)}
     if re.search(r"\bthere\b", request, re.I) and len(places) == 1:
         # "the orbit in sector 10 looks off, could the correctors there be tweaked?"

@@ -18,7 +18,7 @@ READ_VERBS = _set(
     """read show get check display give tell list fetch see report print look what whats
     monitor view pull query find gimme know"""
 )
-PLOT_VERBS = _set("plot trend graph chart draw graphic graphics diagram")
+PLOT_VERBS = _set("plot trend graph chart draw graphic graphics diagram overlay")
 HISTORY_WORDS = _set(
     """history historical archived archive evolve evolved evolution behaved trend stable steady
     constant noisy fluctuating stability"""

@@ -32,9 +32,13 @@ RELATION = (
     r"equals?(?:\s+to)?|identical\s+to|to\s+what(?:ever)?|where|:?=|->)"
 )
 _COPY = re.compile(
-    r"\b(?:match(?:es)?|in\s+line\s+with|the\s+same\s+(?:\w+\s+)?as|equals?(?:\s+to)?|like|"
+    r"\b(?:match(?:es)?|in\s+line\s+with|the\s+same\s+(?:\w+\s+)?as|equals?(?:\s+to)?|"
+    # "make HCM13 like HCM14"; "I'd like the ID2 gap ..." is a wish
+    r"(?<!'d\s)(?<!would\s)(?<!\bi\s)(?<!\bwe\s)(?<!they\s)like|"
     r"identical\s+to|copy(?:\s+of)?|from|to\s+what(?:ever)?)\s+(?:the\s+)?"
-    r"(?P<source>[A-Za-z]{1,5}\s?\d{1,3}\b[\w\s]*?)(?=\s+(?:is|reads|shows|has|says)\b|[^\w\s]|$)",
+    # a number with a unit after it is an amount, not a device's ("the gap 1 mm narrower")
+    r"(?P<source>[A-Za-z]{1,5}\s?\d{1,3}\b(?!\.\d|\s*(?:mm|a|amps?|ma|kv|mv|v|%|mhz|khz|hz|torr)\b)"
+    r"[\w\s]*?)(?=\s+(?:is|reads|shows|has|says)\b|[^\w\s]|$)",
     re.I,
 )
 # "give HCM13 the same setting as HCM14", "have QD04 match QD02": a device, at most two words

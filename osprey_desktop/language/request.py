@@ -715,15 +715,23 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
             rf"\b{re.escape(late_verb)}\b(?:\s+(?:it|them|in|into))?", " ", phrase, count=1
         )
     elif change_verb or verb:
-        phrase = re.sub(
-            rf"^\W*(?:\w+\W+){{0,6}}?\b{re.escape(change_verb or verb or '')}\b"
-            # "bring down VCM4 by ...", "go down with HCM6 ...": the verb's particle with it
-            + (r"(?:\s+(?:up|down|back|off|out)\b)?(?:\s+with\b)?" if change_verb else ""),
-            " ",
-            lead_stripped(phrase),
-            count=1,
-            flags=re.I,
-        )
+        said = re.escape(change_verb or verb or "")
+        particle = r"(?:\s+(?:up|down|back|off|out)\b)?(?:\s+with\b)?" if change_verb else ""
+        later = re.search(rf"(?<=\w)\s*,\s*(?:and\s+|then\s+)*{said}\b{particle}", phrase, re.I)
+        if later:
+            # "lifetime trend last 6h, and overlay the current": the verb of a later clause,
+            # the words before it another item
+            phrase = f"{phrase[: later.start()]}, {phrase[later.end() :]}"
+        else:
+            phrase = re.sub(
+                rf"^\W*(?:\w+\W+){{0,6}}?\b{said}\b"
+                # "bring down VCM4 by ...", "go down with HCM6 ...": the verb's particle with it
+                + particle,
+                " ",
+                lead_stripped(phrase),
+                count=1,
+                flags=re.I,
+            )
     for lead in unknown:
         phrase = re.sub(
             rf"\b{re.escape(lead)}\b(?:\s+(?:up|down|back|off|on|out)\b)?",

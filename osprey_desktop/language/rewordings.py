@@ -48,6 +48,8 @@ def said_plainly(text: str) -> str:
     # "Because the orbit is off, increase VCM08 by 0.1 A", "The lifetime dropped, so open ID05
     # to 30 mm", "..., since they should track": the reason is no part of the request
     work = _without_reasons(work)
+    # "plot the beam current for the ID02 people": who it is for names no channel
+    work = _FOR_SOMEONE.sub("", work)
     # "the beam current just before 2:15": the last value archived before that moment
     work = _JUST_BEFORE.sub("at ", work)
     # "the gap - the readback, not the setpoint": the role refused is no part of the request
@@ -95,6 +97,12 @@ _REASON_AFTER = re.compile(
 )
 
 
+_FOR_SOMEONE = re.compile(
+    r"\s*,?\s+for\s+(?:the\s+|our\s+|my\s+)?(?:[A-Za-z]{1,5}\s?\d{1,3}\s+|beamline\s+\d{1,2}\s+)?"
+    r"(?:people|users?|folks|beamlines?|group|team|experiment(?:ers)?|scientists?|physicists?|"
+    r"guys|crew)\b(?:\s+(?:on|at)\s+[A-Za-z]{1,5}\s?\d{1,3}\b)?",
+    re.I,
+)
 _JUST_BEFORE = re.compile(
     r"\b(?:just|right|shortly|immediately)\s+(?:before|prior\s+to)\s+(?:the\s+)?"
     r"(?=\d{1,2}(?::\d{2})?\s*(?:am|pm|h)?\b|noon\b|midnight\b|midday\b)",

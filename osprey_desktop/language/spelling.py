@@ -83,6 +83,15 @@ _CHAT_SPELLINGS = {
     "chng": "change",
     "tp": "to",
     "amsp": "amps",
+    # "can u pull the lifetime", "r they ok": a pronoun or a verb by its sound
+    "u": "you",
+    "ur": "your",
+    "r": "are",
+    "cud": "could",
+    "wud": "would",
+    "shud": "should",
+    "abt": "about",
+    "b4": "before",
 }
 
 
@@ -115,10 +124,10 @@ def slips_respelled(text: str, facility_words: frozenset[str]) -> str:
         return close[0] if len(close) == 1 else found.group(0)
 
     text = re.sub(
-        r"\b[A-Za-z]{2,5}\b",
+        r"\b[A-Za-z][A-Za-z0-9]{0,4}\b",
         lambda m: (
             m.group(0)
-            if m.group(0).lower() in facility_words
+            if m.group(0).lower() in facility_words or m.group(0) in ("U", "R")
             else _CHAT_SPELLINGS.get(m.group(0).lower(), m.group(0))
         ),
         text,

@@ -263,3 +263,85 @@ def test_a_statement_with_a_question_inside_is_asked():
 def test_a_check_against_a_value_told_is_a_read():
     request = parse("QD 46 readback - should be ninety-five amps, check it")
     assert request.intent == "read" and request.targets == ("QD46 readback",)
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        ("handover: lifetime was 9 h at 6 am; what is it now?", "what is lifetime now?"),
+        (
+            "Per the handover the RF frequency stays at 499.654 all night, so don't touch it. "
+            "What's it reading?",
+            "so don't touch the RF frequency. What's the RF frequency reading?",
+        ),
+        (
+            "beamlines at ID05 and ID07 both want 20 mm, set both gaps",
+            "set the ID05 and ID07 gaps to 20 mm",
+        ),
+        ("the handover says 0.45, go with that", "0.45"),
+        ("coming in for the night shift: whats the lifetime doing?", "whats the lifetime doing?"),
+        (
+            "what was it at 09:45 exactly? that's when their scan started",
+            "what was it at 09:45 exactly?",
+        ),
+        (
+            "users on ID2 called, they'd like the gap 1 mm narrower",
+            "I'd like the ID2 gap 1 mm narrower",
+        ),
+    ],
+)
+def test_what_was_told_gives_the_request_its_subject_value_or_devices(text, asked):
+    assert asked_part(text) == asked
+
+
+def test_the_told_after_a_pronoun_is_never_its_antecedent():
+    # "their scan" is told after the question: "it" stays the previous turn's
+    assert "it" in asked_part("what was it at 09:45? that's when their scan started").split()
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("ok so first up can u pull the lifetime and the current for me", ("lifetime", "current")),
+        ("plot the beam current since 09:00 for the ID02 people", ("beam current",)),
+        ("lifetime trend last 6h, and overlay the current", ("lifetime", "current")),
+        ("do NOT touch QF07, I only want its readback", ("QF07 readback",)),
+    ],
+)
+def test_chat_spellings_beneficiaries_and_later_verbs_leave_the_items(text, read):
+    request = parse(text)
+    assert not request.changes
+    said = " | ".join(request.targets)
+    assert all(item in said for item in read) and "ID02" not in said and "people" not in said
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        (
+            "ID07 asks what the undulator gap actually changes for them, can you explain",
+            "knowledge",
+        ),
+        ("the users keep asking what the tune is - give me a short explanation", "knowledge"),
+        (
+            "Just so you're aware, the RF expert will raise the frequency by 1 kHz at 16:00, so "
+            "please don't send any RF writes yourself",
+            "conversation",
+        ),
+    ],
+)
+def test_an_explanation_asked_or_writes_refused_plan_no_reading(text, intent):
+    assert parse(text).intent == intent
+
+
+def test_a_role_refused_is_no_target():
+    request = parse("the ID05 gap - the readback, not the setpoint")
+    assert "setpoint" not in " ".join(request.targets).lower()
+
+
+def test_a_change_needed_or_a_vague_amount_after_the_object_is_asked():
+    for text in ("it needs closing a little", "close the ID09 gap a bit"):
+        request = parse(text)
+        assert request.changes and request.quantity.kind == "comparative", text
+        assert request.state is None, text
+    assert parse("close the ID09 gap").state is not None

@@ -94,12 +94,12 @@ class ArchiverRetrievalCapability(ControlRoomCapability):
     @classmethod
     def inputs_for(cls, text: str) -> list[str]:
         """ "Is the beam current higher than at 08:00?": the present reading, to compare."""
+        if NOW_THAN_THEN.search(text):
+            # "is the lifetime lower now than this morning?", "different from 2 hours ago?",
+            # "is the tune where it was at 09:00?": now against a time, a moment or a period
+            return ["CHANNEL_VALUES"]
         if not _COMPARES.search(text):
             return []
-        if NOW_THAN_THEN.search(text):
-            # "is the lifetime lower now than this morning?", "different from 2 hours ago?":
-            # now against a time, whether a moment or a period
-            return ["CHANNEL_VALUES"]
         try:
             moment = parse_time_range(
                 text, tz=configured_timezone(), shifts=configured_shifts()
