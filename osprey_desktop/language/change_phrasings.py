@@ -31,6 +31,15 @@ def changes_said_plainly(text: str) -> str:
     )
     # "set HCM1, HCM2, HCM3 to +0.1, +0.2, +0.3 A respectively": each its own value
     work = _RESPECTIVELY.sub(_respectively, work)
+    # "ID 11 gap: 18 → 17 mm", "QF 3 from 120 to 121 A": the value it goes to
+    work = _FROM_TO_VALUE.sub("to ", work)
+    # "121 amps even", "0.2 A exactly": the amount, said precisely
+    work = re.sub(
+        r"(?<=\d)(?P<unit>\s*[a-zµ%]{1,6})?\s+(?:even|flat|exactly|precisely|on\s+the\s+dot)\b",
+        lambda m: m["unit"] or "",
+        work,
+        flags=re.I,
+    )
     # "QD34 Δ -1.5A": a change by the amount
     work = re.sub(r"\s*(?:Δ|∆|\bdelta\b)\s*(?=[-+−]?\.?\d)", " by ", work, flags=re.I)
     # another language's order: "Please the RF voltage on 2.45 MV set.", "To the QF 23 give
@@ -96,6 +105,13 @@ def changes_said_plainly(text: str) -> str:
 
 
 _AMOUNT = r"[-+−]?(?:\d+(?:\.\d*)?|\.\d+)\s*[a-zµ%]{0,4}"
+_FROM_TO_VALUE = re.compile(
+    r"(?:\bfrom\s+)?(?<![\w:.])[-+−]?(?:\d+(?:\.\d*)?|\.\d+)(?![\d:])\s*(?:[a-zµ%]{1,4}\s*)?"
+    r"(?:→|->|=>)\s*(?=[-+−]?\.?\d)"
+    r"|\bfrom\s+(?<![\d:.])[-+−]?(?:\d+(?:\.\d*)?|\.\d+)(?![\d:])\s*(?:[a-zµ%]{1,4}\s+)?to\s+"
+    r"(?=[-+−]?\.?\d+(?:\.\d+)?\s*(?!h\b|hours?\b|min|days?\b|am\b|pm\b)[a-zµ%]{1,4}\b)",
+    re.I,
+)
 _LIST_GAP = r"(?:\s*,\s*(?:and\s+)?|\s+and\s+)"
 _PLAIN_NUMBER = r"[-+−]?(?:\d+(?:\.\d*)?|\.\d+)"
 _RESPECTIVELY = re.compile(

@@ -717,7 +717,9 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     elif change_verb or verb:
         said = re.escape(change_verb or verb or "")
         particle = r"(?:\s+(?:up|down|back|off|out)\b)?(?:\s+with\b)?" if change_verb else ""
-        later = re.search(rf"(?<=\w)\s*,\s*(?:and\s+|then\s+)*{said}\b{particle}", phrase, re.I)
+        later = not change_verb and re.search(
+            rf"(?<=\w)\s*,\s*(?:and\s+|then\s+)*{said}\b{particle}", phrase, re.I
+        )
         if later:
             # "lifetime trend last 6h, and overlay the current": the verb of a later clause,
             # the words before it another item

@@ -345,3 +345,28 @@ def test_a_change_needed_or_a_vague_amount_after_the_object_is_asked():
         assert request.changes and request.quantity.kind == "comparative", text
         assert request.state is None, text
     assert parse("close the ID09 gap").state is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("read VCM33, then set it to -0.2 A", "VCM33"),
+        ("check QF45 SP, and lower it by 0.5 A", "QF45"),
+    ],
+)
+def test_a_reading_before_a_change_leaves_the_change_one_target(text, target):
+    assert parse(text).targets == (target,)
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("ID 11 gap: 18 → 17 mm", "set ID11 gap to 17 mm"),
+        ("change QF 3 from 120 to 121 A", "set QF3 to 121 A"),
+        ("set QF 15 to 121 amps even", "set QF15 to 121 amps"),
+        ("HCM01 -> 1.2 A", "set HCM01 to 1.2 A"),
+    ],
+)
+def test_a_value_from_one_to_another_is_the_value_it_goes_to(text, canonical):
+    assert parse(text).canonical == canonical
+    assert parse("plot the current from 10 to 12").intent == "plot"
