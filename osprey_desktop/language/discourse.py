@@ -141,7 +141,8 @@ def asked_part(text: str) -> str:
         if len(valued) != 1:
             return text
         return _REPORTED_LEAD.sub("", without_discourse_markers(valued[0]).strip(" ,;:-"))
-    people = [p for p in told if _PEOPLE.search(p) and _DEVICE.search(p)]
+    before = pieces[: kinds.index(True)]
+    people = [p for p in before if _PEOPLE.search(p) and _DEVICE.search(p)]
     if people and len(devices) == 1 and not _DEVICE.search(request):
         # "users on ID2 called, they'd like the gap 1 mm narrower": their device's gap
         device = next(iter(devices))
@@ -151,7 +152,11 @@ def asked_part(text: str) -> str:
             request,
             flags=re.I,
         )
-        request = re.sub(r"\b(?:their|the)\s+", f"the {device} ", request, count=1, flags=re.I)
+        noun = re.search(r"\b(?:their|the)\s+((?:[\w-]+\s+){0,2}[\w-]+)", request, re.I)
+        if noun and not _RING_WIDE.search(noun.group(1)):
+            request = (
+                f"{request[: noun.start()]}the {device} {noun.group(1)}{request[noun.end() :]}"
+            )
         return request
     places = {" ".join(m.split()).lower() for p in told for m in _SECTOR.findall(p)}
     if re.search(r"\bthere\b", request, re.I) and len(places) == 1:
@@ -262,6 +267,14 @@ _MORE = re.compile(
 )
 
 
+#: what the whole ring has, never one beamline's
+_RING_WIDE = re.compile(
+    r"\b(?:beam|current|lifetime|energy|tunes?|orbit|rf|frequency|voltage|injection|top[\s-]?up|"
+    r"emittance|chromaticity)\b",
+    re.I,
+)
+
+
 def _asked_for(question: str) -> str:
     """A relayed question as the operator asks it ("whether X is stable": tell me whether)."""
     return f"tell me {question}" if re.match(r"(?:whether|if)\b", question, re.I) else question
@@ -295,10 +308,14 @@ def _relayed(text: str) -> str:
         if not _DEVICE.search(what):
             what = re.sub(r"\btheir\s+", f"the {device} ", what, count=1, flags=re.I)
         return _asked_for(what)
-    if not _DEVICE.search(what):
-        if re.search(r"\btheir\b", what, re.I):
-            what = re.sub(r"\btheir\b", f"the {device}", what, count=1, flags=re.I)
-        else:
+    head, comma, tail = what.partition(",")
+    if not _DEVICE.search(head):
+        if re.search(r"\btheir\b", head, re.I):
+            # "wants their gap closed to 10.5 mm": their device's; a clause after the comma
+            # ("they're planning their exposures") is theirs to keep
+            what = re.sub(r"\btheir\b", f"the {device}", head, count=1, flags=re.I) + comma + tail
+        elif not _RING_WIDE.search(head):
+            # "a smaller gap": the asker's device's; the ring's own quantities are everyone's
             head = re.split(
                 r"\s*(?:,|\s[-–—]\s|\bplease\b|\bclosed\b|\bopened\b|\bset\b|\bto\b|\bat\b)",
                 what,

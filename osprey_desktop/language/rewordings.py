@@ -48,6 +48,15 @@ def said_plainly(text: str) -> str:
     # "Because the orbit is off, increase VCM08 by 0.1 A", "The lifetime dropped, so open ID05
     # to 30 mm", "..., since they should track": the reason is no part of the request
     work = _without_reasons(work)
+    # "lt yesterday 14-16h": a range of clock hours on that day, not devices 14 to 16
+    work = _DAY_HOURS.sub(lambda m: f"{m['day']} from {m['a']}:00 to {m['b']}:00", work)
+    # "now curr same window": the same time as before
+    work = re.sub(
+        r"\bsame\s+(?:time\s+)?(?:window|period|range|timeframe|time\s+frame|interval|span)\b",
+        "same",
+        work,
+        flags=re.I,
+    )
     # "plot the beam current for the ID02 people": who it is for names no channel
     work = _FOR_SOMEONE.sub("", work)
     # "the beam current just before 2:15": the last value archived before that moment
@@ -97,6 +106,11 @@ _REASON_AFTER = re.compile(
 )
 
 
+_DAY_HOURS = re.compile(
+    r"\b(?P<day>yesterday|today|this\s+(?:morning|afternoon|evening))\s+(?:from\s+|between\s+)?"
+    r"(?P<a>[01]?\d|2[0-3])(?:h|:00)?\s*(?:[-–]|to|and)\s*(?P<b>[01]?\d|2[0-4])\s*(?:h\b|:00\b)",
+    re.I,
+)
 _FOR_SOMEONE = re.compile(
     r"\s*,?\s+for\s+(?:the\s+|our\s+|my\s+)?(?:[A-Za-z]{1,5}\s?\d{1,3}\s+|beamline\s+\d{1,2}\s+)?"
     r"(?:people|users?|folks|beamlines?|group|team|experiment(?:ers)?|scientists?|physicists?|"

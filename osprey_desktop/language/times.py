@@ -170,6 +170,10 @@ def _instant(today: date, clock: tuple[int, int, int], zone: tzinfo) -> datetime
     return datetime.combine(today - timedelta(days=days), time(hour, minute), tzinfo=zone)
 
 
+_DAY_BEFORE = re.compile(r"\b(?P<day>yesterday|today)\s+$", re.I)
+_DAY_AFTER = re.compile(r"\s+(?P<day>yesterday|today)\b", re.I)
+
+
 def find_clock_spans(text: str, now: datetime) -> list[ClockSpan]:
     """The qualified clock times in ``text``, as of ``now`` (timezone-aware: its zone is the
     facility's). A time the words leave open is not returned; a time later than ``now`` on
@@ -203,10 +207,21 @@ def find_clock_spans(text: str, now: datetime) -> list[ClockSpan]:
         first, second = _instant(today, c1, zone), _instant(today, c2, zone)
         if second <= first:
             first -= timedelta(days=1)  # "between 11 pm and 1 am"
-        if first > now:
+        start, end = match.span()
+        # "yesterday from 14:00 to 16:00", "from 2 to 4 pm today": the day said beside the range
+        before = _DAY_BEFORE.search(text[:start])
+        after = None if before else _DAY_AFTER.match(text[end:])
+        day = (before or after)["day"].lower() if (before or after) else None
+        if day == "yesterday":
             first, second = first - timedelta(days=1), second - timedelta(days=1)
-        found.append(ClockSpan(match.start(), match.end(), "range", first, second, match[0]))
-        taken.append(match.span())
+        elif day is None and first > now:
+            first, second = first - timedelta(days=1), second - timedelta(days=1)
+        if before:
+            start = before.start()
+        elif after:
+            end += after.end()
+        found.append(ClockSpan(start, end, "range", first, second, text[start:end]))
+        taken.append((start, end))
     for pattern, kind in ((_SINCE, "since"), (_MOMENT, "moment")):
         for match in pattern.finditer(text):
             if not free(*match.span()):

@@ -60,3 +60,23 @@ def test_a_day_said_apart_from_its_hour_is_absorbed_by_it():
     text = "put QF7 back to yesterday's value at 10 pm"
     spans = find_clock_spans(text, NOW)
     assert replace_clock_spans(text, spans) == "put QF7 back to value at 2026-11-25 22:00"
+
+
+def test_a_day_said_beside_a_range_of_hours_moves_the_range_to_that_day():
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from osprey_desktop.language.request import parse_request
+
+    now = datetime(2026, 11, 26, 17, 0, tzinfo=ZoneInfo("UTC"))
+    for text in (
+        "plot lt yesterday from 14:00 to 16:00",
+        "plot lt from 14:00 to 16:00 yesterday",
+        "plot lt yesterday 14-16h",
+        "plot lt yesterday between 2 and 4 pm",
+    ):
+        request = parse_request(text, None, now)
+        assert request.time.canonical == "from 2026-11-25 14:00 to 2026-11-25 16:00", text
+        assert "yesterday" not in request.canonical, text  # the range holds the day now
+    today = parse_request("plot lt from 2 to 4 pm today", None, now)
+    assert today.time.canonical == "from 2026-11-26 14:00 to 2026-11-26 16:00"

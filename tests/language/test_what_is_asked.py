@@ -370,3 +370,20 @@ def test_a_reading_before_a_change_leaves_the_change_one_target(text, target):
 def test_a_value_from_one_to_another_is_the_value_it_goes_to(text, canonical):
     assert parse(text).canonical == canonical
     assert parse("plot the current from 10 to 12").intent == "plot"
+
+
+def test_a_relayed_request_binds_the_askers_device_only_to_what_a_beamline_has():
+    assert asked_part("ID07 is asking for a smaller gap") == "I'd like a smaller gap on ID07"
+    assert (
+        asked_part(
+            "the ID04 beamline asks for the current lifetime, they're planning their exposures"
+        )
+        == "I'd like the current lifetime"
+    )
+    assert (
+        asked_part(
+            "ID09 beamline asked how stable the current has been: min, max and mean of the beam "
+            "current over the last 4 hours"
+        )
+        == "min, max and mean of the beam current over the last 4 hours"
+    )
