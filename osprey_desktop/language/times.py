@@ -212,9 +212,7 @@ def find_clock_spans(text: str, now: datetime) -> list[ClockSpan]:
         before = _DAY_BEFORE.search(text[:start])
         after = None if before else _DAY_AFTER.match(text[end:])
         day = (before or after)["day"].lower() if (before or after) else None
-        if day == "yesterday":
-            first, second = first - timedelta(days=1), second - timedelta(days=1)
-        elif day is None and first > now:
+        if day == "yesterday" or day is None and first > now:
             first, second = first - timedelta(days=1), second - timedelta(days=1)
         if before:
             start = before.start()
