@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/planner_accuracy.py
         [--set dev|heldout|blind|blind2|blind3|blind4|styles|outside|outside2|outside3|outside4
-               |blind5|outside5|blind6|families|both|all]
+               |blind5|outside5|blind6|outside6|families|both|all]
         [--show-misses]
     .venv/bin/python bench/planner_accuracy.py --table     # plans only, over the unit-test table
 
@@ -54,6 +54,9 @@ its totals are printed, like the other blind sets.
 other voices (a handover, users' requests relayed by the operator, numbers in many notations,
 fast typing, long requests with a reason or a condition, questions about a past event), split
 the same way; ``blind6`` was scored first on the commit before any rule written after it.
+``outside6`` (150 requests by a sixth person, in six more voices: a rushed incident, chains of
+follow-ups, device names in every convention, hypotheticals and limits, checks against a
+threshold, several items and actions in one message) is developed on; its misses are printed.
 """
 
 from __future__ import annotations
@@ -91,6 +94,7 @@ SETS = {
     "blind5": QUERIES / "requests_blind5.json",
     "outside5": QUERIES / "requests_outside5.json",
     "blind6": QUERIES / "requests_blind6.json",
+    "outside6": QUERIES / "requests_outside6.json",
 }
 
 PLANS: dict[str, tuple[str, ...]] = {
@@ -301,6 +305,7 @@ async def run_sets(names: list[str], show_misses: bool, show_heldout: bool) -> i
             "outside3": show_misses,
             "outside4": show_misses,
             "outside5": show_misses,
+            "outside6": show_misses,
             "heldout": show_heldout,
         }.get(name, False)
         _report(name, score, time.perf_counter() - started, shown)

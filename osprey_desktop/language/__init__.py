@@ -17,6 +17,14 @@ list, its time zone) is handed in by the caller.
 * ``rewordings``: phrasings said another way before the parse ("put them on one plot", "give
   0.2 A to VCM 9", "undo whatever happened to X in the last hour"), reasons and refused
   changes left out.
+* ``discourse``: the part of a message that asks, apart from what it tells: discourse markers
+  ("per the handover", "first thing"), statements beside the request ("the logbook says ...",
+  "users finished their scan"), requests relayed from a beamline ("ID07 is asking for a 10 mm
+  gap"); a pronoun of the request takes the device or subject that was told.
+* ``indirect_requests``: what should be, said as the change: a device that moves ("VCM33 needs
+  to come down by 0.25 A"), a value judged best ("HCM24 would be happier at 0.6 A"), a wish
+  ("it'd be good if ... were 100 kV higher"), a change asked in the passive, a purpose or an
+  observation left out.
 * ``change_phrasings``: changes said another way (another language's order, corrections, a
   copy with an offset, factors, nudges, wishes, a change suggested as a question).
 * ``shortenings``: a word shortened the way a facility does ("lt", "pres", "vlt"), read by the
@@ -40,7 +48,8 @@ list, its time zone) is handed in by the caller.
   of a restore is one instant with its date, never a range ending now.
 * ``write_parsing``: the target value of a write (absolute, relative, percent, comparative).
 * ``write_states``: the named states a write can ask for ("open", "close", "on", "off").
-* ``numbers``: number words ("three", "twenty-four") and amounts spelled out ("two point five").
+* ``numbers``: number words ("three", "twenty-four"), amounts spelled out ("two point five"),
+  and numbers typed in other conventions ("0,5 A", "1,500 A", "2½ hours").
 * ``units``: the unit words an operator types and conversion between units (pint).
 * ``words``: tokens, light stemming, stop words, change verbs and capability scores.
 """

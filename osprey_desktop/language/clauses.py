@@ -336,6 +336,11 @@ def without_refusal_words(phrase: str) -> str:
     """``phrase`` without the words that refuse a change ("I'm not going to touch the ID09
     gap" -> "the ID09 gap"): what they name is still the channel meant."""
     for m in reversed(list(_REFUSED_CHANGE.finditer(phrase))):
+        if m.group("first") is None and re.match(r"leave\s+(?:it|them|this|that)\b", m[0], re.I):
+            # "show HCM05's setpoint, but leave them as they are": the pronoun names nothing new
+            lead = re.search(r"(?:,\s*)?(?:\b(?:but|and|just)\s+)?$", phrase[: m.start()], re.I)
+            phrase = f"{phrase[: lead.start() if lead else m.start()]} {phrase[m.end() :]}"
+            continue
         if not _changes(m) or m.group("first") is None:
             continue
         end = m.end() if _changes_word(m.group("second")) else m.end("first")

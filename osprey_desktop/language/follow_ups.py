@@ -138,7 +138,8 @@ def follow_up(
         if re.search(r"\bsame\b", new.text, re.I):
             return None  # "the same for the last 10 minutes": the planner reuses the channels
         return _with_new_time(previous, new)
-    same = _SAME_FOR.match(new.canonical)
+    # "Not the ID 7, the ID 9 I wanted.", "no, not QF3 - QF5": the other target, all else kept
+    same = _SAME_FOR.match(new.canonical) or _NOT_THAT_ONE.match(new.canonical)
     if same and new.quantity is None and (not new.changes or previous.changes):
         rest = same.group("rest")
         targets = parse_request(rest, vocabulary).targets
@@ -160,6 +161,14 @@ def follow_up(
             canonical = f"{previous.canonical} for {rest}"
         return replace(previous, text=new.text, targets=targets, canonical=canonical)
     return None
+
+
+_NOT_THAT_ONE = re.compile(
+    r"^\W*(?:no[,.!]?\s+|wrong\s+one[,.!]?\s+)?not\s+(?:the\s+)?[^,;:-]+?\s*(?:[,;:]|\s-)\s*"
+    r"(?:but\s+|i\s+(?:meant|wanted|said)\s+)?(?:the\s+)?(?P<rest>[^,;.!?]+?)"
+    r"(?:\s+(?:i\s+|we\s+)?(?:wanted|meant|said|asked\s+for|please))?\s*[.!]*$",
+    re.I,
+)
 
 
 #: Words that leave a follow-up without targets of its own ("the same", "what about").

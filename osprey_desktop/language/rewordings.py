@@ -59,6 +59,8 @@ def said_plainly(text: str) -> str:
     )
     # "plot the beam current for the ID02 people": who it is for names no channel
     work = _FOR_SOMEONE.sub("", work)
+    # "VCM 17 must have the same of VCM 16": the same as (another language's preposition)
+    work = re.sub(r"\bthe\s+same\s+(?:of|like|than)\b", "the same as", work, flags=re.I)
     # "the beam current just before 2:15": the last value archived before that moment
     work = _JUST_BEFORE.sub("at ", work)
     # "the gap - the readback, not the setpoint": the role refused is no part of the request
@@ -68,7 +70,13 @@ def said_plainly(text: str) -> str:
     work = indirect_said_plainly(work)
     # "don't set anything, what are HCM04 and VCM04 at?", "read QD26, but don't change
     # anything": a change refused is no word of the request
-    work = _NO_CHANGE_SAID.sub(" ", work)
+    kept = _NO_CHANGE_SAID.sub(" ", work)
+    if re.search(
+        r"[a-z]{3,}",
+        re.sub(r"\b(?:no|ok(?:ay)?|yes|please|then|just|so)\b", " ", kept, flags=re.I),
+        re.I,
+    ):
+        work = kept  # "no, leave it as it is" asks nothing else: the refusal is the request
     # a change said another way: "Please the RF voltage on 2.45 MV set.", "set QD12 to QD10
     # minus 0.5 A", "HCM19 ↑ a touch", "give HCM27 a small kick", ... (``change_phrasings``)
     work = changes_said_plainly(work)
@@ -130,7 +138,10 @@ _ROLE_REFUSED = re.compile(
 _NO_CHANGE_SAID = re.compile(
     r"(?:,\s*)?\b(?:but\s+|and\s+|just\s+)?(?:(?:please\s+)?(?:don'?t|do\s+not)|(?:i'?d|i\s+would)\s+"
     r"rather\s+not|without)\s+(?:set|change|touch|raise|lower|move|write|adjust|modify)(?:ing)?"
-    r"(?:\s+(?:anything|it|them|that|yet|now|for\s+now))+\s*(?:[,.;]|$)",
+    r"(?:\s+(?:anything|it|them|that|yet|now|for\s+now))+\s*(?:[,.;]|$)"
+    # "show HCM05's setpoint and readback, but leave them as they are"
+    r"|(?:,\s*)?\b(?:but\s+|and\s+|just\s+)?(?:please\s+)?leave\s+(?:it|them|everything|all)\s+"
+    r"(?:as\s+(?:it\s+is|they\s+are|is)|alone|be|where\s+(?:it\s+is|they\s+are))\s*(?:[,.;!]|$)",
     re.I,
 )
 

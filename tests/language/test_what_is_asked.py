@@ -387,3 +387,31 @@ def test_a_relayed_request_binds_the_askers_device_only_to_what_a_beamline_has()
         )
         == "min, max and mean of the beam current over the last 4 hours"
     )
+
+
+def test_the_other_target_named_after_a_not_keeps_the_rest_of_the_request():
+    from osprey_desktop.language.follow_ups import follow_up
+
+    previous = parse("The ID 7 gap open to 25 mm please")
+    merged = follow_up(previous, parse("Not the ID 7, the ID 9 I wanted."), WORDS)
+    assert merged is not None and "ID9" in merged.canonical and "ID7" not in merged.canonical
+    assert merged.changes
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("show me HCM05's setpoint and readback, but leave them as they are", "read"),
+        ("no, leave it as it is", "conversation"),
+    ],
+)
+def test_leaving_them_as_they_are_beside_a_reading_is_no_word_of_it(text, intent):
+    request = parse(text)
+    assert request.intent == intent and not request.changes
+    assert "leave" not in request.canonical or intent == "conversation"
+
+
+def test_the_same_of_another_device_is_the_same_as():
+    request = parse("The VCM 17 must have the same of VCM 16 plus 0.1 A.")
+    assert request.intent == "copy"
+    assert request.canonical == "set VCM17 to the same value as VCM16 plus 0.1 A"
