@@ -29,6 +29,23 @@ def changes_said_plainly(text: str) -> str:
         work,
         flags=re.I,
     )
+    # "vertical correctors 31 to 33 to 0.05 A", "HCM13 to 15 setpoints, then ...": a range of
+    # device numbers, never a value (the value is what the last "to" gives)
+    work = _NUMBER_RANGE.sub(lambda m: f"{m['a']} through {m['b']}", work)
+    # "corrector H12", "steerer V 7": the horizontal or vertical corrector of that number
+    work = _CORRECTOR_LETTER.sub(
+        lambda m: f"{'horizontal' if m['hv'].lower() == 'h' else 'vertical'} corrector {m['n']}",
+        work,
+    )
+    # "QD22 and QD24 down 1 A, QF21 and QF23 up 1 A": each group's change, in its direction
+    work = _GROUP_DIRECTION.sub(
+        lambda m: (
+            f"{'raise' if m['way'].lower() == 'up' else 'lower'} {m['what']} by {m['amount']}"
+        ),
+        work,
+    )
+    # "read HCM3 and VCM3, then put both to 0.1 A", "zero them all": every device named
+    work = _ALL_OF_THEM.sub(lambda m: f"{m['verb']} them", work)
     # "set HCM1, HCM2, HCM3 to +0.1, +0.2, +0.3 A respectively": each its own value
     work = _RESPECTIVELY.sub(_respectively, work)
     # "ID 11 gap: 18 → 17 mm", "QF 3 from 120 to 121 A": the value it goes to
@@ -105,6 +122,27 @@ def changes_said_plainly(text: str) -> str:
 
 
 _AMOUNT = r"[-+−]?(?:\d+(?:\.\d*)?|\.\d+)\s*[a-zµ%]{0,4}"
+_NUMBER_RANGE = re.compile(
+    r"(?<![\d.])(?P<a>\d{1,3})\s+to\s+(?P<b>(?:[A-Za-z]{1,5}\s?)?\d{1,3})(?![\d.:])"
+    r"(?=\s+(?:to|at|=|->)\s+[-+−]?\.?\d|\s+(?:setpoints?|readbacks?|sps?|rbs?|currents?|values?|"
+    r"readings?)\b)",
+    re.I,
+)
+_CORRECTOR_LETTER = re.compile(
+    r"\b(?:corrector|steerer|corr)\s+(?P<hv>[HV])[-\s]?(?P<n>\d{1,3})\b", re.I
+)
+_DEVICE_LIST = r"[A-Za-z]{1,5}\d{1,3}(?:(?:\s*,\s*|\s+and\s+|\s*&\s*)[A-Za-z]{1,5}\d{1,3})*"
+_GROUP_DIRECTION = re.compile(
+    rf"(?<![\w-])(?P<what>{_DEVICE_LIST})\s+(?P<way>up|down)\s+(?:by\s+)?"
+    r"(?P<amount>[-+−]?(?:\d+(?:\.\d*)?|\.\d+)\s*[a-zµ%]{1,4})\b",
+    re.I,
+)
+_ALL_OF_THEM = re.compile(
+    r"\b(?P<verb>put|set|bring|move|zero|raise|lower|change|take|drive|increase|decrease|reset)\s+"
+    r"(?:both(?:\s+of\s+them)?|all(?:\s+(?:of\s+them|three|four|two|five|six))?|each(?:\s+of\s+them)?|"
+    r"them\s+(?:all|both))\b(?!\s+(?:the|of\s+the|[A-Za-z]{1,5}\d))",
+    re.I,
+)
 _FROM_TO_VALUE = re.compile(
     r"(?:\bfrom\s+)?(?<![\w:.])[-+−]?(?:\d+(?:\.\d*)?|\.\d+)(?![\d:])\s*(?:[a-zµ%]{1,4}\s*)?"
     r"(?:→|->|=>)\s*(?=[-+−]?\.?\d)"

@@ -303,7 +303,7 @@ _ACKNOWLEDGED = re.compile(
     r"whatever\s+[\w\s]+|for\s+now|today|tonight|this\s+shift)$",
     re.I,
 )
-_CLAUSE_END = r"[,;!?]|\.(?!\d)"
+_CLAUSE_END = r"[,;!?]|\.(?!\d)|:\s|\s[-–—]\s"
 
 
 def only_refuses_changes(text: str) -> bool:

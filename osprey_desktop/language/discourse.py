@@ -66,18 +66,22 @@ _BREAK = re.compile(
 )
 #: a comma before a new clause: a question word, a request's lead, or a subject and a verb
 _CLAUSE_COMMA = re.compile(
-    r",\s+(?=(?:so\s+|and\s+)?(?:please\s+|just\s+)?(?:what|when|where|which|how|is|are|was|did|"
+    r",\s+(?=(?:so\s+|and\s+|but\s+)?(?:please\s+|just\s+)?(?:what|when|where|which|how|is|are|was|did|try|let|"
     r"does|do|can|could|would|set|put|read|show|plot|tell|give|check|raise|lower|increase|decrease|"
     r"open|close|go\s+with|go\s+ahead|leave|don'?t|do\s+not|never)\b|(?:as\s+)?(?:the\s+|my\s+|their\s+|our\s+)?"
     r"[a-z]+(?:\s+[\w]+){0,3}?(?:'re\b|'s\b|'d\s+like\b|\s+(?:says|said|asked|asks|agreed|finished|started|wants|"
-    r"want|planning|is|are|was|were|has|have|had|will|tripped|drifted)\b))",
+    r"want|planning|is|are|was|were|has|have|had|will|tripped|drifted|know|understand)\b)"
+    # "open ID07 to 40 mm, beamline screaming": a fragment that tells how things are
+    r"|[a-z]+\s+[a-z]+ing\s*[.!]*$)",
     re.I,
 )
 #: a finite verb that tells: the piece states something
 _TELLS = re.compile(
     r"\bi\s+am\b|\b(?:is|are|was|were|'m|'s|'re|has|have|had|says|said|asks|asked|called|calls|wants|"
     r"want|need|needs|should|must|stays|stay|seems|seem|seemed|looks|looked|felt|tripped|drifted|dropped|moved|changed|raised|lowered|started|"
-    r"finished|went|came|got|been|will|keeps?|agreed|planning|planned|knocked|happened)\b",
+    r"finished|went|came|got|been|will|keeps?|agreed|planning|planned|knocked|happened|dumped|"
+    r"know|knew|understand|realise|realize|"
+    r"crashed|died|lost|fell|rose|jumped|spiked)\b",
     re.I,
 )
 _ASKER = re.compile(
@@ -105,6 +109,9 @@ def asked_part(text: str) -> str:
     if len(pieces) < 2:
         return without_discourse_markers(text)
     kinds = [_asks(p) for p in pieces]
+    for i in range(1, len(pieces)):
+        if _POLICY_NOTE.match(pieces[i - 1]) and _TELL_ME.match(pieces[i]):
+            kinds[i] = False  # "if the step's too big, tell me": the policy's answer, expected
     if all(kinds) or not any(kinds):
         return text
     told = [p for p, asks in zip(pieces, kinds, strict=True) if not asks]
@@ -213,6 +220,14 @@ _CHANGE_THEM_ALL = re.compile(
     r"(?P<noun>[a-z]+s)(?:\s+(?:please|now))?\W*$",
     re.I,
 )
+#: what the operator expects of the write policy: told, never a request of its own
+_POLICY_NOTE = re.compile(
+    r"(?:and\s+|so\s+|just\s+)*(?:let\s+it\s+(?:refuse|fail|block|reject|say\s+no)|"
+    r"if\s+(?:the\s+step|it|that|this)(?:'s|\s+is)?\s+(?:too\s+(?:big|large|much|high|low|far)|refused|"
+    r"blocked|rejected|not\s+allowed|over\s+the\s+limits?|out\s+of\s+range))",
+    re.I,
+)
+_TELL_ME = re.compile(r"^\W*(?:just\s+)?(?:tell|let)\s+me(?:\s+know)?\W*$", re.I)
 _PRONOUN = re.compile(r"\b(?:it|its|them|their|that)\b", re.I)
 _GO_AHEAD_ONLY = re.compile(
     r"^\W*(?:so\s+|and\s+)?(?:please\s+|pls\s+|just\s+)?(?:set|do|apply|make)\s+(?:it|that|this|them)"
@@ -395,6 +410,11 @@ def _asks(piece: str) -> bool:
         return False  # "after the tune jump this morning": an event, told
     if _EXPECTED.match(said):
         return False  # "QD 46 readback - should be ninety-five amps, check it": the expectation
+    if re.fullmatch(r"[a-z]+\s+[a-z]+ing\s*[.!]*", said, re.I) and not _DEVICE.search(said):
+        return False  # "beamline screaming", "vacuum climbing": how things are, told
+    if _POLICY_NOTE.match(said):
+        return False  # "if the step's too big, tell me", "let it refuse if it must": the policy's
+    said = re.sub(r"^(?:but|and|so|then)\s+", "", said, flags=re.I)  # "..., but try QF9 at 135 A"
     if _EMBEDDED_ASK.search(said):
         return True  # "I am wondering whether the vacuum has gone up": a question inside
     if is_question(said) or _ASKER.search(said) or re.match(REQUEST_LEAD, said, re.I):

@@ -215,6 +215,17 @@ _WITHIN_LIMITS = re.compile(
 )
 
 
+#: a change supposed, and whether it would pass: the write policy answers, nothing is written
+_HYPOTHETICAL_CHANGE = re.compile(
+    r"^\W*(?:(?:what|how\s+about)\s+if|suppose|supposing|say|if)\s+(?:i|we|you|someone|somebody)\s+"
+    r"(?:set|put|raise|lower|move|drive|push|pushed|took|take|ramp|ramped|bring|brought|opened|"
+    r"open|close|closed|gave|give|went|go)\b[^?]*?(?:\?\s*$|would\s+(?:that|it|this)\s+"
+    r"(?:go\s+through|work|pass|fly|be\s+(?:allowed|accepted|refused|blocked|rejected|ok(?:ay)?|"
+    r"fine|possible|permitted)))",
+    re.I,
+)
+
+
 def asks_for_limits(text: str) -> bool:
     """ "HCM max step?", "what's the max I can set the RF frequency to?", "how far could HCM10
     be moved in one step?", "If I put VCM 2 at 7 A, is that permitted?": a question about the
@@ -223,6 +234,8 @@ def asks_for_limits(text: str) -> bool:
     lowered = " ".join(text.lower().split())
     if _WITHIN_LIMITS.search(lowered):
         return False  # "is the orbit within limits?": its alarm limits, a reading
+    if _HYPOTHETICAL_CHANGE.search(lowered):
+        return True  # "what if I set QF3 to 125 A?", "if I put ..., would that go through?"
     asked = "?" in lowered or bool(
         re.match(r"^(?:\W*)(?:what|whats|how|can|could|may|is|are|would|if)\b", lowered)
     )

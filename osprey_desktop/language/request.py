@@ -165,7 +165,7 @@ _TARGET_NOISE = re.compile(
     # "HCM05 to 0.35 A at the start of shift", "... all night": when, for a change made now
     r"|\b(?:at\s+the\s+(?:start|beginning)\s+of\s+(?:the\s+|this\s+|my\s+)?shift|"
     r"for\s+the\s+rest\s+of\s+(?:the\s+)?(?:shift|night|day)|for\s+now|all\s+night)\b"
-    r"|\b(?:actually|exactly|really|still)\b"
+    r"|\b(?:actually|exactly|really|still|asap|urgently|immediately|quickly|hurry)\b"
     # "what energy are we running at": the question's verb, no channel's words
     r"|\b(?:we'?re|we\s+are|are\s+we)\s+(?:running|sitting|operating)(?:\s+at)?\b"
     # "a little more current, not much": the degree of a vague amount
@@ -210,12 +210,16 @@ def parse_request(
 ) -> Request:
     """The structure of ``text`` (see the module docstring). ``now`` (timezone-aware, in the
     facility's zone) resolves qualified clock times; without it they stay as typed."""
-    from osprey_desktop.language.questions import is_thanks
+    from osprey_desktop.language.questions import asks_for_limits, is_thanks
     from osprey_desktop.language.words import is_greeting
 
     # "thnaks", "wat was ...", "do 19 insted": slips in grammar words; "uh hi there"
     spoken = without_fillers(slips_respelled(str(text), facility_words(vocabulary or Vocabulary())))
     spoken = _DOTTED_RANGE.sub(" through ", spoken)  # "VCM05..VCM08": no sentence ends there
+    if asks_for_limits(spoken):
+        # "if I put the ID 11 gap at 5 mm, would that go through?": asked of the write policy
+        # as typed (its courtesy and its "that" are part of the question)
+        return Request(" ".join(str(text).split()), "knowledge", canonical=spoken)
     courteous = is_thanks(spoken) or is_greeting(spoken)  # "that's enough, thanks"
     said = in_order(spoken if courteous else without_courtesy(spoken))
     resolved = _with_references_resolved(said, vocabulary, now)

@@ -76,7 +76,10 @@ def said_plainly(text: str) -> str:
         re.sub(r"\b(?:no|ok(?:ay)?|yes|please|then|just|so)\b", " ", kept, flags=re.I),
         re.I,
     ):
-        work = kept  # "no, leave it as it is" asks nothing else: the refusal is the request
+        # "no, leave it as it is" asks nothing else: the refusal is the request; "don't change
+        # anything, but show me ...": the request after its conjunction
+        if kept != work:
+            work = re.sub(r"^\W*(?:but|and|so|just|only)\s+", "", kept.strip(), flags=re.I)
     # a change said another way: "Please the RF voltage on 2.45 MV set.", "set QD12 to QD10
     # minus 0.5 A", "HCM19 ↑ a touch", "give HCM27 a small kick", ... (``change_phrasings``)
     work = changes_said_plainly(work)

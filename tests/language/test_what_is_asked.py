@@ -415,3 +415,72 @@ def test_the_same_of_another_device_is_the_same_as():
     request = parse("The VCM 17 must have the same of VCM 16 plus 0.1 A.")
     assert request.intent == "copy"
     assert request.canonical == "set VCM17 to the same value as VCM16 plus 0.1 A"
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        ("I know it's over the limit, but try QF 9 at 135 A", "but try QF 9 at 135 A"),
+        (
+            "take QD04 down 3 A, I know the step limit, let it refuse if it must",
+            "take QD04 down 3 A",
+        ),
+        ("set HCM02 to 3 A; if the step's too big, tell me", "set HCM02 to 3 A"),
+        ("open ID07 to 40 mm asap, beamline screaming", "open ID07 to 40 mm asap"),
+        ("if the beam dumps, tell me", "if the beam dumps, tell me"),  # a condition, kept
+    ],
+)
+def test_what_the_operator_expects_of_the_write_policy_is_told(text, asked):
+    assert asked_part(text) == asked
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "please do NOT write anything: QD 12 setpoint against its readback",
+        "don't change anything, but show me the HCM 10 to 12 setpoints",
+        "don't open it yet - plot the ID07 gap readback over the last hour",
+        "beam dumped. DON'T touch anything - just current, lifetime, rf volts readback",
+    ],
+)
+def test_a_refusal_before_a_reading_leaves_the_reading(text):
+    request = parse(text)
+    assert not request.changes and request.intent in ("read", "history", "plot", "compare")
+    assert request.targets
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what if I set QF3 to 125 A?",
+        "if I put the ID 11 gap at 5 mm, would that go through?",
+        "suppose we raised HCM 4 to 3 A, would it be allowed?",
+    ],
+)
+def test_a_change_supposed_is_asked_of_the_write_policy(text):
+    assert parse(text).intent == "knowledge"
+
+
+@pytest.mark.parametrize(
+    ("text", "specs"),
+    [
+        ("corrector H12 to -0.3", None),
+        ("vertical correctors 31 to 33 to 0.05 A", None),
+        (
+            "QD 22 and QD 24 down 1 A, QF 21 and QF 23 up 1 A",
+            [("QD22 and QD24", -1.0), ("QF21 and QF23", 1.0)],
+        ),
+    ],
+)
+def test_ranges_letters_and_groups_of_devices_in_a_change(text, specs):
+    request = parse(text)
+    assert "to 33" not in request.canonical  # a range of devices is never a value
+    if specs is not None:
+        said = [(s.target, s.amount) for s in parse_write_request(request.canonical)]
+        assert said == specs
+
+
+def test_both_or_all_of_them_are_every_device_named():
+    request = parse("read HCM 3 and VCM 3, then put both to 0.1 A")
+    assert request.changes and "HCM3 and VCM3" in request.canonical
+    assert "horizontal corrector 12" in parse("corrector H12 to -0.3").canonical
