@@ -71,15 +71,11 @@ def said_plainly(text: str) -> str:
     # "don't set anything, what are HCM04 and VCM04 at?", "read QD26, but don't change
     # anything": a change refused is no word of the request
     kept = _NO_CHANGE_SAID.sub(" ", work)
-    if re.search(
-        r"[a-z]{3,}",
-        re.sub(r"\b(?:no|ok(?:ay)?|yes|please|then|just|so)\b", " ", kept, flags=re.I),
-        re.I,
-    ):
+    rest = re.sub(r"\b(?:no|ok(?:ay)?|yes|please|then|just|so)\b", " ", kept, flags=re.I)
+    if kept != work and re.search(r"[a-z]{3,}", rest, re.I):
         # "no, leave it as it is" asks nothing else: the refusal is the request; "don't change
         # anything, but show me ...": the request after its conjunction
-        if kept != work:
-            work = re.sub(r"^\W*(?:but|and|so|just|only)\s+", "", kept.strip(), flags=re.I)
+        work = re.sub(r"^\W*(?:but|and|so|just|only)\s+", "", kept.strip(), flags=re.I)
     # a change said another way: "Please the RF voltage on 2.45 MV set.", "set QD12 to QD10
     # minus 0.5 A", "HCM19 ↑ a touch", "give HCM27 a small kick", ... (``change_phrasings``)
     work = changes_said_plainly(work)
