@@ -233,7 +233,10 @@ def verb_of(clause: str, vocabulary: Vocabulary) -> tuple[str | None, bool]:
 
 
 _DEGREE_NOT = re.compile(
-    r"\bnot\s+(?:(?:too|that|so)\s+)?(?:much|a\s+lot|by\s+much|far|many)\b(?!\s+(?:of|to)\b)", re.I
+    r"\bnot\s+(?:(?:too|that|so)\s+)?(?:much|a\s+lot|by\s+much|far|many)\b(?!\s+(?:of|to)\b)"
+    # "QF 3 a little lower, not sure how much": doubt about the amount, no negation
+    r"|\bnot\s+(?:sure|certain)\b",
+    re.I,
 )
 
 
@@ -257,7 +260,7 @@ def verb_clauses(text: str) -> list[str]:
     """Pieces that may each lead with a verb: sentences, "then", ", " and "and" before a verb."""
     verbs = "|".join(sorted(CHANGE | READ_VERBS | PLOT_VERBS, key=len, reverse=True))
     pieces = re.split(
-        rf"[;?!]|\.(?!\d)|\bthen\b|\bafterwards\b|\bafter\s+that\b|"
+        rf"[;?!]|\.(?!\d)|\s[-–—]\s|\bthen\b|\bafterwards\b|\bafter\s+that\b|"
         rf",\s*(?=(?:and\s+)?(?:just\s+)?(?:{verbs})\b)|"
         rf"\band\s+(?=(?:then\s+)?(?:{verbs})\b)",
         text,
@@ -294,7 +297,9 @@ def in_order(text: str) -> str:
 _REFUSED_CHANGE = re.compile(
     r"\b(?:(?:do\s+not|don'?t|dont|never|no\s+need\s+to|not\s+going\s+to|won'?t)\s+"
     r"(?P<first>[a-z]+)(?:\s+(?P<second>[a-z]+))?|leave\s+(?:it|them|this|that|[a-z]{1,5}\s?\d{1,3})\s+"
-    r"(?:as\s+(?:it\s+is|they\s+are)|alone|be|where\s+(?:it|they)\s+(?:is|are)))",
+    r"(?:as\s+(?:it\s+is|they\s+are)|alone|be|where\s+(?:it|they)\s+(?:is|are))"
+    # "never mind, leave it": nothing after it
+    r"|leave\s+(?:it|them|that)(?=\s*[.!]*\s*$))",
     re.I,
 )
 #: What may follow a refusal without asking anything: "understood?", "ok?", "thanks".

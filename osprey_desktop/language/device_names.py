@@ -244,6 +244,10 @@ def gives_a_value(
             return True
         if _described_device(target, vocabulary):
             return True
+        ranged = re.search(r"\b\d{1,3}\s+(?:through|thru)\s+\d{1,3}\b", target)
+        words = {stem(w.lower()) for w in re.findall(r"[A-Za-z]+", target)}
+        if ranged and words & {stem(w) for w in vocabulary.channel_words}:
+            return True  # "vertical correctors 31 through 33 to 0.05 A": each of those devices
     # "RF voltage 2.6 MV": one channel named by the list's words alone, given an amount in a
     # unit; the writer then asks, or refuses when nothing there can be written
     named = [w.lower() for t in targets for w in re.findall(r"[A-Za-z]+", t)]

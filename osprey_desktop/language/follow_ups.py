@@ -66,6 +66,25 @@ def follow_up(
             return _with_new_time(previous, replace(new, time=timed.time))
     value = _ONLY_A_VALUE.match(new.text) or _ONLY_A_VALUE.match(new.canonical)
     quantity = new.quantity
+    earlier = previous.quantity
+    if (
+        _SIGN_FLIP.match(new.canonical)
+        and previous.changes
+        and earlier is not None
+        and earlier.value is not None
+    ):
+        # "make it minus" after "set HCM30 to 0.25 A": the same amount, the other sign
+        flipped = replace(earlier, value=-earlier.value)
+        unit = f" {flipped.unit}" if flipped.unit else ""
+        if flipped.kind == "absolute":
+            canonical = f"set {before} to {flipped.value:g}{unit}"
+        else:
+            word = "increase" if (flipped.value or 0) > 0 else "decrease"
+            unit = "%" if flipped.kind == "percent" else unit
+            canonical = f"{word} {before} by {abs(flipped.value or 0):g}{unit}"
+        return replace(
+            previous, text=new.text, intent="write", quantity=flipped, canonical=canonical
+        )
     if value and quantity is None and previous.changes:
         # "do 19 instead": a number the parse took for a device's, alone: the value
         quantity = parse_request(f"set x to {value['amount']} {value['unit'] or ''}").quantity
@@ -138,6 +157,15 @@ def follow_up(
         if re.search(r"\bsame\b", new.text, re.I):
             return None  # "the same for the last 10 minutes": the planner reuses the channels
         return _with_new_time(previous, new)
+    plane = _OTHER_PLANE.match(new.canonical)
+    if plane and vocabulary is not None:
+        # "same but vertical" after "set HCM22 to -0.4 A": VCM22 to -0.4 A
+        swapped = tuple(_in_plane(t, plane["plane"], vocabulary) for t in previous.targets)
+        if swapped != previous.targets:
+            canonical = previous.canonical
+            for old, new_target in zip(previous.targets, swapped, strict=True):
+                canonical = canonical.replace(old, new_target, 1)
+            return replace(previous, text=new.text, targets=swapped, canonical=canonical)
     # "Not the ID 7, the ID 9 I wanted.", "no, not QF3 - QF5": the other target, all else kept
     same = _SAME_FOR.match(new.canonical) or _NOT_THAT_ONE.match(new.canonical)
     if same and new.quantity is None and (not new.changes or previous.changes):
@@ -163,6 +191,40 @@ def follow_up(
     return None
 
 
+_OTHER_PLANE = re.compile(
+    r"^\W*(?:(?:and|now|ok(?:ay)?|then)\W+)*(?:the\s+)?same\s+(?:thing\s+)?(?:but\s+|for\s+(?:the\s+)?|"
+    r"with\s+the\s+|in\s+the\s+)?(?:in\s+)?(?P<plane>vertical|horizontal|vert|horiz|x|y)"
+    r"(?:\s+(?:plane|one|side|please))?\W*$",
+    re.I,
+)
+_PLANES = {"vertical": ("h", "v"), "vert": ("h", "v"), "y": ("h", "v")}
+
+
+def _in_plane(target: str, plane: str, vocabulary: Vocabulary) -> str:
+    """``target`` in the other plane: "HCM22" -> "VCM22", "horizontal orbit" -> "vertical
+    orbit", when the list has that device family."""
+    old, new = _PLANES.get(plane.lower(), ("v", "h"))
+    words = {"h": ("horizontal", "x"), "v": ("vertical", "y")}
+
+    def device(found: re.Match[str]) -> str:
+        prefix = found.group(1)
+        other = new + prefix[1:].lower()
+        if prefix.lower().startswith(old) and other in vocabulary.device_prefixes:
+            return (other.upper() if prefix.isupper() else other) + found.group(2)
+        return found.group(0)
+
+    said = re.sub(r"\b([A-Za-z]{2,5})(\d{1,3})\b", device, target)
+    for was, now in zip(words[old], words[new], strict=True):
+        said = re.sub(rf"\b{was}\b", now, said, flags=re.I)
+    return said
+
+
+_SIGN_FLIP = re.compile(
+    r"^\W*(?:(?:no|ok(?:ay)?|oops|sorry)\W+)*(?:(?:make\s+(?:it|that)|it\s+should\s+be)\s+)?"
+    r"(?:minus|negative|the\s+other\s+sign|the\s+opposite\s+sign)(?:\s+(?:instead|then|please))?\W*$"
+    r"|^\W*flip\s+(?:it|the\s+sign)\W*$",
+    re.I,
+)
 _NOT_THAT_ONE = re.compile(
     r"^\W*(?:no[,.!]?\s+|wrong\s+one[,.!]?\s+)?not\s+(?:the\s+)?[^,;:-]+?\s*(?:[,;:]|\s-)\s*"
     r"(?:but\s+|i\s+(?:meant|wanted|said)\s+)?(?:the\s+)?(?P<rest>[^,;.!?]+?)"

@@ -110,6 +110,11 @@ _NEEDS_DOING = re.compile(
     r"(?P<verb>clos|open|rais|lower|adjust|trimm|tweak|reduc|increas|decreas|nudg|bump)ing\b",
     re.I,
 )
+_DOING_IT = re.compile(
+    r"^\W*(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?P<verb>rais|lower|increas|decreas|open|clos|bump|nudg|"
+    r"trimm|tweak|reduc)ing\b",
+    re.I,
+)
 _GERUND_BASE = {
     "clos": "close",
     "rais": "raise",
@@ -127,6 +132,8 @@ def indirect_said_plainly(text: str) -> str:
         lambda m: f"{_GERUND_BASE.get(m['verb'].lower(), m['verb'].lower())} {m['what']}", text
     )
     work = _WISHED_COMPARATIVE.sub(lambda m: f"make {m['what']} a bit {m['cmp']}", work)
+    # "I'm raising QF3 a bit, go ahead": the change being made, asked
+    work = _DOING_IT.sub(lambda m: _GERUND_BASE.get(m["verb"].lower(), m["verb"].lower()), work)
     work = _WOULD_BE_GOOD.sub(lambda m: f"{m['what'] or m['had']} ", work)
     work = _BETTER_AT.sub(lambda m: f"set {m['what'].strip()} to ", work)
     work = _PURPOSE.sub(r"\g<amount>", work)

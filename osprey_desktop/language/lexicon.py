@@ -45,7 +45,7 @@ CHANGE = CHANGE_VERBS | _set(
     """open close shut bring drive take make return start stop insert retract extract arm
     disarm activate deactivate match copy restore revert zero put raise lower drop reduce
     increase decrease cut boost widen narrow steer degauss cycle dial crank rise increment
-    decrement diminish"""
+    decrement diminish fix correct"""
 )
 #: Verbs that change only with their particle: "go back to ...", "roll back", "go to 0.3 A".
 PHRASAL_CHANGES = {"go": frozenset({"back", "to", "up", "down"}), "roll": frozenset({"back"})}

@@ -165,7 +165,9 @@ _TARGET_NOISE = re.compile(
     # "HCM05 to 0.35 A at the start of shift", "... all night": when, for a change made now
     r"|\b(?:at\s+the\s+(?:start|beginning)\s+of\s+(?:the\s+|this\s+|my\s+)?shift|"
     r"for\s+the\s+rest\s+of\s+(?:the\s+)?(?:shift|night|day)|for\s+now|all\s+night)\b"
-    r"|\b(?:actually|exactly|really|still|asap|urgently|immediately|quickly|hurry)\b"
+    r"|\b(?:actually|exactly|really|still|asap|urgently|immediately|quickly|hurry|instead)\b"
+    # "QF 3 a little lower, not sure how much": doubt about the amount names no channel
+    r"|,?\s*\bnot\s+(?:sure|certain)(?:\s+(?:by\s+)?how\s+(?:much|far))?"
     # "what energy are we running at": the question's verb, no channel's words
     r"|\b(?:we'?re|we\s+are|are\s+we)\s+(?:running|sitting|operating)(?:\s+at)?\b"
     # "a little more current, not much": the degree of a vague amount
@@ -432,7 +434,8 @@ def _compared_duration(text: str, start: int, end: int) -> bool:
 
 _RETRACTION = re.compile(
     r"^\s*(?:(?:hmm+|uh+|um+|ok(?:ay)?|wait|hold\s+on|no|nope|cancel\s+(?:that|it)|"
-    r"scratch\s+that|never\s*mind|forget\s+(?:it|that)|don'?t|do\s+not|stop)\s*[,.!;]+\s*)+"
+    r"scratch\s+that|never\s*mind|forget\s+(?:about\s+)?(?:it|that|the\s+[a-z]+(?:\s+[a-z]+)?)|"
+    r"don'?t|do\s+not|stop)\s*(?:[,.!;]+|\s[-–—])\s*)+"
     r"(?:instead\b[\s,]*)?",
     re.I,
 )
@@ -862,6 +865,10 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         if quantity is not None and quantity.unit is None:
             head = re.sub(r"\bat\s*$", "to ", head)
         canonical = head + canonical[amount.start :]
+        if len(amounts(canonical)) > 1 and not re.match(r"\W*set\b", canonical, re.I):
+            # "vertical correctors 31 through 33 to 0.05 A": numbers of devices beside the
+            # value; the verb the value implies says which one the value is
+            canonical = f"set {canonical}"
     if not unplaced:  # every word placed: the change is said the way the writers read it
         canonical = canonical_change(
             canonical,

@@ -484,3 +484,48 @@ def test_both_or_all_of_them_are_every_device_named():
     request = parse("read HCM 3 and VCM 3, then put both to 0.1 A")
     assert request.changes and "HCM3 and VCM3" in request.canonical
     assert "horizontal corrector 12" in parse("corrector H12 to -0.3").canonical
+
+
+def _merged(first: str, second: str):
+    from osprey_desktop.language.follow_ups import follow_up
+
+    return follow_up(parse(first), parse(second), WORDS)
+
+
+def test_the_other_sign_or_the_other_plane_is_the_previous_change_so_changed():
+    flipped = _merged("set HCM30 to 0.25 A", "make it minus")
+    assert flipped is not None and flipped.canonical == "set HCM30 to -0.25 A"
+    vertical = _merged("set HCM22 to -0.4 A", "same but vertical")
+    assert vertical is not None and vertical.targets == ("VCM22",)
+    orbit = _merged("show the horizontal orbit in sector 3", "same for vertical")
+    assert orbit is not None and "vertical orbit in sector 3" in orbit.canonical
+    assert _merged("set HCM30 to 0.25 A", "then") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "changes", "targets"),
+    [
+        ("no - lower it by half an amp instead", True, ()),
+        ("forget the quad - read the tunes instead", False, ("the tunes",)),
+        ("I want QF 3 a little lower, not sure how much", True, ("QF3",)),
+        ("vert orbit s9 way off - correct it!!", True, ()),
+        ("if the orbit looks bad, fix it", True, ()),
+    ],
+)
+def test_retractions_doubts_and_verbs_that_fix_things(text, changes, targets):
+    request = parse(text)
+    assert request.changes is changes and request.targets == targets
+    assert (
+        not changes
+        or request.quantity is None
+        or request.quantity.value is None
+        or (request.quantity.value == -0.5)
+    )
+    assert parse("never mind, leave it").intent == "conversation"
+    assert not parse("is the HCM3 value correct?").changes
+
+
+def test_devices_numbered_beside_a_value_without_a_verb_are_set():
+    request = parse("vertical correctors 31 to 33 to 0.05 A")
+    assert request.intent == "write"
+    assert request.canonical == "set vertical correctors 31 through 33 to 0.05 A"
