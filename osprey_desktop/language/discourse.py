@@ -365,7 +365,10 @@ _TELLERS = re.compile(
 def _subject_of(piece: str) -> str | None:
     """The subject of a statement ("the RF frequency stays at ...": the RF frequency), when it
     is a thing of the machine and not who told it."""
-    said = _LEADING_MARKERS.sub("", piece.strip(" ,;:-"), count=1)
+    said = _LEADING_MARKERS.sub("", piece.strip(" ,;:-."), count=1)
+    fragment = re.fullmatch(r"(?P<what>[a-z]+)\s+[a-z]+ing\W*", said, re.I)
+    if fragment:  # "lifetime crashing...": the lifetime
+        return fragment["what"] if not _TELLERS.search(fragment["what"]) else None
     found = _TELLS.search(said)
     if found is None:
         return None

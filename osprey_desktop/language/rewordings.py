@@ -61,6 +61,14 @@ def said_plainly(text: str) -> str:
     work = _FOR_SOMEONE.sub("", work)
     # "VCM 17 must have the same of VCM 16": the same as (another language's preposition)
     work = re.sub(r"\bthe\s+same\s+(?:of|like|than)\b", "the same as", work, flags=re.I)
+    # "over 1e-8 or not", "lower than 10 min ago or am I seeing things": the question's tail
+    work = re.sub(
+        r",?\s+or\s+(?:not|am\s+i\s+(?:seeing\s+things|imagining\s+(?:it|things)|wrong|crazy)|what)"
+        r"\s*(?=[?!.]*\s*$)",
+        "",
+        work,
+        flags=re.I,
+    )
     # "the beam current just before 2:15": the last value archived before that moment
     work = _JUST_BEFORE.sub("at ", work)
     # "the gap - the readback, not the setpoint": the role refused is no part of the request

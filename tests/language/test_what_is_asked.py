@@ -529,3 +529,23 @@ def test_devices_numbered_beside_a_value_without_a_verb_are_set():
     request = parse("vertical correctors 31 to 33 to 0.05 A")
     assert request.intent == "write"
     assert request.canonical == "set vertical correctors 31 through 33 to 0.05 A"
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        ("lifetime crashing... what was it an hour ago", "what was lifetime an hour ago"),
+    ],
+)
+def test_a_fragment_told_gives_the_pronoun_its_subject(text, asked):
+    assert asked_part(text) == asked
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["IG13 over 1e-8 or not?", "current lower than 10 min ago or am I seeing things"],
+)
+def test_a_questions_tail_names_no_channel(text):
+    request = parse(text)
+    said = " ".join(request.targets).lower()
+    assert "not" not in said.split() and "seeing" not in said and not request.changes
