@@ -147,7 +147,10 @@ _FROM_TO_VALUE = re.compile(
     r"(?:\bfrom\s+)?(?<![\w:.])[-+−]?(?:\d+(?:\.\d*)?|\.\d+)(?![\d:])\s*(?:[a-zµ%]{1,4}\s*)?"
     r"(?:→|->|=>)\s*(?=[-+−]?\.?\d)"
     r"|\bfrom\s+(?<![\d:.])[-+−]?(?:\d+(?:\.\d*)?|\.\d+)(?![\d:])\s*(?:[a-zµ%]{1,4}\s+)?to\s+"
-    r"(?=[-+−]?\.?\d+(?:\.\d+)?\s*(?!h\b|hours?\b|min|days?\b|am\b|pm\b)[a-zµ%]{1,4}\b)",
+    # the value after "to" has a unit of a setpoint ("from 120 to 121 A"); "from 8 to 10 this
+    # morning" is a range of hours
+    r"(?=[-+−]?\.?\d+(?:\.\d+)?\s*(?:a|amps?|ma|mm|um|µm|kv|mv|v|hz|khz|mhz|ghz|%|torr|mbar|pa|"
+    r"w|kw|mrad|urad|deg)\b)",
     re.I,
 )
 _LIST_GAP = r"(?:\s*,\s*(?:and\s+)?|\s+and\s+)"

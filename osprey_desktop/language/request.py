@@ -727,6 +727,8 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         later = not change_verb and re.search(
             rf"(?<=\w)\s*,\s*(?:and\s+|then\s+)*{said}\b{particle}", phrase, re.I
         )
+        if later and _SUBORDINATE.match(phrase[: later.start()]):
+            later = None  # "before you change anything, show me QF 3": no item before the verb
         if later:
             # "lifetime trend last 6h, and overlay the current": the verb of a later clause,
             # the words before it another item
@@ -898,6 +900,12 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     )
 
 
+#: a clause that leads another without naming an item of its own
+_SUBORDINATE = re.compile(
+    r"^\W*(?:before|after|if|when|whenever|since|as|because|while|once|until|unless|so|ok(?:ay)?|"
+    r"please|first|now|then|also|and|but|don'?t|do\s+not|without|i|we|you)\b",
+    re.I,
+)
 _OF_A_TIME = re.compile(
     r"(?:\b(?:back\s+)?to\s+)?(?:'s|’s)(?:\s+(?:value|setting|setpoint|reading|level)s?"
     r"(?:\s+(?:for|of|on)\b)?)?",

@@ -549,3 +549,9 @@ def test_a_questions_tail_names_no_channel(text):
     request = parse(text)
     said = " ".join(request.targets).lower()
     assert "not" not in said.split() and "seeing" not in said and not request.changes
+
+
+def test_a_clause_that_leads_the_verb_names_no_item_and_hours_stay_hours():
+    assert parse("before you change anything, show me QF 3").targets == ("QF3",)
+    request = parse("beam current from 8 to 10 this morning")
+    assert request.time is not None and request.time.kind == "range"
