@@ -115,17 +115,39 @@ def asked_part(text: str) -> str:
     if all(kinds) or not any(kinds):
         return text
     told = [p for p, asks in zip(pieces, kinds, strict=True) if not asks]
-    asked = [without_discourse_markers(p) for p, asks in zip(pieces, kinds, strict=True) if asks]
-    asked = [p.strip(" ,;:-") for p in asked if p.strip(" ,;:-")]
+    told_before = pieces[: kinds.index(True)]
+    request = _joined([p for p, asks in zip(pieces, kinds, strict=True) if asks])
+    devices = {d.upper() for p in told for d in _DEVICE.findall(p)}
+    done = _what_was_told_done(request, told, devices)
+    if done is not None:
+        return done if done else text
+    people = [p for p in told_before if _PEOPLE.search(p) and _DEVICE.search(p)]
+    if people and len(devices) == 1 and not _DEVICE.search(request):
+        return _bound_to_the_asker(request, next(iter(devices)))
+    places = {" ".join(m.split()).lower() for p in told for m in _SECTOR.findall(p)}
+    if re.search(r"\bthere\b", request, re.I) and len(places) == 1:
+        # "the orbit in sector 10 looks off, could the correctors there be tweaked?"
+        request = re.sub(r"\bthere\b", f"in {places.pop()}", request, count=1, flags=re.I)
+    return _with_antecedent(request, told_before, devices, text)
+
+
+def _joined(asked: list[str]) -> str:
+    """The pieces that ask, as one request: a verb on a pronoun takes the other pieces ("QD 46
+    readback - ..., check it": check the QD46 readback); a sentence keeps its stop, a clause
+    gets its comma."""
+    asked = [without_discourse_markers(p).strip(" ,;:-") for p in asked]
+    asked = [p for p in asked if p]
     bare = [p for p in asked if _VERB_ON_A_PRONOUN.match(p)]
     if len(bare) == 1 and len(asked) > 1:
-        # "QD 46 readback - should be ninety-five amps, check it": check the QD46 readback
         rest = [p for p in asked if p is not bare[0]]
         asked = [f"{_VERB_ON_A_PRONOUN.match(bare[0])['verb']} {' and '.join(rest)}"]
-    # pieces joined as they were cut: a sentence keeps its stop, a clause gets its comma
     request = " ".join(p if re.search(r"[.!?]$", p) else f"{p}," for p in asked[:-1])
-    request = f"{request} {asked[-1]}".strip()
-    devices = {d.upper() for p in told for d in _DEVICE.findall(p)}
+    return f"{request} {asked[-1]}".strip()
+
+
+def _what_was_told_done(request: str, told: list[str], devices: set[str]) -> str | None:
+    """The change that was told, when the request only says to make it: None when the request
+    says more, "" when what was told cannot be said as one change (the message stays whole)."""
     plural = _CHANGE_THEM_ALL.match(request)
     if plural and len(devices) > 1:
         # "beamlines at ID05 and ID07 both want 20 mm, set both gaps": each named device
@@ -133,62 +155,57 @@ def asked_part(text: str) -> str:
         if len(values) == 1:
             named = " and ".join(sorted(devices))
             return f"{plural['verb']} the {named} {plural['noun']} to {values.pop()}"
-    if _GO_AHEAD_ONLY.match(request):
-        # "the physicist asked me to try HCM11 at 0.25 A, so please set that": what was told
-        # holds the change; the request only says to do it
-        clauses = [c for p in told for c in re.split(r"\s+and\s+|,\s+", p)]
-        valued = [c for c in clauses if any(a.unit for a in amounts(c))]
-        # "the handover says 0.45, go with that": a bare value told, a follow-up's value
-        valued = valued or [
-            c for c in clauses if re.search(r"(?<![\w.])[-+−]?\d*\.?\d+(?![\w.:])", c)
-        ]
-        if not valued and len(told) == 1:
-            # "per the handover it needs closing a little, go ahead": what was told, done
-            return without_discourse_markers(told[0]).strip(" ,;:-")
-        if len(valued) != 1:
-            return text
-        return _REPORTED_LEAD.sub("", without_discourse_markers(valued[0]).strip(" ,;:-"))
-    before = pieces[: kinds.index(True)]
-    people = [p for p in before if _PEOPLE.search(p) and _DEVICE.search(p)]
-    if people and len(devices) == 1 and not _DEVICE.search(request):
-        # "users on ID2 called, they'd like the gap 1 mm narrower": their device's gap
-        device = next(iter(devices))
-        request = re.sub(
-            r"\b(?:they|he|she)(?:'d|\s+would)?\s+(?:like|want|need)s?\b",
-            "I'd like",
-            request,
-            flags=re.I,
-        )
-        noun = re.search(r"\b(?:their|the)\s+((?:[\w-]+\s+){0,2}[\w-]+)", request, re.I)
-        if noun and not _RING_WIDE.search(noun.group(1)):
-            request = (
-                f"{request[: noun.start()]}the {device} {noun.group(1)}{request[noun.end() :]}"
-            )
-        return request
-    places = {" ".join(m.split()).lower() for p in told for m in _SECTOR.findall(p)}
-    if re.search(r"\bthere\b", request, re.I) and len(places) == 1:
-        # "the orbit in sector 10 looks off, could the correctors there be tweaked?"
-        request = re.sub(r"\bthere\b", f"in {places.pop()}", request, count=1, flags=re.I)
-    # what is told after the request cannot be what its pronoun points back to ("what was it at
-    # 09:45? that's when their scan started": it is the previous turn's)
-    first_asked = kinds.index(True)
-    told_before = [p for p, asks in zip(pieces[:first_asked], kinds, strict=False) if not asks]
+    if not _GO_AHEAD_ONLY.match(request):
+        return None
+    # "the physicist asked me to try HCM11 at 0.25 A, so please set that"
+    clauses = [c for p in told for c in re.split(r"\s+and\s+|,\s+", p)]
+    valued = [c for c in clauses if any(a.unit for a in amounts(c))]
+    # "the handover says 0.45, go with that": a bare value told, a follow-up's value
+    valued = valued or [c for c in clauses if re.search(r"(?<![\w.])[-+−]?\d*\.?\d+(?![\w.:])", c)]
+    if not valued and len(told) == 1:
+        # "per the handover it needs closing a little, go ahead": what was told, done
+        return without_discourse_markers(told[0]).strip(" ,;:-")
+    if len(valued) != 1:
+        return ""
+    return _REPORTED_LEAD.sub("", without_discourse_markers(valued[0]).strip(" ,;:-"))
+
+
+def _bound_to_the_asker(request: str, device: str) -> str:
+    """ "users on ID2 called, they'd like the gap 1 mm narrower": the operator's own wish, for
+    the asker's device (never for what the whole ring has)."""
+    request = re.sub(
+        r"\b(?:they|he|she)(?:'d|\s+would)?\s+(?:like|want|need)s?\b",
+        "I'd like",
+        request,
+        flags=re.I,
+    )
+    noun = re.search(r"\b(?:their|the)\s+((?:[\w-]+\s+){0,2}[\w-]+)", request, re.I)
+    if noun and not _RING_WIDE.search(noun.group(1)):
+        request = f"{request[: noun.start()]}the {device} {noun.group(1)}{request[noun.end() :]}"
+    return request
+
+
+def _with_antecedent(request: str, told_before: list[str], devices: set[str], text: str) -> str:
+    """The request with its pronoun given what was told before it: the one device told, or the
+    subject of the last statement; ``text`` whole when nothing told can be the antecedent.
+    What is told after the request never is ("what was it at 09:45? that's when their scan
+    started": it is the previous turn's)."""
     told_something = any(
         re.search(r"[A-Za-z0-9]", _LEADING_MARKERS.sub("", p)) for p in told_before
     )
-    if told_something and _PRONOUN.search(request) and not _DEVICE.search(request):
-        subject = _subject_of(told_before[-1]) if told_before and not devices else None
-        if subject is not None:
-            # "lifetime was 9 h at 6 am; what is it now?": the lifetime
-            request = re.sub(r"\bits\b", f"{subject}'s", request, flags=re.I)
-            return re.sub(r"\bit\b", subject, request, flags=re.I)
-        if len(devices) != 1:
-            return text  # "someone said it was odd, what's it at?": nothing to give "it"
-        # "Logbook says QF25 should be at 121.5 A. Set it to 121.5 please.": QF25
-        device = devices.pop()
-        request = re.sub(r"\b(?:its|their)\b", f"{device}'s", request, count=1, flags=re.I)
-        request = re.sub(r"\b(?:it|them|that)\b", device, request, count=1, flags=re.I)
-    return request
+    if not told_something or not _PRONOUN.search(request) or _DEVICE.search(request):
+        return request
+    subject = _subject_of(told_before[-1]) if not devices else None
+    if subject is not None:
+        # "lifetime was 9 h at 6 am; what is it now?": the lifetime
+        request = re.sub(r"\bits\b", f"{subject}'s", request, flags=re.I)
+        return re.sub(r"\bit\b", subject, request, flags=re.I)
+    if len(devices) != 1:
+        return text  # "someone said it was odd, what's it at?": nothing to give "it"
+    # "Logbook says QF25 should be at 121.5 A. Set it to 121.5 please.": QF25
+    device = next(iter(devices))
+    request = re.sub(r"\b(?:its|their)\b", f"{device}'s", request, count=1, flags=re.I)
+    return re.sub(r"\b(?:it|them|that)\b", device, request, count=1, flags=re.I)
 
 
 #: "as agreed at the morning meeting", "as the optics group asked": a reason after the request

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from osprey_desktop.language.lexicon import ROLE_WORDS
 from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
-from osprey_desktop.language.quantities import NUM_PATTERN
+from osprey_desktop.language.quantities import NUM_PATTERN, Quantity
 from osprey_desktop.language.request import Request, Vocabulary, parse_request
 
 __all__ = ["follow_up"]
@@ -74,17 +74,7 @@ def follow_up(
         and earlier.value is not None
     ):
         # "make it minus" after "set HCM30 to 0.25 A": the same amount, the other sign
-        flipped = replace(earlier, value=-earlier.value)
-        unit = f" {flipped.unit}" if flipped.unit else ""
-        if flipped.kind == "absolute":
-            canonical = f"set {before} to {flipped.value:g}{unit}"
-        else:
-            word = "increase" if (flipped.value or 0) > 0 else "decrease"
-            unit = "%" if flipped.kind == "percent" else unit
-            canonical = f"{word} {before} by {abs(flipped.value or 0):g}{unit}"
-        return replace(
-            previous, text=new.text, intent="write", quantity=flipped, canonical=canonical
-        )
+        return _written(previous, new, replace(earlier, value=-earlier.value), before)
     if value and quantity is None and previous.changes:
         # "do 19 instead": a number the parse took for a device's, alone: the value
         quantity = parse_request(f"set x to {value['amount']} {value['unit'] or ''}").quantity
@@ -104,16 +94,7 @@ def follow_up(
                 value=sign * abs(quantity.value or 0),
                 unit=quantity.unit or earlier.unit,
             )
-        unit = f" {quantity.unit}" if quantity.unit else ""
-        if quantity.kind == "absolute":
-            canonical = f"set {before} to {quantity.value:g}{unit}"
-        else:
-            word = "increase" if (quantity.value or 0) > 0 else "decrease"
-            unit = "%" if quantity.kind == "percent" else unit
-            canonical = f"{word} {before} by {abs(quantity.value or 0):g}{unit}"
-        return replace(
-            previous, text=new.text, intent="write", quantity=quantity, canonical=canonical
-        )
+        return _written(previous, new, quantity, before)
     pronoun = re.search(r"\b(?:it|that|them|those|these|this)\b", new.canonical, re.I)
     if pronoun and (new.verb or new.quantity) and not _names_a_device(new):
         canonical = new.canonical[: pronoun.start()] + old_phrase + new.canonical[pronoun.end() :]
@@ -237,6 +218,18 @@ _NOT_THAT_ONE = re.compile(
 _NO_TARGET_WORDS = frozenset(
     ["the", "same", "about", "what", "how", "and", "now", "also", "then", "it", "that", "them"]
 )
+
+
+def _written(previous: Request, new: Request, quantity: Quantity, before: str) -> Request:
+    """The previous change with ``quantity`` in place of its own, said as the writers read it."""
+    unit = f" {quantity.unit}" if quantity.unit else ""
+    if quantity.kind == "absolute":
+        canonical = f"set {before} to {quantity.value:g}{unit}"
+    else:
+        word = "increase" if (quantity.value or 0) > 0 else "decrease"
+        unit = "%" if quantity.kind == "percent" else unit
+        canonical = f"{word} {before} by {abs(quantity.value or 0):g}{unit}"
+    return replace(previous, text=new.text, intent="write", quantity=quantity, canonical=canonical)
 
 
 def _roles_only(request: Request) -> list[str]:
