@@ -140,7 +140,10 @@ _GROUP_DIRECTION = re.compile(
 _ALL_OF_THEM = re.compile(
     r"\b(?P<verb>put|set|bring|move|zero|raise|lower|change|take|drive|increase|decrease|reset)\s+"
     r"(?:both(?:\s+of\s+them)?|all(?:\s+(?:of\s+them|three|four|two|five|six))?|each(?:\s+of\s+them)?|"
-    r"them\s+(?:all|both))\b(?!\s+(?:the|of\s+the|[A-Za-z]{1,5}\d))",
+    r"them\s+(?:all|both))\b"
+    # the quantifier stands for the devices only when no noun follows ("set all correctors in
+    # sector 3 to 0" names its own)
+    r"(?=\s*(?:$|[,.;!?]|to\b|at\b|by\b|back\b|up\b|down\b|=|->|on\b|off\b))",
     re.I,
 )
 _FROM_TO_VALUE = re.compile(

@@ -193,6 +193,8 @@ def _with_antecedent(request: str, told_before: list[str], devices: set[str], te
     told_something = any(
         re.search(r"[A-Za-z0-9]", _LEADING_MARKERS.sub("", p)) for p in told_before
     )
+    if told_something and _BACK_IN_TIME.search(request):
+        return text  # "the beam dumped at 3:10, show the RF voltage around then": then is told
     if not told_something or not _PRONOUN.search(request) or _DEVICE.search(request):
         return request
     subject = _subject_of(told_before[-1]) if not devices else None
@@ -245,6 +247,12 @@ _POLICY_NOTE = re.compile(
     re.I,
 )
 _TELL_ME = re.compile(r"^\W*(?:just\s+)?(?:tell|let)\s+me(?:\s+know)?\W*$", re.I)
+#: a time the request points back to: the time was told before it
+_BACK_IN_TIME = re.compile(
+    r"\b(?:(?:around|about|at|before|after|since|until|till|from)\s+(?:then|that\s+(?:time|moment|point))|"
+    r"(?:before|after)\s+(?:that|it)(?!\s+(?:is|was)\b)|then\s*[?.!]*$|at\s+the\s+time)\b",
+    re.I,
+)
 _PRONOUN = re.compile(r"\b(?:it|its|them|their|that)\b", re.I)
 _GO_AHEAD_ONLY = re.compile(
     r"^\W*(?:so\s+|and\s+)?(?:please\s+|pls\s+|just\s+)?(?:set|do|apply|make)\s+(?:it|that|this|them)"

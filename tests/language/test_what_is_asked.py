@@ -555,3 +555,9 @@ def test_a_clause_that_leads_the_verb_names_no_item_and_hours_stay_hours():
     assert parse("before you change anything, show me QF 3").targets == ("QF3",)
     request = parse("beam current from 8 to 10 this morning")
     assert request.time is not None and request.time.kind == "range"
+
+
+def test_a_quantifier_before_a_noun_and_a_time_pointed_back_to_stay():
+    assert parse("set all correctors in sector 3 to 0").canonical.startswith("set all correctors")
+    told = "the beam dumped at 03:10, show me the RF voltage around then"
+    assert asked_part(told) == told  # "then" is the time told

@@ -48,6 +48,10 @@ _COMPARES = re.compile(
 )
 
 
+# "is the vertical tune where it was at 09:00?": now against then, with no word that compares
+_WHERE_IT_WAS = re.compile(r"^\W*(?:is|are)\b.*\bwhere\s+(?:it|they)\s+(?:was|were)\b", re.I)
+
+
 def viewer_url(base_url: str, channels: list[str], start: datetime, end: datetime) -> str:
     """The Archiver Appliance viewer (archViewer.html) for these channels and this range."""
     query = [("pv", name) for name in channels]
@@ -94,12 +98,12 @@ class ArchiverRetrievalCapability(ControlRoomCapability):
     @classmethod
     def inputs_for(cls, text: str) -> list[str]:
         """ "Is the beam current higher than at 08:00?": the present reading, to compare."""
+        if not _COMPARES.search(text) and not _WHERE_IT_WAS.search(text):
+            return []
         if NOW_THAN_THEN.search(text):
             # "is the lifetime lower now than this morning?", "different from 2 hours ago?",
             # "is the tune where it was at 09:00?": now against a time, a moment or a period
             return ["CHANNEL_VALUES"]
-        if not _COMPARES.search(text):
-            return []
         try:
             moment = parse_time_range(
                 text, tz=configured_timezone(), shifts=configured_shifts()
