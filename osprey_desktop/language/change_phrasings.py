@@ -40,7 +40,8 @@ def changes_said_plainly(text: str) -> str:
     # "QD22 and QD24 down 1 A, QF21 and QF23 up 1 A": each group's change, in its direction
     work = _GROUP_DIRECTION.sub(
         lambda m: (
-            f"{'raise' if m['way'].lower() == 'up' else 'lower'} {m['what']} by {m['amount']}"
+            f"{m['lead']}{'raise' if m['way'].lower() == 'up' else 'lower'} {m['what']} "
+            f"by {m['amount']}"
         ),
         work,
     )
@@ -133,7 +134,9 @@ _CORRECTOR_LETTER = re.compile(
 )
 _DEVICE_LIST = r"[A-Za-z]{1,5}\d{1,3}(?:(?:\s*,\s*|\s+and\s+|\s*&\s*)[A-Za-z]{1,5}\d{1,3})*"
 _GROUP_DIRECTION = re.compile(
-    rf"(?<![\w-])(?P<what>{_DEVICE_LIST})\s+(?P<way>up|down)\s+(?:by\s+)?"
+    # a group that leads its clause: "step QF 7 up 0.5 A" keeps its own verb
+    rf"(?P<lead>^\W*|[,;]\s*|\b(?:and|then)\s+)(?P<what>{_DEVICE_LIST})\s+(?P<way>up|down)\s+"
+    r"(?:by\s+)?"
     r"(?P<amount>[-+−]?(?:\d+(?:\.\d*)?|\.\d+)\s*[a-zµ%]{1,4})\b",
     re.I,
 )

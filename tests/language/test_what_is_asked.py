@@ -561,3 +561,8 @@ def test_a_quantifier_before_a_noun_and_a_time_pointed_back_to_stay():
     assert parse("set all correctors in sector 3 to 0").canonical.startswith("set all correctors")
     told = "the beam dumped at 03:10, show me the RF voltage around then"
     assert asked_part(told) == told  # "then" is the time told
+
+
+def test_a_group_up_or_down_keeps_a_verb_of_its_own():
+    request = parse("can you step QF 7 up 0.5 A")
+    assert request.changes and "raise" not in request.canonical.split()
