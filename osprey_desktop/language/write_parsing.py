@@ -153,6 +153,17 @@ _CORRECTED = re.compile(
 )
 
 
+#: a comparative with no amount ("a bit smaller", "a little higher")
+_COMPARED_ONLY = re.compile(
+    r"\b(?:a\s+(?:bit|little|touch|tad|notch)|slightly|somewhat)\s+(?:more\s+|less\s+)?"
+    r"(?P<cmp>higher|lower|smaller|larger|bigger|wider|narrower|more|less|up|down)\b"
+    # "lower HCM3 a little": the verb says which way, the vague amount comes after its object
+    r"|\b(?P<verb>raise|lower|increase|decrease|reduce|open|close|widen|narrow)\b[^.,;?!]{0,40}?"
+    r"\b(?:a\s+(?:bit|little|touch|tad|notch)|slightly|somewhat)\b",
+    re.I,
+)
+
+
 def corrected(text: str) -> str:
     """``text`` with a value the operator corrected replaced by the correction."""
     found = _CORRECTED.match(text.strip())
@@ -187,6 +198,14 @@ def parse_write_request(text: str) -> list[ValueSpec]:
         if state is not None:  # "open the cooling valve", "turn the heater off"
             target, word, words = state
             return [ValueSpec(target, "state", math.nan, None, words, state=word)]
+        compared = _COMPARED_ONLY.search(text)
+        if compared:
+            # "make the gap on ID07 a bit smaller": how much, in the operator's own word
+            said = (compared["cmp"] or compared["verb"]).lower()
+            raise MissingWriteValue(
+                f"“{said}” says no amount: say by how much (for example 'by 0.1 A') or the "
+                "value to set (for example 'to 1.5 A')"
+            )
         verb = _CHANGE_WORDS.search(text)
         what = f"'{verb.group(0)}'" if verb else "the change"
         raise MissingWriteValue(

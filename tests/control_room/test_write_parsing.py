@@ -212,3 +212,12 @@ def test_a_unit_that_does_not_fit_the_channel_is_an_error(unit, channel_unit, fr
 def test_a_value_corrected_while_typing_is_the_correction(text, amount, unit):
     (spec,) = parse_write_request(text)
     assert (spec.amount, spec.unit) == (amount, unit)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [("make the gap on ID07 a bit smaller", "smaller"), ("lower HCM3 a little", "lower")],
+)
+def test_a_change_with_a_vague_amount_is_asked_in_its_own_word(text, said):
+    with pytest.raises(MissingWriteValue, match=f"“{said}” says no amount"):
+        parse_write_request(text)
