@@ -19,8 +19,11 @@ list, its time zone) is handed in by the caller.
   changes left out.
 * ``discourse``: the part of a message that asks, apart from what it tells: discourse markers
   ("per the handover", "first thing"), statements beside the request ("the logbook says ...",
-  "users finished their scan"), requests relayed from a beamline ("ID07 is asking for a 10 mm
-  gap"); a pronoun of the request takes the device or subject that was told.
+  "users finished their scan"); a pronoun of the request takes the device or subject that was
+  told.
+* ``relayed_requests``: a request relayed from a beamline said as the operator's own ("ID07 is
+  asking for a 10 mm gap" sets the ID07 gap), bound to the asker's device only for what a
+  beamline has.
 * ``indirect_requests``: what should be, said as the change: a device that moves ("VCM33 needs
   to come down by 0.25 A"), a value judged best ("HCM24 would be happier at 0.6 A"), a wish
   ("it'd be good if ... were 100 kV higher"), a change asked in the passive, a purpose or an

@@ -16,7 +16,8 @@ When a message holds both, the statements are what the operator knows, not what 
 are left out, and a pronoun of the request ("set it to 121.5") takes the one device the
 statements named. A message of statements only is kept whole, so nothing asked is dropped.
 Discourse markers leading a request ("first thing, give me ...", "per the handover raise QD16
-by 0.8 A") are dropped with it.
+by 0.8 A") are dropped with it. A request relayed from a beamline is said as the operator's own
+first (``relayed_requests``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import re
 from osprey_desktop.language.clauses import REQUEST_LEAD, is_question, lead_stripped, refusal_spans
 from osprey_desktop.language.lexicon import CHANGE, PLOT_VERBS, READ_VERBS
 from osprey_desktop.language.quantities import amounts
+from osprey_desktop.language.relayed_requests import PEOPLE, RING_WIDE, said_as_their_own
 
 __all__ = ["asked_part", "only_tells", "without_discourse_markers"]
 
@@ -104,7 +106,7 @@ def without_discourse_markers(text: str) -> str:
 def asked_part(text: str) -> str:
     """The pieces of ``text`` that ask, without the statements around them (``text`` itself
     when no piece asks, when every piece does, or when what asks needs what was told)."""
-    text = _AS_AGREED.sub("", _relayed(text))
+    text = _AS_AGREED.sub("", said_as_their_own(text))
     pieces = [p for p in _pieces(text) if p.strip(" ,.;:-")]
     if len(pieces) < 2:
         return without_discourse_markers(text)
@@ -121,7 +123,7 @@ def asked_part(text: str) -> str:
     done = _what_was_told_done(request, told, devices)
     if done is not None:
         return done if done else text
-    people = [p for p in told_before if _PEOPLE.search(p) and _DEVICE.search(p)]
+    people = [p for p in told_before if PEOPLE.search(p) and _DEVICE.search(p)]
     if people and len(devices) == 1 and not _DEVICE.search(request):
         return _bound_to_the_asker(request, next(iter(devices)))
     places = {" ".join(m.split()).lower() for p in told for m in _SECTOR.findall(p)}
@@ -180,7 +182,7 @@ def _bound_to_the_asker(request: str, device: str) -> str:
         flags=re.I,
     )
     noun = re.search(r"\b(?:their|the)\s+((?:[\w-]+\s+){0,2}[\w-]+)", request, re.I)
-    if noun and not _RING_WIDE.search(noun.group(1)):
+    if noun and not RING_WIDE.search(noun.group(1)):
         request = f"{request[: noun.start()]}the {device} {noun.group(1)}{request[noun.end() :]}"
     return request
 
@@ -267,102 +269,6 @@ _REPORTED_LEAD = re.compile(
     r"(?:to\s+|that\s+)?(?=\S)",
     re.I,
 )
-#: "the ID04 beamline asks for the current lifetime", "users at ID05 want to know the actual
-#: gap", "ID07 is asking for a smaller gap": a request relayed, its device named by the asker
-_RELAYED = re.compile(
-    r"^\W*(?P<who>(?:the\s+)?(?:[a-z]+\s+){0,3}?(?:(?:at|on|of|from)\s+(?:the\s+)?)?"
-    r"(?:[a-z]+\s+)?(?P<device>[A-Za-z]{1,5}\d{1,3})(?:\s+[a-z]+)?(?:\s+\([^)]*\))?|"
-    r"(?:the\s+)?(?:users?|beamlines?|people)\s+(?:on|at|of)\s+[^,;:]*?\(?(?P<dev2>[A-Za-z]{1,5}\d{1,3})\)?|"
-    # "beamline 9 is asking whether ...": people and no device, for a question only
-    r"(?P<people>(?:the\s+)?(?:[a-z]+\s+){0,2}?(?:beamlines?|users?|people|group|team|physicists?|"
-    r"scientists?|experiment|hutch|crew)(?:\s+\d{1,2})?))"
-    r"\s+(?:(?:is|are)\s+asking(?:\s+(?:for|about))?|asks?(?:\s+(?:for|about))?|asked(?:\s+(?:for|about))?|"
-    r"(?:is\s+|are\s+)?request(?:s|ed|ing)?|"
-    r"want(?:s|ed)?\s+to\s+know|would\s+like\s+to\s+know|(?P<wish>wants?|would\s+like))\s+"
-    r"(?P<what>(?!(?:me|us|you)\b)[^:;]+)$",
-    re.I,
-)
-
-
-_VALUE_FIRST = re.compile(
-    r"^(?:an?\s+|the\s+)?(?P<value>[-+−]?(?:\d+(?:\.\d*)?|\.\d+)\s*(?:[a-zµ]{1,4}\b|%))"
-    r"(?:\s+(?P<noun>(?!please\b|now\b|if\b|and\b|on\b|for\b)[a-z]+))?(?P<rest>.*)$",
-    re.I,
-)
-#: ", can we give them that?": the go-ahead asked with a relayed request
-_GIVE_THEM = re.compile(
-    r"\s*[,;]?\s*(?:can|could|shall)\s+(?:we|you)\s+(?:give|do|manage|get)\s+(?:them\s+|him\s+|her\s+)?"
-    r"(?:that|it|this)\s*\??\s*$",
-    re.I,
-)
-_PEOPLE = re.compile(
-    r"\b(?:beamlines?|users?|people|group|team|physicists?|scientists?|experiment|station|hutch|"
-    r"they|he|she|crew|folks)\b",
-    re.I,
-)
-
-
-_MORE = re.compile(
-    r"(?:(?P<up>more|wider|larger|bigger|higher)|less|narrower|smaller|lower)$", re.I
-)
-
-
-#: what the whole ring has, never one beamline's
-_RING_WIDE = re.compile(
-    r"\b(?:beam|current|lifetime|energy|tunes?|orbit|rf|frequency|voltage|injection|top[\s-]?up|"
-    r"emittance|chromaticity)\b",
-    re.I,
-)
-
-
-def _asked_for(question: str) -> str:
-    """A relayed question as the operator asks it ("whether X is stable": tell me whether)."""
-    return f"tell me {question}" if re.match(r"(?:whether|if)\b", question, re.I) else question
-
-
-def _relayed(text: str) -> str:
-    """A relayed request said as the operator's own, its nouns bound to the asker's device."""
-    found = _RELAYED.match(text)
-    if found is None:
-        return text
-    if found["wish"] and not _PEOPLE.search(found["who"]):
-        return text  # "VCM33 wants to come down": a device does not ask, people do
-    what = _GIVE_THEM.sub("", found["what"].strip())
-    asks = re.match(r"(?:what|how|when|where|which|whether|if|why)\b", what, re.I)
-    if found["people"]:
-        # "beamline 9 is asking whether the beam current is stable": their question, asked
-        return _asked_for(what) if asks else text
-    device = (found["device"] or found["dev2"]).upper()
-    valued = _VALUE_FIRST.match(what)
-    compared = valued and _MORE.match(valued["noun"] or "")
-    if valued is not None and compared:
-        # "ID03 users are asking for 2 mm more gap": the device's gap 2 mm up
-        verb = "increase" if compared["up"] else "decrease"
-        noun = valued["rest"].split()[0] if valued["rest"].split() else ""
-        return f"{verb} the {device} {noun} by {valued['value']}".replace("  ", " ")
-    if valued is not None:
-        # "is asking for a 10 mm gap": the device's gap to 10 mm
-        noun = f" {valued['noun']}" if valued["noun"] else ""
-        return f"set the {device}{noun} to {valued['value']}{valued['rest']}"
-    if asks:
-        if not _DEVICE.search(what):
-            what = re.sub(r"\btheir\s+", f"the {device} ", what, count=1, flags=re.I)
-        return _asked_for(what)
-    head, comma, tail = what.partition(",")
-    if not _DEVICE.search(head):
-        if re.search(r"\btheir\b", head, re.I):
-            # "wants their gap closed to 10.5 mm": their device's; a clause after the comma
-            # ("they're planning their exposures") is theirs to keep
-            what = re.sub(r"\btheir\b", f"the {device}", head, count=1, flags=re.I) + comma + tail
-        elif not _RING_WIDE.search(head):
-            # "a smaller gap": the asker's device's; the ring's own quantities are everyone's
-            head = re.split(
-                r"\s*(?:,|\s[-–—]\s|\bplease\b|\bclosed\b|\bopened\b|\bset\b|\bto\b|\bat\b)",
-                what,
-                maxsplit=1,
-            )[0]
-            what = f"{head} on {device}{what[len(head) :]}"
-    return f"I'd like {what}"
 
 
 def only_tells(text: str) -> bool:
