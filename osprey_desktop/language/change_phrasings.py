@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from osprey_desktop.language.lexicon import base_form
 from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
 
 __all__ = ["changes_said_plainly"]
@@ -101,7 +102,7 @@ def changes_said_plainly(text: str) -> str:
     # "have QD36 sit at 94 A", "I'd like the ID09 gap closed down to 12 mm": a value wished
     work = _WISHED_STATE.sub(lambda m: f"set {m['what']} to ", work)
     # "I'd like QF01 raised by 0.3 A": a change by an amount, wished
-    work = _WISHED_BY.sub(lambda m: f"{_BASE_OF[m['verb'].lower()]} {m['what']} by ", work)
+    work = _WISHED_BY.sub(lambda m: f"{base_form(m['verb'])} {m['what']} by ", work)
     work = _WISHED_AT.sub(lambda m: f"set {m['what']} to ", work)  # "I'd like the gap at 18 mm"
     # "check the beam current; if it's at least 300 mA, set HCM31 to 0.25 A", "look at IG10
     # and raise VCM19 by 0.3 A if it's below 5e-9 Torr": the reading is the condition's subject
@@ -387,17 +388,6 @@ _WISHED_BY = re.compile(
     r"(?:\s+(?:up|down))?\s+by\s+(?=[-+−]?\.?\d|minus\b|a\s|an\s|half\b)",
     re.I,
 )
-_BASE_OF = {
-    "raised": "raise",
-    "lowered": "lower",
-    "increased": "increase",
-    "decreased": "decrease",
-    "reduced": "reduce",
-    "opened": "open",
-    "closed": "close",
-    "dropped": "drop",
-    "bumped": "bump",
-}
 _WISHED_AT = re.compile(
     r"\b(?:(?:i|we)(?:'d|\s+would)\s+like|(?:i|we)\s+(?:want|need))\s+(?P<what>(?:the\s+)?[^,;?!]{1,40}?)\s+"
     r"(?:at|to\s+be(?:\s+at)?)\s+(?=[-+−]?\.?\d|minus\b)",

@@ -23,11 +23,17 @@ first (``relayed_requests``).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from osprey_desktop.language.clauses import REQUEST_LEAD, is_question, lead_stripped, refusal_spans
 from osprey_desktop.language.lexicon import CHANGE, PLOT_VERBS, READ_VERBS
 from osprey_desktop.language.quantities import amounts
-from osprey_desktop.language.relayed_requests import PEOPLE, RING_WIDE, said_as_their_own
+from osprey_desktop.language.relayed_requests import (
+    DEVICE_NAME,
+    PEOPLE,
+    RING_WIDE,
+    said_as_their_own,
+)
 
 __all__ = ["asked_part", "only_tells", "without_discourse_markers"]
 
@@ -91,7 +97,6 @@ _ASKER = re.compile(
     r"(?:just\s+|really\s+|only\s+|also\s+|still\s+|\w+ly\s+)?(?:like|want|need)\b|^\W*(?:let\s+me|give\s+me|tell\s+me|show\s+me)\b",
     re.I,
 )
-_DEVICE = re.compile(r"\b[A-Za-z]{1,5}\d{1,3}\b(?![:.]\d)")
 _REQUEST_VERBS = CHANGE | READ_VERBS | PLOT_VERBS | frozenset({"go", "leave", "keep"})
 
 
@@ -103,9 +108,12 @@ def without_discourse_markers(text: str) -> str:
     return rest if re.search(r"[A-Za-z0-9]", rest) else text
 
 
+@lru_cache(maxsize=256)
 def asked_part(text: str) -> str:
     """The pieces of ``text`` that ask, without the statements around them (``text`` itself
-    when no piece asks, when every piece does, or when what asks needs what was told)."""
+    when no piece asks, when every piece does, or when what asks needs what was told). Kept
+    for the last texts: the parse, its knowledge check and the investigation's claims each ask
+    it of the same request."""
     text = _AS_AGREED.sub("", said_as_their_own(text))
     pieces = [p for p in _pieces(text) if p.strip(" ,.;:-")]
     if len(pieces) < 2:
@@ -119,12 +127,12 @@ def asked_part(text: str) -> str:
     told = [p for p, asks in zip(pieces, kinds, strict=True) if not asks]
     told_before = pieces[: kinds.index(True)]
     request = _joined([p for p, asks in zip(pieces, kinds, strict=True) if asks])
-    devices = {d.upper() for p in told for d in _DEVICE.findall(p)}
+    devices = {d.upper() for p in told for d in DEVICE_NAME.findall(p)}
     done = _what_was_told_done(request, told, devices)
     if done is not None:
         return done if done else text
-    people = [p for p in told_before if PEOPLE.search(p) and _DEVICE.search(p)]
-    if people and len(devices) == 1 and not _DEVICE.search(request):
+    people = [p for p in told_before if PEOPLE.search(p) and DEVICE_NAME.search(p)]
+    if people and len(devices) == 1 and not DEVICE_NAME.search(request):
         return _bound_to_the_asker(request, next(iter(devices)))
     places = {" ".join(m.split()).lower() for p in told for m in _SECTOR.findall(p)}
     if re.search(r"\bthere\b", request, re.I) and len(places) == 1:
@@ -197,7 +205,7 @@ def _with_antecedent(request: str, told_before: list[str], devices: set[str], te
     )
     if told_something and _BACK_IN_TIME.search(request):
         return text  # "the beam dumped at 3:10, show the RF voltage around then": then is told
-    if not told_something or not _PRONOUN.search(request) or _DEVICE.search(request):
+    if not told_something or not _PRONOUN.search(request) or DEVICE_NAME.search(request):
         return request
     subject = _subject_of(told_before[-1]) if not devices else None
     if subject is not None:
@@ -344,7 +352,7 @@ def _asks(piece: str) -> bool:
         return False  # "after the tune jump this morning": an event, told
     if _EXPECTED.match(said):
         return False  # "QD 46 readback - should be ninety-five amps, check it": the expectation
-    if re.fullmatch(r"[a-z]+\s+[a-z]+ing\s*[.!]*", said, re.I) and not _DEVICE.search(said):
+    if re.fullmatch(r"[a-z]+\s+[a-z]+ing\s*[.!]*", said, re.I) and not DEVICE_NAME.search(said):
         return False  # "beamline screaming", "vacuum climbing": how things are, told
     if _POLICY_NOTE.match(said):
         return False  # "if the step's too big, tell me", "let it refuse if it must": the policy's

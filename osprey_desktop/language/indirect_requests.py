@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from osprey_desktop.language.lexicon import base_form
 from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
 
 __all__ = ["indirect_said_plainly"]
@@ -115,25 +116,14 @@ _DOING_IT = re.compile(
     r"trimm|tweak|reduc)ing\b",
     re.I,
 )
-_GERUND_BASE = {
-    "clos": "close",
-    "rais": "raise",
-    "reduc": "reduce",
-    "increas": "increase",
-    "decreas": "decrease",
-    "nudg": "nudge",
-    "trimm": "trim",
-}
 
 
 def indirect_said_plainly(text: str) -> str:
     """``text`` with the indirect forms above said the plain way (unchanged when none fits)."""
-    work = _NEEDS_DOING.sub(
-        lambda m: f"{_GERUND_BASE.get(m['verb'].lower(), m['verb'].lower())} {m['what']}", text
-    )
+    work = _NEEDS_DOING.sub(lambda m: f"{base_form(m['verb'] + 'ed')} {m['what']}", text)
     work = _WISHED_COMPARATIVE.sub(lambda m: f"make {m['what']} a bit {m['cmp']}", work)
     # "I'm raising QF3 a bit, go ahead": the change being made, asked
-    work = _DOING_IT.sub(lambda m: _GERUND_BASE.get(m["verb"].lower(), m["verb"].lower()), work)
+    work = _DOING_IT.sub(lambda m: base_form(m["verb"] + "ed"), work)
     work = _WOULD_BE_GOOD.sub(lambda m: f"{m['what'] or m['had']} ", work)
     work = _BETTER_AT.sub(lambda m: f"set {m['what'].strip()} to ", work)
     work = _PURPOSE.sub(r"\g<amount>", work)
@@ -143,23 +133,7 @@ def indirect_said_plainly(text: str) -> str:
 
 
 def _passive_asked(found: re.Match[str]) -> str:
-    verb = found["verb"].lower()
-    return f"{_BASE_FORMS.get(verb, verb[:-2])} {found['what'].strip()}{found['rest']}"
-
-
-#: the base of the participles above whose base is not the participle less "ed"
-_BASE_FORMS = {
-    "raised": "raise",
-    "reduced": "reduce",
-    "moved": "move",
-    "changed": "change",
-    "closed": "close",
-    "trimmed": "trim",
-    "bumped": "bump",
-    "nudged": "nudge",
-    "increased": "increase",
-    "decreased": "decrease",
-}
+    return f"{base_form(found['verb'])} {found['what'].strip()}{found['rest']}"
 
 
 def _device_moves(found: re.Match[str]) -> str:

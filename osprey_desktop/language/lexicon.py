@@ -131,3 +131,25 @@ GRAMMAR_WORDS = frozenset().union(
     VAGUE_AMOUNTS,
     VALUE_OFFERS,
 )
+
+#: Change verbs whose base is not their participle less "ed" ("closed" is "close").
+_IRREGULAR_BASES = {
+    "raised": "raise",
+    "reduced": "reduce",
+    "increased": "increase",
+    "decreased": "decrease",
+    "closed": "close",
+    "moved": "move",
+    "changed": "change",
+    "nudged": "nudge",
+    "dropped": "drop",
+    "bumped": "bump",
+    "trimmed": "trim",
+}
+
+
+def base_form(participle: str) -> str:
+    """The base of a change verb's past participle ("raised" -> "raise", "opened" -> "open");
+    a gerund's stem with "ed" ("clos" + "ed") reads the same way."""
+    word = participle.lower()
+    return _IRREGULAR_BASES.get(word, word[:-2] if word.endswith("ed") else word)

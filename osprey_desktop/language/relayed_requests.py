@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["PEOPLE", "RING_WIDE", "said_as_their_own"]
+__all__ = ["DEVICE_NAME", "PEOPLE", "RING_WIDE", "said_as_their_own"]
 
-_DEVICE = re.compile(r"\b[A-Za-z]{1,5}\d{1,3}\b(?![:.]\d)")
+#: a device as the parse joins it ("ID07", "HCM3"), never a clock or a decimal ("10:30")
+DEVICE_NAME = re.compile(r"\b[A-Za-z]{1,5}\d{1,3}\b(?![:.]\d)")
 
 #: "the ID04 beamline asks for the current lifetime", "users at ID05 want to know the actual
 #: gap", "ID07 is asking for a smaller gap": a request relayed, its device named by the asker
@@ -95,11 +96,11 @@ def said_as_their_own(text: str) -> str:
         noun = f" {valued['noun']}" if valued["noun"] else ""
         return f"set the {device}{noun} to {valued['value']}{valued['rest']}"
     if asks:
-        if not _DEVICE.search(what):
+        if not DEVICE_NAME.search(what):
             what = re.sub(r"\btheir\s+", f"the {device} ", what, count=1, flags=re.I)
         return _asked_for(what)
     head, comma, tail = what.partition(",")
-    if not _DEVICE.search(head):
+    if not DEVICE_NAME.search(head):
         if re.search(r"\btheir\b", head, re.I):
             # "wants their gap closed to 10.5 mm": their device's; a clause after the comma
             # ("they're planning their exposures") is theirs to keep

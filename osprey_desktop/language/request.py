@@ -452,29 +452,12 @@ def _retraction_dropped(text: str) -> str:
     return rest if len(re.findall(r"\w+", rest)) >= 2 else text
 
 
-_TIME_UNITS = frozenset(
-    [
-        "h",
-        "hr",
-        "hrs",
-        "hour",
-        "hours",
-        "min",
-        "mins",
-        "minute",
-        "minutes",
-        "s",
-        "sec",
-        "secs",
-        "d",
-        "day",
-        "days",
-    ]
-)
+#: the units of time the unit table does not read ("2,5 days")
+_DAYS = frozenset({"d", "day", "days"})
 
 
 def _is_unit(word: str) -> bool:
-    return lookup_unit(word) is not None or word.lower() in _TIME_UNITS
+    return lookup_unit(word) is not None or word.lower() in _DAYS
 
 
 def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Request:

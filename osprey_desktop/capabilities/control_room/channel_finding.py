@@ -630,8 +630,9 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
 
     if not writable:
         # "is the x tune still near 14.22?": a number with decimals is a value, never a device's
-        text = re.sub(r"(?<![\w.:])[-+]?\d+(?:\.\d+)?e[-+]?\d+(?![\w.:])", " ", text, flags=re.I)
-        text = re.sub(r"(?<![\w.:])[-+]?\d+\.\d+(?![\w.:])", " ", text)
+        text = re.sub(
+            r"(?<![\w.:])[-+]?\d+(?:\.\d+(?:e[-+]?\d+)?|e[-+]?\d+)(?![\w.:])", " ", text, flags=re.I
+        )
     said = without_values(text) if writable else without_quantities(strip_time_expressions(text))
     words = expand_name_ranges(
         said,
