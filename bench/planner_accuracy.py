@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/planner_accuracy.py
         [--set dev|heldout|blind|blind2|blind3|blind4|styles|outside|outside2|outside3|outside4
-               |blind5|outside5|blind6|outside6|families|both|all]
+               |blind5|outside5|blind6|outside6|outside7|blind7|families|both|all]
         [--show-misses]
     .venv/bin/python bench/planner_accuracy.py --table     # plans only, over the unit-test table
 
@@ -57,6 +57,11 @@ the same way; ``blind6`` was scored first on the commit before any rule written 
 ``outside6`` (150 requests by a sixth person, in six more voices: a rushed incident, chains of
 follow-ups, device names in every convention, hypotheticals and limits, checks against a
 threshold, several items and actions in one message) is developed on; its misses are printed.
+``outside7`` (dev) and ``blind7`` (blind) are one set of 200 requests by a seventh person, in
+the families of issue 19 (shorthand, typos, moments, statistics, multi-item checks, writes of
+every kind, requests that must not write, follow-ups) and four voices (a physicist's notation, a
+phone's autocorrect, a beamline scientist who does not know the names, a shift leader's lists),
+split the same way; ``blind7`` was scored first on the commit before any rule written after it.
 """
 
 from __future__ import annotations
@@ -95,6 +100,8 @@ SETS = {
     "outside5": QUERIES / "requests_outside5.json",
     "blind6": QUERIES / "requests_blind6.json",
     "outside6": QUERIES / "requests_outside6.json",
+    "outside7": QUERIES / "requests_outside7.json",
+    "blind7": QUERIES / "requests_blind7.json",
 }
 
 PLANS: dict[str, tuple[str, ...]] = {
@@ -306,6 +313,7 @@ async def run_sets(names: list[str], show_misses: bool, show_heldout: bool) -> i
             "outside4": show_misses,
             "outside5": show_misses,
             "outside6": show_misses,
+            "outside7": show_misses,
             "heldout": show_heldout,
         }.get(name, False)
         _report(name, score, time.perf_counter() - started, shown)
