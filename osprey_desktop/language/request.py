@@ -74,6 +74,12 @@ from osprey_desktop.language.clauses import (
     without_fillers,
     without_refusal_words,
 )
+from osprey_desktop.language.conditions import (
+    YES_NO_LEAD,
+    condition_and_change,
+    condition_said_first,
+    subject_asked,
+)
 from osprey_desktop.language.device_names import (
     GIVEN_A_REFERENCE,
     gives_a_value,
@@ -246,11 +252,25 @@ def _with_references_resolved(
     """``text`` with a change clause that points back ("HCM 7 readback please, then bump it
     0.05 A", "give me VCM 12 then 0.1 A on it") naming what the first clause named, said the
     way the writers read it ("... then increase HCM7 by 0.05 A")."""
-    text = _values_after_a_question(text)
+    text = condition_said_first(text)
+    guarded = condition_and_change(text)
+    if guarded is not None:
+        # "if the tune stays under 8.4, then for QD 48 make 95.5 A": the change said the
+        # writers' way after its condition
+        condition, change = guarded
+        alone = _parse(change, vocabulary, now)
+        if (
+            leading_verb(change) is None
+            and alone.changes
+            and alone.targets
+            and not alone.unused
+            and alone.canonical != change
+        ):
+            return f"{condition}, {alone.canonical}"
     clauses = verb_clauses(text)
     if len(clauses) < 2 or CONDITIONAL.search(text):
         return text  # one clause, or a condition the writer checks ("when QF3 is above 121 A")
-    subject = _subject_asked(clauses[0]) if _YES_NO_LEAD.match(clauses[0]) else ""
+    subject = subject_asked(clauses[0]) if YES_NO_LEAD.match(clauses[0]) else ""
     first = _parse(subject or clauses[0], vocabulary, now)
     if first.changes or first.intent in ("conversation", "knowledge") or not first.targets:
         return text
@@ -283,78 +303,8 @@ def _with_references_resolved(
     return out
 
 
-# "is QF31 still at 120 A? if so put it to 120.8": the question is the write's condition
-_IF_SO = re.compile(
-    r"^\W*(?:(?P<aux>is|are)\s+)?(?P<asked>[^?]+)\?\s*(?:and\s+)?if\s+(?:(?P<yes>so|yes|it\s+is|"
-    r"they\s+are|that'?s\s+the\s+case)|(?P<no>not|no|it\s+isn'?t|it\s+is\s+not|they\s+aren'?t)),?\s*"
-    r"(?P<change>.+)$",
-    re.I,
-)
-# "id2 gap? then 16mm", "rf volt sp? -> 2.45": a value after the question is the change
-_VALUE_AFTER_QUESTION = re.compile(
-    r"\?\s*(?:(?:and\s+)?then\s+|->\s*|→\s*|=>\s*)(?P<value>[-+−]?(?:\d+(?:\.\d*)?|\.\d+)\s*"
-    r"[a-zµ%]{0,4})\s*[.!]*$",
-    re.I,
-)
-
-
-_YES_NO_LEAD = re.compile(r"^\W*(?:is|are|was|were|does|do|did|has|have)\s+", re.I)
-_PREDICATE = re.compile(
-    r"\s+(?:is|are|was|were|has|have|had|reads?|stays?|still|remains?|drops?|dropped|falls?|"
-    r"fell|fallen|goes|went|gets?|exceeds?|exceeded|above|below|over|under|at|within|less|more|"
-    r"greater|higher|lower|[<>=≥≤])(?:\s|$).*$",
-    re.I,
-)
-
-
-def _subject_asked(clause: str) -> str:
-    """What a condition or a yes/no question is about: "HCM19 is still at zero" and "is QF31
-    still at 120 A" are about HCM19 and QF31; "" when the clause says nothing of the kind."""
-    lead = _YES_NO_LEAD.match(clause)
-    if lead is None and not re.search(r"\s(?:is|are|was|were|has|have|reads?|stays?)\b", clause):
-        return ""
-    rest = clause[lead.end() :] if lead else clause
-    subject = _PREDICATE.sub("", rest).strip(" ,")
-    return subject if subject and subject != rest.strip(" ,") else ""
-
-
-# "if lifetme under 20h set vcm3 to 0.1", "if lifetime>5h -> ID09 gap 14mm": a condition that
-# runs into its change without a comma
+# "VCM05..VCM08": a range of devices, where no sentence ends
 _DOTTED_RANGE = re.compile(r"(?<=\d)\s*\.{2,3}\s*(?=[A-Za-z]{0,5}\d)")
-_CONDITION_RUN_ON = re.compile(
-    r"(?P<cond>(?:^\W*|,\s*(?:and\s+)?|\band\s+)(?:only\s+)?if\s+[^,;]+?)"
-    r"(?:\s*(?:->|→|=>)\s*|\s+(?=(?:set|put|"
-    r"increase|decrease|raise|lower|reduce|open|close|change|make|bump|move|adjust|apply|"
-    r"nudge|bring)\b))",
-    re.I,
-)
-
-
-def _condition_apart(found: re.Match[str]) -> str:
-    """The condition, a comma, and for an arrow to a bare value ("-> ID09 gap 14mm") the verb
-    it stands for."""
-    arrow = re.search(r"->|→|=>", found.group(0)[len(found["cond"]) :])
-    verb_next = re.match(rf"\s*(?:{'|'.join(sorted(CHANGE))})\b", found.string[found.end() :], re.I)
-    return f"{found['cond']}, set " if arrow and not verb_next else f"{found['cond']}, "
-
-
-def _values_after_a_question(text: str) -> str:
-    """The forms above said the way they are read: "if QF31 is still at 120 A, put it to
-    120.8", "id2 gap? then set it to 16mm"."""
-    asked = _IF_SO.match(text)
-    if asked is not None:
-        subject = _PREDICATE.sub("", f" {asked['asked']}").strip(" ,")
-        predicate = asked["asked"].strip()[len(subject) :].strip()
-        predicate = re.sub(r"^(?:is|are)\s+", "", predicate, flags=re.I)
-        verb = (asked["aux"] or "is").lower()
-        negation = "not " if asked["no"] else ""
-        if subject and predicate:
-            # "lifetime under 5 h? if not, set HCM25 to 0.25 A": if it is not under 5 h
-            text = f"if {subject} {verb} {negation}{predicate}, {asked['change']}"
-    text = _CONDITION_RUN_ON.sub(_condition_apart, text, count=1)
-    return _VALUE_AFTER_QUESTION.sub(lambda m: f"? then set it to {m['value']}", text)
-
-
 _LAST_CHANGE_ASKED = re.compile(
     r"\bwhen\b.{0,60}?\b(?:last|latest)\b.{0,20}?\b(?:change[ds]?|moved?|set|adjusted|modified|"
     r"written|touched)\b|\bwhen\b.{0,20}?\bthe\s+(?:last|latest)\s+(?:change|write)\b",

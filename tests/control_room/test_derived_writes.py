@@ -178,6 +178,21 @@ async def test_a_condition_that_holds_is_asked_with_the_reading_it_was_checked_o
     assert "below -1 A" in asked.pending_approval["user_message"]
 
 
+async def test_a_condition_said_last_about_the_beam_current_is_checked_on_the_beam_current(
+    session,
+):
+    """ "the current" beside a corrector's write is the beam's, not the corrector's own (that
+    would be "its current"); the condition was said after the change."""
+    asked = await session.submit(
+        "put VCM 4 at 0.3 A, but only as long as the current stays over 400 mA", "t1"
+    )
+
+    (op,) = operations(asked)
+    assert op["channel"] == "SR02C:VCM04:Current:SP" and op["new_value"] == 0.3
+    assert op["derived_from"]["channel"] == "SR:DCCT:Current"
+    assert op["derived_from"]["comparison"] == ">"
+
+
 async def test_a_range_of_devices_is_every_device_in_it_in_one_approval(session):
     asked = await session.submit("set VCM05 to VCM08 to 0.1 A", "t1")
 

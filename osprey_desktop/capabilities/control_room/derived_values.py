@@ -381,7 +381,7 @@ async def checked_condition(
     subject = (
         targets[0]
         if not condition.subject
-        else _subject_channel(condition.subject, readings, database)
+        else _subject_channel(condition.subject, readings, database, targets)
     )
     if subject is None:
         raise ClarificationRequired(
@@ -462,8 +462,15 @@ def _counterpart(target: str, sources: Sequence[str], database: Any) -> str:
     )
 
 
-def _subject_channel(words: str, readings: Mapping[str, Any], database: Any) -> str | None:
+def _subject_channel(
+    words: str, readings: Mapping[str, Any], database: Any, targets: Sequence[str] = ()
+) -> str | None:
     among = named_among(database, words, list(readings))
+    if len(among) > 1:
+        # "put VCM4 at 0.3 A if the current stays over 400 mA": a condition that names no
+        # device is not about the written device (that would be "its current")
+        written = {_device_of(database, t) for t in targets} - {None}
+        among = [c for c in among if _device_of(database, c) not in written] or among
     if len(among) == 1:
         return among[0]
     matches = database.top_matches(words)
@@ -472,6 +479,11 @@ def _subject_channel(words: str, readings: Mapping[str, Any], database: Any) -> 
         if len(matches) == 1 or (matches and len(among) == 0 and _single_device(matches))
         else None
     )
+
+
+def _device_of(database: Any, name: str) -> str | None:
+    record = database.get(name) if hasattr(database, "get") else None
+    return getattr(record, "device", None)
 
 
 def _single_device(matches: Sequence[Any]) -> bool:
