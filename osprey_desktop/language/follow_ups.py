@@ -24,17 +24,22 @@ __all__ = ["follow_up"]
 _ONLY_A_VALUE = re.compile(
     rf"^(?:(?:ok(?:ay)?|no|wait|sorry|oops|hmm|um|fine|right|alright|so|then|and|"
     rf"make\s+(?:that|it)|try|i\s+mean(?:t)?|let'?s\s+(?:say|try)|instead|rather|please|"
-    rf"actually|do|go\s+(?:with|for)|use|on\s+second\s+thoughts?|better|no\s+better)\b[\s,]*)*"
+    rf"actually|do|go\s+(?:with|for)|use|on\s+second\s+thoughts?|better|no\s+better)\b"
+    rf"(?:[\s,:;]|\s[—–-]\s|[—–])*)*"
     rf"(?P<amount>{NUM_PATTERN}|{SPELLED_NUMBER_PATTERN})\s*(?P<unit>%|[a-zµ]+)?"
     rf"(?:[\s,]*(?:then|instead|please|rather|thanks|(?:would\s+be|is)\s+(?:enough|better|fine|"
-    rf"plenty)))*[\s.!]*$",
+    rf"plenty)))*"
+    # "0.25, not 0.3": the value the new one replaces
+    rf"(?:[\s,;]+(?:not|rather\s+than|instead\s+of)\s+(?:{NUM_PATTERN})\s*(?:%|[a-zµ]+)?)?"
+    rf"[\s.!]*$",
     re.I,
 )
 _SAME_FOR = re.compile(
     r"^(?:(?:ok(?:ay)?|and|now|then|also|oops|sorry|no)\b[\s,]*)*(?:(?:i\s+)?meant|"
     r"(?:do\s+|put\s+|set\s+)?(?:the\s+)?same"
-    r"(?:\s+(?:value|thing|setting|one|change))?\s+(?:for|with|on|to)|what\s+about|how\s+about|"
-    r"and|now|also)\s+(?P<rest>.+?)(?:\s+instead(?:\s+of\s+.+?)?)?[\s?.!]*$",
+    r"(?:\s+(?:value|thing|setting|one|change))?\s*(?:\s(?:for|with|on|to|in)|→|->)|"
+    r"what\s+about|how\s+about|and|now|also|do|try|use)\s+(?P<rest>.+?)"
+    r"(?:\s+instead(?:\s+of\s+.+?)?)?[\s?.!]*$",
     re.I,
 )
 # "make that 6 hours", "now the last 24 hours", "try 2 days": a new span for the same channels
@@ -54,6 +59,11 @@ def follow_up(
     stands on its own. "0.55 then" replaces the quantity; "close it by 1 mm" puts the
     previous targets in place of "it"; "same for X" replaces the targets and keeps the
     intent, the time and the quantity."""
+    kind = _ANOTHER_KIND.match(new.text)
+    if kind and previous.intent == "knowledge":
+        # "and a BPM?" after "what is a DCCT?": the same question of another kind of device
+        again = parse_request(f"what is {kind['kind']}?", vocabulary)
+        return replace(again, text=new.text) if again.intent == "knowledge" else None
     if new.intent in ("conversation", "knowledge") or not previous.targets:
         return None
     before = " and ".join(t for t in previous.targets)
@@ -81,6 +91,12 @@ def follow_up(
     if value and quantity is not None and previous.changes:
         earlier = previous.quantity
         unitless = quantity.kind == "absolute" and quantity.unit is None
+        if re.search(r"\b(?:not|rather\s+than|instead\s+of)\s+[-+.\d]", value.group(0), re.I):
+            # "0.25, not 0.3": the value said first, not the one it replaces
+            quantity = parse_request(f"set x to {value['amount']} {value['unit'] or ''}").quantity
+            if quantity is None:
+                return None
+            unitless = quantity.kind == "absolute" and quantity.unit is None
         if unitless and earlier is not None and earlier.kind == "absolute":
             quantity = replace(quantity, unit=earlier.unit)  # "0.55 then" after "0.6 A": in A
         changed_by = earlier is not None and earlier.kind in ("relative", "percent")
@@ -137,7 +153,36 @@ def follow_up(
     if new.time is not None and not new.changes and not previous.changes and _no_targets(new):
         if re.search(r"\bsame\b", new.text, re.I):
             return None  # "the same for the last 10 minutes": the planner reuses the channels
+        if new.intent == "compare" or _VERSUS_LEAD.match(new.text):
+            # "vs 07:00?", "higher or lower than at 7?" after a read: now against that moment
+            said = f"{' and '.join(previous.targets)} now vs {new.time.canonical}"
+            return replace(parse_request(said, vocabulary), text=new.text)
         return _with_new_time(previous, new)
+    restored = _RESTORE_ONLY.match(new.canonical)
+    if restored and not previous.changes:
+        # "restore → 06:00 value" after a plot of QF07; "put it back to that" after "what was
+        # QF09 at 14:00": the previous channels' value from that moment
+        when = restored["when"].lower()
+        said_then = when in _THAT_MOMENT and previous.time is not None
+        moment = new.time or (
+            previous.time if said_then and previous.time.kind == "moment" else None
+        )
+        if moment is None and re.match(r"\d{1,2}(?::\d{2})?\b", when):
+            moment = parse_request(f"what was it at {when}", vocabulary).time  # "→ 06:00 value"
+        if moment is not None:
+            said = f"restore {' and '.join(previous.targets)} to its value from {moment.canonical}"
+            again = parse_request(said, vocabulary)
+            if again.intent == "restore":
+                return replace(again, text=new.text)
+    plane_only = _PLANE_ONLY.match(new.canonical)
+    if plane_only and vocabulary is not None and not previous.changes:
+        # "and the vertical one?" after "what's the horizontal tune?"
+        swapped = tuple(_in_plane(t, plane_only["plane"], vocabulary) for t in previous.targets)
+        if swapped != previous.targets:
+            canonical = previous.canonical
+            for old, new_target in zip(previous.targets, swapped, strict=True):
+                canonical = canonical.replace(old, new_target, 1)
+            return replace(previous, text=new.text, targets=swapped, canonical=canonical)
     plane = _OTHER_PLANE.match(new.canonical)
     if plane and vocabulary is not None:
         # "same but vertical" after "set HCM22 to -0.4 A": VCM22 to -0.4 A
@@ -150,7 +195,10 @@ def follow_up(
     # "Not the ID 7, the ID 9 I wanted.", "no, not QF3 - QF5": the other target, all else kept
     same = _SAME_FOR.match(new.canonical) or _NOT_THAT_ONE.match(new.canonical)
     if same and new.quantity is None and (not new.changes or previous.changes):
-        rest = same.group("rest")
+        # "same → s4": a sector said short
+        rest = re.sub(
+            r"^s(?:ec(?:tor)?)?\.?\s*(\d{1,2})$", r"sector \1", same.group("rest"), flags=re.I
+        )
         targets = parse_request(rest, vocabulary).targets
         if not targets:
             return None  # "the same for the last 10 minutes": a new time, the same channels
@@ -179,6 +227,28 @@ _OTHER_PLANE = re.compile(
     re.I,
 )
 _PLANES = {"vertical": ("h", "v"), "vert": ("h", "v"), "y": ("h", "v")}
+# "and the vertical one?", "what about horizontal?": the other plane of what was read
+_PLANE_ONLY = re.compile(
+    r"^\W*(?:(?:and|now|ok(?:ay)?|then|what\s+about|how\s+about)\W+)*(?:the\s+)?(?:in\s+)?"
+    r"(?P<plane>vertical|horizontal|vert|horiz)(?:\s+(?:one|ones|plane|side|too|as\s+well))?\W*$",
+    re.I,
+)
+_ANOTHER_KIND = re.compile(
+    r"^\W*(?:and|what\s+about|how\s+about|same\s+for)\s+(?P<kind>(?:a|an)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
+    r"\s*[?.!]*$",
+    re.I,
+)
+_VERSUS_LEAD = re.compile(r"^\W*(?:and\s+)?(?:vs\.?|versus|compared|against)\b", re.I)
+# "restore → 06:00 value", "put it back to that", "revert them to 9:00"
+_RESTORE_ONLY = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|then|now|and|so|please)\W+)*(?:restore|revert|roll\s+back|"
+    r"(?:put|set|bring|take)\s+(?:it|that|them|those)\s+back)(?:\s+(?:it|that|them|those))?"
+    r"(?:\s+(?:to|→|->))?\s*(?P<when>.*?)(?:\s+(?:value|values|reading|setting))?[\s?.!]*$",
+    re.I,
+)
+_THAT_MOMENT = frozenset(
+    {"that", "that value", "then", "that one", "it", "what it was", "what it was then", ""}
+)
 
 
 def _in_plane(target: str, plane: str, vocabulary: Vocabulary) -> str:
@@ -214,9 +284,13 @@ _NOT_THAT_ONE = re.compile(
 )
 
 
-#: Words that leave a follow-up without targets of its own ("the same", "what about").
+#: Words that leave a follow-up without targets of its own ("the same", "what about", "value
+#: 20 min ago?", "higher or lower than at 7?").
 _NO_TARGET_WORDS = frozenset(
     ["the", "same", "about", "what", "how", "and", "now", "also", "then", "it", "that", "them"]
+    + ["its", "was", "is", "value", "values", "reading", "readings", "or", "than", "vs"]
+    + ["higher", "lower", "more", "less", "bigger", "smaller", "better", "worse", "different"]
+    + ["compared", "versus", "against"]
 )
 
 
@@ -239,7 +313,12 @@ def _roles_only(request: Request) -> list[str]:
     words = re.findall(r"[a-z]+", " ".join(request.targets).lower())
     roles = [w for w in words if w in ROLE_WORDS]
     rest = [w for w in words if w not in ROLE_WORDS]
-    fillers = ("its", "their", "the", "then", "too", "also", "as", "well", "and", "now", "please")
+    fillers = (
+        *("its", "their", "the", "then", "too", "also", "as", "well", "and", "now", "please"),
+        # "no — RB", "sorry, I meant the readback": a correction of the role
+        *("no", "nope", "not", "i", "meant", "mean", "sorry", "oops", "actually", "rather"),
+        *("instead", "want", "wanted"),
+    )
     return roles if roles and all(w in fillers for w in rest) else []
 
 
@@ -260,7 +339,9 @@ def _with_new_time(previous: Request, new: Request) -> Request:
     return replace(previous, text=new.text, intent=intent, time=new.time, canonical=canonical)
 
 
-_PLACE = r"(?:sector|sectors|cell|cells|straight|arc)\s+\d+(?:\s*(?:to|through|-|and)\s*\d+)?"
+_PLACE = (
+    r"(?:sector|sectors|cell|cells|straight|arc)\s+\d+(?:\s*(?:to|through|-|and)\s*\d+(?![.\d]))?"
+)
 _PLACE_ONLY = re.compile(rf"(?:the\s+)?(?:in\s+)?{_PLACE}", re.I)
 _PLACE_IN = re.compile(rf"\b{_PLACE}", re.I)
 

@@ -28,7 +28,11 @@ _CONCEPT_FORMS = [
     re.compile(r"^(?:what|who)(?:\s+is|\s+are|'s|s)\s+(?:a|an)\s+\w"),
     re.compile(r"^(?:what|who)(?:\s+is|\s+are|'s)\s+\w+s\s+(?:for|used for)\b"),
     # what does HCM stand for / mean; what does a DCCT measure
-    re.compile(r"^what\s+(?:does|do)\s+.+\s+(?:mean|stand\s+for|measure|do|control)\s*[?.!]*$"),
+    re.compile(
+        r"^what\s+(?:does|do)\s+.+\s+(?:actually\s+|really\s+)?(?:mean|stand\s+for|measure|do|control)"
+        # "what does the top-up countdown mean for my experiment?"
+        r"(?:\s+(?:for|to)\s+(?:my|our|me|us|a|an|the\s+users?)\b[^?]*)?\s*[?.!]*$"
+    ),
     # what does a quadrupole do to the tune
     re.compile(r"^what\s+(?:does|do)\s+(?:a|an)\s+.+\s+do\s+(?:to|for|with)\b"),
     re.compile(r"^what\s+is\s+meant\s+by\b"),
@@ -104,6 +108,29 @@ _CONCEPT_FORMS = [
     # how does raising the RF voltage change the lifetime: an action in general
     re.compile(r"^how\s+(?:does|do|would|will|can|could)\s+[a-z]+ing\b"),
     re.compile(r"^is\s+it\s+(?:safe|possible|ok|okay|allowed)\s+to\b"),
+    # "what would +1 A on QF17 do to Qx, roughly?": an effect, asked of a supposed change
+    re.compile(r"^what\s+(?:would|will|could|might)\s+.+\s+do\s+(?:to|for|with)\b"),
+    # "if we closed the ID 9 gap to 10 mm, what would happen to the lifetime?", "if VCM 12
+    # went to 3 A, would the orbit move much?": a supposed change and its effect
+    re.compile(
+        r"^(?:what\s+)?if\s+[^,?]+,?\s*(?:what|how(?:\s+much|\s+far)?|would|could|might|will)\b"
+        r"[^?]*\b(?:would|could|might|happen\w*)\b"
+    ),
+    re.compile(r"^if\s+[^,?]+,\s*would\b"),
+    # "is a 10 h lifetime at 500 mA considered good or poor?", "what spread between sp and rb
+    # is normal on a quad supply?": what is usual in general, not what the machine reads
+    re.compile(
+        r"\b(?:considered|regarded\s+as|thought\s+of\s+as)\s+(?:good|bad|poor|normal|ok|okay|high|low)\b"
+    ),
+    re.compile(
+        r"^what\s+(?:[a-z]+\s+){1,6}(?:is|are)\s+(?:normal|typical|usual|reasonable)\s+(?:on|for|in)\s+(?:a|an)\b"
+    ),
+    # "QF vs QD, and what the correctors are for": what a kind of device is for
+    re.compile(r"\bwhat\s+(?:the\s+)?[a-z-]+s\s+are\s+(?:for|used\s+for)\b"),
+    # "DCCT = what exactly?": a name set equal to a question
+    re.compile(r"\b[a-z][\w-]*\s*=\s*what\b"),
+    # "lifetime drops when rf volts go down - why?": a cause asked after its observation
+    re.compile(r"\b(?:when|if|as)\b[^?]+[-,:;]\s*why\b"),
     # what is top-up injection / what's orbit correction: a process named by a noun made from
     # a verb, with no article and no number, is a concept ("what is the injection rate" and
     # "what is HCM01 doing" are about the machine)
@@ -124,9 +151,14 @@ _WHY_GENERIC = re.compile(
 # can you change anything without my approval / do you write on your own
 _ABOUT_ASSISTANT = re.compile(
     r"^(?:can|could|will|would|do|does|are|is|may|might)\s+(?:you|it|the\s+assistant|osprey)\b"
+    # "you would never push a magnet past its limit on your own, right?"
+    r"|^you\s+(?:would|will|can|could|won'?t|wouldn'?t|never|don'?t|do\s+not)\b"
 )
+# "why did you ask me before doing it?": the assistant's own way of working
+_WHY_YOU = re.compile(r"^why\s+(?:did|do|does|would|are|were|is)\s+(?:you|it|the\s+assistant)\b")
 _ASSISTANT_TOPICS = re.compile(
-    r"\b(?:without|anything|everything|yourself|your\s+own|automatically|allowed|permission|"
+    r"\b(?:without|anything|everything|yourself|your\s+own|on\s+your\s+own|limits?|"
+    r"automatically|allowed|permission|"
     r"able\s+to|capable|approv\w*|safe)\b"
 )
 
@@ -172,14 +204,42 @@ def is_thanks(text: str) -> bool:
     return 0 < len(words) <= 6 and all(w in _ACKNOWLEDGING for w in words)
 
 
+# "not planning anything, just curious: why ...", "new here, panic - DCCT = what exactly?":
+# what is told before the question is no part of it
+_TOLD_FIRST = re.compile(
+    r"^(?:[^?:;]*?\b(?:curious|wondering|asking|planning|here|question|panic|curiosity)\b[^?:;]*?)"
+    r"(?::|;|\s[-–—]\s)\s*"
+)
+# "hypothetically, ...", "in theory ...": a supposed state, never the machine's
+_SUPPOSED = re.compile(
+    r"^(?:hypothetically|theoretically|in\s+theory|in\s+principle|in\s+general|generally\s+speaking)"
+    r"\b[\s,:;-]*",
+)
+
+
 def is_knowledge_question(text: str) -> bool:
     """Whether ``text`` asks for an explanation (see the module docstring), not a value."""
     lowered = _LEAD.sub("", " ".join(text.lower().split())).strip()
+    lowered = _TOLD_FIRST.sub("", lowered, count=1)
     if not lowered:
         return False
     if asks_for_help(lowered):
         return True
-    hypothetical = re.match(r"^what\s+(?:would|will|could|might)\s+happen|^what\s+happens", lowered)
+    if _WHY_YOU.search(lowered):
+        return True
+    if lowered.startswith("you ") and _ABOUT_ASSISTANT.search(lowered):
+        # "you would never push a magnet past its limit on your own, right?" ("past" is no time)
+        return bool(_ASSISTANT_TOPICS.search(lowered))
+    supposed = _SUPPOSED.match(lowered)
+    if supposed and ("?" in lowered or re.search(r"\b(?:would|could|might)\b", lowered)):
+        return True  # "Hypothetically, if VCM 12 went to 3 A, would the orbit move much?"
+    hypothetical = re.match(
+        r"^what\s+(?:would|will|could|might)\s+happen|^what\s+happens|"
+        r"^what\s+(?:would|will|could|might)\s+.+\s+do\s+(?:to|for|with)\b|"
+        r"^(?:what\s+)?if\s+[^,?]+,?\s*(?:what|how|would|could|might|will)\b[^?]*"
+        r"\b(?:would|could|might|happen\w*)\b|^if\s+[^,?]+,\s*would\b",
+        lowered,
+    )
     if _INSTANCE.search(lowered) and not hypothetical:
         return False  # "what is HCM01?", "explain SR:DCCT:Current": a channel, read it
     if _TIME_WORDS.search(lowered) and not hypothetical:
@@ -226,12 +286,32 @@ _HYPOTHETICAL_CHANGE = re.compile(
 )
 
 
+#: a device given a value, asked whether that value is inside its limits ("HCM20 at -6 A:
+#: within limits?"): the write policy answers; "is the orbit within limits?" reads alarms
+_VALUE_WITHIN_LIMITS = re.compile(
+    r"\b[a-z]{2,5}\s?\d{1,3}\s+(?:at|to|=|->)\s*[-+]?\.?\d[\d.]*\s*[a-zµ]*\s*[:,;-]?\s*"
+    r"(?:is\s+that\s+|would\s+that\s+be\s+|still\s+)?(?:within|inside|in)\s+(?:the\s+|its\s+)?limits?\b"
+)
+#: a change the operator meant to ask for, and whether it would be fine ("I was going to ask
+#: you to set the ID 5 gap to 8 mm. Is that OK for the machine?")
+_INTENDED_CHANGE = re.compile(
+    r"\b(?:i\s+was\s+going\s+to|i'?m\s+going\s+to|i\s+wanted\s+to|i'?d\s+like\s+to|"
+    r"(?:i'?m|we'?re|i\s+am|we\s+are)\s+(?:planning|thinking\s+of|thinking\s+about|about)(?:\s+to)?)\s+"
+    r"(?:ask\s+(?:you\s+)?(?:to\s+)?)?(?:set|setting|put|putting|raise|raising|lower|lowering|move|moving|"
+    r"open|opening|close|closing|increase|increasing|decrease|decreasing|change|changing|take|taking)\b"
+    r".*\b(?:is\s+(?:that|it|this)|would\s+(?:that|it|this)\s+be|that'?s)\s+(?:ok(?:ay)?|fine|allowed|safe|"
+    r"acceptable|permitted|within\s+(?:the\s+)?limits)\b"
+)
+
+
 def asks_for_limits(text: str) -> bool:
     """ "HCM max step?", "what's the max I can set the RF frequency to?", "how far could HCM10
     be moved in one step?", "If I put VCM 2 at 7 A, is that permitted?": a question about the
     write limits, answered from the write policy; never a reading, never a write. "the max of
     the beam current over the last hour" is a statistic of its history, not this."""
     lowered = " ".join(text.lower().split())
+    if _VALUE_WITHIN_LIMITS.search(lowered) or _INTENDED_CHANGE.search(lowered):
+        return True
     if _WITHIN_LIMITS.search(lowered):
         return False  # "is the orbit within limits?": its alarm limits, a reading
     if _HYPOTHETICAL_CHANGE.search(lowered):

@@ -28,9 +28,9 @@ from osprey_desktop.language.numbers import (
     spelled_number,
 )
 
-__all__ = ["dotted_clock_times", "duration_statistics", "spoken_times"]
+__all__ = ["dotted_clock_times", "duration_statistics", "hours_of_past_moments", "spoken_times"]
 
-_HOUR = rf"(?:\d{{1,2}}|{NUMBER_WORD_PATTERN})"
+_HOUR = rf"(?:\d{{1,2}}|noon|midnight|{NUMBER_WORD_PATTERN})"
 # the minutes a clock's hand tells: five, ten, a quarter, twenty, twenty-five, half
 _MINUTES = r"(?:(?:a\s+)?quarter|half|five|ten|twenty(?:[\s-]+five)?)"
 # before "ten to six" a word of a moment ("from ten to six" is a range of hours)
@@ -69,7 +69,7 @@ def _clock(match: re.Match[str]) -> str:
     minutes = {"quarter": 15, "half": 30}.get(minutes_word)
     if minutes is None:
         minutes = _number(minutes_word.replace("-", " "))
-    hour = _number(hour_word)
+    hour = {"noon": 12, "midnight": 24}.get(hour_word.lower()) or _number(hour_word)
     if minutes is None or hour is None or not 0 < minutes < 60 or not 0 <= hour <= 24:
         return match.group(0)
     total = int(hour) * 60 + (int(minutes) if side in ("past", "after") else -int(minutes))
@@ -241,3 +241,58 @@ def bare_durations(text: str) -> str:
     if not _TREND_WORDS.search(text) or _NAMES_A_TIME.search(text):
         return text
     return _BARE_DURATION.sub(lambda m: f"the last {m['n']} {m['unit']}", text, count=1)
+
+
+# "what was the lifetime at 7", "higher than at 10?": an hour alone after "at", in a clause that
+# speaks of the past or compares, is that hour on the clock (its most recent past occurrence,
+# like "at 07:00"); "put HCM 3 at 7" or "at 7 A" stays a value, and a write back to "how it
+# was at 9" is asked (09:00 or 21:00), never guessed
+_HOUR_AT = re.compile(
+    r"\bat\s+(?P<h>[01]?\d|2[0-3])(?:\s*o'?clock)?"
+    r"(?=\s*(?:[?.!,;]|$)|\s+(?:yesterday|today|this|last|and|or|then|please|pls)\b)",
+    re.I,
+)
+_WRITES = re.compile(
+    r"\b(?:back|restore|revert|return|roll|undo|set|put|make|change|increase|decrease)\b", re.I
+)
+_PAST_OR_COMPARED = re.compile(
+    r"\b(?:was|were|been|had|than|vs\.?|versus|compared|values?|readings?)\b", re.I
+)
+# "lifetime now vs 07:00", "compared with 14:30": the other side of a comparison is that moment
+_VERSUS_A_CLOCK = re.compile(
+    r"\b(?P<lead>vs\.?|versus|against|compared\s+(?:to|with))\s+(?=\d{1,2}:\d{2}\b)", re.I
+)
+
+
+# "what was QF09 at yesterday 14:00", "lifetime yesterday 14:00": a day and its clock time
+_DAY_THEN_CLOCK = re.compile(
+    r"(?P<lead>\b(?:at|on)\s+)?\b(?P<day>yesterday|today)\s+(?P<clock>\d{1,2}:\d{2})\b", re.I
+)
+_RANGE_WORD_BEFORE = re.compile(
+    r"\b(?:from|since|between|until|till|to|and|after|before)\s*$", re.I
+)
+
+
+def _day_at_clock(found: re.Match[str]) -> str:
+    if not found["lead"] and _RANGE_WORD_BEFORE.search(found.string[: found.start()]):
+        return found.group(0)  # "from yesterday 14:00 to 16:00": the range reads it
+    return f"{found['day']} at {found['clock']}"
+
+
+def hours_of_past_moments(text: str) -> str:
+    """``text`` with an hour alone at a past moment said as a clock time ("at 7" → "at
+    07:00"), a day before its clock time said with "at" ("at yesterday 14:00" → "yesterday at
+    14:00"), and a clock time compared with now said as a moment ("vs 07:00" → "vs at
+    07:00")."""
+
+    def clock(found: re.Match[str]) -> str:
+        clause = re.split(r"[,;.!?]", found.string[: found.start()])[-1]
+        if not _PAST_OR_COMPARED.search(clause):
+            return found.group(0)
+        if 1 <= int(found["h"]) <= 12 and _WRITES.search(found.string):
+            return found.group(0)  # "put QF5 back to how it was at 9": 09:00 or 21:00 is asked
+        return f"at {int(found['h']):02d}:00"
+
+    text = _HOUR_AT.sub(clock, text)
+    text = _DAY_THEN_CLOCK.sub(_day_at_clock, text)
+    return _VERSUS_A_CLOCK.sub(lambda m: f"{m['lead']} at ", text)

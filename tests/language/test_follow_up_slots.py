@@ -1,0 +1,128 @@
+"""Follow-ups that name one slot in few words, and hours of a past moment
+(``language.follow_ups``, ``language.time_words``)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from osprey_desktop.language.follow_ups import follow_up
+from osprey_desktop.language.request import Vocabulary, parse_request
+from osprey_desktop.language.time_words import hours_of_past_moments
+
+WORDS = Vocabulary(
+    device_prefixes=frozenset({"hcm", "vcm", "qf", "qd", "bpm", "id", "ig"}),
+    channel_words=frozenset(
+        {"beam", "current", "lifetime", "tune", "horizontal", "vertical", "rf", "voltage"}
+        | {"gap", "vacuum", "pressure", "orbit", "corrector", "correctors"}
+    ),
+)
+NOW = datetime(2026, 11, 26, 15, 30, tzinfo=ZoneInfo("Europe/Berlin"))
+
+
+def parse(text: str):
+    return parse_request(text, WORDS, NOW)
+
+
+def merged(previous: str, new: str):
+    return follow_up(parse(previous), parse(new), WORDS)
+
+
+@pytest.mark.parametrize("said", ["no: 0.55 A", "no — 0.55", "0.55, not 0.6", "no; 0.55 A"])
+def test_a_value_after_a_correction_mark_replaces_the_value(said):
+    request = merged("set HCM09 to 0.6 A", said)
+    assert request is not None and request.intent == "write"
+    assert request.quantity.value == pytest.approx(0.55)
+    assert request.canonical == "set HCM09 to 0.55 A"
+
+
+@pytest.mark.parametrize("said", ["no — RB", "sorry, I meant the readback", "no, the RB"])
+def test_a_role_after_a_correction_replaces_the_role(said):
+    request = merged("read HCM05 setpoint", said)
+    assert request is not None and request.targets[0].split()[0] == "HCM05"
+    assert request.targets[0].split()[-1].lower() in ("rb", "readback")
+
+
+def test_the_other_plane_alone_after_a_read_is_that_plane():
+    request = merged("What's the horizontal tune?", "And the vertical one?")
+    assert request is not None and request.targets == ("the vertical tune",)
+
+
+def test_the_other_plane_alone_after_a_change_writes_nothing_new():
+    request = merged("set HCM22 to 0.1 A", "and the vertical one?")
+    assert request is None or request.targets != ("VCM22",)
+
+
+@pytest.mark.parametrize("said", ["vs 07:00?", "higher or lower than at 7?", "compared to 07:00"])
+def test_a_moment_compared_after_a_read_compares_now_with_it(said):
+    request = merged("what's the lifetime", said)
+    assert request is not None and request.intent == "compare"
+    assert request.targets == ("the lifetime",) and "07:00" in request.time.canonical
+
+
+def test_a_value_at_a_moment_after_a_plot_is_that_channel_then():
+    request = merged("plot the lifetime over the last 2 hours", "value 20 min ago?")
+    assert request is not None and request.targets == ("the lifetime",)
+    assert "20 min ago" in request.time.canonical
+
+
+@pytest.mark.parametrize(
+    ("previous", "said", "moment"),
+    [
+        ("plot QF07 SP, last 3 h", "restore → 06:00 value", "06:00"),
+        ("what was QF09 at yesterday 14:00", "put it back to that", "14:00"),
+        ("plot QF07 over the last hour", "revert it to 13:10", "13:10"),
+    ],
+)
+def test_a_restore_alone_restores_the_channels_just_shown(previous, said, moment):
+    request = merged(previous, said)
+    assert request is not None and request.intent == "restore"
+    assert request.targets[0].startswith("QF0") and moment in request.canonical
+
+
+def test_a_restore_alone_after_a_change_or_without_a_moment_is_not_merged():
+    assert merged("plot QF07 over the last hour", "put it back to that") is None
+    assert merged("set QF07 to 121 A", "restore → 06:00 value") is None
+
+
+def test_do_another_device_instead_is_the_same_change_for_it():
+    request = merged("set qf 7 up by 1 a", "actually do qf 9 instead")
+    assert request is not None and request.intent == "write"
+    assert request.targets == ("QF9",) and request.quantity.value == pytest.approx(1.0)
+
+
+def test_the_same_for_a_sector_said_short_replaces_only_the_sector():
+    request = merged("set all vertical correctors in sector 3 to 0.1 A", "same → s4")
+    assert request is not None and "sector 4 to 0.1 A" in request.canonical
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("what was the lifetime at 7", "what was the lifetime at 07:00"),
+        ("is it higher than at 10?", "is it higher than at 10:00?"),
+        ("the current vs 14:30", "the current vs at 14:30"),
+        ("what was QF3 at 19 yesterday", "what was QF3 at 19:00 yesterday"),
+        ("what was QF09 at yesterday 14:00", "what was QF09 yesterday at 14:00"),
+        ("lifetime today 06:30?", "lifetime today at 06:30?"),
+    ],
+)
+def test_an_hour_alone_at_a_past_moment_is_that_clock_time(text, said):
+    assert hours_of_past_moments(text) == said
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "put HCM 3 at 7",  # a value
+        "set QF3 at 7 A",
+        "is the lifetime at 7 h?",  # a value with its unit
+        "put QF5 back to how it was at 9",  # a write back to 09:00 or 21:00 is asked
+        "show the lifetime at 7",  # nothing of the past or a comparison
+        "plot the current from yesterday 14:00 to 16:00",  # a range reads its own day
+    ],
+)
+def test_an_hour_that_is_a_value_or_a_write_back_stays_as_typed(text):
+    assert hours_of_past_moments(text) == text
