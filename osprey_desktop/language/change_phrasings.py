@@ -151,7 +151,7 @@ _ALL_OF_THEM = re.compile(
     re.I,
 )
 _FROM_TO_VALUE = re.compile(
-    r"(?:\bfrom\s+)?(?<![\w:.])[-+−]?(?:\d+(?:\.\d*)?|\.\d+)(?![\d:])\s*(?:[a-zµ%]{1,4}\s*)?"
+    r"(?:\bfrom\s+)?(?<![\w:.-])[-+−]?(?:\d+(?:\.\d*)?|\.\d+)(?![\d:])\s*(?:[a-zµ%]{1,4}\s*)?"
     r"(?:→|->|=>)\s*(?=[-+−]?\.?\d)"
     r"|\bfrom\s+(?<![\d:.])[-+−]?(?:\d+(?:\.\d*)?|\.\d+)(?![\d:])\s*(?:[a-zµ%]{1,4}\s+)?to\s+"
     # the value after "to" has a unit of a setpoint ("from 120 to 121 A"); "from 8 to 10 this

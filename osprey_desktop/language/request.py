@@ -92,6 +92,7 @@ from osprey_desktop.language.device_names import (
     stems,
 )
 from osprey_desktop.language.discourse import asked_part, only_tells
+from osprey_desktop.language.item_lists import items_said_as_a_list
 from osprey_desktop.language.lexicon import (
     ASKERS,
     CHANGE,
@@ -116,6 +117,7 @@ from osprey_desktop.language.lexicon import (
     UP_WORDS,
     VAGUE_AMOUNTS,
 )
+from osprey_desktop.language.notation import notation_said_in_words
 from osprey_desktop.language.numbers import numbers_typed_plainly
 from osprey_desktop.language.parsed_request import (
     CHANGE_INTENTS,
@@ -223,7 +225,9 @@ def parse_request(
     from osprey_desktop.language.words import is_greeting
 
     # "thnaks", "wat was ...", "do 19 insted": slips in grammar words; "uh hi there"
-    spoken = without_fillers(slips_respelled(str(text), facility_words(vocabulary or Vocabulary())))
+    # "check:\n- lifetime\n- IG13", "lt / curr / tunes": one comma-separated list
+    listed = notation_said_in_words(items_said_as_a_list(str(text)))  # "Qy", "ΔI(QD16) = -0.5 A"
+    spoken = without_fillers(slips_respelled(listed, facility_words(vocabulary or Vocabulary())))
     spoken = _DOTTED_RANGE.sub(" through ", spoken)  # "VCM05..VCM08": no sentence ends there
     if asks_for_limits(spoken):
         # "if I put the ID 11 gap at 5 mm, would that go through?": asked of the write policy

@@ -340,6 +340,8 @@ def _spec(kind: str, m: re.Match[str], index: _TextIndex, target: str) -> ValueS
             )
         if direction is not None:  # "raise HCM03 200 mA": a change, like "by"
             kind = "by"
+        elif m.group("num").lstrip().startswith("+"):
+            kind = "by"  # "QF13 +0.5 A; QF15 +0.5 A": a signed plus is a change, as alone
     if kind in ("add", "by"):
         if kind == "add":
             sign = -1.0 if m.group("verb").lower() in ("subtract", "remove") else 1.0

@@ -1,0 +1,84 @@
+"""Lists written the way a shift leader writes them, said as one list the parse splits.
+
+* one item per line, with or without a bullet ("- lifetime", "* IG13", "• tunes", "2) RF"),
+  under a heading line or none ("check:\\n- lifetime\\n- RF voltage RB"): items joined by
+  commas, the heading kept as the request's lead ("check: lifetime, RF voltage RB");
+* items between spaced slashes ("current / lifetime / tunes"): commas;
+* a head before a colon shared by every item ("booster: current / extraction energy"): each
+  item is the head's ("booster current, booster extraction energy"); a head that is an
+  occasion ("before our next scan:", "for the handover:") is no part of the items;
+* "whether the vacuum in sector 9 looks fine" asks for the vacuum in sector 9.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["items_said_as_a_list"]
+
+_BULLET = re.compile(r"^\s*(?:[-*•·‣–]|\d{1,2}[.)])\s+")
+_SPACED_SLASH = re.compile(r"(?<=[\w)])\s+/\s+(?=[\w(])")
+# "whether the vacuum in sector 9 looks fine": the vacuum in sector 9
+_WHETHER_FINE = re.compile(
+    r"(?:\bi\s+(?:wonder|was\s+wondering|would\s+like\s+to\s+know)\s+)?\b(?:whether|if)\s+(?P<what>[^,;?]+?)\s+(?:looks?|seems?|is|are)\s+(?:fine|ok(?:ay)?|normal|"
+    r"good|healthy|right|alright|sane)\b",
+    re.I,
+)
+# "before our next scan:", "for the handover:", "quick check before injection:": an occasion
+_OCCASION = re.compile(
+    r"^\s*(?:(?:quick\s+)?(?:check\s+)?(?:before|after|for|ahead\s+of|prior\s+to|during)\s+"
+    r"(?:the|our|my|a|an|this|that|tonight'?s|today'?s)\b[^:;,.?!]{0,40}):\s*",
+    re.I,
+)
+# "booster: current / extraction energy": a head of one to three words, and a list after it
+_SHARED_HEAD = re.compile(r"^\s*(?P<head>[A-Za-z][\w-]*(?:\s+[\w-]+){0,2})\s*:\s*(?P<items>.+)$")
+_ITEM_SEPARATOR = re.compile(r"\s*(?:,|;)\s*")
+_DEVICE = re.compile(r"\b[a-z]{2,5}\s?\d", re.I)
+_FINITE = re.compile(
+    r"\b(?:is|are|was|were|looks?|seems?|check|set|read|show|plot|put|raise|lower|make)\b", re.I
+)
+#: Heads that lead a request rather than name a device of every item.
+_LEAD_HEADS = frozenset(
+    (
+        *("check", "read", "show", "give", "get", "plot", "please", "status", "quick"),
+        *("summary", "todo", "now", "then", "also", "and", "need", "want", "list", "values"),
+        *("readings", "numbers", "items", "note", "notes", "fyi", "info", "nb", "ps"),
+        *("update", "handover", "reminder", "remember", "question"),
+    )
+)
+
+
+def _lines_joined(text: str) -> str:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if len(lines) < 2:
+        return text
+    heading = ""
+    if lines[0].endswith(":") or not _BULLET.match(lines[0]) and _BULLET.match(lines[1]):
+        heading, lines = lines[0].rstrip(":").strip(), lines[1:]
+    items = [_BULLET.sub("", line).rstrip(" ,;.") for line in lines]
+    joined = ", ".join(item for item in items if item)
+    return f"{heading}: {joined}" if heading else joined
+
+
+def _head_shared(text: str) -> str:
+    found = _SHARED_HEAD.match(text)
+    if found is None:
+        return text
+    head, items = found["head"], _ITEM_SEPARATOR.split(found["items"].strip(" .!?"))
+    if len(items) < 2 or head.lower().split()[0] in _LEAD_HEADS:
+        return text
+    if any(_DEVICE.search(item) for item in items) and not re.search(r"\d", head):
+        return text  # "orbit: BPM 3, BPM 4": the items name their own devices
+    if any(len(item.split()) > 4 or _FINITE.search(item) for item in items):
+        return text  # "note: lifetime is low, check vacuum": sentences, not items
+    return ", ".join(f"{head} {item}" for item in items if item)
+
+
+def items_said_as_a_list(text: str) -> str:
+    """``text`` with a list written in lines, slashes or under a shared head said as one
+    comma-separated list (see the module docstring)."""
+    said = _lines_joined(text) if "\n" in text else text
+    said = _SPACED_SLASH.sub(", ", said)
+    said = _WHETHER_FINE.sub(lambda m: m["what"], said)
+    said = _OCCASION.sub("", said, count=1)
+    return _head_shared(said) if "," in said or ";" in said else said
