@@ -75,6 +75,7 @@ from osprey_desktop.channels.name_reading import (
     _varying_numbering,
 )
 from osprey_desktop.channels.name_reading import access_of as access_of
+from osprey_desktop.channels.names import DEVICE_NAME
 from osprey_desktop.channels.query import FILLER, ChannelQuery, parse_channel_query
 from osprey_desktop.channels.record_table import record_table
 from osprey_desktop.channels.shapes import ShapeGroup, group_results, shape_table
@@ -89,6 +90,7 @@ from osprey_desktop.channels.words import (
 )
 from osprey_desktop.channels.words import _shipped_vocabulary as _shipped_vocabulary
 from osprey_desktop.language.shortenings import Shortenings
+from osprey_desktop.language.spelling import device_prefix_respelled
 
 if TYPE_CHECKING:
     from osprey_desktop.channels.records import ChannelRecord
@@ -447,6 +449,7 @@ class ChannelFinder:
         return self._stems
 
     def find(self, text: str, *, writable: bool | None = None) -> FoundChannels:
+        text = self.prefix_slips_respelled(text)  # "vmc 7", "HMC21": VCM7, HCM21
         near = _NEAR_DEVICE.search(text)
         if near is not None:
             placed = self._near_device(text, near, writable)
@@ -505,6 +508,29 @@ class ChannelFinder:
         chosen = self._select_ordinal(chosen, query)
         names = [self.records.name(i) for i in sorted(chosen)]
         return FoundChannels(names, query, ignored, assumed)
+
+    @cached_property
+    def device_prefixes(self) -> frozenset[str]:
+        """The letters the list's device names start with ("hcm" of HCM09), read as
+        ``ChannelDatabase.device_prefixes`` reads them: a name segment or a device of letters
+        and a number."""
+        prefixes: set[str] = set()
+        for group in self._table.groups:
+            probe = group.probe
+            for piece in [*probe.name.split(":"), probe.device or ""]:
+                match = DEVICE_NAME.fullmatch(piece)
+                if match:
+                    prefixes.add(match.group(1).lower())
+        return frozenset(prefixes)
+
+    def prefix_slips_respelled(self, text: str) -> str:
+        """``text`` with a device prefix typed with two neighbouring letters swapped ("vmc 7",
+        "HMC21") written as the list's, when exactly one of its prefixes is that swap away and
+        the typed letters are no word of the list (``language.spelling``)."""
+        return device_prefix_respelled(text, self.device_prefixes, self._is_list_word)
+
+    def _is_list_word(self, word: str) -> bool:
+        return word in self.vocabulary.phrases or self._index.has(normalize(word))
 
     def place_in_sectors(
         self, mapping: Mapping[int, Sequence[str]], named: Callable[[str], list[str]]

@@ -152,11 +152,13 @@ def find(
         names = [database.require(c).name for c in learned.channels]
         if not writable or all(database.require(n).writable for n in names):
             return Finding(names, {phrase: "alias"}, [], 1.0)
-    found = finder.find(phrase, writable=True if writable else None)
+    # "vmc 7", "HMC21": a device prefix typed with two letters swapped, accounted as the list's
+    spelled = finder.prefix_slips_respelled(phrase)
+    found = finder.find(spelled, writable=True if writable else None)
     names = found.names
     if writable:
         names = [n for n in names if database.require(n).writable]
-    explained, unexplained, confidence = _account(finder, phrase, found, names)
+    explained, unexplained, confidence = _account(finder, spelled, found, names)
     if names and confidence >= CONFIDENT and not unexplained:
         return Finding(names, explained, unexplained, confidence, found.assumed_area)
     candidates = names[:5] or database.suggest(phrase, limit=5)

@@ -1,30 +1,54 @@
-"""Slips of typing in the word that leads a request.
+"""Slips of typing: in the word that leads a request, in the grammar's words, in a device name.
 
 A request leads with its verb; a verb typed with one slip ("incraese", "decrase", "plto",
 "raed") would otherwise be a verb nobody taught the grammar and be asked about. A word is read
 as a verb when it is no word of the grammar or of the facility's channel list and exactly one
 verb is one slip away: two neighbouring letters swapped, or (in words of five letters or
-more) one letter missing, extra or wrong. Channel words are never respelled: the channel
-finder has its own correction of them.
+more) one letter missing, extra or wrong. A short verb ("set", "put", "read", "plot") typed
+with one letter doubled ("seet", "reead", "plott") is that verb where it leads its clause or
+follows politeness ("can you seet ..."); nowhere else, since a doubled letter in a short
+word often makes another word ("stoop", "droop").
+
+Words of the grammar typed on a phone or in a hurry: "too" before a number is "to" ("VCM7 too
+0.2"), "teh" is "the", "abit" is "a bit", "were" after "to" and before "it was" is "where"
+("back to were it was"), "dose" after a question word and before what it asks of is "does"
+("what dose the DCCT measure"), a grammar word with one slip ("insted", "actualy").
+
+A device name with two neighbouring letters of its prefix swapped ("vmc 7", "HMC21", "DQ04"
+where the list has VCM, HCM and QD) is read with the facility's prefix
+(``device_prefix_respelled``, also the channel finder's), when a device number follows, the
+typed letters are no prefix, no word of the grammar or of the list, and exactly one prefix of
+the list is that one swap away. Two letters count only with the number joined to them ("fr 8
+to 10" is no RF8). Other rearrangements ("mcv", "pid" for DIP) and a letter more or
+less ("qfd": QF or QD?) are left as typed: they make other names too often to be read as one.
+
+Channel words are never respelled as grammar words: a word of the facility's list stays what
+it is ("valve" is no "value", "dose" stays a dose where the list has dose rates), and the
+channel finder has its own correction of them. A form of a word is no slip of it: "measure"
+stays where the list says "measured", "readback" where it says "readbacks".
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
 from osprey_desktop.language.lexicon import (
     CHANGE,
     DETERMINERS,
+    GRAMMAR_WORDS,
     PLOT_VERBS,
     POLITE,
+    PRONOUNS,
     QUESTION_LEADS,
     READ_VERBS,
 )
 from osprey_desktop.language.numbers import read_number
+from osprey_desktop.language.units import lookup_unit
 from osprey_desktop.language.words import STOP_WORDS
 
-__all__ = ["slips_respelled", "verb_spelled"]
+__all__ = ["device_prefix_respelled", "slips_respelled", "verb_spelled"]
 
 #: Words of the grammar, never respelled as another.
 _KNOWN = CHANGE | READ_VERBS | PLOT_VERBS | QUESTION_LEADS | STOP_WORDS | POLITE | DETERMINERS
@@ -61,6 +85,7 @@ _GRAMMAR_TO_SPELL = frozenset(
         *("setpoint", "readback", "yesterday", "morning", "afternoon", "evening", "tonight"),
         *("minutes", "hours", "seconds", "average", "maximum", "minimum", "previous"),
         *("thanks", "please", "hello", "morning", "evening", "plus", "minus"),
+        "actually",
     )
 )
 #: Chat spellings of grammar words, each one word for another.
@@ -92,22 +117,41 @@ _CHAT_SPELLINGS = {
     "shud": "should",
     "abt": "about",
     "b4": "before",
+    # letters swapped or run together in a hurry
+    "teh": "the",
+    "abit": "a bit",
 }
 
 
 #: Words one slip from a grammar word that are words of their own.
-_NOT_SLIPS = frozenset({"second", "hour", "minute", "values", "hourly", "print", "point"})
+_NOT_SLIPS = frozenset(
+    {"second", "hour", "minute", "values", "hourly", "print", "point", "droop", "stoop"}
+)
 
 
-def _plural_of(word: str, other: str) -> bool:
-    """One is the other with an "s" ("readbacks", "second"): a form, not a slip."""
-    return word == f"{other}s" or other == f"{word}s"
+def _form_of(word: str, other: str) -> bool:
+    """One is the other with an "s" ("readbacks", "second"), or a verb in "e" with its "d"
+    ("measure", "measured"; "store", "stored"): a form, not a slip."""
+    if word == f"{other}s" or other == f"{word}s":
+        return True
+    return (word.endswith("e") and other == f"{word}d") or (
+        other.endswith("e") and word == f"{other}d"
+    )
 
 
-def slips_respelled(text: str, facility_words: frozenset[str]) -> str:
+def slips_respelled(
+    text: str, facility_words: frozenset[str], device_prefixes: frozenset[str] | None = None
+) -> str:
     """``text`` with each word of five letters or more that is no word of the grammar or of
     the facility, but one slip from exactly one of the grammar words above, spelled as that
-    word ("do 19 insted" -> "do 19 instead"); verbs are the lead's (``verb_spelled``)."""
+    word ("do 19 insted" -> "do 19 instead"); the grammar's words typed in a hurry ("too
+    0.2", "teh", "back to were it was"), a short verb with a letter doubled leading its clause
+    ("seet"), and a device prefix with two letters swapped ("vmc 7") spelled right. Other
+    verbs are the lead's (``verb_spelled``).
+
+    ``device_prefixes``: the list's device prefixes; without them (the parse hands the list's
+    words as one set) its words of two to five letters stand in, the prefixes being among
+    them, and a slip close to two of them is left as typed."""
     known = _KNOWN
     targets = sorted(_GRAMMAR_TO_SPELL)
 
@@ -120,7 +164,7 @@ def slips_respelled(text: str, facility_words: frozenset[str]) -> str:
         single = re.sub(r"(.)\1", r"\1", word)
         if single != word and single in _GRAMMAR_TO_SPELL:
             return single  # "pluss", "thankss"
-        close = [t for t in targets if _close_to(word, t) and not _plural_of(word, t)]
+        close = [t for t in targets if _close_to(word, t) and not _form_of(word, t)]
         return close[0] if len(close) == 1 else found.group(0)
 
     text = re.sub(
@@ -132,6 +176,10 @@ def slips_respelled(text: str, facility_words: frozenset[str]) -> str:
         ),
         text,
     )
+    text = _grammar_words_respelled(text, facility_words)
+    text = _doubled_verbs_respelled(text, facility_words)
+    prefixes = _short_words(facility_words) if device_prefixes is None else device_prefixes
+    text = device_prefix_respelled(text, prefixes, facility_words.__contains__)
     text = re.sub(r"\b[A-Za-z]{5,}\b", respell, text)
     if not facility_words:
         return text
@@ -139,6 +187,157 @@ def slips_respelled(text: str, facility_words: frozenset[str]) -> str:
         r"\b[A-Za-z]{4,}\b",
         lambda m: _channel_word_spelled(m.group(0), facility_words, known),
         text,
+    )
+
+
+# -- the grammar's short words typed in a hurry ------------------------------------------
+
+#: "too" before a value ("VCM7 too 0.2", "too -1 A", "too zero"): "to".
+_TOO_BEFORE_A_VALUE = re.compile(
+    r"\b(?P<typed>too)(?=\s+(?:[-+−]?(?:\d|\.\d)|(?:minus|zero|one|two|three|four|five|six|"
+    r"seven|eight|nine|ten|half)\b))",
+    re.I,
+)
+#: "back to were it was", "to were they were": "where".
+_WERE_FOR_WHERE = re.compile(
+    r"\bto\s+(?P<typed>were)(?=\s+(?:it|they|that|this|these|those|we|you|i|he|she)\s+"
+    r"(?:was|were|is|are|had|has|used|stood|sat)\b)",
+    re.I,
+)
+#: "what dose the DCCT measure", "how dose QF3 look": "does" after a question word, before
+#: what it asks of (a determiner, a pronoun or a device name).
+_DOSE_FOR_DOES = re.compile(
+    r"\b(?:what|how|where|why|when)\s+(?P<typed>dose)(?=\s+(?:"
+    + "|".join(sorted(DETERMINERS | PRONOUNS | {"they", "we", "you", "i", "he", "she"}))
+    + r"|[a-z]*\d\w*)\b)",
+    re.I,
+)
+_GRAMMAR_SLIPS = ((_TOO_BEFORE_A_VALUE, "to"), (_WERE_FOR_WHERE, "where"), (_DOSE_FOR_DOES, "does"))
+
+
+def _grammar_words_respelled(text: str, facility_words: frozenset[str]) -> str:
+    """ "too" before a value, "were" for "where", "dose" for "does", each only where the
+    other reading is not English; never a word of the facility's list."""
+
+    def respell(found: re.Match[str], meant: str) -> str:
+        typed = found.group("typed")
+        if typed.lower() in facility_words:
+            return found.group(0)
+        at = found.start("typed") - found.start()
+        return found.group(0)[:at] + _cased(meant, typed) + found.group(0)[at + len(typed) :]
+
+    for pattern, meant in _GRAMMAR_SLIPS:
+        text = pattern.sub(lambda m, meant=meant: respell(m, meant), text)
+    return text
+
+
+def _cased(word: str, typed: str) -> str:
+    """``word`` in the case ``typed`` was typed in ("Too" -> "To", "HMC" -> "HCM")."""
+    if typed.isupper() and len(typed) > 1:
+        return word.upper()
+    return word[:1].upper() + word[1:] if typed[:1].isupper() else word
+
+
+# -- a short verb with a letter doubled ------------------------------------------------
+
+_SHORT_VERBS = frozenset(w for w in CHANGE | READ_VERBS | PLOT_VERBS if 3 <= len(w) <= 4)
+#: What may come before a clause's verb: the start, a mark, a word joining clauses.
+_CLAUSE_START = re.compile(r"(?:^|[.;:!?,(\-–]|\b(?:then|and|or|but|so|now))\s*$", re.I)
+
+
+def _doubled_verbs_respelled(text: str, facility_words: frozenset[str]) -> str:
+    """A verb of three or four letters typed with one of its letters doubled ("seet",
+    "reead", "plott"), leading its clause or after politeness ("please seet", "can you
+    reead"), as that verb; no other slip, and never a word of the grammar or of the list."""
+
+    def respell(found: re.Match[str]) -> str:
+        typed = found.group(0)
+        word = typed.lower()
+        if word in _KNOWN or word in GRAMMAR_WORDS or word in facility_words or word in _NOT_SLIPS:
+            return typed
+        verbs = {
+            word[:i] + word[i + 1 :] for i in range(len(word) - 1) if word[i] == word[i + 1]
+        } & _SHORT_VERBS
+        if len(verbs) != 1 or not _leads_its_clause(text[: found.start()]):
+            return typed
+        return _cased(verbs.pop(), typed)
+
+    return re.sub(r"\b[A-Za-z]{4,5}\b", respell, text)
+
+
+def _leads_its_clause(before: str) -> bool:
+    """Whether a word after ``before`` leads its clause: only politeness ("please", "can
+    you", "ok") between it and the start or the end of the clause before."""
+    words = re.findall(r"[A-Za-z']+|[^\sA-Za-z']", before)
+    while words and words[-1].lower() in POLITE and not _CLAUSE_START.search(" ".join(words)):
+        words.pop()
+    return _CLAUSE_START.search(" ".join(words)) is not None
+
+
+# -- a device prefix with two letters swapped --------------------------------------------
+
+#: Letters, then a device number: together ("HMC21") or apart ("vmc 7", "hmc-21", "vmc #7").
+_LETTERS_NUMBERED = re.compile(
+    r"\b(?P<letters>[A-Za-z]{2,5})(?P<gap>\s*[-#_]\s*|\s+)?(?P<number>\d{1,3})\b(?![.,]\d)"
+)
+
+
+def device_prefix_respelled(
+    text: str,
+    prefixes: frozenset[str],
+    is_list_word: Callable[[str], bool] = frozenset().__contains__,
+) -> str:
+    """``text`` with the letters of a numbered device typed with two neighbouring letters
+    swapped written as the facility's prefix ("set vmc 7" -> "set vcm 7", "HMC21" ->
+    "HCM21", "DQ04" -> "QD04" where ``prefixes`` has "vcm", "hcm" and "qd"): only when a
+    device number follows (no unit after it; two letters only with the number joined to
+    them), the letters are no prefix, no word of the grammar, of the list (``is_list_word``)
+    or a unit, and exactly one prefix is that one swap away."""
+    if not prefixes:
+        return text
+
+    def respell(found: re.Match[str]) -> str:
+        typed, word = found.group("letters"), found.group("letters").lower()
+        if word in prefixes or is_list_word(word) or word in GRAMMAR_WORDS or word in _KNOWN:
+            return found.group(0)
+        if lookup_unit(word) or read_number(word) is not None:
+            return found.group(0)
+        if found.group("gap") and (len(word) < 3 or _unit_after(text[found.end() :])):
+            # "fr 8 to 10", "ca 3": two letters apart from a number are often a word or a
+            # shorthand; "hcm 5 mA": an amount, not a device number
+            return found.group(0)
+        close = [p for p in prefixes if _neighbours_swapped(word, p)]
+        if len(close) != 1:
+            return found.group(0)
+        return _cased(close[0], typed) + found.group(0)[len(typed) :]
+
+    return _LETTERS_NUMBERED.sub(respell, text)
+
+
+def _unit_after(rest: str) -> bool:
+    unit = re.match(r"\s*([a-zµ%]+)", rest, re.I)
+    word = unit.group(1) if unit else ""
+    return bool(word) and word.lower() not in ("a", "x", "y") and bool(lookup_unit(word))
+
+
+def _neighbours_swapped(word: str, other: str) -> bool:
+    """``word`` is ``other`` with two neighbouring letters swapped ("vmc" for "vcm")."""
+    if len(word) != len(other) or word == other:
+        return False
+    differ = [i for i in range(len(word)) if word[i] != other[i]]
+    return (
+        len(differ) == 2
+        and differ[1] == differ[0] + 1
+        and word[differ[0]] == other[differ[1]]
+        and word[differ[1]] == other[differ[0]]
+    )
+
+
+@lru_cache(maxsize=4)
+def _short_words(facility_words: frozenset[str]) -> frozenset[str]:
+    """The list's words a device prefix can be (two to five letters), less the grammar's."""
+    return frozenset(
+        w for w in facility_words if 2 <= len(w) <= 5 and w.isalpha() and w not in GRAMMAR_WORDS
     )
 
 
@@ -160,7 +359,7 @@ def _channel_word_spelled(typed: str, facility_words: frozenset[str], known: fro
     close = [
         w
         for w in _words_near(facility_words, len(word))
-        if w[0] == word[0] and not _plural_of(word, w) and _swapped_or_missing(word, w)
+        if w[0] == word[0] and not _form_of(word, w) and _swapped_or_missing(word, w)
     ]
     return close[0] if len(close) == 1 else typed
 
@@ -187,13 +386,7 @@ def _by_length(words: frozenset[str]) -> dict[int, tuple[str, ...]]:
 def _swapped_or_missing(word: str, other: str) -> bool:
     """``word`` is ``other`` with two neighbouring letters swapped, or with one letter missing."""
     if len(word) == len(other):
-        differ = [i for i in range(len(word)) if word[i] != other[i]]
-        return (
-            len(differ) == 2
-            and differ[1] == differ[0] + 1
-            and word[differ[0]] == other[differ[1]]
-            and word[differ[1]] == other[differ[0]]
-        )
+        return _neighbours_swapped(word, other)
     return len(other) == len(word) + 1 and any(
         other[:i] + other[i + 1 :] == word for i in range(len(other))
     )
