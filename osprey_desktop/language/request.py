@@ -58,6 +58,7 @@ from osprey_desktop.language.canonical_forms import (
     canonical_restore,
     set_to_question,
 )
+from osprey_desktop.language.checks import without_check
 from osprey_desktop.language.clauses import (
     CONDITIONAL,
     WISH,
@@ -227,7 +228,10 @@ def parse_request(
     # "thnaks", "wat was ...", "do 19 insted": slips in grammar words; "uh hi there"
     # "check:\n- lifetime\n- IG13", "lt / curr / tunes": one comma-separated list
     listed = notation_said_in_words(items_said_as_a_list(str(text)))  # "Qy", "ΔI(QD16) = -0.5 A"
-    spoken = without_fillers(slips_respelled(listed, facility_words(vocabulary or Vocabulary())))
+    words = vocabulary or Vocabulary()
+    spoken = without_fillers(
+        slips_respelled(listed, facility_words(words), words.device_prefixes or None)
+    )
     spoken = _DOTTED_RANGE.sub(" through ", spoken)  # "VCM05..VCM08": no sentence ends there
     if asks_for_limits(spoken):
         # "if I put the ID 11 gap at 5 mm, would that go through?": asked of the write policy
@@ -237,6 +241,12 @@ def parse_request(
     said = in_order(spoken if courteous else without_courtesy(spoken))
     resolved = _with_references_resolved(said, vocabulary, now)
     request = _parse(resolved, vocabulary, now)
+    unchecked = without_check(resolved)
+    if unchecked != resolved and not request.changes and not CONDITIONAL.search(resolved):
+        # "are both tunes within 0.01 of nominal?": the tunes are read, the answer checks them
+        again = _parse(unchecked, vocabulary, now)
+        if again.targets and not again.changes and len(again.unused) < max(len(request.unused), 1):
+            request = replace(again, text=request.text, quantity=request.quantity)
     if resolved != str(text):
         request = replace(request, text=" ".join(str(text).split()))
     dotted = dotted_clock_times(request.canonical)

@@ -69,6 +69,15 @@ def said_plainly(text: str) -> str:
         work,
         flags=re.I,
     )
+    # "what was the lowest the lifetime got?", "the highest the current reached": a statistic
+    work = re.sub(
+        r"\b(?P<stat>lowest|highest|max(?:imum)?|min(?:imum)?|worst|best)\s+(?:that\s+)?"
+        r"(?P<what>the\s+[^?,.;]+?)\s+(?:got|was|went|reached|fell\s+to|dropped\s+to|rose\s+to|hit|"
+        r"has\s+been|had\s+been)\b",
+        lambda m: f"{m['stat']} {m['what']}",
+        work,
+        flags=re.I,
+    )
     # "the beam current just before 2:15": the last value archived before that moment
     work = _JUST_BEFORE.sub("at ", work)
     # "the gap - the readback, not the setpoint": the role refused is no part of the request

@@ -264,6 +264,11 @@ _VERSUS_A_CLOCK = re.compile(
 )
 
 
+# "what was the lifetime at midnight?": the last midnight (a day or a part after it is read by
+# the clock grammar: "at noon yesterday")
+_NOON_OR_MIDNIGHT = re.compile(
+    r"\bat\s+(noon|midnight)\b(?!\s+(?:yesterday|today|tonight|this|last|on|the|of)\b)", re.I
+)
 # "what was QF09 at yesterday 14:00", "lifetime yesterday 14:00": a day and its clock time
 _DAY_THEN_CLOCK = re.compile(
     r"(?P<lead>\b(?:at|on)\s+)?\b(?P<day>yesterday|today)\s+(?P<clock>\d{1,2}:\d{2})\b", re.I
@@ -294,5 +299,8 @@ def hours_of_past_moments(text: str) -> str:
         return f"at {int(found['h']):02d}:00"
 
     text = _HOUR_AT.sub(clock, text)
+    text = _NOON_OR_MIDNIGHT.sub(
+        lambda m: f"at {'12' if m[1].lower() == 'noon' else '00'}:00", text
+    )
     text = _DAY_THEN_CLOCK.sub(_day_at_clock, text)
     return _VERSUS_A_CLOCK.sub(lambda m: f"{m['lead']} at ", text)

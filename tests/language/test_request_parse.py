@@ -411,3 +411,15 @@ def test_a_list_word_with_the_wrong_letter_doubled_is_that_word():
 def test_a_correction_after_a_change_keeps_what_it_does_not_name(previous, new, canonical):
     merged = follow_up(parse(previous), parse(new), WORDS)
     assert merged is not None and merged.canonical == canonical
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("Over the past week, what was the lowest the lifetime got?", "the lifetime"),
+        ("what's the highest the beam current reached today", "the beam current"),
+    ],
+)
+def test_the_extreme_a_quantity_reached_is_a_statistic_of_it(text, target):
+    request = parse(text)
+    assert request.intent == "statistic" and request.targets == (target,)

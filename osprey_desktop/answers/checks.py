@@ -1,0 +1,221 @@
+"""The check a request asked of what it read, answered first: "are both tunes within 0.01 of
+nominal?" → "Yes: both are within 0.01 of nominal", with each channel's value and distance.
+
+The check itself is the parse's (``language.checks``); here it is applied to the readings of
+the turn (a live value each) or to its histories (every archived sample: "above 5e-9 at any
+point yesterday" holds when one sample is). A threshold in other units than the channel's is
+converted; a band around the nominal value uses the channel list's ``nominal``; a channel
+without one is named, never guessed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from osprey_desktop.language.checks import Check
+
+__all__ = ["Observed", "check_facts", "observed_values"]
+
+
+def fmt(value: float) -> str:
+    """A value as the check says it: four significant digits, no trailing noise."""
+    return f"{value:.4g}"
+
+
+_PRESSURE_UNITS = frozenset({"torr", "mbar", "pa", "bar"})
+
+
+@dataclass(frozen=True)
+class Observed:
+    """What was seen of one channel: its values (one when read live, every sample of a
+    history) and its units."""
+
+    channel: str
+    values: Sequence[float]
+    units: str = ""
+
+
+def _in_units(amount: float, unit: str | None, channel_units: str) -> float | None:
+    if not unit or not channel_units or unit.lower() == channel_units.lower():
+        return amount
+    from osprey_desktop.language.write_parsing import UnitMismatch, convert_units
+
+    try:
+        return convert_units(amount, unit, channel_units)
+    except (UnitMismatch, ValueError):
+        return None
+
+
+def _said(value: float, units: str) -> str:
+    return f"{fmt(value)} {units}".rstrip()
+
+
+def _level(check: Check, seen: Sequence[Observed], history: bool, at: str = "") -> list[str]:
+    assert check.amount is not None
+    above = check.op == ">"
+    word = "above" if above else "below"
+    hits: list[str] = []
+    extremes: list[tuple[float, str]] = []
+    for obs in seen:
+        limit = _in_units(check.amount, check.unit, obs.units)
+        if limit is None or not obs.values:
+            continue
+        extreme = max(obs.values) if above else min(obs.values)
+        extremes.append((extreme, f"{obs.channel} {_said(extreme, obs.units)}"))
+        if (extreme > limit) if above else (extreme < limit):
+            hits.append(
+                f"{obs.channel} ({'peak' if above else 'lowest'} " if history else obs.channel
+            )
+            if history:
+                hits[-1] += f"{_said(extreme, obs.units)})"
+            else:
+                hits[-1] += f" at {_said(extreme, obs.units)}"
+    if not extremes:
+        return []
+    threshold = f"{fmt(check.amount)} {check.unit or ''}".rstrip()
+    when = " at any point in the window" if history else f" at {at}" if at else ""
+    history = history or bool(at)
+    if not hits:
+        closest = (max if above else min)(extremes)[1]
+        verb = "was" if history else "is"
+        said = f"it {verb} not" if len(extremes) == 1 else f"none of the {len(extremes)} {verb}"
+        return [
+            f"**No: {said} {word} {threshold}{when}** "
+            f"({'highest' if above else 'lowest'}: {closest})."
+        ]
+    count = "it" if len(extremes) == 1 else f"{len(hits)} of {len(extremes)}"
+    verb = ("was" if history else "is") if len(hits) == 1 else ("were" if history else "are")
+    return [
+        f"**Yes: {count} {verb} {word} {threshold}{when}**: "
+        f"{', '.join(hits[:8])}{' …' if len(hits) > 8 else ''}."
+    ]
+
+
+def _band(
+    check: Check, seen: Sequence[Observed], nominal: Callable[[str], float | None]
+) -> list[str]:
+    assert check.amount is not None
+    reference = check.reference or "nominal"
+    inside, outside, missing = [], [], []
+    for obs in seen:
+        centre = (
+            nominal(obs.channel)
+            if reference in ("nominal", "golden", "design", "reference")
+            else 0.0
+        )
+        width = _in_units(check.amount, check.unit, obs.units)
+        if centre is None or width is None or not obs.values:
+            missing.append(obs.channel)
+            continue
+        worst = max(obs.values, key=lambda v: abs(v - centre))
+        off = worst - centre
+        sign = "+" if off >= 0 else ""
+        line = f"{obs.channel} {_said(worst, obs.units)} ({sign}{fmt(off)} from {fmt(centre)})"
+        (inside if abs(off) <= width else outside).append(line)
+    if not inside and not outside:
+        return (
+            [
+                f"I could not check the band: the channel list gives no {reference} value for "
+                f"{', '.join(missing)}."
+            ]
+            if missing
+            else []
+        )
+    band = f"{fmt(check.amount)} {check.unit or ''}".rstrip() + f" of {reference}"
+    if check.op == "outside":
+        verdict = "Yes" if outside else "No"
+        lines = [f"**{verdict}: {len(outside)} of {len(inside) + len(outside)} outside {band}**"]
+    else:
+        verdict = "Yes" if not outside else "No"
+        every = "both" if len(inside) + len(outside) == 2 else "all"
+        lines = [f"**{verdict}: {every if not outside else f'{len(outside)} not'} within {band}**"]
+    lines[0] += ": " + "; ".join(outside + inside) + "."
+    if missing:
+        lines.append(f"No {reference} value in the channel list for {', '.join(missing)}.")
+    return lines
+
+
+def _beyond(check: Check, seen: Sequence[Observed]) -> list[str]:
+    assert check.amount is not None
+    hits, total = [], 0
+    for obs in seen:
+        limit = _in_units(check.amount, check.unit, obs.units)
+        if limit is None or not obs.values:
+            continue
+        total += 1
+        worst = max(obs.values, key=abs)
+        if abs(worst) > limit:
+            hits.append(f"{obs.channel} {_said(worst, obs.units)}")
+    if not total:
+        return []
+    band = f"±{fmt(check.amount)} {check.unit or ''}".rstrip()
+    if not hits:
+        return [f"**No: none of the {total} beyond {band}.**"]
+    return [f"**Yes: {len(hits)} of {total} beyond {band}**: {', '.join(hits[:8])}."]
+
+
+def _rank(check: Check, seen: Sequence[Observed]) -> list[str]:
+    ranked = [(obs, obs.values[-1]) for obs in seen if obs.values]
+    if len(ranked) < 2:
+        return []
+    pressure = any(obs.units.lower() in _PRESSURE_UNITS for obs, _ in ranked)
+    if check.op in ("highest", "largest", "biggest"):
+        key, word = (lambda item: item[1]), check.op
+    elif check.op in ("lowest", "smallest"):
+        key, word = (lambda item: -item[1]), check.op
+    elif pressure:  # the worst vacuum is the highest pressure
+        key, word = (
+            ((lambda item: item[1]) if check.op == "worst" else (lambda item: -item[1])),
+            check.op,
+        )
+    else:  # the worst orbit or corrector is the farthest from zero
+        key, word = (
+            ((lambda item: abs(item[1])) if check.op == "worst" else (lambda item: -abs(item[1]))),
+            check.op,
+        )
+    obs, value = max(ranked, key=key)
+    return [
+        f"**{word.capitalize()}: {obs.channel} at {_said(value, obs.units)}** (of {len(ranked)})."
+    ]
+
+
+def check_facts(
+    check: Check | None,
+    seen: Sequence[Observed],
+    nominal: Callable[[str], float | None],
+    history: bool = False,
+    at: str = "",
+) -> list[str]:
+    """The answer to ``check`` from what was seen (every sample of a history, or the value
+    in force at the moment ``at`` names), or [] when there is nothing to check."""
+    seen = [
+        Observed(
+            o.channel,
+            [v for v in o.values if isinstance(v, int | float) and math.isfinite(v)],
+            o.units,
+        )
+        for o in seen
+    ]
+    if check is None or not seen:
+        return []
+    if check.kind == "level" and check.amount is not None:
+        return _level(check, seen, history, at)
+    if check.kind == "band" and check.amount is not None:
+        return _band(check, seen, nominal)
+    if check.kind == "beyond" and check.amount is not None:
+        return _beyond(check, seen)
+    if check.kind == "rank":
+        return _rank(check, seen)
+    return []
+
+
+def observed_values(channel_values: Mapping[str, object]) -> list[Observed]:
+    """The live readings of a CHANNEL_VALUES context, as seen values."""
+    out = []
+    for name, reading in channel_values.items():
+        value = getattr(reading, "value", None)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            out.append(Observed(name, [float(value)], str(getattr(reading, "units", "") or "")))
+    return out

@@ -1,0 +1,119 @@
+"""A reading checked against a threshold: what is read, apart from the check asked of it.
+
+"are both tunes within 0.01 of nominal?", "vertical orbit sector 2 - anything beyond +/-0.1
+mm?", "was the sector 7 vacuum above 5e-9 at any point yesterday?", "worst vacuum gauge in
+the ring right now?": the channels are the tunes, the sector-2 vertical BPMs, the sector-7
+gauges and every gauge; the rest is a check of their values (a comparison with a number, a
+band around a reference, or a ranking), which the answer makes of what was read. The parse
+finds the channels in the request without the check (``without_check``); ``Check`` says
+which check was asked, for the answer.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["Check", "check_asked", "without_check"]
+
+_NUMBER = r"[-+−]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+−]?\d+)?"
+_UNIT = (
+    r"(?:\s*(?!(?:or|and|at|of|in|on|to|for|the|is|are|was|yet|now|ever|any|since|from|over)\b)"
+    r"(?P<unit>[a-zA-Zµ%]{1,5})\b)?"
+)
+_REFERENCE = (
+    r"(?:the\s+|its\s+|their\s+)?(?P<ref>nominal|golden|design|reference|setpoints?|"
+    r"set\s*points?)(?:\s+values?)?"
+)
+_BAND = re.compile(
+    rf"\s*(?:(?:is|are|was|were|stays?|stayed)\s+)?(?:all\s+|both\s+)?(?:still\s+)?"
+    rf"(?P<op>within|inside|outside)\s+(?:±|\+/-|\+-)?\s*(?P<num>{_NUMBER}){_UNIT}"
+    rf"(?:\s+(?:of|from|around)\s+{_REFERENCE})?",
+    re.I,
+)
+_BEYOND = re.compile(
+    rf"\s*[-–—,:]?\s*(?:(?:is|are|was|were)\s+)?(?:anything|any(?:\s+of\s+them|\s+one)?|something)?\s*"
+    rf"(?P<op>beyond|outside|past|exceeding|over|above|more\s+than)\s+(?P<pm>±|\+/-|\+-)\s*"
+    rf"(?P<num>{_NUMBER}){_UNIT}",
+    re.I,
+)
+_LEVEL = re.compile(
+    rf"\s*(?:(?:is|are|was|were|gets?|got|went|goes|stays?|stayed)\s+)?"
+    rf"(?P<op>above|below|over|under|exceed(?:s|ed|ing)?|greater\s+than|less\s+than|more\s+than|"
+    rf"higher\s+than|lower\s+than)\s+(?P<num>{_NUMBER}){_UNIT}"
+    rf"(?:\s+(?:at\s+any\s+(?:point|time|moment)|ever|at\s+all))?",
+    re.I,
+)
+_RANK = re.compile(
+    r"\b(?P<op>worst|best|highest|lowest|largest|smallest|biggest)\b(?=\s+(?:[a-z]+\s+){0,2}"
+    r"(?:gauges?|bpms?|correctors?|magnets?|quads?|quadrupoles?|readings?|pressures?|"
+    r"vacuum|positions?|channels?|ones?|sectors?))",
+    re.I,
+)
+_OPERATORS = {
+    "above": ">",
+    "over": ">",
+    "exceed": ">",
+    "exceeds": ">",
+    "exceeded": ">",
+    "exceeding": ">",
+    "greater than": ">",
+    "more than": ">",
+    "higher than": ">",
+    "below": "<",
+    "under": "<",
+    "less than": "<",
+    "lower than": "<",
+}
+
+
+@dataclass(frozen=True)
+class Check:
+    """The check asked of a reading: ``kind`` "level" (``op`` > or <), "band" (within or
+    outside ``amount`` of ``reference``), "beyond" (outside ±``amount``), or "rank"."""
+
+    kind: str
+    op: str
+    amount: float | None = None
+    unit: str | None = None
+    reference: str | None = None
+    words: str = ""
+
+
+def _amount(said: str) -> float | None:
+    try:
+        return float(said.replace("−", "-"))
+    except ValueError:
+        return None
+
+
+def check_asked(text: str) -> Check | None:
+    """The check ``text`` asks of what it reads, or None."""
+    band = _BAND.search(text)
+    if band is not None:
+        ref = (band["ref"] or "").lower() or None
+        return Check("band", band["op"].lower(), _amount(band["num"]), band["unit"], ref, band[0])
+    beyond = _BEYOND.search(text)
+    if beyond is not None:
+        return Check(
+            "beyond", "outside", abs(_amount(beyond["num"]) or 0), beyond["unit"], None, beyond[0]
+        )
+    level = _LEVEL.search(text)
+    if level is not None:
+        op = re.sub(r"\s+", " ", level["op"].lower())
+        return Check(
+            "level", _OPERATORS.get(op, ">"), _amount(level["num"]), level["unit"], None, level[0]
+        )
+    rank = _RANK.search(text)
+    if rank is not None:
+        return Check("rank", rank["op"].lower(), words=rank[0])
+    return None
+
+
+def without_check(text: str) -> str:
+    """``text`` without the words of the check it asks (unchanged when it asks none)."""
+    check = check_asked(text)
+    if check is None:
+        return text
+    said = text.replace(check.words, " " if check.kind != "rank" else "", 1)
+    return " ".join(said.split()).replace(" ?", "?")

@@ -1,0 +1,35 @@
+"""The check a reading was asked for is answered first, from the values read or archived
+(``answers.checks``), through whole turns on the simulated ring."""
+
+from __future__ import annotations
+
+
+async def test_a_band_around_nominal_is_checked_on_each_channel(session):
+    result = await session.submit("are both tunes within 0.01 of nominal?", "t1")
+    assert result.response.lstrip().startswith("**Yes: both within 0.01 of nominal**")
+
+    result = await session.submit("are both tunes within 1e-9 of nominal?", "t2")
+    assert "**No:" in result.response and "not within 1e-09 of nominal" in result.response
+
+
+async def test_a_level_is_checked_in_the_channels_units(session):
+    result = await session.submit("is the beam current above 0.4 A?", "t1")
+    assert result.response.lstrip().startswith("**Yes: it is above 0.4 A**")
+    result = await session.submit("is the lifetime below 2 h?", "t2")
+    assert result.response.lstrip().startswith("**No: it is not below 2 h**")
+
+
+async def test_a_level_at_any_point_of_a_window_is_checked_on_every_sample(session):
+    result = await session.submit("was the sector 7 vacuum above 1e-12 at any point today?", "t1")
+    assert "**Yes: 2 of 2 were above 1e-12 at any point in the window**" in result.response
+
+
+async def test_the_worst_of_a_family_is_named(session):
+    result = await session.submit("worst vacuum gauge in the ring right now?", "t1")
+    first = result.response.lstrip().splitlines()[0]
+    assert first.startswith("**Worst: SR") and ":Pressure at " in first and "(of 24)" in first
+
+
+async def test_a_reading_asked_without_a_check_gets_no_verdict(session):
+    result = await session.submit("what's the beam current", "t1")
+    assert "**Yes" not in result.response and "**No" not in result.response

@@ -1,0 +1,80 @@
+"""A reading checked against a threshold: the channels are found without the check, and the
+check is kept for the answer (``language.checks``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from osprey_desktop.language.checks import check_asked, without_check
+from osprey_desktop.language.request import Vocabulary, parse_request
+
+WORDS = Vocabulary(
+    device_prefixes=frozenset({"hcm", "vcm", "qf", "qd", "bpm", "id", "ig"}),
+    channel_words=frozenset(
+        {"beam", "current", "lifetime", "tune", "tunes", "vertical", "orbit", "vacuum", "gauge"}
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "op", "amount", "unit", "rest"),
+    [
+        ("are both tunes within 0.01 of nominal?", "band", "within", 0.01, None, "are both tunes?"),
+        (
+            "vertical orbit sector 2 - anything beyond +/-0.1 mm?",
+            "beyond",
+            "outside",
+            0.1,
+            "mm",
+            "vertical orbit sector 2?",
+        ),
+        (
+            "was the sector 7 vacuum above 5e-9 at any point yesterday?",
+            "level",
+            ">",
+            5e-9,
+            None,
+            "was the sector 7 vacuum yesterday?",
+        ),
+        ("is the lifetime under 8 h?", "level", "<", 8.0, "h", "is the lifetime?"),
+        ("IG13 over 1e-8 or not?", "level", ">", 1e-8, None, "IG13 or not?"),
+    ],
+)
+def test_a_check_is_told_apart_from_what_it_checks(text, kind, op, amount, unit, rest):
+    check = check_asked(text)
+    assert check is not None
+    assert (check.kind, check.op, check.amount, check.unit) == (kind, op, amount, unit)
+    assert without_check(text) == rest
+
+
+def test_a_ranking_word_before_a_kind_of_device_is_a_check():
+    check = check_asked("worst vacuum gauge in the ring right now?")
+    assert check is not None and (check.kind, check.op) == ("rank", "worst")
+    assert without_check("worst vacuum gauge in the ring right now?") == (
+        "vacuum gauge in the ring right now?"
+    )
+
+
+@pytest.mark.parametrize(
+    "text", ["plot the lifetime over the last hour", "what's the best way to read the tune?"]
+)
+def test_a_window_or_a_question_of_manner_is_no_check(text):
+    assert check_asked(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "targets"),
+    [
+        ("are both tunes within 0.01 of nominal?", ("both tunes",)),
+        ("vertical orbit sector 2 - anything beyond +/-0.1 mm?", ("vertical orbit sector 2",)),
+        ("was any HCM in sector 10 above 1 A at midnight?", ("any HCM in sector 10",)),
+    ],
+)
+def test_the_targets_of_a_checked_reading_are_what_it_reads(text, targets):
+    request = parse_request(text, WORDS)
+    assert request.targets == targets and not request.changes
+
+
+def test_a_condition_of_a_change_is_no_check():
+    request = parse_request("if the lifetime is above 8 h, set HCM16 to 0.2 A", WORDS)
+    assert request.intent == "write" and "above 8 h" in request.canonical
