@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from osprey_desktop.answers.checks import Observed, check_facts, observed_values
 from osprey_desktop.answers.history import history_table, latest_alarms
+from osprey_desktop.answers.history_statistics import headline as statistics_headline
+from osprey_desktop.answers.history_statistics import statistics_table
 from osprey_desktop.answers.model import Answer, Block, Table, TextBlock
 from osprey_desktop.answers.tables import values_table, write_table, write_tone
 from osprey_desktop.config import ConfigError, get_config
@@ -69,12 +71,24 @@ def plan_answer(
         facts = [str(line) for line in summaries[label].get("facts") or []]
         context_type, _, key = label.partition(".")
         context = (
-            _context(state, context_type, key, contexts) if context_type == WRITE_RESULTS else None
+            _context(state, context_type, key, contexts)
+            if context_type in (WRITE_RESULTS, "ARCHIVER_DATA")
+            else None
         )
-        if context is not None and getattr(context, "results", None):
+        if context_type == WRITE_RESULTS and context is not None and context.results:
             plan.leading.append(write_table(context, facts, (context_type, key)))
             tone, headline = write_tone(context)
             plan.tone, plan.headline = _worse((plan.tone, plan.headline), (tone, headline))
+        elif context is not None and getattr(context, "statistics", None) and not context.moment:
+            # a statistic asked of the history: said first, every figure in a table under it
+            first = statistics_headline(
+                context.statistics, context.asked_statistics, context.range_words
+            )
+            plan.leading.append(TextBlock("\n".join(first), "fact"))
+            plan.tables.append(statistics_table(context, (context_type, key)))
+            simulated = simulated_note()
+            if simulated:
+                plan.tables[-1].notes.append(simulated)
         else:
             plan.leading.append(TextBlock("\n".join(facts), "fact"))
     rest = {label: dict(s) for label, s in summaries.items() if not s.get("facts")}

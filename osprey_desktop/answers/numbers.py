@@ -46,6 +46,18 @@ def format_fixed(value: Any, decimals: int | None, units: str = "") -> str:
     return f"{text} {units}".strip() if units and text not in ("—",) else text
 
 
+def significant(value: float | None, digits: int = 4) -> str:
+    """A computed figure (a mean, a standard deviation, a drift) to ``digits`` significant
+    digits, scientific for tiny or huge values (pressures); "—" when there is none."""
+    if value is None or not math.isfinite(value):
+        return "—"
+    if value == 0:
+        return "0"
+    if abs(value) < 1e-3 or abs(value) >= 1e6:
+        return f"{value:.{digits - 1}e}"
+    return f"{value:.{digits}g}" if abs(value) >= 1 else f"{value:.{digits}f}".rstrip("0")
+
+
 def format_reading(value: Any, precision: int | None, units: str = "") -> str:
     """A live reading: the channel's own precision when it has one; an array as its summary
     ("16 values, min 0.50, max 8.00, mean 4.25 mm; first 0.50, 1.00, …")."""
@@ -85,4 +97,11 @@ def format_age(seconds: float) -> str:
     return f"{seconds / 86400:.0f} d"
 
 
-__all__ = ["decimals_for", "format_age", "format_fixed", "format_reading", "is_number"]
+__all__ = [
+    "decimals_for",
+    "format_age",
+    "format_fixed",
+    "format_reading",
+    "is_number",
+    "significant",
+]

@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage
@@ -48,6 +49,11 @@ from osprey_desktop.planners.change_requests import (
 )
 from osprey_desktop.planners.channel_words import configured_vocabulary, parse
 from osprey_desktop.planners.plan_builder import PlanDraft, build_steps, closing_step
+from osprey_desktop.planners.statistic_words import (
+    asks_beyond_the_table,
+    statistic_words_in,
+    without_statistic_words,
+)
 from osprey_desktop.state.context_summaries import successful_steps
 
 logger = logging.getLogger(__name__)
@@ -203,6 +209,24 @@ def _names_any(request: Request) -> bool:
     return False
 
 
+def _asks_a_statistic_of_no_time(request: Request, change: bool) -> bool:
+    """A statistic beyond the history table asked without a time ("is the tune stable?"),
+    not of the present ("the rms orbit now") and stating no value ("what spread is normal on
+    a quad supply - 0.1 A?" asks what is usual)."""
+    return (
+        not change
+        and request.time is None
+        and request.quantity is None
+        and request.intent in ("read", "history", "statistic")
+        and bool(request.targets)
+        and asks_beyond_the_table(request.text)
+        and not _PRESENT.search(request.text)
+    )
+
+
+_PRESENT = re.compile(r"\b(?:now|currently|at\s+the\s+moment|right\s+now|live)\b", re.I)
+
+
 def _unplaced_question(request: Request) -> str:
     """A question naming the words of ``request`` that fit nowhere."""
     words = ", ".join(f"“{w}”" for w in request.unused) or f"“{request.verb}”"
@@ -233,10 +257,11 @@ def _give_targets(draft: PlanDraft, request: Request, capabilities: Sequence[Any
     since this morning?" looks for "QF5", not for a channel called "changed")."""
     if request.changes or not request.targets:
         return
+    vocabulary = configured_vocabulary()
+    request = _without_statistic_words(request, vocabulary.channel_words)
     if len(request.targets) == 1 and request.unused:
         return  # words the parse could not place: the finder reads the whole request
     takes = {c.name for c in capabilities if "targets" in (getattr(c, "parameters", None) or {})}
-    vocabulary = configured_vocabulary()
     measured = as_measured(request, vocabulary.device_prefixes, vocabulary.channel_words)
     for step in draft.steps:
         if step.get("capability") in takes:
@@ -244,6 +269,18 @@ def _give_targets(draft: PlanDraft, request: Request, capabilities: Sequence[Any
                 **(step.get("parameters") or {}),
                 "targets": list(measured),
             }
+
+
+def _without_statistic_words(request: Request, known: frozenset[str]) -> Request:
+    """A request asking a statistic ("how stable was the lifetime", "is the tune drifting")
+    with the statistic's words out of its targets: they name no channel (unless the list has
+    them), and the finder would say the list lacks them."""
+    if not asks_beyond_the_table(request.text):
+        return request
+    targets = tuple(t for t in (without_statistic_words(t, known) for t in request.targets) if t)
+    said = statistic_words_in(request.text) - known
+    unused = tuple(w for w in request.unused if w.lower() not in said)
+    return replace(request, targets=targets, unused=unused) if targets else request
 
 
 class BuiltinPlanner:
@@ -330,6 +367,10 @@ class BuiltinPlanner:
             # goal of its own: planned before the write, after the channel is found
             goals = [g for g in goals if g.writes]
         if request.intent in ("history", "plot", "statistic") and request.time and not change:
+            goals = self._over_time(goals, capabilities)
+        elif _asks_a_statistic_of_no_time(request, change):
+            # "std of the vertical tune": a statistic of the history, whose range the time
+            # step asks for, never the present value alone
             goals = self._over_time(goals, capabilities)
         if (
             change

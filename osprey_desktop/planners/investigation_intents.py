@@ -46,13 +46,17 @@ _CORRELATION = re.compile(
     r"relat(?:ed|ion)\s+(?:to|between)|caused\s+by|in\s+step\s+with)\b",
     re.I,
 )
-# Statistics the history table (last, min, max, mean) does not already give: "average
-# lifetime over the last 2 hours" stays a history request.
+# Statistics the history table (last, min, max, mean) does not already give. Of the named
+# channels over one window they are a history request too, answered with the statistic
+# ("std of BPM12 X over the last hour", "average lifetime over the last 2 hours"): only a
+# ranking across channels ("largest orbit excursion today", "which BPM was least stable")
+# needs the investigation, as do sectors and windows compared (below).
 _STATISTICS = re.compile(
     r"\b(?:std|standard\s+deviation|spread|peak[-\s]to[-\s]peak|rms|drift(?:ed|s)?|"
     r"statistics|stats|excursions?|variation|fluctuat\w*|stable|stability|sigma)\b",
     re.I,
 )
+_RANKED = re.compile(r"\b(?:excursions?|largest|biggest|smallest)\b", re.I)
 _EVENTS = re.compile(
     r"\b(?:when\s+did|when\s+was\s+the\s+last|how\s+often|how\s+many\s+times|"
     r"find\s+(?:the\s+)?(?:steps?|drops?|spikes?|jumps?)|any\s+(?:steps?|drops?|spikes?|jumps?))"
@@ -206,7 +210,11 @@ def investigation_kind(text: str) -> IntentKind | None:
         return "correlation"
     if _EVENTS.search(text) and _EVENT_WORDS.search(text):
         return "events"
-    if _STATISTICS.search(text) and _TIME_WORDS.search(text):
+    if (
+        _STATISTICS.search(text)
+        and _TIME_WORDS.search(text)
+        and (_RANKED.search(text) or _RANKS.search(text))
+    ):
         return "statistics"
     if _SECTORS_COMPARED.search(text) and not _ALARM.search(text):
         return "statistics"

@@ -124,9 +124,15 @@ async def test_alarm_questions_list_only_channels_in_alarm(ring, session) -> Non
 async def test_statistics_match_numpy_to_the_printed_precision(ring, session) -> None:
     ring("vacuum_burst")
     result = await session.submit("mean and spread of the lifetime over the last 2 hours")
-    assert steps(result) == ["investigation", "respond"], result.response
-    found = investigation(result)
-    stats = found.results["statistics"][0]
+    # one channel over one window: the history plan, answered with the statistics asked
+    assert steps(result) == [
+        "channel_finding",
+        "time_range_parsing",
+        "archiver_retrieval",
+        "respond",
+    ], result.response
+    (found,) = ContextManager(result.state).get_all_of_type("ARCHIVER_DATA").values()
+    (stats,) = found.statistics.values()
     archiver = await get_archiver_connector()
     prov = stats["provenance"]
     data = await archiver.get_data(

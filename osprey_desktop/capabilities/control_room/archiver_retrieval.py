@@ -2,7 +2,10 @@
 
 The history is reduced to at most ``MAX_POINTS`` bin means per channel before it enters the
 state, because the state is checkpointed after every step and a day at 1 Hz per BPM would
-make each step write megabytes. The window draws the plot live from the stored context (a
+make each step write megabytes. A request asking a statistic the history table does not show
+("std of BPM12 X over the last hour", "is the tune drifting") gets it computed from every
+archived sample, as the investigation computes it (``investigate.statistics``), and stored
+with the history (``statistics``). The window draws the plot live from the stored context (a
 ``timeseries`` figure); launchable commands open a live strip chart of the same channels, the
 Archiver Appliance viewer (when that archiver is configured) and, for one channel, the
 facility's display tool.
@@ -12,7 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import re
-from datetime import datetime
+import time
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlencode
 
@@ -34,11 +38,15 @@ from osprey_desktop.capabilities.control_room.time_range_parsing import (
 )
 from osprey_desktop.connectors.archiver_base import ArchiverData, ArchiverNotConfiguredError
 from osprey_desktop.connectors.base import ArchiverError
+from osprey_desktop.investigate.series import signals_of
+from osprey_desktop.investigate.statistics import InvestigationError, statistics
 from osprey_desktop.language.time_parsing import (
     TimeRangeError,
     parse_time_range,
 )
 from osprey_desktop.language.time_slots import NOW_THAN_THEN
+from osprey_desktop.planners.builtin import split_task
+from osprey_desktop.planners.statistic_words import TABLE_STATISTICS, asked_statistics
 
 # A question that compares a present reading with a past one ("higher than at 08:00?").
 _COMPARES = re.compile(
@@ -50,6 +58,52 @@ _COMPARES = re.compile(
 
 # "is the vertical tune where it was at 09:00?": now against then, with no word that compares
 _WHERE_IT_WAS = re.compile(r"^\W*(?:is|are)\b.*\bwhere\s+(?:it|they)\s+(?:was|were)\b", re.I)
+
+
+async def figures_of(
+    archiver: Any, names: list[str], time_range: TimeRangeContext
+) -> dict[str, dict[str, Any]]:
+    """Per channel of numbers, every statistic of its archived samples in the range (up to
+    now), as the investigation computes them: setpoints held between samples (time-weighted),
+    other channels judged by their archive's spacing (``investigate.series.signals_of``).
+    A channel without a number in the range is left out."""
+    start = time_range.start_date.timestamp()
+    end = min(time_range.end_date.timestamp(), time.time())
+    if not end > start:
+        return {}
+    data = await archiver.get_data(
+        names, datetime.fromtimestamp(start, UTC), datetime.fromtimestamp(end, UTC)
+    )
+    stepped = _setpoints(names)
+
+    def compute() -> dict[str, dict[str, Any]]:
+        numbers = {n: s for n, s in data.series.items() if s.kind == "number"}
+        signals = signals_of(ArchiverData(data.start, data.end, numbers), stepped)
+        out = {}
+        for name in names:
+            if name in signals:
+                try:
+                    out[name] = statistics(signals[name], start, end).to_dict()
+                except InvestigationError:
+                    continue
+        return out
+
+    return await asyncio.to_thread(compute)  # a day of 72 BPMs is millions of samples
+
+
+async def _no_figures() -> dict[str, dict[str, Any]]:
+    return {}
+
+
+def _setpoints(names: list[str]) -> dict[str, bool]:
+    """Which of ``names`` hold their value between samples: the list's setpoints."""
+    from osprey_desktop.connectors import get_configured_channel_database
+
+    try:
+        database = get_configured_channel_database()
+    except Exception:  # noqa: BLE001 - without the list, the archive's spacing decides
+        return {}
+    return {n: True for n in names if (r := database.get(n)) is not None and r.role == "setpoint"}
 
 
 def viewer_url(base_url: str, channels: list[str], start: datetime, end: datetime) -> str:
@@ -64,7 +118,8 @@ class ArchiverRetrievalCapability(ControlRoomCapability):
 
     name = "archiver_retrieval"
     description = (
-        "Retrieve the archived history (time series) of channels over a time range and plot it"
+        "Retrieve the archived history (time series) of channels over a time range and plot "
+        "it, with any statistic asked of it (standard deviation, rms, peak-to-peak, drift)"
     )
     provides = ["ARCHIVER_DATA"]
     requires = ["CHANNEL_ADDRESSES", ("TIME_RANGE", "single")]
@@ -121,14 +176,27 @@ class ArchiverRetrievalCapability(ControlRoomCapability):
             raise ArchiverError("archiver_retrieval needs channel names and one time range")
         max_points = self._max_points()
         archiver = await get_archiver_connector()
-        data = await archiver.get_data(
-            names, time_range.start_date, time_range.end_date, max_points=max_points
+        # a statistic beyond the table ("std of ..."): every archived sample, beside the
+        # reduced history kept for the plot
+        asked = () if time_range.moment else self._asked_statistics()
+        if not any(s not in TABLE_STATISTICS for s in asked):
+            asked = ()
+        data, figures = await asyncio.gather(
+            archiver.get_data(
+                names, time_range.start_date, time_range.end_date, max_points=max_points
+            ),
+            figures_of(archiver, names, time_range) if asked else _no_figures(),
         )
         compared = self._present_readings(names) if time_range.moment else {}
         # Off the loop: a day of 72 BPMs is ~150,000 samples to turn into JSON, validate and
         # store (some 25 ms of computing that would freeze the window).
         update = await asyncio.to_thread(
-            self._store_history, data, time_range, max_points, compared
+            self._store_history,
+            data,
+            time_range,
+            max_points,
+            compared,
+            {"asked_statistics": list(asked), "statistics": figures},
         )
         key = str(self._step.get("context_key") or self.name)
         update.update(self._figure_update(key, names, time_range))
@@ -141,6 +209,7 @@ class ArchiverRetrievalCapability(ControlRoomCapability):
         time_range: TimeRangeContext,
         max_points: int,
         compared: dict[str, dict[str, Any]],
+        asked_figures: dict[str, Any],
     ) -> dict[str, Any]:
         """The state update storing the history as ARCHIVER_DATA (runs in a worker thread)."""
         context = ArchiverDataContext(
@@ -151,8 +220,23 @@ class ArchiverRetrievalCapability(ControlRoomCapability):
             max_points=max_points,
             moment=time_range.moment,
             compared_with=compared,
+            range_words=time_range.expression,
+            **asked_figures,
         )
         return self.store_output_context(context)
+
+    def _asked_statistics(self) -> tuple[str, ...]:
+        """The statistics the operator asked ("std of BPM12 X"), in their words first, else in
+        the turn's task (a follow-up the planner completed: "and over the last 2 hours?")."""
+        from osprey_desktop.state import StateManager
+
+        said = StateManager.get_user_query(self._state) or ""
+        task, _ = split_task(str(self._state.get("task_current_task") or ""))
+        for text in (said, task):
+            asked = asked_statistics(text)
+            if asked:
+                return asked
+        return ()
 
     def _present_readings(self, names: list[str]) -> dict[str, dict[str, Any]]:
         """The plan's present readings of ``names`` (see ``inputs_for``), if it has them."""

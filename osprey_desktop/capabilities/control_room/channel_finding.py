@@ -57,6 +57,10 @@ from osprey_desktop.language.write_parsing import (
     WriteRequestError,
     parse_write_request,
 )
+from osprey_desktop.planners.statistic_words import (
+    asks_beyond_the_table,
+    without_statistic_words,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -90,6 +94,15 @@ def _configured_vocabulary() -> list[str]:
     except Exception as exc:  # noqa: BLE001 - a broken database must not stop the registry
         logger.warning("channel vocabulary unavailable (%s); channel_finding keeps its own", exc)
         return []
+
+
+def _without_a_statistic(text: str, database: ChannelDatabase) -> str:
+    """A read asking a statistic of its channels ("std of the horizontal orbit", "is the tune
+    drifting"): the statistic's words name no channel unless the list has them ("std" is no
+    shorthand of "stored" there)."""
+    if not asks_beyond_the_table(text):
+        return text
+    return without_statistic_words(text, frozenset(w.lower() for w in _vocabulary(database)))
 
 
 def find_channels(
@@ -958,6 +971,9 @@ class ChannelFindingCapability(ControlRoomCapability):
         if writable:
             reading, text = reading_apart(text)
             text, source, condition = _write_clause(text)
+        asked = text
+        if not writable:
+            text = _without_a_statistic(text, database)
         # model-assisted finding (models.planner: chat_model): asked here, on the running loop
         # (a sync call would block the window); _find takes its checked choice
         targets = [str(t) for t in self.get_parameters().get("targets") or [] if str(t).strip()]
@@ -969,11 +985,11 @@ class ChannelFindingCapability(ControlRoomCapability):
             names, note = await asyncio.to_thread(
                 find_each_target,
                 database,
-                borrowed_targets(said_only(targets, " ".join(self._wordings(text)))),
-                self._wordings(text),
+                borrowed_targets(said_only(targets, " ".join(self._wordings(text, database)))),
+                self._wordings(text, database),
             )
             return self.store_output_context(ChannelAddressesContext(
-                channels=names, original_query=text, note=note,
+                channels=names, original_query=asked, note=note,
                 descriptions={n: r.description for n in names if (r := database.get(n))},
             ))  # fmt: skip
         async with consulted(database, text, writable=writable):
@@ -1014,15 +1030,17 @@ class ChannelFindingCapability(ControlRoomCapability):
         descriptions = {n: r.description for n in names if (r := database.get(n)) is not None}
         return self.store_output_context(
             ChannelAddressesContext(
-                channels=names, original_query=text, descriptions=descriptions, note=note
+                channels=names, original_query=asked, descriptions=descriptions, note=note
             )
         )
 
-    def _wordings(self, text: str) -> list[str]:
-        """The request in the operator's own words, then as the step states it."""
+    def _wordings(self, text: str, database: ChannelDatabase) -> list[str]:
+        """The request in the operator's own words, then as the step states it (a read's:
+        without the words of a statistic asked, see ``_without_a_statistic``)."""
         from osprey_desktop.state import StateManager
 
         said = (StateManager.get_user_query(self._state) or "").strip()
+        said = _without_a_statistic(said, database)
         return list(dict.fromkeys(w for w in (said, text) if w))
 
     def _for_write(self) -> bool:

@@ -13,6 +13,12 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from osprey_desktop.answers.history_statistics import (
+    figure,
+    headline,
+    not_computed,
+    provenance_lines,
+)
 from osprey_desktop.answers.moments import moment_line
 from osprey_desktop.answers.series_stats import finite_summary, padded_rows
 from osprey_desktop.connectors.base import (
@@ -298,6 +304,14 @@ class ArchiverDataContext(CapabilityContext):
     #: Present readings to compare with the moment ("higher than at 08:00?"), per channel:
     #: ``{value, units, timestamp}``.
     compared_with: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    #: Statistics asked beyond last/min/max/mean ("std of BPM12 X over the last hour"), in the
+    #: order asked (``planners.statistic_words``), and per channel every figure, computed
+    #: from the archived samples, not the plotted points
+    #: (``investigate.statistics.Statistics.to_dict()``, provenance included).
+    asked_statistics: list[str] = Field(default_factory=list)
+    statistics: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    #: The range as the request said it ("last 4 h"), for the answer's first line.
+    range_words: str = ""
 
     @model_validator(mode="after")
     def _aligned(self) -> ArchiverDataContext:
@@ -315,7 +329,7 @@ class ArchiverDataContext(CapabilityContext):
         return list(self.time_series_data)
 
     def get_access_details(self, key: str) -> dict[str, Any]:
-        return {
+        details = {
             "channels": self.available_channels,
             "points": {c: len(v) for c, v in self.time_series_data.items()},
             "access_pattern": (
@@ -324,6 +338,12 @@ class ArchiverDataContext(CapabilityContext):
             ),
             "data_structure": "per channel: parallel lists of epoch seconds and values",
         }
+        if self.statistics:
+            details["statistics"] = (
+                f"context.{self.CONTEXT_TYPE}.{key}.statistics[channel]: mean, std, minimum, "
+                "maximum, peak_to_peak, drift_per_hour, provenance (from every archived sample)"
+            )
+        return details
 
     def get_summary(self) -> dict[str, Any]:
         stats: dict[str, Any] = {}
@@ -355,6 +375,15 @@ class ArchiverDataContext(CapabilityContext):
         }
         if self.moment is not None:
             summary["facts"] = [self._at_moment(channel) for channel in self.time_series_data]
+        elif self.statistics:
+            summary["statistics_asked"] = list(self.asked_statistics)
+            for channel, figures in self.statistics.items():
+                if isinstance(stats.get(channel), dict):
+                    stats[channel].update(_statistics_summary(figures))
+            summary["facts"] = [
+                *headline(self.statistics, self.asked_statistics, self.range_words),
+                *provenance_lines(self.statistics, self.timezone_name, not_computed(self)),
+            ]
         return summary
 
     def value_at_moment(
@@ -379,6 +408,20 @@ class ArchiverDataContext(CapabilityContext):
         how now compares (``answers.moments``)."""
         assert self.moment is not None
         return moment_line(self, channel)
+
+
+def _statistics_summary(figures: dict[str, Any]) -> dict[str, Any]:
+    """A channel's figures from all its archived samples (its summary's min, max and mean
+    are of the points kept for the plot), with those the summary lacks."""
+    return {
+        "min": figure(figures, "minimum"),
+        "max": figure(figures, "maximum"),
+        "mean": figure(figures, "mean"),
+        "std": figure(figures, "std"),
+        "peak_to_peak": figure(figures, "peak_to_peak"),
+        "drift": figure(figures, "drift"),
+        "samples": int((figures.get("provenance") or {}).get("samples") or 0),
+    }
 
 
 def _plain(value: Any, units: str, digits: int | None = None) -> str:

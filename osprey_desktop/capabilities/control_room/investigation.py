@@ -3,8 +3,10 @@
 * incidents: "We lost 5 mA yesterday around 14:32 — did the vacuum do anything weird?",
   "The beam dumped this morning, figure out what happened" (``investigate.incident``);
 * correlations: "did the beam-current drop follow the vacuum yesterday?";
-* statistics: "mean and spread of the lifetime over the last 8 hours", "largest orbit
-  excursion today";
+* statistics that rank or compare: "largest orbit excursion today", "vacuum in sector 3 vs
+  sector 7", "compare the lifetime today with yesterday" (a statistic of named channels over
+  one window, "std of BPM12 X over the last hour", is a history request: ``archiver_retrieval``
+  answers it with the same figures);
 * events: "when did the current last fall by more than 1 mA?", "how often did the
   reflected power spike in the last 2 days?".
 
@@ -79,7 +81,7 @@ class InvestigationCapability(WindowQuestions, ControlRoomCapability):
     keywords = ["what happened", "correlation", "statistics", "mean", "when did", "how often"]
     examples = [
         "The beam dumped this morning. Figure out what happened and plot the data.",
-        "mean and spread of the lifetime over the last 8 hours",
+        "compare the mean lifetime today with yesterday",
         "when did the current last fall by more than 1 mA?",
     ]
 

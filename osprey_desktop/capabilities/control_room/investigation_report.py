@@ -6,6 +6,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from osprey_desktop.answers.numbers import significant
 from osprey_desktop.investigate.correlation import Correlation
 from osprey_desktop.investigate.events import Event
 from osprey_desktop.investigate.incident import SIGNIFICANT, IncidentReport
@@ -14,14 +15,9 @@ from osprey_desktop.investigate.statistics import Statistics
 
 
 def number(value: float, digits: int = 4) -> str:
-    """Four significant digits, scientific for tiny or huge values (pressures)."""
-    if value is None or not math.isfinite(value):
-        return "—"
-    if value == 0:
-        return "0"
-    if value != 0 and (abs(value) < 1e-3 or abs(value) >= 1e6):
-        return f"{value:.{digits - 1}e}"
-    return f"{value:.{digits}g}" if abs(value) >= 1 else f"{value:.{digits}f}".rstrip("0")
+    """Four significant digits, scientific for tiny or huge values (pressures); the history
+    answer's statistics print the same way (``answers.numbers.significant``)."""
+    return significant(value, digits)
 
 
 def at(t: float | None, zone: Any) -> str:

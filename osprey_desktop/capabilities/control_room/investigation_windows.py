@@ -1,8 +1,9 @@
 """The window questions of ``investigation``: statistics (and comparisons), correlations
 and events over a time range, each with its provenance.
 
-* statistics: "mean and spread of the lifetime over the last 8 hours", "largest orbit
-  excursion today";
+* statistics: "largest orbit excursion today", "which BPM was least stable in the last hour"
+  (the planner sends a statistic of named channels over one window, "std of BPM12 X over the
+  last hour", to the history: ``archiver_retrieval`` computes it with ``statistics`` too);
 * comparisons (``investigation_comparisons``): "compare the lifetime today with yesterday",
   "vacuum in sector 3 vs sector 7 over the last hour";
 * correlations: "did the beam current follow the vacuum yesterday?";
