@@ -204,6 +204,11 @@ def verb_of(clause: str, vocabulary: Vocabulary) -> tuple[str | None, bool]:
         )
         or bool(re.match(r"[a-z]+\d|\d", nxt) or re.search(rf"\b{first}\s+[A-Z]{{2,}}\d", clause))
         or bool(re.search(rf"\b{first}\s+(?:\w+://)?[A-Za-z][\w-]*:\w", clause))  # a PV name
+        # "set horizontal corrector 12 to...": a value about to be given (and then missing)
+        or (
+            nxt not in ("of", "values", "value", "point", "points", "and", "or")
+            and bool(re.search(r"\s(?:to|at)\s*(?:\.{2,}|…)?\s*$", clause.strip()))
+        )
         # "set rf voltage 2.4 MV": what follows is given an amount in a unit
         or (nxt not in ("of", "point", "points") and any(a.unit for a in amounts(clause)))
     )

@@ -10,7 +10,13 @@ import re
 from functools import lru_cache
 
 from osprey_desktop.language.clauses import is_question, negated
-from osprey_desktop.language.lexicon import GOLDEN_WORDS, GRAMMAR_WORDS, PLACE_WORDS, VALUE_OFFERS
+from osprey_desktop.language.lexicon import (
+    GOLDEN_WORDS,
+    GRAMMAR_WORDS,
+    PLACE_WORDS,
+    ROLE_WORDS,
+    VALUE_OFFERS,
+)
 from osprey_desktop.language.numbers import SPOKEN_DEVICE_NUMBER, spoken_device_number
 from osprey_desktop.language.parsed_request import Vocabulary
 from osprey_desktop.language.quantities import Quantity, amounts
@@ -252,12 +258,14 @@ def gives_a_value(
     # unit; the writer then asks, or refuses when nothing there can be written
     named = [w.lower() for t in targets for w in re.findall(r"[A-Za-z]+", t)]
     named = [w for w in named if w not in ("the", "a", "an", "of")]
+    # "quad SP → 121A": a role beside the list's words names which channel of them
+    words = [w for w in named if w not in ROLE_WORDS]
     return bool(
-        quantity.unit
+        (quantity.unit or re.search(r"(?:->|→|:?=)\s*$", text[: found[-1].start]))
         and len(targets) == 1
-        and named
+        and words
         and vocabulary.channel_words
-        and all(is_channel_word(w, vocabulary) for w in named)
+        and all(is_channel_word(w, vocabulary) for w in words)
     )
 
 

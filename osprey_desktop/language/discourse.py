@@ -335,12 +335,22 @@ def _asks(piece: str) -> bool:
     said = _MARKER_BEFORE_VERB.sub("", said, count=1).strip()
     if not re.search(r"[A-Za-z0-9]", said):
         return False  # "Incoming shift here.", "Handover item 3:": a marker alone
+    if re.fullmatch(r"(?:wait|hmm+|um+|uh+|well|hold\s+on|one\s+sec(?:ond)?)[\s.!,]*", said, re.I):
+        return False  # "set HCM 12 to... wait, ...": a pause, no request
     if re.match(
         r"(?:i|we)\s+(?:want|need|'d\s+like|would\s+like)\s+to\s+(?:be\s+sure|make\s+sure)\b",
         said,
         re.I,
     ):
         return False  # "I want to be sure it's healthy": why the request is made
+    if re.match(
+        r"(?:(?:i|we)\s+(?:need|have|got|must|'ll|will)\s+(?:to\s+)?|let\s+me\s+|wait,?\s+(?:let\s+me\s+)?)"
+        r"(?:look\s+(?:it\s+)?up|find|ask|go|wait|think|dig|double[\s-]check|confirm|figure|"
+        r"check\s+(?:the\s+(?:number|value)|first|it\s+first))\b",
+        said,
+        re.I,
+    ):
+        return False  # "I need to look up the number first": the operator's own errand, told
     if refusal_spans(said):
         return True  # "we're not going to touch the ID03 gap": the parse reads refusals
     reason = re.match(r"(?:as|because|since|so\s+that|to|in\s+order\s+to)\b", said, re.I)

@@ -249,7 +249,7 @@ def bare_durations(text: str) -> str:
 # was at 9" is asked (09:00 or 21:00), never guessed
 _HOUR_AT = re.compile(
     r"\bat\s+(?P<h>[01]?\d|2[0-3])(?:\s*o'?clock)?"
-    r"(?=\s*(?:[?.!,;]|$)|\s+(?:yesterday|today|this|last|and|or|then|please|pls)\b)",
+    r"(?=\s*(?:[?!;]|[.,](?!\d)|$)|\s+(?:yesterday|today|this|last|and|or|then|please|pls)\b)",
     re.I,
 )
 _WRITES = re.compile(

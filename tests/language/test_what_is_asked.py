@@ -3,6 +3,7 @@ other conventions (``language.discourse``, ``language.indirect_requests``, ``num
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -566,3 +567,24 @@ def test_a_quantifier_before_a_noun_and_a_time_pointed_back_to_stay():
 def test_a_group_up_or_down_keeps_a_verb_of_its_own():
     request = parse("can you step QF 7 up 0.5 A")
     assert request.changes and "raise" not in request.canonical.split()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "could you, uh, set horizontal corrector twelve to... hmm, I need to look up the number",
+        "set HCM 12 to... wait, let me check the number",
+        "please set VCM 3 to - I have to find the value first",
+    ],
+)
+def test_a_change_whose_value_is_still_being_looked_up_asks_for_it(text):
+    request = parse(text)
+    assert request.intent == "write" and request.quantity is None
+    assert len(request.targets) == 1 and re.search(r"[A-Za-z]\s?\d+$", request.targets[0])
+
+
+def test_a_value_given_by_an_arrow_to_a_family_and_its_role_is_a_change():
+    words = Vocabulary(channel_words=frozenset({"quadrupole", "current", "lifetime"}))
+    request = parse_request("quad SP → 121A pls", words, NOW)
+    assert request.intent == "write" and request.quantity.value == 121
+    assert parse("lifetime at 9.30").intent == "history"
