@@ -20,7 +20,7 @@ _BULLET = re.compile(r"^\s*(?:[-*•·‣–]|\d{1,2}[.)])\s+")
 _SPACED_SLASH = re.compile(r"(?<=[\w)])\s+/\s+(?=[\w(])")
 # "whether the vacuum in sector 9 looks fine": the vacuum in sector 9
 _WHETHER_FINE = re.compile(
-    r"(?:\bi\s+(?:wonder|was\s+wondering|would\s+like\s+to\s+know)\s+)?\b(?:whether|if)\s+(?P<what>[^,;?]+?)\s+(?:looks?|seems?|is|are)\s+(?:fine|ok(?:ay)?|normal|"
+    r"(?:\bi\s+(?:wonder|was\s+wondering|would\s+like\s+to\s+know)\s+)?\b(?:whether|if)\s+(?!(?:everything|anything|all|things|it|that|this|they)\b)(?P<what>[^,;?]+?)\s+(?:looks?|seems?|is|are)\s+(?:fine|ok(?:ay)?|normal|"
     r"good|healthy|right|alright|sane)\b",
     re.I,
 )

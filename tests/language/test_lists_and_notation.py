@@ -45,6 +45,7 @@ def test_a_list_in_lines_slashes_or_under_a_head_is_one_list(text, said):
         "HCM3: set it to 0.2 A",
         "BPM33 x/y, last 10 min",  # a pair of planes, not a list
         "read HCM 3, then set it to 0.2 A",
+        "look at the lifetime and tell me if everything is fine",  # no channel named fine
     ],
 )
 def test_what_is_no_list_of_items_stays_as_typed(text):
