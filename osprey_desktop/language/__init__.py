@@ -28,6 +28,14 @@ list, its time zone) is handed in by the caller.
   to come down by 0.25 A"), a value judged best ("HCM24 would be happier at 0.6 A"), a wish
   ("it'd be good if ... were 100 kV higher"), a change asked in the passive, a purpose or an
   observation left out.
+* ``conditions``: a change with a condition said first, the way the writer reads it ("...,
+  but only if the lifetime is above 8 h", "current above 495 mA? then ...").
+* ``item_lists``: a list written in lines, bullets or slashes, or under a shared head
+  ("booster: current / energy"), said as one list.
+* ``notation``: a physicist's notation said in words ("Qy", "V_RF", "σ(BPM20 x)", "ΔI(QD16) =
+  -0.5 A").
+* ``checks``: a reading checked against a threshold ("within 0.01 of nominal", "anything
+  beyond ±0.1 mm", "the worst gauge"), told apart from what it reads.
 * ``change_phrasings``: changes said another way (another language's order, corrections, a
   copy with an offset, factors, nudges, wishes, a change suggested as a question).
 * ``shortenings``: a word shortened the way a facility does ("lt", "pres", "vlt"), read by the
@@ -38,9 +46,12 @@ list, its time zone) is handed in by the caller.
   equality whatever verb leads it, the archive, a golden value).
 * ``follow_ups``: a follow-up as the previous parse with the slots the new turn names replaced.
 * ``spelling``: a verb typed with one slip, leading a request, read as that verb; slips in
-  the grammar's and the channel list's words and chat spellings ("insted", "volatge", "wat").
+  the grammar's and the channel list's words and chat spellings ("insted", "volatge", "wat");
+  a device prefix with two letters swapped ("vmc 7"), a short verb with a letter doubled
+  ("seet"), "too" before a number.
 * ``time_words``: times said in words ("a quarter past nine", "an hour and a half ago",
-  "at 9.30") written as the time parsers read them.
+  "at 9.30", "ten to midnight") written as the time parsers read them; an hour alone at a
+  past moment ("what was X at 7") is that clock time.
 * ``quantities``: amounts, their units, and whether they give a value, a change or a direction.
 * ``lexicon``: the generic words of a control room's English the parse knows.
 * ``times``: clock hours qualified by their words ("between 1 and 2 pm", "since 7 this

@@ -66,6 +66,8 @@ class Request:
     refers_back: bool = False
     #: a clause that reads or asks comes before the change ("look at HCM3 and set it to 0")
     reads_first: bool = False
+    #: a clause that reads comes after the change ("set HCM27 to 0.3 A, then show me the orbit")
+    reads_after: bool = False
 
     @property
     def changes(self) -> bool:

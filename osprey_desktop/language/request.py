@@ -501,7 +501,7 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     verb: str | None = None
     change_verb: str | None = None
     unknown: list[str] = []
-    read_before = reads_first = False
+    read_before = reads_first = reads_after = False
     late_verb: str | None = None
     for clause in verb_clauses(canonical):
         stripped = lead_stripped(clause)
@@ -518,6 +518,10 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
             read_before = read_before or (
                 not change_verb and (is_question(clause) or names_a_channel(clause, vocabulary))
             )
+            # "set HCM27 to 0.3 A, then what's the orbit in sector 9?": asked after the change
+            reads_after = reads_after or bool(
+                change_verb and is_question(clause) and names_a_channel(clause, vocabulary)
+            )
             continue
         if not known:
             unknown.append(found)  # a verb nobody taught the grammar: unused, asked about
@@ -533,6 +537,8 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
             reads_first = read_before
         elif not is_change and not change_verb:
             read_before = True  # "show me the ID04 gap and then open it to 20 mm"
+        elif not is_change and found in READ_VERBS | PLOT_VERBS:
+            reads_after = True  # "set HCM27 to 0.3 A, then show me the orbit in sector 9"
     wish = bool(WISH.search(canonical)) and not is_question(canonical)
 
     without_times = canonical
@@ -846,6 +852,7 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         canonical=canonical,
         refers_back=bool(re.search(r"\b(?:it|that|them|those|these|same)\b", lowered)),
         reads_first=reads_first and intent in CHANGE_INTENTS,
+        reads_after=reads_after and not reads_first and intent in CHANGE_INTENTS,
     )
 
 

@@ -380,6 +380,9 @@ class BuiltinPlanner:
             # "what's the ID04 gap? then open it to 25 mm", "look at HCM3 and set it to 0":
             # the question is answered, the reading shown, before the change is asked
             goals = [*self._reader(capabilities), *goals]
+        elif change and request.reads_after and not any(not g.writes and g.requires for g in goals):
+            # "set HCM27 to 0.3 A, then show me the orbit in sector 9": read after the write
+            goals = [*goals, *self._reader(capabilities)]
         return text, _default_action(goals, capabilities, [by_name[m.name] for m in matches])
 
     @staticmethod

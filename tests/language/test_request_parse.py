@@ -423,3 +423,17 @@ def test_a_correction_after_a_change_keeps_what_it_does_not_name(previous, new, 
 def test_the_extreme_a_quantity_reached_is_a_statistic_of_it(text, target):
     request = parse(text)
     assert request.intent == "statistic" and request.targets == (target,)
+
+
+@pytest.mark.parametrize(
+    ("text", "first", "after"),
+    [
+        ("set HCM27 to 0.3 A, then show me the horizontal orbit in sector 9", False, True),
+        ("put VCM 2 at 0.1 A, then what's the vertical tune?", False, True),
+        ("read HCM3, then set it to 0.2 A", True, False),
+        ("set HCM3 to 0.2 A", False, False),
+    ],
+)
+def test_a_reading_before_or_after_a_change_is_told_apart(text, first, after):
+    request = parse(text)
+    assert request.changes and (request.reads_first, request.reads_after) == (first, after)

@@ -1173,9 +1173,11 @@ def _each_written(database: ChannelDatabase, text: str) -> tuple[list[str], str,
 
 
 def reading_apart(text: str) -> tuple[str, str]:
-    """(a reading said before the change, the change) of "first tell me the tune, then raise
-    QF01 by 0.5 A"; ("", text) when the request is one change, when its change still points
-    back ("then set it to 0.4": the whole request names it), or when a condition joins them."""
+    """(a reading said before or after the change, the change) of "first tell me the tune,
+    then raise QF01 by 0.5 A" or "set HCM27 to 0.3 A, then show me the orbit in sector 9";
+    ("", text) when the request is one change, when one part points back to the other ("then
+    set it to 0.4", "and read it back": the whole request names it), or when a condition joins
+    them."""
     from osprey_desktop.language.clauses import CONDITIONAL, verb_clauses
     from osprey_desktop.planners.channel_words import parse
 
@@ -1184,7 +1186,13 @@ def reading_apart(text: str) -> tuple[str, str]:
         return "", text
     first = parse(clauses[0])
     rest = ", ".join(clauses[1:])
-    if first.changes or not first.targets or not parse(rest).changes:
+    after = parse(rest)
+    if first.changes and not after.changes and after.targets:
+        # "set HCM27 to 0.3 A, then show me the orbit in sector 9": read after the change
+        if re.search(r"\b(?:it|them|its|their|that|those)\b", rest, re.I):
+            return "", text
+        return rest, clauses[0]
+    if first.changes or not first.targets or not after.changes:
         return "", text
     if re.search(r"\b(?:it|them|its|their|that|those)\b", rest, re.I):
         return "", text
