@@ -806,6 +806,10 @@ def _completed(
     Last, the part as it is."""
     part = parts[number]
     candidates: list[list[str]] = []
+    # a device named by its own name ("IG13" of "IG13, IG14, booster current") is whole
+    named = any(re.fullmatch(r"[a-z]{2,}\d+", w.lower()) for w in part)
+    if named:
+        return [part]
     if describing and all(_narrows(w, areas) for w in part):
         candidates.append([*describing, *part])  # "…, and the first device of BR and BTS"
     if len(part) == 1:
@@ -814,7 +818,7 @@ def _completed(
             candidates.append([*before[:-1], *part])
         longer = next((p for p in parts[number + 1 :] if len(p) > 1), parts[-1])
         candidates.append([*part, *longer[1:]])
-    elif not _own(part, areas):
+    elif not _own(part, areas) and not named:
         later = next((_own(p, areas) for p in parts[number + 1 :] if _own(p, areas)), None)
         if later:
             candidates.append([*part, *later])
