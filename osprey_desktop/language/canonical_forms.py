@@ -12,7 +12,7 @@ import re
 
 from osprey_desktop.language.clauses import CONDITIONAL, verb_clauses
 from osprey_desktop.language.lexicon import DOWN_WORDS, PRONOUNS, STATE_VERBS, UP_WORDS
-from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
+from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, as_typed
 from osprey_desktop.language.parsed_request import TimeSlot
 from osprey_desktop.language.quantities import Quantity, amounts
 from osprey_desktop.language.references import Reference
@@ -129,7 +129,7 @@ def canonical_change(
             if quantity.unit and words.lower().endswith(quantity.unit.lower()):
                 words = words[: -len(quantity.unit)].strip()
             return f"set {' and '.join(targets)} to {words}{unit}"
-        number = typed.group(0) if typed else f"{quantity.value:g}"  # "9.30" stays "9.30"
+        number = typed.group(0) if typed else as_typed(quantity.value)  # "9.30" stays "9.30"
         return f"set {' and '.join(targets)} to {number}{unit}"
     if intent == "write" and quantity is not None and quantity.value is not None and targets:
         # "HCM13 up 0.2 A and HCM14 down 0.2 A": an amount per target, each with its own
@@ -143,7 +143,7 @@ def canonical_change(
         if relative or percent:
             word = "increase" if quantity.value > 0 else "decrease"
             unit = "%" if percent else (f" {quantity.unit}" if quantity.unit else "")
-            return f"{word} {' and '.join(targets)} by {abs(quantity.value):g}{unit}"
+            return f"{word} {' and '.join(targets)} by {as_typed(abs(quantity.value))}{unit}"
     # "copy X to Y": the source comes first, unless a relation put the target first
     same = re.search(r"\bcopy\b", canonical, re.I) and not ordered
     if intent == "copy" and reference is not None and len(targets) >= 2 and not same:
@@ -152,6 +152,6 @@ def canonical_change(
             # "set QD12 to QD10 minus 0.5 A": the source's value with the offset said
             unit = f" {quantity.unit}" if quantity.unit else ""
             sign = "plus" if quantity.value > 0 else "minus"
-            offset = f" {sign} {abs(quantity.value):g}{unit}"
+            offset = f" {sign} {as_typed(abs(quantity.value))}{unit}"
         return f"set {' and '.join(targets[:-1])} to the same value as {targets[-1]}{offset}"
     return canonical

@@ -15,7 +15,7 @@ import re
 from dataclasses import replace
 
 from osprey_desktop.language.lexicon import ROLE_WORDS
-from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
+from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, as_typed
 from osprey_desktop.language.quantities import NUM_PATTERN, Quantity
 from osprey_desktop.language.request import Request, Vocabulary, parse_request
 
@@ -298,11 +298,11 @@ def _written(previous: Request, new: Request, quantity: Quantity, before: str) -
     """The previous change with ``quantity`` in place of its own, said as the writers read it."""
     unit = f" {quantity.unit}" if quantity.unit else ""
     if quantity.kind == "absolute":
-        canonical = f"set {before} to {quantity.value:g}{unit}"
+        canonical = f"set {before} to {as_typed(quantity.value)}{unit}"
     else:
         word = "increase" if (quantity.value or 0) > 0 else "decrease"
         unit = "%" if quantity.kind == "percent" else unit
-        canonical = f"{word} {before} by {abs(quantity.value or 0):g}{unit}"
+        canonical = f"{word} {before} by {as_typed(abs(quantity.value or 0))}{unit}"
     return replace(previous, text=new.text, intent="write", quantity=quantity, canonical=canonical)
 
 

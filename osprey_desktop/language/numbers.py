@@ -38,6 +38,12 @@ NUMBER_WORDS: dict[str, int] = {
 }
 
 
+def as_typed(value: float) -> str:
+    """A value written back into a sentence with every digit the operator typed ("499.6545",
+    not the six significant digits of ``:g``; "0.1", not "0.1000000001")."""
+    return f"{value:.12g}"
+
+
 def words_pattern(words: dict[str, object]) -> str:
     """A regex alternation of ``words``, longest first so "twenty-four" is not read as "twenty"."""
     return "|".join(re.escape(word) for word in sorted(words, key=len, reverse=True))

@@ -16,7 +16,7 @@ from osprey_desktop.language.lexicon import (
     UP_WORDS,
     VAGUE_AMOUNTS,
 )
-from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, read_number
+from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, as_typed, read_number
 from osprey_desktop.language.units import lookup_unit
 
 NUM_PATTERN = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?"
@@ -41,7 +41,7 @@ class Quantity:
             return f"{self.kind}, no number ({self.words!r})"
         unit = f" {self.unit}" if self.unit else ""
         sign = "+" if self.kind != "absolute" and self.value > 0 else ""
-        return f"{self.kind} {sign}{self.value:g}{unit}"
+        return f"{self.kind} {sign}{as_typed(self.value)}{unit}"
 
 
 def _unit_after(text: str, end: int) -> tuple[str | None, int]:

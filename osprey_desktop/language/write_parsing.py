@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from osprey_desktop.language import units
-from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, read_number
+from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, as_typed, read_number
 from osprey_desktop.language.write_states import parse_state_request
 
 Mode = Literal["absolute", "delta", "percent", "state"]
@@ -50,10 +50,10 @@ class ValueSpec:
             return f"to {self.state}"
         unit = f" {self.unit}" if self.unit else ""
         if self.mode == "absolute":
-            return f"to {self.amount:g}{unit}"
+            return f"to {as_typed(self.amount)}{unit}"
         if self.mode == "percent":
-            return f"by {self.amount:+g}%"
-        return f"by {self.amount:+g}{unit}"
+            return f"by {'+' if self.amount >= 0 else ''}{as_typed(self.amount)}%"
+        return f"by {'+' if self.amount >= 0 else ''}{as_typed(self.amount)}{unit}"
 
 
 def lookup_unit(unit: str) -> tuple[str, float] | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from osprey_desktop.language.numbers import as_typed
 from osprey_desktop.language.quantities import amounts
 
 #: The question's words that are no part of what it names.
@@ -94,12 +95,12 @@ def _rule_line(key: str, rule: Any, members: list[str], database: Any, value: fl
     line = f"- {_listed(members)} (`{key}`): {said}."
     if value is not None:
         if rule.max is not None and value > rule.max:
-            line += f" {value:g}{unit} is above the maximum: it would be refused."
+            line += f" {as_typed(value)}{unit} is above the maximum: it would be refused."
         elif rule.min is not None and value < rule.min:
-            line += f" {value:g}{unit} is below the minimum: it would be refused."
+            line += f" {as_typed(value)}{unit} is below the minimum: it would be refused."
         else:
             line += (
-                f" {value:g}{unit} is within the range (the step from the present value is "
+                f" {as_typed(value)}{unit} is within the range (the step from the present value is "
                 "checked when you ask for it)."
             )
     return line

@@ -126,3 +126,10 @@ def test_an_hour_alone_at_a_past_moment_is_that_clock_time(text, said):
 )
 def test_an_hour_that_is_a_value_or_a_write_back_stays_as_typed(text):
     assert hours_of_past_moments(text) == text
+
+
+def test_a_value_with_more_than_six_digits_is_written_back_as_typed():
+    request = merged("set the RF frequency to 499.655 MHz", "ok 499.6545 then")
+    assert request is not None and request.canonical.endswith("to 499.6545 MHz")
+    request = merged("increase QF3 by 1 A", "make it 0.0001234 A")
+    assert request is not None and "0.0001234" in request.canonical
