@@ -59,6 +59,18 @@ def follow_up(
     stands on its own. "0.55 then" replaces the quantity; "close it by 1 mm" puts the
     previous targets in place of "it"; "same for X" replaces the targets and keeps the
     intent, the time and the quantity."""
+    if previous.changes and _LIMITS_OF_THAT.search(new.text) and previous.quantity is not None:
+        # "wait, is that even inside the limits?" after "HCM 4 to 0.5 A": the write policy's
+        # answer for that change (nothing is written)
+        value = previous.quantity
+        if value.kind == "absolute" and value.value is not None:
+            unit = f" {value.unit}" if value.unit else ""
+            said = (
+                f"{' and '.join(previous.targets)} at {as_typed(value.value)}{unit}: within limits?"
+            )
+            again = parse_request(said, vocabulary)
+            if again.intent == "knowledge":
+                return replace(again, text=new.text)
     kind = _ANOTHER_KIND.match(new.text)
     if kind and previous.intent == "knowledge":
         # "and a BPM?" after "what is a DCCT?": the same question of another kind of device
@@ -158,6 +170,18 @@ def follow_up(
             said = f"{' and '.join(previous.targets)} now vs {new.time.canonical}"
             return replace(parse_request(said, vocabulary), text=new.text)
         return _with_new_time(previous, new)
+    if _NOW_ONLY.match(new.text) and not previous.changes and previous.time is not None:
+        # "and now?" after "what was the lifetime 3 hours ago": the same channels now
+        said = f"what is {' and '.join(previous.targets)} now"
+        return replace(parse_request(said, vocabulary), text=new.text)
+    statistic = _STATISTIC_OF_IT.match(new.text)
+    if statistic and not previous.changes and previous.time is not None:
+        # "and its mean over that window?" after a plot of the last 4 hours
+        when = new.time.canonical if new.time is not None else previous.time.canonical
+        said = f"{statistic['stat']} of {' and '.join(previous.targets)} {when}"
+        again = parse_request(said, vocabulary)
+        if again.targets:
+            return replace(again, text=new.text)
     restored = _RESTORE_ONLY.match(new.canonical)
     if restored and not previous.changes:
         # "restore → 06:00 value" after a plot of QF07; "put it back to that" after "what was
@@ -175,6 +199,11 @@ def follow_up(
             if again.intent == "restore":
                 return replace(again, text=new.text)
     plane_only = _PLANE_ONLY.match(new.canonical)
+    timed = None
+    if plane_only is None and new.time is not None:
+        # "and the vertical one yesterday at 22:00?": the other plane, at that time
+        plane_only = _PLANE_ONLY.match(new.canonical.replace(new.time.canonical, " "))
+        timed = new.time
     if plane_only and vocabulary is not None and not previous.changes:
         # "and the vertical one?" after "what's the horizontal tune?"
         swapped = tuple(_in_plane(t, plane_only["plane"], vocabulary) for t in previous.targets)
@@ -182,7 +211,8 @@ def follow_up(
             canonical = previous.canonical
             for old, new_target in zip(previous.targets, swapped, strict=True):
                 canonical = canonical.replace(old, new_target, 1)
-            return replace(previous, text=new.text, targets=swapped, canonical=canonical)
+            merged = replace(previous, text=new.text, targets=swapped, canonical=canonical)
+            return _with_new_time(merged, replace(new, time=timed)) if timed else merged
     plane = _OTHER_PLANE.match(new.canonical)
     if plane and vocabulary is not None:
         # "same but vertical" after "set HCM22 to -0.4 A": VCM22 to -0.4 A
@@ -236,6 +266,24 @@ _PLANE_ONLY = re.compile(
 _ANOTHER_KIND = re.compile(
     r"^\W*(?:and|what\s+about|how\s+about|same\s+for)\s+(?P<kind>(?:a|an)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
     r"\s*[?.!]*$",
+    re.I,
+)
+_LIMITS_OF_THAT = re.compile(
+    r"\b(?:is|was|would)\s+(?:that|it|this)\s+(?:even\s+|still\s+|really\s+)?(?:be\s+)?"
+    r"(?:inside|within|in|outside|over|past|beyond)\s+(?:the\s+|its\s+)?limits?\b"
+    r"|\b(?:is|was|would)\s+(?:that|it|this)\s+(?:even\s+)?(?:be\s+)?(?:allowed|permitted|ok(?:ay)?\s+"
+    r"for\s+the\s+limits)\b",
+    re.I,
+)
+_NOW_ONLY = re.compile(
+    r"^\W*(?:(?:and|so|ok(?:ay)?)\W+)?(?:what\s+about\s+|how\s+about\s+)?(?:now|right\s+now|currently|"
+    r"at\s+the\s+moment|at\s+present)\s*[?.!]*$",
+    re.I,
+)
+_STATISTIC_OF_IT = re.compile(
+    r"^\W*(?:(?:and|so|ok(?:ay)?|now)\W+)?(?:what(?:'s|\s+is|\s+was)\s+)?(?:its|their|the)\s+"
+    r"(?P<stat>mean|average|avg|max(?:imum)?|min(?:imum)?|std|standard\s+deviation|spread|rms|"
+    r"peak[-\s]to[-\s]peak|drift|median)\b[^?]*[?.!]*$",
     re.I,
 )
 _VERSUS_LEAD = re.compile(r"^\W*(?:and\s+)?(?:vs\.?|versus|compared|against)\b", re.I)

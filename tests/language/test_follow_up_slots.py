@@ -133,3 +133,29 @@ def test_a_value_with_more_than_six_digits_is_written_back_as_typed():
     assert request is not None and request.canonical.endswith("to 499.6545 MHz")
     request = merged("increase QF3 by 1 A", "make it 0.0001234 A")
     assert request is not None and "0.0001234" in request.canonical
+
+
+def test_now_alone_after_a_moment_reads_the_same_channels_now():
+    request = merged("what was the lifetime 3 hours ago", "and now?")
+    assert request is not None and request.intent == "read"
+    assert request.targets == ("the lifetime",) and request.time is None
+
+
+def test_a_statistic_of_it_after_a_plot_is_over_the_plots_window():
+    request = merged(
+        "plot the vertical tune for the last 4 hours", "and its mean over that window?"
+    )
+    assert request is not None and request.intent == "statistic"
+    assert request.targets == ("the vertical tune",) and "4 hours" in request.time.canonical
+
+
+def test_whether_a_change_is_inside_the_limits_asks_the_write_policy():
+    request = merged("HCM 4 to 0.5 A", "wait, is that even inside the limits?")
+    assert request is not None and request.intent == "knowledge"
+    assert "HCM4 at 0.5 A" in request.text or "HCM4 at 0.5 A" in request.canonical
+
+
+def test_the_other_plane_at_another_time_is_that_plane_then():
+    request = merged("what is the horizontal tune?", "and the vertical one yesterday at 22:00?")
+    assert request is not None and request.targets == ("the vertical tune",)
+    assert request.intent in ("history", "read") and request.time is not None
