@@ -156,6 +156,22 @@ def _beyond(check: Check, seen: Sequence[Observed]) -> list[str]:
     return [f"**Yes: {len(hits)} of {total} beyond {band}**: {', '.join(hits[:8])}."]
 
 
+def _near(check: Check, seen: Sequence[Observed]) -> list[str]:
+    assert check.amount is not None
+    lines = []
+    for obs in seen:
+        target = _in_units(check.amount, check.unit, obs.units)
+        if target is None or not obs.values:
+            continue
+        value = obs.values[-1]
+        off = value - target
+        sign = "+" if off >= 0 else ""
+        lines.append(
+            f"{obs.channel} {_said(value, obs.units)} ({sign}{fmt(off)} from {fmt(target)})"
+        )
+    return [f"**How near {fmt(check.amount)}:** " + "; ".join(lines) + "."] if lines else []
+
+
 def _rank(check: Check, seen: Sequence[Observed]) -> list[str]:
     ranked = [(obs, obs.values[-1]) for obs in seen if obs.values]
     if len(ranked) < 2:
@@ -206,6 +222,8 @@ def check_facts(
         return _band(check, seen, nominal)
     if check.kind == "beyond" and check.amount is not None:
         return _beyond(check, seen)
+    if check.kind == "near" and check.amount is not None:
+        return _near(check, seen)
     if check.kind == "rank":
         return _rank(check, seen)
     return []

@@ -44,6 +44,14 @@ _LEVEL = re.compile(
     rf"(?:\s+(?:at\s+any\s+(?:point|time|moment)|ever|at\s+all))?",
     re.I,
 )
+# "is the x tune still near 14.22?": close to a value (the answer says how far)
+_NEAR = re.compile(
+    rf"\s*(?:(?:is|are|was|were|stays?|stayed)\s+)?(?:still\s+)?(?P<op>near|close\s+to|around)\s+"
+    rf"(?P<num>{_NUMBER})(?![\d:.])(?!\s*(?:am|pm|a\.m|p\.m|o'?clock)\b)(?![^,;?]{{0,16}}\bago\b)"
+    rf"{_UNIT}"
+    r"(?:,?\s+or\s+(?:did|has|have|is|are)\s+(?:it|they)\s+\w+(?:\s+\w+)?)?",
+    re.I,
+)
 _RANK = re.compile(
     r"\b(?P<op>worst|best|highest|lowest|largest|smallest|biggest)\b(?=\s+(?:[a-z]+\s+){0,2}"
     r"(?:gauges?|bpms?|correctors?|magnets?|quads?|quadrupoles?|readings?|pressures?|"
@@ -70,7 +78,8 @@ _OPERATORS = {
 @dataclass(frozen=True)
 class Check:
     """The check asked of a reading: ``kind`` "level" (``op`` > or <), "band" (within or
-    outside ``amount`` of ``reference``), "beyond" (outside ±``amount``), or "rank"."""
+    outside ``amount`` of ``reference``), "beyond" (outside ±``amount``), "near" (how far from
+    ``amount``), or "rank"."""
 
     kind: str
     op: str
@@ -104,6 +113,9 @@ def check_asked(text: str) -> Check | None:
         return Check(
             "level", _OPERATORS.get(op, ">"), _amount(level["num"]), level["unit"], None, level[0]
         )
+    near = _NEAR.search(text)
+    if near is not None:
+        return Check("near", "near", _amount(near["num"]), near["unit"], None, near[0])
     rank = _RANK.search(text)
     if rank is not None:
         return Check("rank", rank["op"].lower(), words=rank[0])

@@ -33,3 +33,8 @@ async def test_the_worst_of_a_family_is_named(session):
 async def test_a_reading_asked_without_a_check_gets_no_verdict(session):
     result = await session.submit("what's the beam current", "t1")
     assert "**Yes" not in result.response and "**No" not in result.response
+
+
+async def test_how_near_a_value_is_said_with_the_distance(session):
+    result = await session.submit("is the x tune still near 14.22 or did it drift?", "t1")
+    assert result.response.lstrip().startswith("**How near 14.22:** SR:TUNE:X")

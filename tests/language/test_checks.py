@@ -78,3 +78,11 @@ def test_the_targets_of_a_checked_reading_are_what_it_reads(text, targets):
 def test_a_condition_of_a_change_is_no_check():
     request = parse_request("if the lifetime is above 8 h, set HCM16 to 0.2 A", WORDS)
     assert request.intent == "write" and "above 8 h" in request.canonical
+
+
+def test_near_a_value_is_a_check_but_around_a_clock_time_is_a_time():
+    check = check_asked("is the x tune still near 14.22 or did it drift?")
+    assert check is not None and (check.kind, check.amount) == ("near", 14.22)
+    assert without_check("is the x tune still near 14.22 or did it drift?") == "is the x tune?"
+    for text in ("lifetime around 10:00", "lifetime around 10 am", "current around 2 hours ago"):
+        assert check_asked(text) is None
