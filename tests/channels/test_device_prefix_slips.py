@@ -9,27 +9,7 @@ import pytest
 
 from osprey_desktop.channels import ChannelDatabase, ChannelRecord, find
 from osprey_desktop.channels.finder import ChannelFinder, load_vocabulary
-
-
-def _magnet(name: str, kind: str) -> list[ChannelRecord]:
-    base = f"SR01C:{name}:Current"
-    return [
-        ChannelRecord(
-            name=f"{base}:SP",
-            description=f"{kind} current setpoint",
-            device=name,
-            role="setpoint",
-            writable=True,
-            readback=f"{base}:RB",
-        ),
-        ChannelRecord(
-            name=f"{base}:RB",
-            description=f"{kind} current readback",
-            device=name,
-            role="readback",
-            setpoint=f"{base}:SP",
-        ),
-    ]
+from tests.support.records import magnet_pair
 
 
 def _list(*families: tuple[str, str]) -> ChannelDatabase:
@@ -37,7 +17,7 @@ def _list(*families: tuple[str, str]) -> ChannelDatabase:
         record
         for prefix, kind in families
         for n in range(1, 4)
-        for record in _magnet(f"{prefix}{n:02d}", kind)
+        for record in magnet_pair(f"{prefix}{n:02d}", kind)
     ]
     return ChannelDatabase(records, source="+".join(p for p, _ in families))
 

@@ -18,31 +18,9 @@ from osprey_desktop.language.parsed_request import Vocabulary
 from osprey_desktop.language.request import facility_words, parse_request
 from osprey_desktop.language.spelling import device_prefix_respelled, slips_respelled
 from osprey_desktop.planners.channel_words import vocabulary_of
+from tests.support.records import magnet_pair
 
 NOW = datetime(2026, 11, 26, 15, 30, tzinfo=ZoneInfo("Europe/Berlin"))
-
-
-def _device(name: str, sector: int, kind: str, units: str = "A") -> list[ChannelRecord]:
-    base = f"SR{sector:02d}C:{name}:Current"
-    return [
-        ChannelRecord(
-            name=f"{base}:SP",
-            description=f"{kind} current setpoint",
-            device=name,
-            role="setpoint",
-            writable=True,
-            units=units,
-            readback=f"{base}:RB",
-        ),
-        ChannelRecord(
-            name=f"{base}:RB",
-            description=f"{kind} current readback",
-            device=name,
-            role="readback",
-            units=units,
-            setpoint=f"{base}:SP",
-        ),
-    ]
 
 
 def _ring(*extra: ChannelRecord) -> ChannelDatabase:
@@ -50,10 +28,10 @@ def _ring(*extra: ChannelRecord) -> ChannelDatabase:
     records: list[ChannelRecord] = []
     for n in range(1, 25):
         sector = (n + 2) // 3
-        records += _device(f"HCM{n:02d}", sector, "horizontal corrector")
-        records += _device(f"VCM{n:02d}", sector, "vertical corrector")
-        records += _device(f"QF{n:02d}", sector, "focusing quadrupole")
-        records += _device(f"QD{n:02d}", sector, "defocusing quadrupole")
+        records += magnet_pair(f"HCM{n:02d}", "horizontal corrector", sector)
+        records += magnet_pair(f"VCM{n:02d}", "vertical corrector", sector)
+        records += magnet_pair(f"QF{n:02d}", "focusing quadrupole", sector)
+        records += magnet_pair(f"QD{n:02d}", "defocusing quadrupole", sector)
     records.append(
         ChannelRecord(name="SR:DCCT:Current", description="stored beam current", units="mA")
     )
@@ -118,14 +96,14 @@ def test_letters_that_are_no_single_swap_before_a_device_number_stay(text):
 
 
 def test_a_prefix_of_the_list_is_never_respelled_as_another():
-    both = vocabulary_of(_ring(*_device("HMC01", 1, "harmonic cavity tuner")))
+    both = vocabulary_of(_ring(*magnet_pair("HMC01", "harmonic cavity tuner", 1)))
     assert "hmc" in both.device_prefixes and "hcm" in both.device_prefixes
     assert parse("set hmc 1 to 0.2", both).targets == ("HMC1",)
 
 
 def test_a_slip_as_close_to_two_prefixes_is_left_as_typed():
     # "cvm" is VCM with its first two letters swapped and CMV with its last two
-    two = vocabulary_of(_ring(*_device("CMV01", 1, "cavity mode voltage")))
+    two = vocabulary_of(_ring(*magnet_pair("CMV01", "cavity mode voltage", 1)))
     assert slips_respelled("set cvm 1 to 0.2", facility_words(two)) == "set cvm 1 to 0.2"
     assert device_prefix_respelled("cvm 1", two.device_prefixes) == "cvm 1"
 

@@ -2,32 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 
 from osprey_desktop.planners.builtin import BuiltinPlanner, explain_request
-from osprey_desktop.planners.selection import reset_planner
-from osprey_desktop.registry import get_registry, reset_registry
-
-
-@pytest.fixture(autouse=True)
-def fresh_framework(isolated_config) -> Iterator[None]:
-    reset_registry()
-    reset_planner()
-    yield
-    reset_registry()
-    reset_planner()
-
-
-async def plan(text: str) -> list[dict]:
-    capabilities = get_registry().get_all_capabilities()
-    return (await BuiltinPlanner().create_plan(text, capabilities, {}))["steps"]
-
-
-def names(steps: list[dict]) -> list[str]:
-    return [s["capability"] for s in steps]
+from tests.support.planning import fresh_framework, names, plan  # noqa: F401 - the fixture
 
 
 async def test_an_unknown_verb_is_asked_about_by_name_and_nothing_runs():

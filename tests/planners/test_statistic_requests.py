@@ -3,38 +3,16 @@ statistic; comparisons, rankings, correlations and events stay investigations.""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from osprey_desktop.planners.builtin import BuiltinPlanner
-from osprey_desktop.planners.selection import reset_planner
 from osprey_desktop.planners.statistic_words import (
     asked_statistics,
     asks_beyond_the_table,
     without_statistic_words,
 )
-from osprey_desktop.registry import get_registry, reset_registry
+from tests.support.planning import fresh_framework, names, plan  # noqa: F401 - the fixture
 
 HISTORY = ["channel_finding", "time_range_parsing", "archiver_retrieval", "respond"]
-
-
-@pytest.fixture(autouse=True)
-def fresh_framework(isolated_config) -> Iterator[None]:
-    reset_registry()
-    reset_planner()
-    yield
-    reset_registry()
-    reset_planner()
-
-
-async def plan(text: str) -> list[dict]:
-    capabilities = get_registry().get_all_capabilities()
-    return (await BuiltinPlanner().create_plan(text, capabilities, {}))["steps"]
-
-
-def names(steps: list[dict]) -> list[str]:
-    return [s["capability"] for s in steps]
 
 
 @pytest.mark.parametrize(
