@@ -23,6 +23,18 @@ _LEAD = re.compile(
 )
 _INSTANCE = re.compile(r"\b[a-z]+[-_]?\d+[a-z0-9]*\b|\b[a-z0-9]+:[a-z0-9:]+\b")
 _TIME_WORDS = re.compile(r"\b(?:now|currently|today|yesterday|since|ago|last|past)\b")
+#: A change supposed and its effect asked: a question of knowledge even when it names a device
+#: or a time ("what would +1 A on QF17 do to Qx?", "if VCM 12 went to 3 A, would the orbit
+#: move?").
+_SUPPOSED_CHANGES = (
+    re.compile(r"^what\s+(?:would|will|could|might)\s+happen\b"),
+    re.compile(r"^what\s+(?:would|will|could|might)\s+.+\s+do\s+(?:to|for|with)\b"),
+    re.compile(
+        r"^(?:what\s+)?if\s+[^,?]+,?\s*(?:what|how(?:\s+much|\s+far)?|would|could|might|will)\b"
+        r"[^?]*\b(?:would|could|might|happen\w*)\b"
+    ),
+    re.compile(r"^if\s+[^,?]+,\s*would\b"),
+)
 _CONCEPT_FORMS = [
     # what is a BPM / what are sextupoles for / what's an undulator
     re.compile(r"^(?:what|who)(?:\s+is|\s+are|'s|s)\s+(?:a|an)\s+\w"),
@@ -61,8 +73,8 @@ _CONCEPT_FORMS = [
     re.compile(
         r"\b(?:give|write|send)\s+me\s+(?:an?\s+)?(?:short|quick|brief|simple)?\s*explanation\b"
     ),
-    # what would happen if I set HCM01 to 5 A
-    re.compile(r"^what\s+(?:would|will|could|might)\s+happen\b"),
+    # "what would happen if I set HCM01 to 5 A", "if we closed the ID 9 gap, what would that do?"
+    *_SUPPOSED_CHANGES,
     # what would the lifetime be if I raised the RF voltage: a hypothetical about a quantity
     re.compile(r"^what\s+(?:would|will|could|might)\s+.+\s+(?:be|do|look\s+like)\s+(?:if|when)\b"),
     re.compile(r"^what\s+happens\s+(?:(?:to|with)\s+.+\s+)?(?:if|when|as|after)\b"),
@@ -108,15 +120,6 @@ _CONCEPT_FORMS = [
     # how does raising the RF voltage change the lifetime: an action in general
     re.compile(r"^how\s+(?:does|do|would|will|can|could)\s+[a-z]+ing\b"),
     re.compile(r"^is\s+it\s+(?:safe|possible|ok|okay|allowed)\s+to\b"),
-    # "what would +1 A on QF17 do to Qx, roughly?": an effect, asked of a supposed change
-    re.compile(r"^what\s+(?:would|will|could|might)\s+.+\s+do\s+(?:to|for|with)\b"),
-    # "if we closed the ID 9 gap to 10 mm, what would happen to the lifetime?", "if VCM 12
-    # went to 3 A, would the orbit move much?": a supposed change and its effect
-    re.compile(
-        r"^(?:what\s+)?if\s+[^,?]+,?\s*(?:what|how(?:\s+much|\s+far)?|would|could|might|will)\b"
-        r"[^?]*\b(?:would|could|might|happen\w*)\b"
-    ),
-    re.compile(r"^if\s+[^,?]+,\s*would\b"),
     # "is a 10 h lifetime at 500 mA considered good or poor?", "what spread between sp and rb
     # is normal on a quad supply?": what is usual in general, not what the machine reads
     re.compile(
@@ -233,12 +236,8 @@ def is_knowledge_question(text: str) -> bool:
     supposed = _SUPPOSED.match(lowered)
     if supposed and ("?" in lowered or re.search(r"\b(?:would|could|might)\b", lowered)):
         return True  # "Hypothetically, if VCM 12 went to 3 A, would the orbit move much?"
-    hypothetical = re.match(
-        r"^what\s+(?:would|will|could|might)\s+happen|^what\s+happens|"
-        r"^what\s+(?:would|will|could|might)\s+.+\s+do\s+(?:to|for|with)\b|"
-        r"^(?:what\s+)?if\s+[^,?]+,?\s*(?:what|how|would|could|might|will)\b[^?]*"
-        r"\b(?:would|could|might|happen\w*)\b|^if\s+[^,?]+,\s*would\b",
-        lowered,
+    hypothetical = lowered.startswith("what happens") or any(
+        form.search(lowered) for form in _SUPPOSED_CHANGES
     )
     if _INSTANCE.search(lowered) and not hypothetical:
         return False  # "what is HCM01?", "explain SR:DCCT:Current": a channel, read it
