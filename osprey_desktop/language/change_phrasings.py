@@ -51,7 +51,7 @@ def changes_said_plainly(text: str) -> str:
     # "set HCM1, HCM2, HCM3 to +0.1, +0.2, +0.3 A respectively": each its own value
     work = _RESPECTIVELY.sub(_respectively, work)
     # "ID 11 gap: 18 → 17 mm", "QF 3 from 120 to 121 A": the value it goes to
-    work = _FROM_TO_VALUE.sub("to ", work)
+    work = _FROM_TO_VALUE.sub(_value_it_goes_to, work)
     # "121 amps even", "0.2 A exactly": the amount, said precisely
     work = re.sub(
         r"(?<=\d)(?P<unit>\s*[a-zµ%]{1,6})?\s+(?:even|flat|exactly|precisely|on\s+the\s+dot)\b",
@@ -149,6 +149,23 @@ _ALL_OF_THEM = re.compile(
     # sector 3 to 0" names its own)
     r"(?=\s*(?:$|[,.;!?]|to\b|at\b|by\b|back\b|up\b|down\b|=|->|on\b|off\b))",
     re.I,
+)
+
+
+def _value_it_goes_to(found: re.Match[str]) -> str:
+    """ "18 → 17 mm": to 17 mm; "the undulator in sector 9 -> 25 mm": sector 9, to 25 mm (a
+    number that counts a place or a device is no value it comes from)."""
+    if not found.group(0).lower().startswith("from") and _COUNTED.search(
+        found.string[: found.start()]
+    ):
+        number = re.match(r"[-+−]?(?:\d+(?:\.\d*)?|\.\d+)", found.group(0))
+        return f"{number.group(0) if number else ''} to "
+    return "to "
+
+
+# "sector 9 -> 25 mm", "cell 4 → 0.2 A": the number before the arrow counts a place
+_COUNTED = re.compile(
+    r"\b(?:sectors?|sec|s|cells?|straights?|girders?|arcs?|number|no\.?|#)\s*$", re.I
 )
 _FROM_TO_VALUE = re.compile(
     r"(?:\bfrom\s+)?(?<![\w:.-])[-+−]?(?:\d+(?:\.\d*)?|\.\d+)(?![\d:])\s*(?:[a-zµ%]{1,4}\s*)?"

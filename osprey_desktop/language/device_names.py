@@ -258,8 +258,9 @@ def gives_a_value(
     # unit; the writer then asks, or refuses when nothing there can be written
     named = [w.lower() for t in targets for w in re.findall(r"[A-Za-z]+", t)]
     named = [w for w in named if w not in ("the", "a", "an", "of")]
-    # "quad SP → 121A": a role beside the list's words names which channel of them
-    words = [w for w in named if w not in ROLE_WORDS]
+    # "quad SP → 121A": a role beside the list's words names which channel of them, and
+    # "the gap in sector 9 -> 25 mm": where it is names which one
+    words = [w for w in named if w not in ROLE_WORDS | PLACE_WORDS and w not in ("in", "at", "on")]
     return bool(
         (quantity.unit or re.search(r"(?:->|→|:?=)\s*$", text[: found[-1].start]))
         and len(targets) == 1

@@ -335,6 +335,13 @@ def _asks(piece: str) -> bool:
     said = _MARKER_BEFORE_VERB.sub("", said, count=1).strip()
     if not re.search(r"[A-Za-z0-9]", said):
         return False  # "Incoming shift here.", "Handover item 3:": a marker alone
+    if re.fullmatch(
+        r"(?:(?:for\s+)?(?:the|an?|our)\s+)?(?:[a-z-]+\s+){0,3}(?:test|tests|study|studies|scan|"
+        r"measurement|experiment|md|commissioning|calibration|campaign|check)[\s.!]*",
+        said,
+        re.I,
+    ):
+        return False  # "HCM21 to -0.3 A, orbit bump test": what the change is for, told
     if re.fullmatch(r"(?:wait|hmm+|um+|uh+|well|hold\s+on|one\s+sec(?:ond)?)[\s.!,]*", said, re.I):
         return False  # "set HCM 12 to... wait, ...": a pause, no request
     if re.match(

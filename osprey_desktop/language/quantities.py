@@ -58,11 +58,13 @@ def _unit_after(text: str, end: int) -> tuple[str | None, int]:
     return (word, end + m.end()) if found else (None, end)
 
 
-def _is_target_number(text: str, start: int) -> bool:
+def _is_target_number(text: str, start: int, end: int | None = None) -> bool:
     """A number that names a device or a place ("sector 5", "BPM 12", "first three")."""
     before = text[:start].rstrip().lower()
     if re.search(rf"\b(?:{'|'.join(PLACE_WORDS)})\s+\d+\s*(?:to|through|thru|-|and)$", before):
-        return True  # "sectors 2 to 4"
+        # "sectors 2 to 4"; not "the undulator in sector 9 to 25 mm": a unit makes it a value
+        unit = re.match(r"\s*([a-zA-Zµ%]+)\b", text[end:]) if end is not None else None
+        return unit is None or unit.group(1) in ("x", "y", "X", "Y") or not lookup_unit(unit[1])
     last = re.findall(r"[a-z]+$", before)
     if last and (last[0] in PLACE_WORDS or last[0] in ORDINALS or last[0].endswith("s")):
         return last[0] not in (
@@ -83,7 +85,7 @@ class Amount:
 def amounts(text: str) -> list[Amount]:
     out = []
     for m in _NUMBER.finditer(text):
-        if _is_target_number(text, m.start()):
+        if _is_target_number(text, m.start(), m.end()):
             continue
         glued = m.group("glued")
         if glued and glued != "%" and lookup_unit(glued) is None:

@@ -48,6 +48,8 @@ def said_plainly(text: str) -> str:
     # "Because the orbit is off, increase VCM08 by 0.1 A", "The lifetime dropped, so open ID05
     # to 30 mm", "..., since they should track": the reason is no part of the request
     work = _without_reasons(work)
+    # "HCM21 to -0.3 A, orbit bump test": what a change is for, named after it
+    work = _PURPOSE_LABEL.sub(lambda m: m["unit"], work)
     # "lt yesterday 14-16h": a range of clock hours on that day, not devices 14 to 16
     work = _DAY_HOURS.sub(lambda m: f"{m['day']} from {m['a']}:00 to {m['b']}:00", work)
     # "now curr same window": the same time as before
@@ -158,6 +160,15 @@ _NO_CHANGE_SAID = re.compile(
     # "show HCM05's setpoint and readback, but leave them as they are"
     r"|(?:,\s*)?\b(?:but\s+|and\s+|just\s+)?(?:please\s+)?leave\s+(?:it|them|everything|all)\s+"
     r"(?:as\s+(?:it\s+is|they\s+are|is)|alone|be|where\s+(?:it\s+is|they\s+are))\s*(?:[,.;!]|$)",
+    re.I,
+)
+
+
+_PURPOSE_LABEL = re.compile(
+    r"(?<=\d)(?P<unit>\s*[a-zµ%]{0,4})\s*[,;]\s*(?!(?:then|and|also|now|please|to|after)\b)"
+    r"(?:for\s+(?:the|an?|our)\s+)?(?:[a-z-]+\s+){0,3}"
+    r"(?:test|tests|study|studies|scan|measurement|experiment|md|commissioning|calibration|"
+    r"campaign)\s*[.!]*$",
     re.I,
 )
 

@@ -437,3 +437,16 @@ def test_the_extreme_a_quantity_reached_is_a_statistic_of_it(text, target):
 def test_a_reading_before_or_after_a_change_is_told_apart(text, first, after):
     request = parse(text)
     assert request.changes and (request.reads_first, request.reads_after) == (first, after)
+
+
+@pytest.mark.parametrize(
+    "text", ["set the gap in sector 9 to 25 mm", "the gap in sector 9 -> 25 mm"]
+)
+def test_a_number_with_a_unit_after_a_place_is_the_value_not_the_places_range(text):
+    request = parse(text)
+    assert request.intent == "write" and request.quantity.value == 25
+    assert request.targets == ("the gap in sector 9",)
+
+
+def test_a_range_of_places_without_a_unit_stays_a_range():
+    assert parse("vacuum in sectors 2 to 4").quantity is None

@@ -588,3 +588,15 @@ def test_a_value_given_by_an_arrow_to_a_family_and_its_role_is_a_change():
     request = parse_request("quad SP → 121A pls", words, NOW)
     assert request.intent == "write" and request.quantity.value == 121
     assert parse("lifetime at 9.30").intent == "history"
+
+
+@pytest.mark.parametrize(
+    "text", ["HCM21 to -0.3 A, orbit bump test", "set VCM 4 to 0.1 A; for the chromaticity study"]
+)
+def test_what_a_change_is_for_named_after_it_is_no_target(text):
+    request = parse(text)
+    assert request.intent == "write" and len(request.targets) == 1 and not request.unused
+
+
+def test_an_action_after_a_change_is_kept():
+    assert "scan" in parse("set QF3 to 121 A, then scan").canonical
