@@ -134,10 +134,14 @@ _DECIMALS = rf"point(?:\s+{_any(_DIGIT_VALUES)})+"
 _FRACTION = r"(?:(?:a|one|two|three)\s+)?(?:half|halves|quarters?|tenths?)\b(?:\s+of)?(?:\s+an?\b)?"
 _AND_FRACTION = r"and\s+(?:a|one|three)\s+(?:half|quarters?)\b"
 
+# "four nine nine point six five": a whole number read digit by digit, before its decimals
+_DIGIT_RUN = rf"(?:{_any(_DIGIT_VALUES)}\s+)+{_any(_DIGIT_VALUES)}(?=\s+point\b)"
+
 #: Regex of an amount in words, optionally negative (no group, no anchors; case-insensitive).
 SPELLED_NUMBER_PATTERN = (
     rf"\b(?:(?:minus|negative|plus)\s+)?"
-    rf"(?:{_FRACTION}|{_CARDINAL}(?:\s+{_DECIMALS}|\s+{_AND_FRACTION})?|{_DECIMALS})"
+    rf"(?:{_FRACTION}|{_DIGIT_RUN}\s+{_DECIMALS}"
+    rf"|{_CARDINAL}(?:\s+{_DECIMALS}|\s+{_AND_FRACTION})?|{_DECIMALS})"
 )
 _SPELLED = re.compile(rf"{SPELLED_NUMBER_PATTERN}$", re.I)
 _DIGITS = re.compile(r"[-+−]?\s*(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
@@ -196,7 +200,11 @@ def _cardinal(tokens: list[str]) -> float | None:
         digits = tokens[at + 1 :]
         if not digits or any(d not in _DIGIT_VALUES for d in digits):
             return None
-        whole = _cardinal(tokens[:at])
+        before = tokens[:at]
+        if len(before) > 1 and all(t in _DIGIT_VALUES for t in before):
+            whole: float | None = float("".join(str(_DIGIT_VALUES[t]) for t in before))
+        else:
+            whole = _cardinal(before)
         decimals = "".join(str(_DIGIT_VALUES[d]) for d in digits)
         return None if whole is None else whole + float(f"0.{decimals}")
     spoken = _spoken_hundreds(tokens)

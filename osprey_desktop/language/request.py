@@ -258,6 +258,13 @@ def parse_request(
 
 
 _VALUE_NOUNS = frozenset({"value", "values", "reading", "readings", "level", "number"})
+#: "to that value", "to the same", "to this reading": the value of what was read before
+_THAT_VALUE = re.compile(
+    r"\bto\s+(?:that|this|the\s+same|what\s+you\s+(?:just\s+)?read)"
+    r"(?:\s+(?:value|reading|number|setting|one))?\b(?!\s+(?:as|of)\b)",
+    re.I,
+)
+_DEVICE_NAMED = re.compile(r"\b[A-Za-z]{2,5}\s?\d{1,3}\b")
 _BACK_REFERENCE = re.compile(r"\b(?:it|them)\b", re.I)
 
 
@@ -299,7 +306,11 @@ def _with_references_resolved(
         return text
     out = text
     for clause in clauses[1:]:
-        if _BACK_REFERENCE.search(clause):
+        if _THAT_VALUE.search(clause) and _DEVICE_NAMED.search(clause):
+            # "read VCM25's setpoint and set VCM26 to that value plus 0.1 A": a copy of what
+            # was read, with its offset
+            said = _THAT_VALUE.sub(f"to the same value as {named}", clause, count=1)
+        elif _BACK_REFERENCE.search(clause):
             said = _BACK_REFERENCE.sub(named, clause, count=1)
         else:  # "HCM 3 value? set to 0.2 A": the change names no target of its own
             alone = _parse(clause, vocabulary, now)

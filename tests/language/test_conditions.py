@@ -78,3 +78,18 @@ def test_a_condition_said_last_is_a_conditional_write():
     request = parse_request("set HCM 16 to 0.2 A, but only if the lifetime is above 8 h", WORDS)
     assert request.intent == "write"
     assert request.canonical == "if the lifetime is above 8 h, set HCM16 to 0.2 A"
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        (
+            "read VCM25's setpoint and set VCM26 to that value plus 0.1 A",
+            "set VCM26 to the same value as VCM25 plus 0.1 A",
+        ),
+        ("read HCM 3 and set HCM 4 to the same", "set HCM4 to the same value as HCM3"),
+    ],
+)
+def test_a_change_to_the_value_just_read_is_a_copy_of_it(text, canonical):
+    request = parse_request(text, WORDS)
+    assert request.intent in ("copy", "write") and request.canonical == canonical

@@ -600,3 +600,10 @@ def test_what_a_change_is_for_named_after_it_is_no_target(text):
 
 def test_an_action_after_a_change_is_kept():
     assert "scan" in parse("set QF3 to 121 A, then scan").canonical
+
+
+def test_a_whole_number_read_digit_by_digit_before_its_decimals_is_one_number():
+    from osprey_desktop.language.numbers import spelled_number
+
+    assert spelled_number("four nine nine point six five four five") == 499.6545
+    assert spelled_number("one two three") is None  # digits alone may be a device's number
