@@ -59,6 +59,8 @@ def changes_said_plainly(text: str) -> str:
         work,
         flags=re.I,
     )
+    # "take QD32's setpoint, subtract 1 A, and put the result into QD30": a copy with an offset
+    work = _ARITHMETIC_RECIPE.sub(_recipe_said, work)
     # "QD34 Δ -1.5A": a change by the amount
     work = re.sub(r"\s*(?:Δ|∆|\bdelta\b)\s*(?=[-+−]?\.?\d)", " by ", work, flags=re.I)
     # another language's order: "Please the RF voltage on 2.45 MV set.", "To the QF 23 give
@@ -150,6 +152,24 @@ _ALL_OF_THEM = re.compile(
     r"(?=\s*(?:$|[,.;!?]|to\b|at\b|by\b|back\b|up\b|down\b|=|->|on\b|off\b))",
     re.I,
 )
+
+
+_ARITHMETIC_RECIPE = re.compile(
+    r"^\W*(?:please\s+)?(?:take|read|get)\s+(?P<source>[^,;]+?)(?:'s|’s)?\s*"
+    r"(?:setpoint|set\s*point|value|reading|current)?\s*[,;]?\s*(?:then\s+)?"
+    r"(?P<op>add|subtract|take\s+away|remove|plus|minus)\s+"
+    r"(?P<amount>[-+]?(?:\d+(?:\.\d*)?|\.\d+)\s*[a-zµ%]{0,4})\s*[,;]?\s*(?:and\s+)?(?:then\s+)?"
+    r"(?:put|write|set|apply|send)\s+(?:the\s+result|it|that|this)\s+(?:into|in|on|to|onto)\s+"
+    r"(?P<target>[^,;.!?]+?)\s*[.!]*$",
+    re.I,
+)
+
+
+def _recipe_said(found: re.Match[str]) -> str:
+    sign = (
+        "minus" if found["op"].lower() in ("subtract", "take away", "remove", "minus") else "plus"
+    )
+    return f"set {found['target']} to {found['source']} {sign} {found['amount'].strip()}"
 
 
 def _value_it_goes_to(found: re.Match[str]) -> str:

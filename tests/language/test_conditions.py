@@ -93,3 +93,20 @@ def test_a_condition_said_last_is_a_conditional_write():
 def test_a_change_to_the_value_just_read_is_a_copy_of_it(text, canonical):
     request = parse_request(text, WORDS)
     assert request.intent in ("copy", "write") and request.canonical == canonical
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        (
+            "take QD32's setpoint, subtract 1 A, and put the result into QD30",
+            "set QD30 to the same value as QD32 minus 1 A",
+        ),
+        (
+            "read HCM 5, add 0.1 A and write it to HCM 6",
+            "set HCM6 to the same value as HCM5 plus 0.1 A",
+        ),
+    ],
+)
+def test_a_recipe_of_a_value_read_and_an_amount_added_is_a_copy_with_an_offset(text, canonical):
+    assert parse_request(text, WORDS).canonical == canonical
