@@ -49,7 +49,8 @@ def _in_units(amount: float, unit: str | None, channel_units: str) -> float | No
 
 
 def _said(value: float, units: str) -> str:
-    return f"{fmt(value)} {units}".rstrip()
+    """A reading with the digits that tell it from its neighbours (499.6542 MHz, not 499.7)."""
+    return f"{value:.7g} {units}".rstrip()
 
 
 def _level(check: Check, seen: Sequence[Observed], history: bool, at: str = "") -> list[str]:
@@ -112,7 +113,7 @@ def _band(
         worst = max(obs.values, key=lambda v: abs(v - centre))
         off = worst - centre
         sign = "+" if off >= 0 else ""
-        line = f"{obs.channel} {_said(worst, obs.units)} ({sign}{fmt(off)} from {fmt(centre)})"
+        line = f"{obs.channel} {_said(worst, obs.units)} ({sign}{fmt(off)} from {centre:.7g})"
         (inside if abs(off) <= width else outside).append(line)
     if not inside and not outside:
         return (
@@ -135,6 +136,28 @@ def _band(
     if missing:
         lines.append(f"No {reference} value in the channel list for {', '.join(missing)}.")
     return lines
+
+
+def _from_reference(
+    check: Check, seen: Sequence[Observed], nominal: Callable[[str], float | None]
+) -> list[str]:
+    """ "is the RF frequency still at nominal?": each value's distance from the reference."""
+    reference = check.reference or "nominal"
+    lines, missing = [], []
+    for obs in seen:
+        centre = nominal(obs.channel)
+        if centre is None or not obs.values:
+            missing.append(obs.channel)
+            continue
+        off = obs.values[-1] - centre
+        sign = "+" if off >= 0 else ""
+        lines.append(
+            f"{obs.channel} {_said(obs.values[-1], obs.units)} ({sign}{fmt(off)} from {centre:.7g})"
+        )
+    out = [f"**Distance from {reference}:** " + "; ".join(lines) + "."] if lines else []
+    if missing:
+        out.append(f"No {reference} value in the channel list for {', '.join(missing)}.")
+    return out
 
 
 def _beyond(check: Check, seen: Sequence[Observed]) -> list[str]:
@@ -220,6 +243,8 @@ def check_facts(
         return _level(check, seen, history, at)
     if check.kind == "band" and check.amount is not None:
         return _band(check, seen, nominal)
+    if check.kind == "band":
+        return _from_reference(check, seen, nominal)
     if check.kind == "beyond" and check.amount is not None:
         return _beyond(check, seen)
     if check.kind == "near" and check.amount is not None:

@@ -44,6 +44,14 @@ _LEVEL = re.compile(
     rf"(?:\s+(?:at\s+any\s+(?:point|time|moment)|ever|at\s+all))?",
     re.I,
 )
+# "is the RF frequency still at nominal?", "how far is HCM 9 from its nominal?": the distance
+# from the list's nominal value
+_FROM_NOMINAL = re.compile(
+    r"\s*(?:(?:is|are|was|were)\s+)?(?:still\s+)?(?:all\s+)?(?P<op>at|from|off|away\s+from|"
+    r"compared\s+(?:to|with)|vs\.?|against)\s+(?:the\s+|its\s+|their\s+)?"
+    r"(?P<ref>nominal|golden|design)(?:\s+values?)?",
+    re.I,
+)
 # "is the x tune still near 14.22?": close to a value (the answer says how far)
 _NEAR = re.compile(
     rf"\s*(?:(?:is|are|was|were|stays?|stayed)\s+)?(?:still\s+)?(?P<op>near|close\s+to|around)\s+"
@@ -113,6 +121,9 @@ def check_asked(text: str) -> Check | None:
         return Check(
             "level", _OPERATORS.get(op, ">"), _amount(level["num"]), level["unit"], None, level[0]
         )
+    nominal = _FROM_NOMINAL.search(text)
+    if nominal is not None:
+        return Check("band", "from", None, None, nominal["ref"].lower(), nominal[0])
     near = _NEAR.search(text)
     if near is not None:
         return Check("near", "near", _amount(near["num"]), near["unit"], None, near[0])

@@ -38,3 +38,9 @@ async def test_a_reading_asked_without_a_check_gets_no_verdict(session):
 async def test_how_near_a_value_is_said_with_the_distance(session):
     result = await session.submit("is the x tune still near 14.22 or did it drift?", "t1")
     assert result.response.lstrip().startswith("**How near 14.22:** SR:TUNE:X")
+
+
+async def test_the_distance_from_nominal_is_said_for_each_channel(session):
+    result = await session.submit("is the RF frequency readback still at nominal?", "t1")
+    first = result.response.lstrip().splitlines()[0]
+    assert first.startswith("**Distance from nominal:** SR:RF:Frequency:RB 499.65")

@@ -86,3 +86,9 @@ def test_near_a_value_is_a_check_but_around_a_clock_time_is_a_time():
     assert without_check("is the x tune still near 14.22 or did it drift?") == "is the x tune?"
     for text in ("lifetime around 10:00", "lifetime around 10 am", "current around 2 hours ago"):
         assert check_asked(text) is None
+
+
+def test_at_or_from_the_nominal_value_is_a_check_of_the_distance():
+    check = check_asked("how far is HCM 9 from its nominal?")
+    assert check is not None and (check.kind, check.reference) == ("band", "nominal")
+    assert without_check("is the RF frequency still at nominal?") == "is the RF frequency?"
