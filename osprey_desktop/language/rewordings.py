@@ -59,6 +59,9 @@ def said_plainly(text: str) -> str:
         work,
         flags=re.I,
     )
+    # "the gap of the undulator feeding beamline 5 (ID 5)": the device the parenthesis names
+    # stands for the description before it
+    work = _NAMED_IN_PARENTHESES.sub(lambda m: f"{m['lead']}{m['device']}", work)
     # "plot the beam current for the ID02 people": who it is for names no channel
     work = _FOR_SOMEONE.sub("", work)
     # "VCM 17 must have the same of VCM 16": the same as (another language's preposition)
@@ -164,6 +167,12 @@ _NO_CHANGE_SAID = re.compile(
 )
 
 
+_NAMED_IN_PARENTHESES = re.compile(
+    r"(?P<lead>\b(?:of|for|on|at|from|read|show|check|plot|set|put|give|get|take|make)\s+|^)"
+    r"(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+){1,6}?"
+    r"\(\s*(?:that'?s\s+|i\.?e\.?,?\s+|aka\s+)?(?P<device>[A-Za-z]{2,5}[\s-]?\d{1,3})\s*\)",
+    re.I,
+)
 _PURPOSE_LABEL = re.compile(
     r"(?<=\d)(?P<unit>\s*[a-zµ%]{0,4})\s*[,;]\s*(?!(?:then|and|also|now|please|to|after)\b)"
     r"(?:for\s+(?:the|an?|our)\s+)?(?:[a-z-]+\s+){0,3}"

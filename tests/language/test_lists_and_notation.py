@@ -96,3 +96,14 @@ def test_a_signed_plus_after_each_device_of_a_list_is_a_change_by_it():
     ]
     # a minus stays a value ("HCM3 -0.5 A" is set to -0.5 A, as alone)
     assert parse_write_request("HCM3 -0.5 A, HCM4 -0.2 A")[0].mode == "absolute"
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("read the corrector next to my hutch (HCM 12)", "read HCM12"),
+        ("the quad after the injection septum (QF 3) to 121 A", "set QF3 to 121 A"),
+    ],
+)
+def test_a_device_named_in_parentheses_stands_for_the_description_before_it(text, canonical):
+    assert parse_request(text, WORDS).canonical == canonical
