@@ -258,6 +258,27 @@ def parse_request(
 
 
 _VALUE_NOUNS = frozenset({"value", "values", "reading", "readings", "level", "number"})
+#: Words around a name that say only what a request is about ("for the vertical corrector 29,
+#: put at -0.2 A", "Q F 33, um, bring it up ..."): a topic, not a reading asked for.
+_TOPIC_WORDS = frozenset(
+    {"for", "as", "regarding", "about", "re", "the", "a", "an", "so", "ok", "okay", "right", "now"}
+)
+
+
+def _devices_in(clause: str) -> set[str]:
+    return {re.sub(r"\s", "", d).upper() for d in _DEVICE_NAMED.findall(clause)}
+
+
+def _names_only(clause: str) -> bool:
+    """The clause is a name and nothing that asks for its reading (no role, no value noun, no
+    question): the topic of the change that follows, which reads nothing first."""
+    if "?" in clause:
+        return False
+    words = re.findall(r"[a-z]+", clause.lower())
+    rest = [w for w in words if w not in _TOPIC_WORDS]
+    return bool(rest) and not any(w in ROLE_WORDS | _VALUE_NOUNS | READ_VERBS for w in rest)
+
+
 #: "to that value", "to the same", "to this reading": the value of what was read before
 _THAT_VALUE = re.compile(
     r"\bto\s+(?:that|this|the\s+same|what\s+you\s+(?:just\s+)?read)"
@@ -512,7 +533,8 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     verb: str | None = None
     change_verb: str | None = None
     unknown: list[str] = []
-    read_before = reads_first = reads_after = False
+    read_before = reads_first = reads_after = topic = False
+    change_clause = topic_clause = ""
     late_verb: str | None = None
     for clause in verb_clauses(canonical):
         stripped = lead_stripped(clause)
@@ -523,12 +545,16 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
                 used.add(late)
                 verb = verb or late
                 change_verb, late_verb, reads_first = late, late, read_before
+                change_clause = clause
                 continue
             # "what's the ID04 gap? then open it", "HCM 7 readback please, then bump it":
             # a question or a channel named before the change
-            read_before = read_before or (
-                not change_verb and (is_question(clause) or names_a_channel(clause, vocabulary))
+            named_first = not change_verb and (
+                is_question(clause) or names_a_channel(clause, vocabulary)
             )
+            if named_first and not read_before:
+                topic, topic_clause = _names_only(clause), clause
+            read_before = read_before or named_first
             # "set HCM27 to 0.3 A, then what's the orbit in sector 9?": asked after the change
             reads_after = reads_after or bool(
                 change_verb and is_question(clause) and names_a_channel(clause, vocabulary)
@@ -544,12 +570,25 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         )
         # the verb leads its clause, so a negation ("don't set") leaves no verb to find
         if is_change and found not in READ_VERBS and not is_question(clause) and not change_verb:
-            change_verb = found
+            change_verb, change_clause = found, clause
             reads_first = read_before
         elif not is_change and not change_verb:
             read_before = True  # "show me the ID04 gap and then open it to 20 mm"
         elif not is_change and found in READ_VERBS | PLOT_VERBS:
             reads_after = True  # "set HCM27 to 0.3 A, then show me the orbit in sector 9"
+    if (
+        reads_first
+        and topic
+        and (
+            _BACK_REFERENCE.search(change_clause)
+            or not _DEVICE_NAMED.search(change_clause)
+            or bool(_devices_in(topic_clause))
+            and _devices_in(topic_clause) <= _devices_in(change_clause)
+        )
+    ):
+        # "Q F 33, um, bring it up to 121.5 A", "for the vertical corrector 29, put at -0.2 A":
+        # the name is the change's own target, said first; nothing is read
+        reads_first = False
     wish = bool(WISH.search(canonical)) and not is_question(canonical)
 
     without_times = canonical

@@ -86,6 +86,8 @@ _GRAMMAR_TO_SPELL = frozenset(
         *("minutes", "hours", "seconds", "average", "maximum", "minimum", "previous"),
         *("thanks", "please", "hello", "morning", "evening", "plus", "minus"),
         "actually",
+        # "in the lsat 4 hours", "did somone change ...": the words of a question of the past
+        *("last", "past", "someone", "anyone", "changed", "touched"),
     )
 )
 #: Chat spellings of grammar words, each one word for another.
@@ -139,6 +141,19 @@ def _form_of(word: str, other: str) -> bool:
     )
 
 
+def _swapped_grammar_word(typed: str, known: frozenset[str]) -> str:
+    word = typed.lower()
+    if word in known or word in _GRAMMAR_TO_SPELL:
+        return typed
+    close = [
+        t
+        for t in _GRAMMAR_TO_SPELL
+        if len(t) == 4
+        and any(word == t[:i] + t[i + 1] + t[i] + t[i + 2 :] for i in range(len(t) - 1))
+    ]
+    return close[0] if len(close) == 1 else typed
+
+
 def slips_respelled(
     text: str, facility_words: frozenset[str], device_prefixes: frozenset[str] | None = None
 ) -> str:
@@ -181,6 +196,13 @@ def slips_respelled(
     prefixes = _short_words(facility_words) if device_prefixes is None else device_prefixes
     text = device_prefix_respelled(text, prefixes, facility_words.__contains__)
     text = re.sub(r"\b[A-Za-z]{5,}\b", respell, text)
+    # "in the lsat 4 hours": a four-letter grammar word with two neighbouring letters swapped
+    # (nothing else: a four-letter word one letter off is too often another word)
+    text = re.sub(
+        r"\b[A-Za-z]{4}\b",
+        lambda m: _swapped_grammar_word(m.group(0), known | facility_words),
+        text,
+    )
     if not facility_words:
         return text
     return re.sub(

@@ -450,3 +450,18 @@ def test_a_number_with_a_unit_after_a_place_is_the_value_not_the_places_range(te
 
 def test_a_range_of_places_without_a_unit_stays_a_range():
     assert parse("vacuum in sectors 2 to 4").quantity is None
+
+
+@pytest.mark.parametrize(
+    ("text", "reads_first"),
+    [
+        ("QF 33, um, bring it up to 121.5 A", False),  # the change's own target, said first
+        ("For the vertical corrector 29, put at -0.2 A.", False),
+        ("HCM 7 readback please, then bump it 0.05 A", True),  # a reading asked for
+        ("BPM40 y? then VCM20 +0.05A", True),
+        ("the lifetime, then set QF3 to 121 A", True),
+    ],
+)
+def test_a_name_said_before_its_own_change_reads_nothing_first(text, reads_first):
+    request = parse(text)
+    assert request.changes and request.reads_first is reads_first

@@ -257,3 +257,9 @@ def test_a_request_typed_right_is_never_respelled(text):
 
 def test_a_question_with_dose_for_does_is_the_question():
     assert parse("what dose the dcct actually measure").intent == "knowledge"
+
+
+def test_the_words_of_a_question_of_the_past_typed_with_a_slip_are_read_as_meant():
+    request = parse_request("did somone change vcm 9 in the lsat 4 hours?", vocabulary_of(_ring()))
+    assert request.time is not None and "last 4 hours" in request.time.canonical
+    assert slips_respelled("the sine of it", frozenset()) == "the sine of it"  # no swap of "since"
