@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/planner_accuracy.py
         [--set dev|heldout|blind|blind2|blind3|blind4|styles|outside|outside2|outside3|outside4
-               |blind5|outside5|blind6|outside6|outside7|blind7|families|both|all]
+               |blind5|outside5|blind6|outside6|outside7|blind7|outside8|blind8|families|both|all]
         [--show-misses]
     .venv/bin/python bench/planner_accuracy.py --table     # plans only, over the unit-test table
 
@@ -62,6 +62,10 @@ the families of issue 19 (shorthand, typos, moments, statistics, multi-item chec
 every kind, requests that must not write, follow-ups) and four voices (a physicist's notation, a
 phone's autocorrect, a beamline scientist who does not know the names, a shift leader's lists),
 split the same way; ``blind7`` was scored first on the commit before any rule written after it.
+``outside8`` (dev) and ``blind8`` (blind) are one set of 200 requests by an eighth person, in the
+same families and four more voices (a hedging newcomer, dictation transcripts, a chat style
+with emoji and arrows, an engineer from another lab with its own terms), split the same way;
+``blind8`` was scored first on the commit before any rule written after it.
 """
 
 from __future__ import annotations
@@ -102,6 +106,8 @@ SETS = {
     "outside6": QUERIES / "requests_outside6.json",
     "outside7": QUERIES / "requests_outside7.json",
     "blind7": QUERIES / "requests_blind7.json",
+    "outside8": QUERIES / "requests_outside8.json",
+    "blind8": QUERIES / "requests_blind8.json",
 }
 
 PLANS: dict[str, tuple[str, ...]] = {
@@ -314,6 +320,7 @@ async def run_sets(names: list[str], show_misses: bool, show_heldout: bool) -> i
             "outside5": show_misses,
             "outside6": show_misses,
             "outside7": show_misses,
+            "outside8": show_misses,
             "heldout": show_heldout,
         }.get(name, False)
         _report(name, score, time.perf_counter() - started, shown)
