@@ -146,7 +146,8 @@ def _joined(asked: list[str]) -> str:
     readback - ..., check it": check the QD46 readback); a sentence keeps its stop, a clause
     gets its comma."""
     asked = [without_discourse_markers(p).strip(" ,;:-") for p in asked]
-    asked = [p for p in asked if p]
+    # "I'm not sure how to ask this, but is the lifetime ...": the conjunction joined the hedge
+    asked = [re.sub(r"^(?:but|and|so)\s+", "", p, flags=re.I) for p in asked if p]
     bare = [p for p in asked if _VERB_ON_A_PRONOUN.match(p)]
     if len(bare) == 1 and len(asked) > 1:
         rest = [p for p in asked if p is not bare[0]]
@@ -329,12 +330,26 @@ def _pieces(text: str) -> list[str]:
     return [p.strip() for p in out]
 
 
+#: An apology, a hedge or a comment on the asking itself, beside a request: no part of it.
+_HEDGE = re.compile(
+    r"^\W*(?:(?:sorry|apologies|my\s+bad|thanks|thank\s+you|cheers)(?:\s+(?:if|for)\b.*)?\W*$"
+    r"|(?:i'?m|i\s+am)\s+not\s+(?:sure|certain)(?:\s+(?:how\s+to\s+(?:ask|say|put)|"
+    r"(?:if|whether)\s+(?:that'?s|this\s+is|i'?m|i\s+am)|i'?m|i\s+am)\b.*|\W*$)"
+    r"|i\s+think\s+(?:it'?s|that'?s|this\s+is)\b.*"
+    r"|just\s+(?:checking|asking|curious|wondering)\b.*"
+    r"|\(?\s*(?:just\s+)?asking,?\s+not\s+doing\s*\)?\W*$)",
+    re.I,
+)
+
+
 def _asks(piece: str) -> bool:
     """The piece asks something: a question, a verb that asks leading it, a value given."""
     said = _LEADING_MARKERS.sub("", piece.strip(" ,;:-"), count=1)
     said = _MARKER_BEFORE_VERB.sub("", said, count=1).strip()
     if not re.search(r"[A-Za-z0-9]", said):
         return False  # "Incoming shift here.", "Handover item 3:": a marker alone
+    if _HEDGE.match(said):
+        return False  # "sorry if wrong", "I'm not sure I'm asking this right": said of the asking
     if re.fullmatch(
         r"(?:(?:for\s+)?(?:the|an?|our)\s+)?(?:[a-z-]+\s+){0,3}(?:test|tests|study|studies|scan|"
         r"measurement|experiment|md|commissioning|calibration|campaign|check)[\s.!]*",

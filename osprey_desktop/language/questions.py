@@ -41,7 +41,8 @@ _CONCEPT_FORMS = [
     re.compile(r"^(?:what|who)(?:\s+is|\s+are|'s)\s+\w+s\s+(?:for|used for)\b"),
     # what does HCM stand for / mean; what does a DCCT measure
     re.compile(
-        r"^what\s+(?:does|do)\s+.+\s+(?:actually\s+|really\s+)?(?:mean|stand\s+for|measure|do|control)"
+        r"^what\s+(?:does|do)\s+.+\s+(?:actually\s+|really\s+)?(?:mean|stand\s+for|measure|do|control|"
+        r"depend\s+on)(?:\s+in\s+practice)?"
         # "what does the top-up countdown mean for my experiment?"
         r"(?:\s+(?:for|to)\s+(?:my|our|me|us|a|an|the\s+users?)\b[^?]*)?\s*[?.!]*$"
     ),
@@ -291,6 +292,12 @@ _VALUE_WITHIN_LIMITS = re.compile(
     r"\b[a-z]{2,5}\s?\d{1,3}\s+(?:at|to|=|->)\s*[-+]?\.?\d[\d.]*\s*[a-zµ]*\s*[:,;-]?\s*"
     r"(?:is\s+that\s+|would\s+that\s+be\s+|still\s+)?(?:within|inside|in)\s+(?:the\s+|its\s+)?limits?\b"
 )
+#: a value asked of a device's limits ("is 0.8 A ok for HCM5?", "would 7 A be allowed on VCM 2?")
+_VALUE_OK_FOR = re.compile(
+    r"\b(?:is|would|will|are)\s+(?:a\s+)?[-+]?\.?\d[\d.]*\s*[a-zµ%]{0,4}\s+(?:be\s+)?(?:ok(?:ay)?|fine|"
+    r"allowed|permitted|safe|acceptable|within\s+(?:the\s+)?limits)\s+(?:for|on|with)\s+"
+    r"(?:the\s+)?[a-z]{2,5}\s?\d{1,3}\b"
+)
 #: a change the operator meant to ask for, and whether it would be fine ("I was going to ask
 #: you to set the ID 5 gap to 8 mm. Is that OK for the machine?")
 _INTENDED_CHANGE = re.compile(
@@ -309,7 +316,11 @@ def asks_for_limits(text: str) -> bool:
     write limits, answered from the write policy; never a reading, never a write. "the max of
     the beam current over the last hour" is a statistic of its history, not this."""
     lowered = " ".join(text.lower().split())
-    if _VALUE_WITHIN_LIMITS.search(lowered) or _INTENDED_CHANGE.search(lowered):
+    if (
+        _VALUE_WITHIN_LIMITS.search(lowered)
+        or _INTENDED_CHANGE.search(lowered)
+        or _VALUE_OK_FOR.search(lowered)
+    ):
         return True
     if _WITHIN_LIMITS.search(lowered):
         return False  # "is the orbit within limits?": its alarm limits, a reading

@@ -32,7 +32,7 @@ _WORDS_ASKING: tuple[tuple[str, tuple[Statistic, ...]], ...] = (
     (r"variance", ("variance",)),
     (r"spread|variations?|varied|fluctuat\w*", ("std", "peak_to_peak")),
     (r"nois(?:e|y|ier|iest)|jitter\w*", ("std",)),
-    (r"drift\w*", ("drift",)),
+    (r"drift\w*|trending(?:\s+(?:up|down|upwards|downwards))?", ("drift",)),
     (
         r"(?:un)?stable|(?:in)?stability|steady|steadiness",
         ("std", "peak_to_peak", "drift"),

@@ -90,3 +90,9 @@ def test_another_kind_after_a_reading_is_no_question_of_knowledge():
         parse_request("what is the lifetime", WORDS), parse_request("and a BPM?", WORDS), WORDS
     )
     assert merged is None or merged.intent != "knowledge"
+
+
+def test_what_a_quantity_depends_on_and_a_value_ok_for_a_device_are_answered_in_words():
+    assert is_knowledge_question("what does the lifetime actually depend on?")
+    assert asks_for_limits("is 0.8 A ok for HCM5?")
+    assert not asks_for_limits("is HCM5 ok?")

@@ -273,7 +273,7 @@ def test_a_check_against_a_value_told_is_a_read():
         (
             "Per the handover the RF frequency stays at 499.654 all night, so don't touch it. "
             "What's it reading?",
-            "so don't touch the RF frequency. What's the RF frequency reading?",
+            "don't touch the RF frequency. What's the RF frequency reading?",
         ),
         (
             "beamlines at ID05 and ID07 both want 20 mm, set both gaps",
@@ -421,7 +421,7 @@ def test_the_same_of_another_device_is_the_same_as():
 @pytest.mark.parametrize(
     ("text", "asked"),
     [
-        ("I know it's over the limit, but try QF 9 at 135 A", "but try QF 9 at 135 A"),
+        ("I know it's over the limit, but try QF 9 at 135 A", "try QF 9 at 135 A"),
         (
             "take QD04 down 3 A, I know the step limit, let it refuse if it must",
             "take QD04 down 3 A",
@@ -607,3 +607,29 @@ def test_a_whole_number_read_digit_by_digit_before_its_decimals_is_one_number():
 
     assert spelled_number("four nine nine point six five four five") == 499.6545
     assert spelled_number("one two three") is None  # digits alone may be a device's number
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        (
+            "could I see the x tune? I'm not sure if that's what people call it here",
+            "could I see the x tune?",
+        ),
+        (
+            "sorry, what was the energy at midnight? just checking my logbook",
+            "what was the energy at midnight?",
+        ),
+        ("is 0.8 A ok for HCM5? (asking, not doing)", "is 0.8 A ok for HCM5?"),
+        (
+            "I'm not sure how to ask this, but is the lifetime trending down?",
+            "is the lifetime trending down?",
+        ),
+    ],
+)
+def test_an_apology_or_a_hedge_beside_a_request_is_no_part_of_it(text, asked):
+    assert asked_part(text) == asked
+
+
+def test_a_doubt_about_the_machine_is_still_asked():
+    assert asked_part("I'm not sure the vacuum is ok") == "I'm not sure the vacuum is ok"
