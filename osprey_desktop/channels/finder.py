@@ -89,8 +89,8 @@ from osprey_desktop.channels.words import (
     text_words,
 )
 from osprey_desktop.channels.words import _shipped_vocabulary as _shipped_vocabulary
+from osprey_desktop.language.device_prefix_slips import device_prefix_respelled
 from osprey_desktop.language.shortenings import Shortenings
-from osprey_desktop.language.spelling import device_prefix_respelled
 
 if TYPE_CHECKING:
     from osprey_desktop.channels.records import ChannelRecord

@@ -47,8 +47,9 @@ list, its time zone) is handed in by the caller.
 * ``follow_ups``: a follow-up as the previous parse with the slots the new turn names replaced.
 * ``spelling``: a verb typed with one slip, leading a request, read as that verb; slips in
   the grammar's and the channel list's words and chat spellings ("insted", "volatge", "wat");
-  a device prefix with two letters swapped ("vmc 7"), a short verb with a letter doubled
-  ("seet"), "too" before a number.
+  a short verb with a letter doubled ("seet"), "too" before a number, "lsat".
+* ``device_prefix_slips``: a device prefix typed with two neighbouring letters swapped ("vmc
+  7", "HMC21") read as the list's one prefix that close (the finder uses it too).
 * ``time_words``: times said in words ("a quarter past nine", "an hour and a half ago",
   "at 9.30", "ten to midnight") written as the time parsers read them; an hour alone at a
   past moment ("what was X at 7") is that clock time.

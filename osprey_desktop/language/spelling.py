@@ -31,9 +31,13 @@ stays where the list says "measured", "readback" where it says "readbacks".
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from functools import lru_cache
 
+from osprey_desktop.language.device_prefix_slips import (
+    device_prefix_respelled,
+    neighbours_swapped,
+    short_words,
+)
 from osprey_desktop.language.lexicon import (
     CHANGE,
     DETERMINERS,
@@ -45,10 +49,9 @@ from osprey_desktop.language.lexicon import (
     READ_VERBS,
 )
 from osprey_desktop.language.numbers import read_number
-from osprey_desktop.language.units import lookup_unit
-from osprey_desktop.language.words import STOP_WORDS
+from osprey_desktop.language.words import STOP_WORDS, typed_case
 
-__all__ = ["device_prefix_respelled", "slips_respelled", "verb_spelled"]
+__all__ = ["slips_respelled", "verb_spelled"]
 
 #: Words of the grammar, never respelled as another.
 _KNOWN = CHANGE | READ_VERBS | PLOT_VERBS | QUESTION_LEADS | STOP_WORDS | POLITE | DETERMINERS
@@ -145,12 +148,7 @@ def _swapped_grammar_word(typed: str, known: frozenset[str]) -> str:
     word = typed.lower()
     if word in known or word in _GRAMMAR_TO_SPELL:
         return typed
-    close = [
-        t
-        for t in _GRAMMAR_TO_SPELL
-        if len(t) == 4
-        and any(word == t[:i] + t[i + 1] + t[i] + t[i + 2 :] for i in range(len(t) - 1))
-    ]
+    close = [t for t in _GRAMMAR_TO_SPELL if len(t) == 4 and neighbours_swapped(word, t)]
     return close[0] if len(close) == 1 else typed
 
 
@@ -193,7 +191,7 @@ def slips_respelled(
     )
     text = _grammar_words_respelled(text, facility_words)
     text = _doubled_verbs_respelled(text, facility_words)
-    prefixes = _short_words(facility_words) if device_prefixes is None else device_prefixes
+    prefixes = short_words(facility_words) if device_prefixes is None else device_prefixes
     text = device_prefix_respelled(text, prefixes, facility_words.__contains__)
     text = re.sub(r"\b[A-Za-z]{5,}\b", respell, text)
     # "in the lsat 4 hours": a four-letter grammar word with two neighbouring letters swapped
@@ -246,18 +244,11 @@ def _grammar_words_respelled(text: str, facility_words: frozenset[str]) -> str:
         if typed.lower() in facility_words:
             return found.group(0)
         at = found.start("typed") - found.start()
-        return found.group(0)[:at] + _cased(meant, typed) + found.group(0)[at + len(typed) :]
+        return found.group(0)[:at] + typed_case(meant, typed) + found.group(0)[at + len(typed) :]
 
     for pattern, meant in _GRAMMAR_SLIPS:
         text = pattern.sub(lambda m, meant=meant: respell(m, meant), text)
     return text
-
-
-def _cased(word: str, typed: str) -> str:
-    """``word`` in the case ``typed`` was typed in ("Too" -> "To", "HMC" -> "HCM")."""
-    if typed.isupper() and len(typed) > 1:
-        return word.upper()
-    return word[:1].upper() + word[1:] if typed[:1].isupper() else word
 
 
 # -- a short verb with a letter doubled ------------------------------------------------
@@ -282,7 +273,7 @@ def _doubled_verbs_respelled(text: str, facility_words: frozenset[str]) -> str:
         } & _SHORT_VERBS
         if len(verbs) != 1 or not _leads_its_clause(text[: found.start()]):
             return typed
-        return _cased(verbs.pop(), typed)
+        return typed_case(verbs.pop(), typed)
 
     return re.sub(r"\b[A-Za-z]{4,5}\b", respell, text)
 
@@ -294,73 +285,6 @@ def _leads_its_clause(before: str) -> bool:
     while words and words[-1].lower() in POLITE and not _CLAUSE_START.search(" ".join(words)):
         words.pop()
     return _CLAUSE_START.search(" ".join(words)) is not None
-
-
-# -- a device prefix with two letters swapped --------------------------------------------
-
-#: Letters, then a device number: together ("HMC21") or apart ("vmc 7", "hmc-21", "vmc #7").
-_LETTERS_NUMBERED = re.compile(
-    r"\b(?P<letters>[A-Za-z]{2,5})(?P<gap>\s*[-#_]\s*|\s+)?(?P<number>\d{1,3})\b(?![.,]\d)"
-)
-
-
-def device_prefix_respelled(
-    text: str,
-    prefixes: frozenset[str],
-    is_list_word: Callable[[str], bool] = frozenset().__contains__,
-) -> str:
-    """``text`` with the letters of a numbered device typed with two neighbouring letters
-    swapped written as the facility's prefix ("set vmc 7" -> "set vcm 7", "HMC21" ->
-    "HCM21", "DQ04" -> "QD04" where ``prefixes`` has "vcm", "hcm" and "qd"): only when a
-    device number follows (no unit after it; two letters only with the number joined to
-    them), the letters are no prefix, no word of the grammar, of the list (``is_list_word``)
-    or a unit, and exactly one prefix is that one swap away."""
-    if not prefixes:
-        return text
-
-    def respell(found: re.Match[str]) -> str:
-        typed, word = found.group("letters"), found.group("letters").lower()
-        if word in prefixes or is_list_word(word) or word in GRAMMAR_WORDS or word in _KNOWN:
-            return found.group(0)
-        if lookup_unit(word) or read_number(word) is not None:
-            return found.group(0)
-        if found.group("gap") and (len(word) < 3 or _unit_after(text[found.end() :])):
-            # "fr 8 to 10", "ca 3": two letters apart from a number are often a word or a
-            # shorthand; "hcm 5 mA": an amount, not a device number
-            return found.group(0)
-        close = [p for p in prefixes if _neighbours_swapped(word, p)]
-        if len(close) != 1:
-            return found.group(0)
-        return _cased(close[0], typed) + found.group(0)[len(typed) :]
-
-    return _LETTERS_NUMBERED.sub(respell, text)
-
-
-def _unit_after(rest: str) -> bool:
-    unit = re.match(r"\s*([a-zµ%]+)", rest, re.I)
-    word = unit.group(1) if unit else ""
-    return bool(word) and word.lower() not in ("a", "x", "y") and bool(lookup_unit(word))
-
-
-def _neighbours_swapped(word: str, other: str) -> bool:
-    """``word`` is ``other`` with two neighbouring letters swapped ("vmc" for "vcm")."""
-    if len(word) != len(other) or word == other:
-        return False
-    differ = [i for i in range(len(word)) if word[i] != other[i]]
-    return (
-        len(differ) == 2
-        and differ[1] == differ[0] + 1
-        and word[differ[0]] == other[differ[1]]
-        and word[differ[1]] == other[differ[0]]
-    )
-
-
-@lru_cache(maxsize=4)
-def _short_words(facility_words: frozenset[str]) -> frozenset[str]:
-    """The list's words a device prefix can be (two to five letters), less the grammar's."""
-    return frozenset(
-        w for w in facility_words if 2 <= len(w) <= 5 and w.isalpha() and w not in GRAMMAR_WORDS
-    )
 
 
 def _channel_word_spelled(typed: str, facility_words: frozenset[str], known: frozenset[str]) -> str:
@@ -408,7 +332,7 @@ def _by_length(words: frozenset[str]) -> dict[int, tuple[str, ...]]:
 def _swapped_or_missing(word: str, other: str) -> bool:
     """``word`` is ``other`` with two neighbouring letters swapped, or with one letter missing."""
     if len(word) == len(other):
-        return _neighbours_swapped(word, other)
+        return neighbours_swapped(word, other)
     return len(other) == len(word) + 1 and any(
         other[:i] + other[i + 1 :] == word for i in range(len(other))
     )

@@ -213,3 +213,10 @@ __all__ = [
     "stem",
     "words",
 ]
+
+
+def typed_case(word: str, typed: str) -> str:
+    """``word`` in the case ``typed`` was typed in ("Too" -> "To", "HMC" -> "HCM")."""
+    if typed.isupper() and len(typed) > 1:
+        return word.upper()
+    return word[:1].upper() + word[1:] if typed[:1].isupper() else word

@@ -14,9 +14,10 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from osprey_desktop.channels import ChannelDatabase, ChannelRecord
+from osprey_desktop.language.device_prefix_slips import device_prefix_respelled
 from osprey_desktop.language.parsed_request import Vocabulary
 from osprey_desktop.language.request import facility_words, parse_request
-from osprey_desktop.language.spelling import device_prefix_respelled, slips_respelled
+from osprey_desktop.language.spelling import slips_respelled
 from osprey_desktop.planners.channel_words import vocabulary_of
 from tests.support.records import magnet_pair
 
