@@ -36,7 +36,7 @@ CROSSED_WORDS = _set("fallen risen climbed sunk exceeded reached crossed dipped"
 ASKERS = _set("anyone someone somebody anybody who")
 STATISTIC_WORDS = _set(
     """average avg mean maximum max minimum min rms std stdev deviation median peak spread
-    variance highest lowest trending drifting"""
+    variance highest lowest"""
 )
 COMPARE_WORDS = _set("compare comparison versus vs against")
 #: Verbs that change a device. The planner's word list plus those that act only with a value,

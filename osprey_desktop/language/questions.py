@@ -310,6 +310,13 @@ _INTENDED_CHANGE = re.compile(
 )
 
 
+#: a change asked after the question ("if so set it", "then go ahead", "and do it")
+_CHANGE_AFTER = re.compile(
+    r"[?.,;]\s*(?:(?:and\s+)?if\s+(?:so|yes|it\s+is|ok)|then|and)\b[^?]*\b(?:set|put|do|apply|go\s+ahead|"
+    r"write|change|send)\b"
+)
+
+
 def asks_for_limits(text: str) -> bool:
     """ "HCM max step?", "what's the max I can set the RF frequency to?", "how far could HCM10
     be moved in one step?", "If I put VCM 2 at 7 A, is that permitted?": a question about the
@@ -321,7 +328,8 @@ def asks_for_limits(text: str) -> bool:
         or _INTENDED_CHANGE.search(lowered)
         or _VALUE_OK_FOR.search(lowered)
     ):
-        return True
+        # "is 0.3 A ok for HCM5? if so set it": the question is the change's condition
+        return not _CHANGE_AFTER.search(lowered)
     if _WITHIN_LIMITS.search(lowered):
         return False  # "is the orbit within limits?": its alarm limits, a reading
     if _HYPOTHETICAL_CHANGE.search(lowered):

@@ -48,6 +48,10 @@ def said_plainly(text: str) -> str:
     # "Because the orbit is off, increase VCM08 by 0.1 A", "The lifetime dropped, so open ID05
     # to 30 mm", "..., since they should track": the reason is no part of the request
     work = _without_reasons(work)
+    # "set VCM 3 to 0.1 A, sorry if wrong", "I'm not sure, but could you lower QF 5 by 1 A?":
+    # an apology or a doubt about the asking, around the request
+    work = _APOLOGY_AFTER.sub("", work)
+    work = _DOUBT_BEFORE.sub("", work)
     # "HCM21 to -0.3 A, orbit bump test": what a change is for, named after it
     work = _PURPOSE_LABEL.sub(lambda m: m["unit"], work)
     # "lt yesterday 14-16h": a range of clock hours on that day, not devices 14 to 16
@@ -171,6 +175,15 @@ _NAMED_IN_PARENTHESES = re.compile(
     r"(?P<lead>\b(?:of|for|on|at|from|read|show|check|plot|set|put|give|get|take|make)\s+|^)"
     r"(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+){1,6}?"
     r"\(\s*(?:that'?s\s+|i\.?e\.?,?\s+|aka\s+)?(?P<device>[A-Za-z]{2,5}[\s-]?\d{1,3})\s*\)",
+    re.I,
+)
+_APOLOGY_AFTER = re.compile(
+    r"\s*[,;]?\s*\b(?:sorry|apologies)(?:\s+(?:if|for)\b[^,;.?!]*)?[\s.!]*$", re.I
+)
+_DOUBT_BEFORE = re.compile(
+    r"^\W*(?:sorry,?\s+)?(?:i'?m\s+not\s+(?:sure|certain)|i\s+(?:guess|suppose))\s*[,;:-]?\s*(?:but\s+)?"
+    r"(?=(?:could|can|would|will|please|set|put|lower|raise|increase|decrease|read|show|plot|what|"
+    r"is|are)\b)",
     re.I,
 )
 _PURPOSE_LABEL = re.compile(

@@ -633,3 +633,19 @@ def test_an_apology_or_a_hedge_beside_a_request_is_no_part_of_it(text, asked):
 
 def test_a_doubt_about_the_machine_is_still_asked():
     assert asked_part("I'm not sure the vacuum is ok") == "I'm not sure the vacuum is ok"
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("set VCM 3 to 0.1 A, sorry if wrong", "set VCM3 to 0.1 A"),
+        ("I'm not sure, but could you lower QF 5 by 1 A?", "decrease QF5 by 1 A"),
+    ],
+)
+def test_an_apology_or_a_doubt_around_a_change_leaves_the_change(text, canonical):
+    assert parse(text).canonical == canonical
+
+
+def test_a_state_told_of_a_device_before_its_change_keeps_the_change_on_it():
+    request = parse("VCM 3 is trending up, lower it by 0.05 A")
+    assert request.targets == ("VCM3",) and request.quantity.value == pytest.approx(-0.05)
