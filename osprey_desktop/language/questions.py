@@ -312,8 +312,8 @@ _INTENDED_CHANGE = re.compile(
 
 #: a change asked after the question ("if so set it", "then go ahead", "and do it")
 _CHANGE_AFTER = re.compile(
-    r"[?.,;]\s*(?:(?:and\s+)?if\s+(?:so|yes|it\s+is|ok)|then|and)\b[^?]*\b(?:set|put|do|apply|go\s+ahead|"
-    r"write|change|send)\b"
+    r"[?.,;]\s*(?:(?:and\s+)?if\s+(?:so|yes|it\s+is|ok)|then|and|but)\b[^?]*\b(?:set|put|do|apply|"
+    r"go\s+ahead|write|change|send|raise|lower|increase|decrease)\b"
 )
 
 
@@ -334,6 +334,8 @@ def asks_for_limits(text: str) -> bool:
         return False  # "is the orbit within limits?": its alarm limits, a reading
     if _HYPOTHETICAL_CHANGE.search(lowered):
         return True  # "what if I set QF3 to 125 A?", "if I put ..., would that go through?"
+    if _CHANGE_AFTER.search(lowered) and re.search(r"\d", lowered):
+        return False  # "I'm not sure if that's allowed, but could you set HCM 5 to 4 A?"
     asked = "?" in lowered or bool(
         re.match(r"^(?:\W*)(?:what|whats|how|can|could|may|is|are|would|if)\b", lowered)
     )

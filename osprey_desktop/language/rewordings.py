@@ -181,9 +181,11 @@ _APOLOGY_AFTER = re.compile(
     r"\s*[,;]?\s*\b(?:sorry|apologies)(?:\s+(?:if|for)\b[^,;.?!]*)?[\s.!]*$", re.I
 )
 _DOUBT_BEFORE = re.compile(
-    r"^\W*(?:sorry,?\s+)?(?:i'?m\s+not\s+(?:sure|certain)|i\s+(?:guess|suppose))\s*[,;:-]?\s*(?:but\s+)?"
+    r"^\W*(?:sorry,?\s+)?(?:i'?m\s+not\s+(?:sure|certain)|i\s+(?:guess|suppose))"
+    r"(?:\s+(?:how\s+to\s+(?:ask|say|put)\s+(?:this|it)|(?:if|whether)\s+[^,;?]{0,40}))?"
+    r"\s*[,;:-]?\s*(?:but\s+)?"
     r"(?=(?:could|can|would|will|please|set|put|lower|raise|increase|decrease|read|show|plot|what|"
-    r"is|are)\b)",
+    r"is|are)\b|[A-Za-z]{2,5}\s?\d)",
     re.I,
 )
 _PURPOSE_LABEL = re.compile(

@@ -649,3 +649,15 @@ def test_an_apology_or_a_doubt_around_a_change_leaves_the_change(text, canonical
 def test_a_state_told_of_a_device_before_its_change_keeps_the_change_on_it():
     request = parse("VCM 3 is trending up, lower it by 0.05 A")
     assert request.targets == ("VCM3",) and request.quantity.value == pytest.approx(-0.05)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm not sure how to say this, but QF 3 should be 121 A",
+        "I'm not sure if that's allowed, but could you set HCM 5 to 4 A?",
+    ],
+)
+def test_a_change_asked_after_a_doubt_is_still_a_change(text):
+    request = parse(text)
+    assert request.intent == "write" and request.quantity is not None
