@@ -229,11 +229,6 @@ _AS_AGREED = re.compile(
     re.I,
 )
 _SECTOR = re.compile(r"\bsector\s+\d{1,2}\b", re.I)
-_MODAL_VALUE = re.compile(
-    r"\b(?:should|must|needs?\s+to|has\s+to|ought\s+to)\s+(?:be|go|sit)\s+(?:at\s+|to\s+|on\s+)?"
-    r"[-+−]?\.?\d",
-    re.I,
-)
 _EXPECTED = re.compile(
     r"(?:it\s+|that\s+|this\s+)?(?:should|must|ought\s+to|is\s+supposed\s+to)\s+(?:be|read|sit)\b",
     re.I,
@@ -401,8 +396,6 @@ def _asks(piece: str) -> bool:
     lead = re.findall(r"[a-z]+", lead_stripped(said).lower())[:1]
     if lead and lead[0] in _REQUEST_VERBS:
         return True
-    if DEVICE_NAME.search(said) and _MODAL_VALUE.search(said):
-        return True  # "..., but QF 3 should be 121 A": a value wanted for a device named
 
     # "ID04 gap to 18 mm", "QD 46 readback": what is wanted of a device, no verb that tells
     return not _TELLS.search(said)

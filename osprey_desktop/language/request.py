@@ -553,7 +553,9 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
                 is_question(clause) or names_a_channel(clause, vocabulary)
             )
             if named_first and not read_before:
-                topic, topic_clause = _names_only(clause), clause
+                # "id2 gap? then 16mm" asks first; "QF 33, bring it up ..." names the target
+                asked = re.search(re.escape(clause.strip(" ,.")) + r"\s*\?", canonical)
+                topic, topic_clause = _names_only(clause) and not asked, clause
             read_before = read_before or named_first
             # "set HCM27 to 0.3 A, then what's the orbit in sector 9?": asked after the change
             reads_after = reads_after or bool(

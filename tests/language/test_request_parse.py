@@ -459,6 +459,7 @@ def test_a_range_of_places_without_a_unit_stays_a_range():
         ("For the vertical corrector 29, put at -0.2 A.", False),
         ("HCM 7 readback please, then bump it 0.05 A", True),  # a reading asked for
         ("BPM40 y? then VCM20 +0.05A", True),
+        ("id2 gap? then 16mm", True),  # a question before its change
         ("the lifetime, then set QF3 to 121 A", True),
     ],
 )
