@@ -225,6 +225,8 @@ def follow_up(
     # "Not the ID 7, the ID 9 I wanted.", "no, not QF3 - QF5": the other target, all else kept
     same = _SAME_FOR.match(new.canonical) or _NOT_THAT_ONE.match(new.canonical)
     if same and new.quantity is None and (not new.changes or previous.changes):
+        if re.match(r"(?:that|it|this|them|those)\b", same.group("rest"), re.I):
+            return None  # "do that again": the previous request itself, not a new target
         # "same → s4": a sector said short
         rest = re.sub(
             r"^s(?:ec(?:tor)?)?\.?\s*(\d{1,2})$", r"sector \1", same.group("rest"), flags=re.I

@@ -159,3 +159,7 @@ def test_the_other_plane_at_another_time_is_that_plane_then():
     request = merged("what is the horizontal tune?", "and the vertical one yesterday at 22:00?")
     assert request is not None and request.targets == ("the vertical tune",)
     assert request.intent in ("history", "read") and request.time is not None
+
+
+def test_do_that_again_names_no_new_target():
+    assert merged("read the beam current", "do that again") is None
