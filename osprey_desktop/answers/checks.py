@@ -13,10 +13,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from osprey_desktop.language.checks import Check
+from osprey_desktop.language.checks import Check, check_asked
 
-__all__ = ["Observed", "check_facts", "observed_values"]
+__all__ = ["Observed", "check_facts", "checked_facts", "observed_values"]
 
 
 def fmt(value: float) -> str:
@@ -262,3 +263,69 @@ def observed_values(channel_values: Mapping[str, object]) -> list[Observed]:
         if isinstance(value, int | float) and not isinstance(value, bool):
             out.append(Observed(name, [float(value)], str(getattr(reading, "units", "") or "")))
     return out
+
+
+def checked_facts(
+    state: Mapping[str, Any],
+    context_of: Callable[[str, str], Any],
+    kinds: Sequence[str] = ("CHANNEL_VALUES", "ARCHIVER_DATA"),
+) -> list[str]:
+    """The verdict of the check the request asked of what this turn read or retrieved
+    (``context_of(type, key)``: the stored context object)."""
+    check = check_asked(str(state.get("task_current_task") or ""))
+    if check is None:
+        return []
+    seen, history, at = [], False, ""
+    for context_type, by_key in (state.get("capability_context_data") or {}).items():
+        if context_type not in kinds:
+            continue
+        for key in by_key:
+            context = context_of(context_type, key)
+            if context_type == "CHANNEL_VALUES" and getattr(context, "channel_values", None):
+                seen += observed_values(context.channel_values)
+            elif context_type == "ARCHIVER_DATA" and getattr(context, "time_series_data", None):
+                moment = getattr(context, "moment", None)
+                history = history or moment is None
+                if moment is not None:
+                    at = _clock(moment, getattr(context, "timezone_name", "UTC"))
+                seen += [
+                    Observed(
+                        name,
+                        values if moment is None else _at(context, name, moment.timestamp()),
+                        str((context.units or {}).get(name, "")),
+                    )
+                    for name, values in context.time_series_data.items()
+                ]
+    if history and any(len(o.values) == 1 for o in seen) and len({len(o.values) for o in seen}) > 1:
+        return []  # a reading beside a history ("higher than at 07:00?"): the comparison says it
+    return check_facts(check, seen, _nominal_of, history=history and not at, at=at)
+
+
+def _clock(moment: Any, zone_name: str) -> str:
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        return moment.astimezone(ZoneInfo(zone_name)).strftime("%H:%M")
+    except (ZoneInfoNotFoundError, ValueError):
+        return moment.strftime("%H:%M")
+
+
+def _at(context: Any, name: str, moment: float) -> list[Any]:
+    """The sample of ``name`` in force at ``moment`` (the last one at or before it)."""
+    times = (context.timestamps or {}).get(name) or []
+    values = context.time_series_data.get(name) or []
+    before = [v for t, v in zip(times, values, strict=False) if t <= moment]
+    return before[-1:] if before else values[:1]
+
+
+def _nominal_of(channel: str) -> float | None:
+    """The channel list's nominal value of ``channel``, when the list gives one."""
+    from osprey_desktop.connectors import get_configured_channel_database
+
+    try:
+        record = get_configured_channel_database().get(channel)
+    except Exception:  # noqa: BLE001 - no list, no nominal: the check says so
+        return None
+    if record is None or "nominal" not in record.model_fields_set:
+        return None
+    return float(record.nominal)

@@ -15,14 +15,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from osprey_desktop.answers.checks import Observed, check_facts, observed_values
+from osprey_desktop.answers.checks import checked_facts
 from osprey_desktop.answers.history import history_table, latest_alarms
 from osprey_desktop.answers.history_statistics import headline as statistics_headline
 from osprey_desktop.answers.history_statistics import statistics_table
 from osprey_desktop.answers.model import Answer, Block, Table, TextBlock
 from osprey_desktop.answers.tables import values_table, write_table, write_tone
 from osprey_desktop.config import ConfigError, get_config
-from osprey_desktop.language.checks import check_asked
 
 logger = logging.getLogger(__name__)
 
@@ -121,73 +120,14 @@ def plan_answer(
         for label in inputs_of_steps(state, None):
             rest.pop(label, None)
     plan.for_planner = rest
-    checked = checked_facts(state, contexts)
+    checked = checked_facts(
+        state, lambda kind, key: _context(state, kind, key, contexts), TABLED_TYPES
+    )
     if checked:  # "are both tunes within 0.01 of nominal?": the verdict before the values
         plan.leading.insert(0, TextBlock("\n".join(checked), "fact"))
     if plan.tone == "info" and plan.tables:
         plan.tone = "success"
     return plan
-
-
-def checked_facts(state: Mapping[str, Any], contexts: ContextManager | None) -> list[str]:
-    """The verdict of the check the request asked of what this turn read or retrieved."""
-    check = check_asked(str(state.get("task_current_task") or ""))
-    if check is None:
-        return []
-    seen, history, at = [], False, ""
-    for context_type, by_key in (state.get("capability_context_data") or {}).items():
-        if context_type not in TABLED_TYPES:
-            continue
-        for key in by_key:
-            context = _context(state, context_type, key, contexts)
-            if context_type == "CHANNEL_VALUES" and getattr(context, "channel_values", None):
-                seen += observed_values(context.channel_values)
-            elif context_type == "ARCHIVER_DATA" and getattr(context, "time_series_data", None):
-                moment = getattr(context, "moment", None)
-                history = history or moment is None
-                if moment is not None:
-                    at = _clock(moment, getattr(context, "timezone_name", "UTC"))
-                seen += [
-                    Observed(
-                        name,
-                        values if moment is None else _at(context, name, moment.timestamp()),
-                        str((context.units or {}).get(name, "")),
-                    )
-                    for name, values in context.time_series_data.items()
-                ]
-    if history and any(len(o.values) == 1 for o in seen) and len({len(o.values) for o in seen}) > 1:
-        return []  # a reading beside a history ("higher than at 07:00?"): the comparison says it
-    return check_facts(check, seen, _nominal_of, history=history and not at, at=at)
-
-
-def _clock(moment: Any, zone_name: str) -> str:
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-    try:
-        return moment.astimezone(ZoneInfo(zone_name)).strftime("%H:%M")
-    except (ZoneInfoNotFoundError, ValueError):
-        return moment.strftime("%H:%M")
-
-
-def _at(context: Any, name: str, moment: float) -> list[Any]:
-    """The sample of ``name`` in force at ``moment`` (the last one at or before it)."""
-    times = (context.timestamps or {}).get(name) or []
-    values = context.time_series_data.get(name) or []
-    before = [v for t, v in zip(times, values, strict=False) if t <= moment]
-    return before[-1:] if before else values[:1]
-
-
-def _nominal_of(channel: str) -> float | None:
-    """The channel list's nominal value of ``channel``, when the list gives one."""
-    from osprey_desktop.connectors import get_configured_channel_database
-
-    try:
-        record = get_configured_channel_database().get(channel)
-    except Exception:  # noqa: BLE001 - no list, no nominal: the check says so
-        return None
-    if record is None or "nominal" not in record.model_fields_set:
-        return None
-    return float(record.nominal)
 
 
 def with_notice(plan: AnswerPlan, notice: str | None) -> AnswerPlan:
