@@ -20,7 +20,7 @@ from osprey_desktop.language.checks import Check, check_asked
 __all__ = ["Observed", "check_facts", "checked_facts", "observed_values"]
 
 
-def fmt(value: float) -> str:
+def _fmt(value: float) -> str:
     """A value as the check says it: four significant digits, no trailing noise."""
     return f"{value:.4g}"
 
@@ -76,7 +76,7 @@ def _level(check: Check, seen: Sequence[Observed], history: bool, at: str = "") 
                 hits[-1] += f" at {_said(extreme, obs.units)}"
     if not extremes:
         return []
-    threshold = f"{fmt(check.amount)} {check.unit or ''}".rstrip()
+    threshold = f"{_fmt(check.amount)} {check.unit or ''}".rstrip()
     when = " at any point in the window" if history else f" at {at}" if at else ""
     history = history or bool(at)
     if not hits:
@@ -114,7 +114,7 @@ def _band(
         worst = max(obs.values, key=lambda v: abs(v - centre))
         off = worst - centre
         sign = "+" if off >= 0 else ""
-        line = f"{obs.channel} {_said(worst, obs.units)} ({sign}{fmt(off)} from {centre:.7g})"
+        line = f"{obs.channel} {_said(worst, obs.units)} ({sign}{_fmt(off)} from {centre:.7g})"
         (inside if abs(off) <= width else outside).append(line)
     if not inside and not outside:
         return (
@@ -125,7 +125,7 @@ def _band(
             if missing
             else []
         )
-    band = f"{fmt(check.amount)} {check.unit or ''}".rstrip() + f" of {reference}"
+    band = f"{_fmt(check.amount)} {check.unit or ''}".rstrip() + f" of {reference}"
     if check.op == "outside":
         verdict = "Yes" if outside else "No"
         lines = [f"**{verdict}: {len(outside)} of {len(inside) + len(outside)} outside {band}**"]
@@ -152,9 +152,8 @@ def _from_reference(
             continue
         off = obs.values[-1] - centre
         sign = "+" if off >= 0 else ""
-        lines.append(
-            f"{obs.channel} {_said(obs.values[-1], obs.units)} ({sign}{fmt(off)} from {centre:.7g})"
-        )
+        said = _said(obs.values[-1], obs.units)
+        lines.append(f"{obs.channel} {said} ({sign}{_fmt(off)} from {centre:.7g})")
     out = [f"**Distance from {reference}:** " + "; ".join(lines) + "."] if lines else []
     if missing:
         out.append(f"No {reference} value in the channel list for {', '.join(missing)}.")
@@ -174,7 +173,7 @@ def _beyond(check: Check, seen: Sequence[Observed]) -> list[str]:
             hits.append(f"{obs.channel} {_said(worst, obs.units)}")
     if not total:
         return []
-    band = f"±{fmt(check.amount)} {check.unit or ''}".rstrip()
+    band = f"±{_fmt(check.amount)} {check.unit or ''}".rstrip()
     if not hits:
         return [f"**No: none of the {total} beyond {band}.**"]
     return [f"**Yes: {len(hits)} of {total} beyond {band}**: {', '.join(hits[:8])}."]
@@ -191,9 +190,9 @@ def _near(check: Check, seen: Sequence[Observed]) -> list[str]:
         off = value - target
         sign = "+" if off >= 0 else ""
         lines.append(
-            f"{obs.channel} {_said(value, obs.units)} ({sign}{fmt(off)} from {fmt(target)})"
+            f"{obs.channel} {_said(value, obs.units)} ({sign}{_fmt(off)} from {_fmt(target)})"
         )
-    return [f"**How near {fmt(check.amount)}:** " + "; ".join(lines) + "."] if lines else []
+    return [f"**How near {_fmt(check.amount)}:** " + "; ".join(lines) + "."] if lines else []
 
 
 def _rank(check: Check, seen: Sequence[Observed]) -> list[str]:
