@@ -66,6 +66,10 @@ _RANK = re.compile(
     r"vacuum|positions?|channels?|ones?|sectors?))",
     re.I,
 )
+_DURATIONS = frozenset(
+    ("s", "sec", "secs", "second", "seconds", "min", "mins", "minute", "minutes", "h", "hr", "hrs")
+    + ("hour", "hours", "d", "day", "days", "week", "weeks")
+)
 _OPERATORS = {
     "above": ">",
     "over": ">",
@@ -104,9 +108,19 @@ def _amount(said: str) -> float | None:
         return None
 
 
+def _a_span(found: re.Match[str] | None, text: str) -> bool:
+    """A duration said where a request names its window ("plot the lifetime over 2 hours",
+    "show the vacuum over 24 h"), not a threshold asked ("is the lifetime over 8 h?")."""
+    if found is None or (found["unit"] or "").lower() not in _DURATIONS:
+        return False
+    return "?" not in text and not re.match(r"^\W*(?:is|are|was|were|has|have)\b", text, re.I)
+
+
 def check_asked(text: str) -> Check | None:
     """The check ``text`` asks of what it reads, or None."""
     band = _BAND.search(text)
+    if _a_span(band, text):
+        band = None
     if band is not None:
         ref = (band["ref"] or "").lower() or None
         return Check("band", band["op"].lower(), _amount(band["num"]), band["unit"], ref, band[0])
@@ -116,6 +130,8 @@ def check_asked(text: str) -> Check | None:
             "beyond", "outside", abs(_amount(beyond["num"]) or 0), beyond["unit"], None, beyond[0]
         )
     level = _LEVEL.search(text)
+    if _a_span(level, text):
+        return None
     if level is not None:
         op = re.sub(r"\s+", " ", level["op"].lower())
         return Check(

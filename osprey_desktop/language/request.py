@@ -245,7 +245,13 @@ def parse_request(
     if unchecked != resolved and not request.changes and not CONDITIONAL.search(resolved):
         # "are both tunes within 0.01 of nominal?": the tunes are read, the answer checks them
         again = _parse(unchecked, vocabulary, now)
-        if again.targets and not again.changes and len(again.unused) < max(len(request.unused), 1):
+        keeps_time = (again.time is None) == (request.time is None)  # "plot X over 2 hours"
+        if (
+            again.targets
+            and not again.changes
+            and keeps_time
+            and len(again.unused) < max(len(request.unused), 1)
+        ):
             request = replace(again, text=request.text, quantity=request.quantity)
     if resolved != str(text):
         request = replace(request, text=" ".join(str(text).split()))

@@ -44,3 +44,8 @@ async def test_the_distance_from_nominal_is_said_for_each_channel(session):
     result = await session.submit("is the RF frequency readback still at nominal?", "t1")
     first = result.response.lstrip().splitlines()[0]
     assert first.startswith("**Distance from nominal:** SR:RF:Frequency:RB 499.65")
+
+
+async def test_a_window_said_with_over_gets_no_verdict(session):
+    result = await session.submit("plot the lifetime over 2 hours", "t1")
+    assert "**No:" not in result.response and "**Yes:" not in result.response

@@ -92,3 +92,14 @@ def test_at_or_from_the_nominal_value_is_a_check_of_the_distance():
     check = check_asked("how far is HCM 9 from its nominal?")
     assert check is not None and (check.kind, check.reference) == ("band", "nominal")
     assert without_check("is the RF frequency still at nominal?") == "is the RF frequency?"
+
+
+@pytest.mark.parametrize("text", ["plot the lifetime over 2 hours", "show the vacuum over 24 h"])
+def test_a_window_said_with_over_is_no_threshold(text):
+    assert check_asked(text) is None
+    assert parse_request(text, WORDS).time is not None
+
+
+def test_a_duration_asked_as_a_threshold_is_one():
+    check = check_asked("is the lifetime over 8 h?")
+    assert check is not None and (check.op, check.amount, check.unit) == (">", 8.0, "h")
