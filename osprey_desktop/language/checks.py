@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from osprey_desktop.language.units import lookup_unit
+
 __all__ = ["Check", "check_asked", "without_check"]
 
 _NUMBER = r"[-+−]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+−]?\d+)?"
@@ -66,10 +68,8 @@ _RANK = re.compile(
     r"vacuum|positions?|channels?|ones?|sectors?))",
     re.I,
 )
-_DURATIONS = frozenset(
-    ("s", "sec", "secs", "second", "seconds", "min", "mins", "minute", "minutes", "h", "hr", "hrs")
-    + ("hour", "hours", "d", "day", "days", "week", "weeks")
-)
+#: Durations the unit table does not convert to seconds ("over 2 days" names a window too).
+_DAYS = frozenset({"d", "day", "days", "week", "weeks"})
 _OPERATORS = {
     "above": ">",
     "over": ">",
@@ -111,7 +111,8 @@ def _amount(said: str) -> float | None:
 def _a_span(found: re.Match[str] | None, text: str) -> bool:
     """A duration said where a request names its window ("plot the lifetime over 2 hours",
     "show the vacuum over 24 h"), not a threshold asked ("is the lifetime over 8 h?")."""
-    if found is None or (found["unit"] or "").lower() not in _DURATIONS:
+    unit = (found["unit"] or "") if found is not None else ""
+    if not unit or (unit.lower() not in _DAYS and (lookup_unit(unit) or ("",))[0] != "s"):
         return False
     return "?" not in text and not re.match(r"^\W*(?:is|are|was|were|has|have)\b", text, re.I)
 

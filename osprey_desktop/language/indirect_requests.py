@@ -25,7 +25,6 @@ from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
 
 __all__ = ["indirect_said_plainly"]
 
-_VALUE = rf"(?:[-+−]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?|{SPELLED_NUMBER_PATTERN})"
 _MODAL = (
     r"(?:needs?\s+to|should|must|has\s+to|have\s+to|ought\s+to|wants?\s+to|could|can|will|"
     r"would|might)"

@@ -584,14 +584,14 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
             read_before = True  # "show me the ID04 gap and then open it to 20 mm"
         elif not is_change and found in READ_VERBS | PLOT_VERBS:
             reads_after = True  # "set HCM27 to 0.3 A, then show me the orbit in sector 9"
+    topic_devices = _devices_in(topic_clause)
     if (
         reads_first
         and topic
         and (
             _BACK_REFERENCE.search(change_clause)
             or not _DEVICE_NAMED.search(change_clause)
-            or bool(_devices_in(topic_clause))
-            and _devices_in(topic_clause) <= _devices_in(change_clause)
+            or (topic_devices and topic_devices <= _devices_in(change_clause))
         )
     ):
         # "Q F 33, um, bring it up to 121.5 A", "for the vertical corrector 29, put at -0.2 A":
