@@ -55,7 +55,7 @@ _TIME_POSSESSORS = "|".join(
 )
 _RESTORE = re.compile(
     r"\b(?:restore|revert|roll\s+(?:\S+\s+){0,3}?back|back\s+(?:to|the\s+way|where|how|as)|"
-    r"(?:where|what|how|like)\s+it\s+was|its\s+(?:value|setting)\s+(?:from|at|of)|"
+    r"(?:where|what|how|like)\s+it\s+(?:was|read|showed|stood|sat)\b|its\s+(?:value|setting)\s+(?:from|at|of)|"
     r"the\s+(?:value|setting)\s+it\s+had|the\s+(?:value|setting)\s+(?:of|from)\s+"
     r"(?=(?:an?|one|two|three|\d+)\s+(?:hours?|minutes?|mins?|days?)\s+ago|yesterday|this\s+morning|"
     r"last\s+night|\d{1,2}(?::\d{2})?\s*(?:am|pm|o'clock)))\b"
@@ -69,7 +69,7 @@ _GOLDEN = re.compile(rf"\b(?:{'|'.join(sorted(GOLDEN_WORDS))})\b", re.I)
 #: What a relation to the archive says besides its time: no channel's words.
 _ARCHIVE_WORDS = re.compile(
     r"\b(?:back\s+)?(?:to\s+)?(?:the\s+way|where|what|how|as|like)\s+(?:it|they)\s+"
-    r"(?:was|were|used\s+to\s+be|stood)\b|\b(?:to\s+)?(?:its|their)\s+(?:\w+\s+)?"
+    r"(?:was|were|used\s+to\s+be|stood|read|showed|sat)\b|\b(?:to\s+)?(?:its|their)\s+(?:\w+\s+)?"
     r"(?:value|setting|setpoint)s?\b"
     r"(?:\s+(?:from|at|of))?|\bback\b"
     # "go back with QF 11 to the value of one hour ago"

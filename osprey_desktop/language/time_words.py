@@ -27,6 +27,7 @@ from osprey_desktop.language.numbers import (
     read_number,
     spelled_number,
 )
+from osprey_desktop.language.units import lookup_unit
 
 __all__ = ["dotted_clock_times", "duration_statistics", "hours_of_past_moments", "spoken_times"]
 
@@ -235,25 +236,53 @@ _BARE_DURATION = re.compile(
 )
 
 
+# "plot the lifetime over 2 hours", "mean of the current across 30 min": a window said with
+# "over", "across" or "for" and no "the last" is the last that long; "is the lifetime over 8 h?"
+# asks a threshold (a question's copula before it), not a window
+_OVER_A_DURATION = re.compile(
+    r"\b(?P<lead>over|across|for|during)\s+(?:a\s+(?:period|span|window)\s+of\s+)?"
+    r"(?P<n>\d+(?:\.\d+)?|an?)\s*(?P<unit>h|hrs?|hours?|mins?|minutes?|d|days?|weeks?)\b"
+    r"(?!\s+ago)",
+    re.I,
+)
+_THRESHOLD_QUESTION = re.compile(r"^\s*(?:is|was|are|were|has|have|did|does|do|stays?)\b", re.I)
+
+
 def bare_durations(text: str) -> str:
     """``text`` with a bare duration said "the last <duration>" in a request for a trend or a
-    statistic that names no other time."""
-    if not _TREND_WORDS.search(text) or _NAMES_A_TIME.search(text):
+    statistic that names no other time ("ig 7 trend 24h", "plot the lifetime over 2 hours")."""
+    if not _TREND_WORDS.search(text):
+        return text
+    over = _OVER_A_DURATION.search(text)
+    if over and not _THRESHOLD_QUESTION.match(text):
+        rest = f"{text[: over.start()]} {text[over.end() :]}"
+        if not _NAMES_A_TIME.search(rest):
+            count = "1" if over["n"].lower() in ("a", "an") else over["n"]
+            said = f"over the last {count} {over['unit']}"
+            return f"{text[: over.start()]}{said}{text[over.end() :]}"
+    if _NAMES_A_TIME.search(text):
         return text
     return _BARE_DURATION.sub(lambda m: f"the last {m['n']} {m['unit']}", text, count=1)
 
 
 # "what was the lifetime at 7", "higher than at 10?": an hour alone after "at", in a clause that
 # speaks of the past or compares, is that hour on the clock (its most recent past occurrence,
-# like "at 07:00"); "put HCM 3 at 7" or "at 7 A" stays a value, and a write back to "how it
-# was at 9" is asked (09:00 or 21:00), never guessed
+# like "at 07:00"); "put HCM 3 at 7" or "at 7 A" stays a value. A write back to "how it was at
+# 9" reads the hour the same way: the approval names the moment whose value it writes, and the
+# hour is never the value written
 _HOUR_AT = re.compile(
-    r"\bat\s+(?P<h>[01]?\d|2[0-3])(?:\s*o'?clock)?"
+    rf"\bat\s+(?P<h>[01]?\d|2[0-3]|{NUMBER_WORD_PATTERN})(?:\s*o'?clock)?"
     r"(?=\s*(?:[?!;]|[.,](?!\d)|$)|\s+(?:yesterday|today|this|last|and|or|then|please|pls)\b)",
     re.I,
 )
-_WRITES = re.compile(
-    r"\b(?:back|restore|revert|return|roll|undo|set|put|make|change|increase|decrease)\b", re.I
+# "put QF5 back to how it was at 9 before the trip", "set HCM3 to what it read at 2 in the
+# night": the hour of a value said as it was then is that moment, whatever follows it
+_HOUR_IT_WAS = re.compile(
+    r"\b(?:what|where|how|as)\s+(?:it|they|that|this)\s+(?:was|were|read|showed|stood|sat|"
+    r"had\s+been|looked)\s+at\s+"
+    rf"(?P<h>[01]?\d|2[0-3]|{NUMBER_WORD_PATTERN})(?P<clock>\s*o'?clock)?\b"
+    r"(?!\s*(?:[:.]\d|a\.?m\b|p\.?m\b))(?P<next>\s*[^\s,;.?!]*)",
+    re.I,
 )
 _PAST_OR_COMPARED = re.compile(
     r"\b(?:was|were|been|had|than|vs\.?|versus|compared|values?|readings?)\b", re.I
@@ -294,10 +323,22 @@ def hours_of_past_moments(text: str) -> str:
         clause = re.split(r"[,;.!?]", found.string[: found.start()])[-1]
         if not _PAST_OR_COMPARED.search(clause):
             return found.group(0)
-        if 1 <= int(found["h"]) <= 12 and _WRITES.search(found.string):
-            return found.group(0)  # "put QF5 back to how it was at 9": 09:00 or 21:00 is asked
-        return f"at {int(found['h']):02d}:00"
+        hour = read_number(found["h"])
+        if hour is None or hour != int(hour) or not 0 <= hour <= 23:
+            return found.group(0)
+        return f"at {int(hour):02d}:00"
 
+    def hour_it_was(found: re.Match[str]) -> str:
+        hour = read_number(found["h"])
+        unit = found["next"].strip()
+        if hour is None or hour != int(hour) or not 0 <= hour <= 23:
+            return found.group(0)
+        if unit and not found["clock"] and lookup_unit(unit) is not None:
+            return found.group(0)  # "what it was at 9 A": a value, said oddly; left as typed
+        said = found.group(0)[: found.start("h") - found.start()]
+        return f"{said}{int(hour):02d}:00{found['next']}"
+
+    text = _HOUR_IT_WAS.sub(hour_it_was, text)
     text = _HOUR_AT.sub(clock, text)
     text = _NOON_OR_MIDNIGHT.sub(
         lambda m: f"at {'12' if m[1].lower() == 'noon' else '00'}:00", text

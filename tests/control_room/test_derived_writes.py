@@ -316,6 +316,37 @@ async def test_a_restore_to_a_future_moment_is_refused(session, machine: SimMach
     assert machine.setpoint_changes(QF11) == ()
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "put QF11 back to how it was at {hour}",
+        "set QF11 back to where it was at {hour} before the trip",
+        "set QF11 to what it read at {hour}",
+    ],
+)
+async def test_the_hour_of_a_write_back_is_its_moment_never_the_value(
+    session, machine: SimMachine, text
+):
+    now = time.time()
+    hour = int(time.strftime("%H", time.localtime(now - 3 * 3600)))
+    machine.set_setpoint(QF11, 119.0, t=now - 5 * 3600)
+    machine.set_setpoint(QF11, 118.0, t=now - 600)
+
+    asked = await session.submit(text.format(hour=hour), "t1")
+
+    (op,) = operations(asked)
+    assert op["new_value"] == pytest.approx(119.0), "the value at that hour, not the hour"
+    assert f"{hour:02d}:00:00" in asked.pending_approval["user_message"]
+
+
+async def test_a_write_back_whose_moment_cannot_be_read_asks_for_it(session, machine: SimMachine):
+    result = await session.submit("put QF11 back to how it was at 9ish", "t1")
+
+    assert result.pending_approval is None
+    assert "which moment" in result.response
+    assert machine.setpoint_changes(QF11) == ()
+
+
 # a whole day, a shift, "this morning": tests/control_room/test_period_restores.py
 
 

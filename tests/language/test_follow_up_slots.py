@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -107,6 +108,8 @@ def test_the_same_for_a_sector_said_short_replaces_only_the_sector():
         ("what was QF3 at 19 yesterday", "what was QF3 at 19:00 yesterday"),
         ("what was QF09 at yesterday 14:00", "what was QF09 yesterday at 14:00"),
         ("lifetime today 06:30?", "lifetime today at 06:30?"),
+        ("put QF5 back to how it was at 9", "put QF5 back to how it was at 09:00"),
+        ("what was the lifetime at seven o'clock", "what was the lifetime at 07:00"),
     ],
 )
 def test_an_hour_alone_at_a_past_moment_is_that_clock_time(text, said):
@@ -119,13 +122,27 @@ def test_an_hour_alone_at_a_past_moment_is_that_clock_time(text, said):
         "put HCM 3 at 7",  # a value
         "set QF3 at 7 A",
         "is the lifetime at 7 h?",  # a value with its unit
-        "put QF5 back to how it was at 9",  # a write back to 09:00 or 21:00 is asked
         "show the lifetime at 7",  # nothing of the past or a comparison
         "plot the current from yesterday 14:00 to 16:00",  # a range reads its own day
     ],
 )
 def test_an_hour_that_is_a_value_or_a_write_back_stays_as_typed(text):
     assert hours_of_past_moments(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "can you put QF11 back to where it was at 10",
+        "return VCM 4 to what it was at two o'clock",
+        "put HCM 3 back to how it was at 1",
+    ],
+)
+def test_the_hour_of_a_write_back_is_its_moment_never_the_value(text):
+    request = parse(text)
+    assert request.intent == "restore"
+    assert request.quantity is None
+    assert request.time is not None and re.search(r"\d\d:00", request.time.canonical)
 
 
 def test_a_value_with_more_than_six_digits_is_written_back_as_typed():

@@ -56,7 +56,11 @@ from osprey_desktop.capabilities.control_room.write_blocked import (
     blocked_results,
     split_blocked,
 )
-from osprey_desktop.capabilities.control_room.write_derivation import Derivation, parse_derivation
+from osprey_desktop.capabilities.control_room.write_derivation import (
+    Derivation,
+    parse_derivation,
+    restore_without_moment,
+)
 from osprey_desktop.capabilities.control_room.write_execution import (
     Superseded,
     WriteExecution,
@@ -144,6 +148,11 @@ class ChannelWriteCapability(ControlRoomCapability):
         derivation = parse_derivation(request)
         if derivation is not None and derivation.kind != "condition":
             return None  # the value comes from a read or the archive (inputs_for)
+        if derivation is None and restore_without_moment(request):
+            return MissingAfterLookups(
+                "Back to its value at which moment? Say it as a clock time or a time ago, for "
+                "example 'back to what it was at 09:30' or 'back to its value from 2 hours ago'."
+            )
         if derivation is not None:
             request = derivation.write  # "if ... , set it to -1 A": the write needs a value
         try:

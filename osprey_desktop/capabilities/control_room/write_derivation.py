@@ -185,7 +185,9 @@ _RESTORE_CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
         frozenset({"put", "set", "bring", "take", "change", "move", "turn"}),
     ),
     (
-        re.compile(r"\b(?:what|where|how)\s+(?:it|they)\s+(?:was|were)\b", re.I),
+        re.compile(
+            r"\b(?:what|where|how)\s+(?:it|they)\s+(?:was|were|read|showed|stood|sat)\b", re.I
+        ),
         frozenset({"set", "put", "bring", "change", "return"}),
     ),
     (
@@ -276,6 +278,26 @@ def _condition(clause: str) -> Condition | None:
     comparison = next(op for pattern, op in _COMPARISONS if re.fullmatch(pattern, raw, re.I))
     subject = re.sub(r"^(?:the\s+value\s+of\s+)", "", found.group("subject").strip(), flags=re.I)
     return Condition(subject, comparison, amount, found.group("unit"), clause)
+
+
+# "what it was", "its value from": words that say the value is an earlier one, so a number
+# near them is its moment, never a value to write ("back" alone may carry one: "back to 0 A")
+_EARLIER_VALUE = re.compile(
+    r"\b(?:what|where|how|as)\s+(?:it|they)\s+(?:was|were|read|showed|stood|sat)\b"
+    r"|\b(?:its|their)\s+(?:value|setting|setpoint|reading)s?\s+(?:from|at|of|as\s+of)\b",
+    re.I,
+)
+
+
+def restore_without_moment(text: str) -> bool:
+    """Whether ``text`` asks for an earlier value of a channel but names no moment it can be
+    read at ("put QF5 back to how it was at 9ish"): the moment is asked, no number written."""
+    flat = " ".join(text.split())
+    return (
+        _EARLIER_VALUE.search(flat) is not None
+        and _restore_rest(flat) is not None
+        and _restore(flat) is None
+    )
 
 
 def _restore(text: str) -> Derivation | None:
