@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/planner_accuracy.py
         [--set dev|heldout|blind|blind2|blind3|blind4|styles|outside|outside2|outside3|outside4
-               |blind5|outside5|blind6|outside6|outside7|blind7|outside8|blind8|families|both|all]
+               |blind5|outside5|blind6|outside6|outside7|blind7|outside8|blind8|outside9|blind9
+               |families|both|all]
         [--show-misses]
     .venv/bin/python bench/planner_accuracy.py --table     # plans only, over the unit-test table
 
@@ -66,6 +67,13 @@ split the same way; ``blind7`` was scored first on the commit before any rule wr
 same families and four more voices (a hedging newcomer, dictation transcripts, a chat style
 with emoji and arrows, an engineer from another lab with its own terms), split the same way;
 ``blind8`` was scored first on the commit before any rule written after it.
+``outside9`` (dev) and ``blind9`` (blind) are one set of 200 requests by a ninth person, in the
+nine families of issue 19 (change verbs with no number, device names in any spelling, words the
+list does not have, times with qualifiers, number words and nouns that look like verbs,
+comparatives, follow-ups that name no channel, knowledge questions with channel words, several
+items) and four voices (a non-native speaker's word order, a logbook's terse lines, a careful
+supervisor, a hurried phone), split the same way; ``blind9`` was scored first on the commit
+before any rule written after it.
 """
 
 from __future__ import annotations
@@ -108,6 +116,8 @@ SETS = {
     "blind7": QUERIES / "requests_blind7.json",
     "outside8": QUERIES / "requests_outside8.json",
     "blind8": QUERIES / "requests_blind8.json",
+    "outside9": QUERIES / "requests_outside9.json",
+    "blind9": QUERIES / "requests_blind9.json",
 }
 
 PLANS: dict[str, tuple[str, ...]] = {
@@ -321,6 +331,7 @@ async def run_sets(names: list[str], show_misses: bool, show_heldout: bool) -> i
             "outside6": show_misses,
             "outside7": show_misses,
             "outside8": show_misses,
+            "outside9": show_misses,
             "heldout": show_heldout,
         }.get(name, False)
         _report(name, score, time.perf_counter() - started, shown)

@@ -101,6 +101,9 @@ def changes_said_plainly(text: str) -> str:
         ),
         work,
     )
+    # "VCM 7 needs a small kick upward", "QF3 could use a 0.5 A bump down": a nudge needed is
+    # that nudge, by its amount or asked for, in its direction when one is said
+    work = _NEEDS_A_NUDGE.sub(_nudge_needed, work)
     # "have QD36 sit at 94 A", "I'd like the ID09 gap closed down to 12 mm": a value wished
     work = _WISHED_STATE.sub(lambda m: f"set {m['what']} to ", work)
     # "I'd like QF01 raised by 0.3 A": a change by an amount, wished
@@ -418,6 +421,27 @@ _GIVE_A_NUDGE = re.compile(
     rf"(?:(?P<amount>{_AMOUNT})\s+)?(?:kick|nudge|bump|tweak|push|touch)\b",
     re.I,
 )
+_NEEDS_A_NUDGE = re.compile(
+    r"(?P<lead>^\W*|[,;.:]\s*|\b(?:and|so|but|think|guess)\s+)"
+    r"(?P<what>(?:the\s+)?[A-Za-z][\w\s-]{0,40}?)\s+(?:needs|wants|requires|could\s+use|"
+    r"should\s+(?:get|have)|might\s+need)\s+an?\s+(?:(?:small|little|tiny|slight|gentle|quick)\s+)?"
+    rf"(?:(?P<amount>{_AMOUNT})\s+)?(?:kick|nudge|bump|tweak|push|touch)\b"
+    r"(?:\s+(?P<way>up(?:wards?)?|down(?:wards?)?|higher|lower|positive|negative))?",
+    re.I,
+)
+
+
+def _nudge_needed(found: re.Match[str]) -> str:
+    way = (found["way"] or "").lower()
+    verb = "nudge"
+    if way.startswith(("up", "higher", "positive")):
+        verb = "raise"
+    elif way.startswith(("down", "lower", "negative")):
+        verb = "lower"
+    amount = f"by {found['amount']}" if found["amount"] else "a little"
+    return f"{found['lead']}{verb} {found['what']} {amount}"
+
+
 _WISHED_BY = re.compile(
     r"\b(?:(?:i|we)(?:'d|\s+would)\s+like|(?:i|we)\s+(?:want|need)|(?:can|could|would)\s+you"
     r"\s+(?:have|get))\s+(?P<what>(?:the\s+)?[^,;?!]{1,40}?)\s+"

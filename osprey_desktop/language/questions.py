@@ -302,11 +302,17 @@ _VALUE_OK_FOR = re.compile(
 #: you to set the ID 5 gap to 8 mm. Is that OK for the machine?")
 _INTENDED_CHANGE = re.compile(
     r"\b(?:i\s+was\s+going\s+to|i'?m\s+going\s+to|i\s+wanted\s+to|i'?d\s+like\s+to|"
-    r"(?:i'?m|we'?re|i\s+am|we\s+are)\s+(?:planning|thinking\s+of|thinking\s+about|about)(?:\s+to)?)\s+"
+    r"(?:i'?m|we'?re|i\s+am|we\s+are)\s+(?:planning|thinking\s+of|thinking\s+about|about)(?:\s+to)?|"
+    # "I think I should set VCM 8 to 0.15, is that ok?": a change the operator thinks of making
+    r"(?:i|we)\s+(?:should|could|might|may|would)(?:\s+(?:maybe|perhaps|probably))?)\s+"
     r"(?:ask\s+(?:you\s+)?(?:to\s+)?)?(?:set|setting|put|putting|raise|raising|lower|lowering|move|moving|"
     r"open|opening|close|closing|increase|increasing|decrease|decreasing|change|changing|take|taking)\b"
-    r".*\b(?:is\s+(?:that|it|this)|would\s+(?:that|it|this)\s+be|that'?s)\s+(?:ok(?:ay)?|fine|allowed|safe|"
-    r"acceptable|permitted|within\s+(?:the\s+)?limits)\b"
+    r".*\b(?:(?:is\s+(?:that|it|this)|would\s+(?:that|it|this)\s+be|that'?s)\s+(?:ok(?:ay)?|fine|allowed|"
+    r"safe|acceptable|permitted|within\s+(?:the\s+)?limits|a\s+good\s+idea|wise|sensible)\b"
+    # "..., should I do it?", "..., can I go ahead?", "..., do you agree?", "..., any objection?"
+    r"|(?:should|shall|can|may)\s+(?:i|we)(?:\s+(?:do\s+(?:it|that|so)|go\s+ahead))?\s*\?"
+    r"|do\s+you\s+(?:think\s+(?:so|that'?s\s+(?:ok|fine|right))|agree)\b|any\s+objections?\b"
+    r"|(?:does\s+(?:that|it|this)\s+)?makes?\s+sense\s*\?)"
 )
 
 

@@ -133,7 +133,7 @@ from osprey_desktop.language.references import (
     copy_relation,
     find_reference,
 )
-from osprey_desktop.language.rewordings import said_plainly
+from osprey_desktop.language.rewordings import proposal_asked_for, said_plainly
 from osprey_desktop.language.spelling import slips_respelled, verb_spelled
 from osprey_desktop.language.targets import (
     split_targets,
@@ -237,6 +237,8 @@ def parse_request(
         # "if I put the ID 11 gap at 5 mm, would that go through?": asked of the write policy
         # as typed (its courtesy and its "that" are part of the question)
         return Request(" ".join(str(text).split()), "knowledge", canonical=spoken)
+    # "I think VCM 20 needs to go to 0.1 A? Please do that": the change proposed is asked for
+    spoken = proposal_asked_for(spoken)
     courteous = is_thanks(spoken) or is_greeting(spoken)  # "that's enough, thanks"
     said = in_order(spoken if courteous else without_courtesy(spoken))
     resolved = _with_references_resolved(said, vocabulary, now)

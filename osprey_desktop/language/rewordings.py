@@ -16,7 +16,7 @@ import re
 from osprey_desktop.language.change_phrasings import changes_said_plainly
 from osprey_desktop.language.indirect_requests import indirect_said_plainly
 
-__all__ = ["said_plainly"]
+__all__ = ["proposal_asked_for", "said_plainly"]
 
 
 def said_plainly(text: str) -> str:
@@ -195,6 +195,45 @@ _PURPOSE_LABEL = re.compile(
     r"campaign)\s*[.!]*$",
     re.I,
 )
+
+
+# "nobody told me the number", "I don't know by how much": the amount is missing, said so
+_AMOUNT_UNKNOWN = re.compile(
+    r"\s*[,;.]?\s*(?:sorry,?\s*)?(?:(?:nobody|no\s+one)\s+(?:told|gave)\s+me|"
+    r"i\s+(?:don'?t|do\s+not)\s+know|i'?m\s+not\s+sure\s+(?:of|about))\s+(?:the\s+)?"
+    r"(?:number|value|amount|exact\s+(?:number|value|amount)|how\s+much|by\s+how\s+much)"
+    r"[\s.!]*(?=[,;]|$)",
+    re.I,
+)
+# "..., could you do it?", "Please do that", "can you sett it", "go ahead": what was said before
+# is the request
+_DO_IT_AFTER = re.compile(
+    r"[?.!,;]\s*(?:so\s+|then\s+|ok(?:ay)?,?\s+)?(?:(?:please|pls|kindly)\s+)?"
+    r"(?:(?:could|can|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+)?)?(?:go\s+ahead\s+and\s+)?"
+    r"(?:(?:do|sett?|make|apply|change|execute|perform)\s+(?:it|that|this|so|the\s+change)\b"
+    r"|go\s+ahead\b)(?:\s+(?:please|pls|for\s+me|now|then|instead|so))*[\s?.!]*$",
+    re.I,
+)
+_PROPOSAL_LEAD = re.compile(
+    r"^\W*(?:(?:i\s+(?:think|believe|guess|suppose|reckon)|maybe|perhaps|probably)\s*,?\s*"
+    r"(?:that\s+)?)?(?:(?:i|we)\s+(?:should|need\s+to|have\s+to|must|ought\s+to|want\s+to)\s+"
+    r"(?=[a-z]+\s))?",
+    re.I,
+)
+
+
+def proposal_asked_for(text: str) -> str:
+    """``text`` as the change it proposes when it ends by asking that it be done ("I think QF 29
+    should go up by 1 percent? could you do that please"): the hedge, the modal of the
+    proposal and the closing ask left out. A remark that the amount is not known ("nobody told
+    me the number") is left out of any request; anything else stays as typed."""
+    said = _AMOUNT_UNKNOWN.sub("", text)  # "nobody told me the number": the amount is asked
+    work = _APOLOGY_AFTER.sub("", said)
+    asked = _DO_IT_AFTER.search(work)
+    if asked is None or asked.start() == 0:
+        return said
+    proposal = _PROPOSAL_LEAD.sub("", work[: asked.start()], count=1).strip(" ,;?")
+    return proposal if re.search(r"[a-z]{2}", proposal, re.I) else said
 
 
 def _without_reasons(text: str) -> str:

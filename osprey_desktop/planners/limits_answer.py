@@ -20,7 +20,12 @@ _QUESTION_WORDS = re.compile(
     r"it|this|that|we|i|me|you|the|a|an|in|on|for|of|to|at|by|one|single|step|steps|max(?:imum)?|"
     r"min(?:imum)?|limits?|highest|lowest|set|go|goes|moved?|change[ds]?|put|raise[ds]?|"
     r"lower(?:ed)?|push|write|allowed|permitted|ok(?:ay)?|like|no|not|planning|touch|but|if|"
-    r"then|so|just|only|value|there|any|its|their|i'm|im|wondering|tell|please|pls)\b",
+    r"then|so|just|only|value|there|any|its|their|i'm|im|wondering|tell|please|pls|"
+    # what a proposed change asked about says around it ("I think I should set VCM 8 to 0.15,
+    # should I do it?", "we might raise QF3 by 1 A, any objections?")
+    r"think|should|shall|going|was|were|wanted|want|agree|objections?|idea|sense|makes?|good|"
+    r"sure|fine|safe|do|does|ahead|guess|suppose|maybe|perhaps|probably|about|thinking|ask|"
+    r"asking|increase|decrease|open|close|setting)\b",
     re.I,
 )
 _MOST_LISTED = 8
@@ -41,7 +46,9 @@ def limits_answer(question: str) -> str:
         named = named[: amount.start] + " " + named[amount.end :]  # "at 7 A": no name
     named = re.sub(r"\([^)]*\)", " ", named)
     phrase = re.sub(r"[^\w\s:.'-]|(?<!\w)[.'-]|[.'-](?!\w)", " ", _QUESTION_WORDS.sub(" ", named))
-    phrase = " ".join(re.sub(r"\b([A-Za-z]{1,5})\s+(\d{1,3})\b", r"\1\2", phrase).split())
+    phrase = re.sub(r"\b([A-Za-z]{1,5})\s+(\d{1,3})\b", r"\1\2", phrase)
+    # a value without its unit ("to 0.15") is no part of a name, once the names are joined
+    phrase = " ".join(re.sub(r"(?<![\w.:])[-+]?\d+(?:\.\d+)?(?![\w.:])", " ", phrase).split())
     found = configured_finder(database).find(phrase, writable=True).names if phrase else []
     names = [n for n in found if (record := database.get(n)) is not None and record.writable]
     if not names:

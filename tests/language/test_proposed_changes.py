@@ -1,0 +1,94 @@
+"""A change the operator proposes, then asks to be done ("I think X needs to go to 0.2 A? please
+do that") or asks whether it is fine ("I think I should raise X by 1 A, is that ok?"): the
+first is the change, the second a question about it (``language.rewordings``,
+``language.questions``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from osprey_desktop.language.questions import asks_for_limits
+from osprey_desktop.language.request import Vocabulary, parse_request
+from osprey_desktop.language.rewordings import proposal_asked_for
+from osprey_desktop.planners.limits_answer import limits_answer
+from tests.support.planning import names, plan
+
+WORDS = Vocabulary(
+    device_prefixes=frozenset({"hcm", "vcm", "qf", "qd", "id"}),
+    channel_words=frozenset({"gap", "setpoint", "corrector", "current"}),
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("I believe QD 12 has to go to 95 A. Can you do it?", "QD 12 has to go to 95 A"),
+        ("maybe we should lower HCM 30 by 0.05 A, go ahead", "lower HCM 30 by 0.05 A"),
+        ("I guess the ID09 gap needs 14 mm? please make it so", "the ID09 gap needs 14 mm"),
+        ("probably QF 1 up by 0.5 %; would you apply it please", "QF 1 up by 0.5 %"),
+    ],
+)
+def test_a_proposal_asked_to_be_done_is_the_change(text, said):
+    assert proposal_asked_for(text) == said
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I was going to set HCM3 to 1 A, should I do it?",  # asks whether, not to do it
+        "set QD 4 to 96 A",  # nothing asked after it
+        "can you do it?",  # nothing proposed before it
+    ],
+)
+def test_anything_else_stays_as_typed(text):
+    assert proposal_asked_for(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "intent", "target", "kind"),
+    [
+        (
+            "I think QD 14 should come down by 2 percent? could you do that",
+            "write",
+            "QD14",
+            "percent",
+        ),
+        ("VCM 30 needs a tiny nudge downward, no one told me the value", "write", "VCM30", None),
+        ("QF 21 could use a 0.3 A bump up", "write", "QF21", "relative"),
+    ],
+)
+def test_the_proposed_change_is_parsed_as_a_change(text, intent, target, kind):
+    request = parse_request(text, WORDS)
+    assert request.intent == intent
+    assert request.targets == (target,)
+    if kind is None:
+        assert request.quantity is not None and request.quantity.value is None  # asked
+    else:
+        assert request.quantity is not None and request.quantity.kind == kind
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I think I should set VCM 30 to 0.2, is that ok?",
+        "I was going to put QD 14 at 95 A, should I do it?",
+        "we might open the ID09 gap to 20 mm, any objections?",
+        "I could lower HCM 12 by 0.1 A, does that make sense?",
+    ],
+)
+def test_a_proposal_asked_about_is_a_question_of_the_limits(text):
+    assert asks_for_limits(text)
+    assert parse_request(text, WORDS).intent == "knowledge"
+
+
+def test_the_limits_answer_names_the_device_of_the_proposal(isolated_config):
+    answer = limits_answer("I think I should set VCM 30 to 0.2, is that ok?")
+    assert "SR10C:VCM30:Current:SP" in answer
+    assert "Nothing was read or changed" in answer
+
+
+async def test_a_proposal_asked_to_be_done_plans_a_write_and_one_asked_about_none():
+    done = await plan("I believe QD 12 has to go to 95 A. Can you do it?")
+    assert "channel_write" in names(done)
+    asked = await plan("I was going to put QD 14 at 95 A, should I do it?")
+    assert "channel_write" not in names(asked)
