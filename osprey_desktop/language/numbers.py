@@ -278,3 +278,21 @@ def numbers_typed_plainly(text: str, is_unit: Callable[[str], bool]) -> str:
         text = re.sub(rf"(?<=\d){sign}", decimal, text)
         text = re.sub(rf"(?<![\d.]){sign}", f"0{decimal}", text)
     return text
+
+
+# "VCM17 −0.1A", "RF freq −500 Hz", "13:00–14:30": a minus sign or a dash typed by a keyboard
+# or a phone in place of the hyphen, before a digit; one sign for every rule after this one
+_TYPED_MINUS = re.compile(r"[\u2212\u2012\u2013\u2014\u2010\u2011\ufe63\uff0d](?=\s?\.?\d)")
+
+
+# "set HCM3 to - 0.2 A", "HCM3 = - 0.2": a sign set apart from its value after a word or a mark
+# that gives a value
+_SIGN_SET_APART = re.compile(
+    r"(?:(?<=\bto)|(?<=\bat)|(?<=\bby)|(?<=[=:>→]))(\s*)-\s+(?=\.?\d)", re.I
+)
+
+
+def minus_signs_typed_plainly(text: str) -> str:
+    """``text`` with each minus sign or dash before a digit typed as the hyphen-minus, next to
+    its value when a value is given ("to - 0.2 A" is "to -0.2 A")."""
+    return _SIGN_SET_APART.sub(r"\1-", _TYPED_MINUS.sub("-", text))

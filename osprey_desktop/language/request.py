@@ -119,7 +119,7 @@ from osprey_desktop.language.lexicon import (
     VAGUE_AMOUNTS,
 )
 from osprey_desktop.language.notation import notation_said_in_words
-from osprey_desktop.language.numbers import numbers_typed_plainly
+from osprey_desktop.language.numbers import minus_signs_typed_plainly, numbers_typed_plainly
 from osprey_desktop.language.parsed_request import (
     CHANGE_INTENTS,
     Intent,
@@ -227,7 +227,8 @@ def parse_request(
 
     # "thnaks", "wat was ...", "do 19 insted": slips in grammar words; "uh hi there"
     # "check:\n- lifetime\n- IG13", "lt / curr / tunes": one comma-separated list
-    listed = notation_said_in_words(items_said_as_a_list(str(text)))  # "Qy", "ΔI(QD16) = -0.5 A"
+    typed = minus_signs_typed_plainly(str(text))  # "VCM17 −0.1A": the sign, as a hyphen
+    listed = notation_said_in_words(items_said_as_a_list(typed))  # "Qy", "ΔI(QD16) = -0.5 A"
     words = vocabulary or Vocabulary()
     spoken = without_fillers(
         slips_respelled(listed, facility_words(words), words.device_prefixes or None)

@@ -116,10 +116,20 @@ _BEFORE_A_DURATION = re.compile(
 )
 
 
+# "DCCT 13:00-14:30 today", "lifetime 22:15 - 23:00": two clock times joined by a dash, a range
+# ("from 13:00 to 14:30"), unless a word of a range already leads it
+_CLOCK_DASH_CLOCK = re.compile(
+    r"(?<!\bfrom\s)(?<!\bbetween\s)(?<![\d:])(?P<a>(?:[01]?\d|2[0-3]):[0-5]\d)\s*-\s*"
+    r"(?P<b>(?:[01]?\d|2[0-4]):[0-5]\d)(?![\d:])",
+    re.I,
+)
+
+
 def spoken_times(text: str) -> str:
     """``text`` with clock times told by the hand or written "14h30", and durations with a
     half, in digits."""
     text = _SPELLED_DURATION.sub(_duration_in_digits, text)  # "the last twenty four hours"
+    text = _CLOCK_DASH_CLOCK.sub(lambda m: f"from {m['a']} to {m['b']}", text)
     text = _MINUS_DURATION.sub(_minus_duration, text)  # "lifetime @ -2h", "now vs -1h"
     text = _H_CLOCK.sub(lambda m: f"{m['lead']} {int(m['h']):02d}:{m['m'] or '00'}", text)
     text = _FOUR_DIGIT_CLOCK.sub(lambda m: f"{m['lead']} {m['h']}:{m['m']}", text)
