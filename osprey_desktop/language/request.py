@@ -51,6 +51,7 @@ from dataclasses import replace
 from datetime import datetime
 from functools import lru_cache
 
+from osprey_desktop.language.arrow_references import references_said_plainly
 from osprey_desktop.language.canonical_forms import (
     BARE_CLOCK,
     MODAL_VALUE,
@@ -240,6 +241,8 @@ def parse_request(
         return Request(" ".join(str(text).split()), "knowledge", canonical=spoken)
     # "I think VCM 20 needs to go to 0.1 A? Please do that": the change proposed is asked for
     spoken = proposal_asked_for(spoken)
+    # "VCM5 sp → value @ 07:00", "X: the value it had at 9, put it back to that one"
+    spoken = references_said_plainly(spoken)
     courteous = is_thanks(spoken) or is_greeting(spoken)  # "that's enough, thanks"
     said = in_order(spoken if courteous else without_courtesy(spoken))
     resolved = _with_references_resolved(said, vocabulary, now)
