@@ -136,6 +136,7 @@ from osprey_desktop.language.references import (
 )
 from osprey_desktop.language.rewordings import proposal_asked_for, said_plainly
 from osprey_desktop.language.spelling import slips_respelled, verb_spelled
+from osprey_desktop.language.symbols import pictographs_dropped
 from osprey_desktop.language.targets import (
     split_targets,
     with_roles,
@@ -228,7 +229,8 @@ def parse_request(
 
     # "thnaks", "wat was ...", "do 19 insted": slips in grammar words; "uh hi there"
     # "check:\n- lifetime\n- IG13", "lt / curr / tunes": one comma-separated list
-    typed = minus_signs_typed_plainly(str(text))  # "VCM17 −0.1A": the sign, as a hyphen
+    # "VCM17 −0.1A": the sign, as a hyphen; "lt + curr? thx 🙏": no pictograph asks anything
+    typed = minus_signs_typed_plainly(pictographs_dropped(str(text)))
     listed = notation_said_in_words(items_said_as_a_list(typed))  # "Qy", "ΔI(QD16) = -0.5 A"
     words = vocabulary or Vocabulary()
     spoken = without_fillers(

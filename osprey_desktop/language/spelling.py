@@ -122,6 +122,17 @@ _CHAT_SPELLINGS = {
     "shud": "should",
     "abt": "about",
     "b4": "before",
+    # days and times of a chat ("lifetime @ 14:05 yday", "tmrw", "2nite")
+    "yday": "yesterday",
+    "ytd": "yesterday",
+    "yest": "yesterday",
+    "ystdy": "yesterday",
+    "tdy": "today",
+    "2day": "today",
+    "2nite": "tonight",
+    "tonite": "tonight",
+    "hrs": "hours",
+    "mins": "minutes",
     # letters swapped or run together in a hurry
     "teh": "the",
     "abit": "a bit",

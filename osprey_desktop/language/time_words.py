@@ -312,6 +312,12 @@ _NOON_OR_MIDNIGHT = re.compile(
 _DAY_THEN_CLOCK = re.compile(
     r"(?P<lead>\b(?:at|on)\s+)?\b(?P<day>yesterday|today)\s+(?P<clock>\d{1,2}:\d{2})\b", re.I
 )
+# "lifetime @ 14:05", "DCCT 14:05 yesterday": a clock time typed with "@" or alone before its
+# day is that moment
+_AT_SIGN_CLOCK = re.compile(r"@\s*(?=\d{1,2}:\d{2}\b)")
+_CLOCK_THEN_DAY = re.compile(
+    r"(?<![\w:@-])(?P<clock>\d{1,2}:\d{2})\s+(?P<day>yesterday|today)\b", re.I
+)
 _RANGE_WORD_BEFORE = re.compile(
     r"\b(?:from|since|between|until|till|to|and|after|before)\s*$", re.I
 )
@@ -321,6 +327,34 @@ def _day_at_clock(found: re.Match[str]) -> str:
     if not found["lead"] and _RANGE_WORD_BEFORE.search(found.string[: found.start()]):
         return found.group(0)  # "from yesterday 14:00 to 16:00": the range reads it
     return f"{found['day']} at {found['clock']}"
+
+
+# "just before the beam loss at 04:25", "at the moment of the 02:47 trip", "at 10:30, just
+# before the injection": an event named beside its clock time says why that moment, not which;
+# the moment is the clock time (the archive's last value before it)
+_EVENT = (
+    r"(?:[a-z-]+\s+){0,2}?(?:trip|loss|dump|injection|refill|fill|top-?up|quench|interlock|glitch|"
+    r"spike|drop|dip|event|abort|kick|outage|fault|alarm|ramp|incident|jump|step)s?"
+)
+_CLOCK = r"\d{1,2}:\d{2}"
+_EVENT_AT_CLOCK = re.compile(
+    r"\b(?:(?:immediately|just|right|shortly)\s+)?(?:before|prior\s+to|at|around)\s+(?:the\s+)?"
+    rf"(?:moment|time|instant)?\s*(?:of\s+the\s+)?(?:(?P<c1>{_CLOCK})\s+{_EVENT}|{_EVENT}\s+"
+    rf"(?:at|@)\s+(?P<c2>{_CLOCK}))\b",
+    re.I,
+)
+_EVENT_AFTER_CLOCK = re.compile(
+    rf"(?P<clock>{_CLOCK}(?:\s+(?:this\s+morning|yesterday|today|last\s+night))?)\s*,?\s*"
+    rf"(?:immediately|just|right|shortly)\s+(?:before|prior\s+to|after)\s+the\s+{_EVENT}\b",
+    re.I,
+)
+
+
+def _clock_then_day(found: re.Match[str]) -> str:
+    before = found.string[: found.start()]
+    if re.search(r"\b(?:at|from|since|until|till|to|between|and|before|after)\s*$", before, re.I):
+        return found.group(0)  # "at 14:05 yesterday", "from 13:00 to 14:00 today": read already
+    return f"at {found['clock']} {found['day']}"
 
 
 def hours_of_past_moments(text: str) -> str:
@@ -353,5 +387,9 @@ def hours_of_past_moments(text: str) -> str:
     text = _NOON_OR_MIDNIGHT.sub(
         lambda m: f"at {'12' if m[1].lower() == 'noon' else '00'}:00", text
     )
+    text = _EVENT_AT_CLOCK.sub(lambda m: f"at {m['c1'] or m['c2']}", text)
+    text = _EVENT_AFTER_CLOCK.sub(lambda m: m["clock"], text)
+    text = _AT_SIGN_CLOCK.sub("at ", text)
+    text = _CLOCK_THEN_DAY.sub(_clock_then_day, text)
     text = _DAY_THEN_CLOCK.sub(_day_at_clock, text)
     return _VERSUS_A_CLOCK.sub(lambda m: f"{m['lead']} at ", text)

@@ -46,13 +46,15 @@ _PARTS = rf"(?:{_PART})(?:\s+(?:{_PART}))?"
 _END = r"(?![\w:])"
 
 _RANGE = re.compile(
-    rf"\b(?P<lead>between|from)\s+(?P<h1>{_HOUR})(?:\s*(?P<p1>{_PARTS}))?{_END}\s*"
+    rf"\b(?P<lead>between|from)\s+(?:(?P<p0>{_PARTS})\s+(?:at\s+)?)?(?P<h1>{_HOUR})"
+    rf"(?:\s*(?P<p1>{_PARTS}))?{_END}\s*"
     rf"(?:and|to|until|till|-|–)\s*(?P<h2>{_HOUR})(?:\s*(?P<p2>{_PARTS}))?{_END}",
     re.I,
 )
-# "since 7 this morning", "since yesterday 6 pm" (a day before the hour)
+# "since 7 this morning", "since yesterday 6 pm", "since yesterday evening at 8" (a day or a
+# part of it before the hour)
 _SINCE = re.compile(
-    rf"\b(?P<lead>since|from|after)\s+(?:(?P<p0>yesterday|today)\s+(?:at\s+)?)?(?P<h1>{_HOUR})"
+    rf"\b(?P<lead>since|from|after)\s+(?:(?P<p0>{_PARTS})\s+(?:at\s+)?)?(?P<h1>{_HOUR})"
     rf"(?:\s*(?P<p1>{_PARTS}))?{_END}",
     re.I,
 )
@@ -192,9 +194,11 @@ def find_clock_spans(text: str, now: datetime) -> list[ClockSpan]:
         h1, h2 = _hour(match.group("h1")), _hour(match.group("h2"))
         if h1 is None or h2 is None:
             continue
-        p1, p2 = _part(match.group("p1")), _part(match.group("p2"))
+        # "from yesterday evening 8 o'clock": the part said before the hour qualifies it
+        said_first = " ".join(w for w in (match.group("p0"), match.group("p1")) if w) or None
+        p1, p2 = _part(said_first), _part(match.group("p2"))
         shared = p2 if match.group("p2") else p1
-        first_part = p1 if match.group("p1") else shared
+        first_part = p1 if said_first else shared
         fixed2 = match.group("h2").strip().lower() in ("noon", "midnight")
         c2 = _clock(h2, p2 if match.group("p2") else shared, fixed2)
         if fixed2 and not match.group("p1") and match.group("h2").strip().lower() == "noon":
@@ -202,9 +206,12 @@ def find_clock_spans(text: str, now: datetime) -> list[ClockSpan]:
         c1 = _clock(h1, first_part)
         if c1 is None or c2 is None:
             continue
-        if not match.group("p1") and c1[0] > c2[0] and first_part.evening:
+        if not said_first and c1[0] > c2[0] and first_part.evening:
             c1 = (c1[0] - 12, c1[1], c1[2])  # "between 11 and 1 pm": 11 am to 1 pm
         first, second = _instant(today, c1, zone), _instant(today, c2, zone)
+        if match.group("h2").strip().lower() == "midnight" and not match.group("p2"):
+            # "from 8 yesterday evening until midnight": the midnight that ends that day
+            second = datetime.combine(first.date() + timedelta(days=1), time(0), tzinfo=zone)
         if second <= first:
             first -= timedelta(days=1)  # "between 11 pm and 1 am"
         start, end = match.span()
