@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from osprey_desktop.language.lexicon import PLOT_VERBS, READ_VERBS
+
 __all__ = ["items_said_as_a_list"]
 
 _BULLET = re.compile(r"^\s*(?:[-*•·‣–]|\d{1,2}[.)])\s+")
@@ -33,6 +35,12 @@ _OCCASION = re.compile(
 # "booster: current / extraction energy": a head of one to three words, and a list after it
 _SHARED_HEAD = re.compile(r"^\s*(?P<head>[A-Za-z][\w-]*(?:\s+[\w-]+){0,2})\s*:\s*(?P<items>.+)$")
 _ITEM_SEPARATOR = re.compile(r"\s*(?:,|;)\s*")
+#: "Please report the following: lifetime, ring current": the words that announce the list
+_ANNOUNCED = re.compile(
+    r"^(?P<lead>[^:;,.?!]{0,60}?)\s*\b(?:the\s+following|following|these|as\s+below|below)"
+    r"(?:\s+(?:values|readings|channels|items|numbers))?\s*:\s*(?P<items>\S.*)$",
+    re.I,
+)
 _DEVICE = re.compile(r"\b[a-z]{2,5}\s?\d", re.I)
 _FINITE = re.compile(
     r"\b(?:is|are|was|were|looks?|seems?|check|set|read|show|plot|put|raise|lower|make)\b", re.I
@@ -65,7 +73,9 @@ def _head_shared(text: str) -> str:
     if found is None:
         return text
     head, items = found["head"], _ITEM_SEPARATOR.split(found["items"].strip(" .!?"))
-    if len(items) < 2 or head.lower().split()[0] in _LEAD_HEADS:
+    head_words = head.lower().split()
+    asks = any(w in READ_VERBS | PLOT_VERBS for w in head_words)  # "please report: ..."
+    if len(items) < 2 or asks or head_words[0] in _LEAD_HEADS:
         return text
     if any(_DEVICE.search(item) for item in items) and not re.search(r"\d", head):
         return text  # "orbit: BPM 3, BPM 4": the items name their own devices
@@ -81,4 +91,5 @@ def items_said_as_a_list(text: str) -> str:
     said = _SPACED_SLASH.sub(", ", said)
     said = _WHETHER_FINE.sub(lambda m: m["what"], said)
     said = _OCCASION.sub("", said, count=1)
+    said = _ANNOUNCED.sub(lambda m: f"{m['lead']} {m['items']}".strip(), said, count=1)
     return _head_shared(said) if "," in said or ";" in said else said

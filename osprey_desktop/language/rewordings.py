@@ -205,13 +205,13 @@ _AMOUNT_UNKNOWN = re.compile(
     r"[\s.!]*(?=[,;]|$)",
     re.I,
 )
-# "..., could you do it?", "Please do that", "can you sett it", "go ahead": what was said before
-# is the request
+# "..., could you do it?", "Please do that", "can you sett it": what was said before is the
+# request
 _DO_IT_AFTER = re.compile(
     r"[?.!,;]\s*(?:so\s+|then\s+|ok(?:ay)?,?\s+)?(?:(?:please|pls|kindly)\s+)?"
     r"(?:(?:could|can|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+)?)?(?:go\s+ahead\s+and\s+)?"
-    r"(?:(?:do|sett?|make|apply|change|execute|perform)\s+(?:it|that|this|so|the\s+change)\b"
-    r"|go\s+ahead\b)(?:\s+(?:please|pls|for\s+me|now|then|instead|so))*[\s?.!]*$",
+    r"(?:do|sett?|make|apply|change|execute|perform)\s+(?:it|that|this|so|the\s+change)\b"
+    r"(?:\s+(?:please|pls|for\s+me|now|then|instead|so))*[\s?.!]*$",
     re.I,
 )
 _PROPOSAL_LEAD = re.compile(
@@ -232,7 +232,11 @@ def proposal_asked_for(text: str) -> str:
     asked = _DO_IT_AFTER.search(work)
     if asked is None or asked.start() == 0:
         return said
-    proposal = _PROPOSAL_LEAD.sub("", work[: asked.start()], count=1).strip(" ,;?")
+    head = work[: asked.start()]
+    lead = _PROPOSAL_LEAD.match(head)
+    if not (lead and lead.group(0).strip(" ,")) and not head.rstrip().endswith("?"):
+        return said  # "..., so please set that": a request that says its own change
+    proposal = head[lead.end() if lead else 0 :].strip(" ,;?")
     return proposal if re.search(r"[a-z]{2}", proposal, re.I) else said
 
 

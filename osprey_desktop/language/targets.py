@@ -28,7 +28,7 @@ from osprey_desktop.language.lexicon import (
     STATISTIC_WORDS,
 )
 from osprey_desktop.language.references import without_reference_words
-from osprey_desktop.language.words import stem
+from osprey_desktop.language.words import STOP_WORDS, stem
 
 if TYPE_CHECKING:
     from osprey_desktop.language.references import Reference
@@ -159,10 +159,40 @@ def _roles_over_a_run(parts: list[str]) -> list[str]:
     return [f"{p} {' '.join(roles)}" for p in parts[:-1]] + [parts[-1]]
 
 
+# "the current the lifetime the energy": an article that starts a noun phrase right after a
+# noun (no preposition before it) starts another item, as dictation says a list
+_ARTICLE_AFTER_A_NOUN = re.compile(
+    r"(?<=[a-z0-9])\s+(?=the\s+(?!(?:way|same|value|values|setting|one|ones|reading|moment|time|"
+    r"last|next|first|other|rest|previous|present)\b)[a-z])",
+    re.I,
+)
+#: words after which an article starts no new item ("read back the ...", "near the ..."), with
+#: the stop words ("the gap of the ID05", "give me the current")
+_PREPOSITIONS = frozenset(
+    {"near", "behind", "after", "before", "onto", "under", "back", "down", "off", "than"}
+)
+
+
+def _said_without_commas(parts: list[str]) -> list[str]:
+    out: list[str] = []
+    for part in parts:
+        pieces, start = [], 0
+        for found in _ARTICLE_AFTER_A_NOUN.finditer(part):
+            before = part[start : found.start()].split()
+            last = before[-1].lower() if before else ""
+            if last and last not in _PREPOSITIONS | DETERMINERS | STOP_WORDS:
+                pieces.append(part[start : found.start()])
+                start = found.end()
+        pieces.append(part[start:])
+        out += [p.strip() for p in pieces if p.strip()]
+    return out
+
+
 def split_targets(phrase: str) -> list[str]:
     """The items of a list of channel phrases; a modifier alone takes the next item's head,
     a qualifier after a comma the item before it."""
     parts = [p.strip(" ,.?!") for p in _ITEM_SPLIT.split(phrase) if p and p.strip(" ,.?!")]
+    parts = _said_without_commas(parts)
     parts = _roles_over_a_run(_numbers_share_their_device(parts))
     out: list[str] = []
     for i, part in enumerate(parts):

@@ -107,3 +107,23 @@ def test_a_signed_plus_after_each_device_of_a_list_is_a_change_by_it():
 )
 def test_a_device_named_in_parentheses_stands_for_the_description_before_it(text, canonical):
     assert parse_request(text, WORDS).canonical == canonical
+
+
+@pytest.mark.parametrize(
+    ("text", "targets"),
+    [
+        (
+            "uh give me the vacuum the RF voltage um and the energy",
+            ("the vacuum", "the RF voltage", "the energy"),
+        ),
+        ("read back the QF 7 current", ("the QF7 current readback",)),  # a particle, one item
+        ("the gap of the ID04 please", ("the gap of the ID04",)),  # a preposition, one item
+    ],
+)
+def test_an_article_after_a_noun_starts_another_item(text, targets):
+    assert parse_request(text, WORDS).targets[: len(targets)] == targets
+
+
+def test_a_head_that_announces_the_list_is_no_part_of_its_items():
+    request = parse_request("Please report the following: lifetime, energy, vertical tune", WORDS)
+    assert request.targets == ("lifetime", "energy", "vertical tune")

@@ -23,7 +23,7 @@ WORDS = Vocabulary(
     ("text", "said"),
     [
         ("I believe QD 12 has to go to 95 A. Can you do it?", "QD 12 has to go to 95 A"),
-        ("maybe we should lower HCM 30 by 0.05 A, go ahead", "lower HCM 30 by 0.05 A"),
+        ("maybe we should lower HCM 30 by 0.05 A, do it", "lower HCM 30 by 0.05 A"),
         ("I guess the ID09 gap needs 14 mm? please make it so", "the ID09 gap needs 14 mm"),
         ("probably QF 1 up by 0.5 %; would you apply it please", "QF 1 up by 0.5 %"),
     ],
@@ -38,6 +38,8 @@ def test_a_proposal_asked_to_be_done_is_the_change(text, said):
         "I was going to set HCM3 to 1 A, should I do it?",  # asks whether, not to do it
         "set QD 4 to 96 A",  # nothing asked after it
         "can you do it?",  # nothing proposed before it
+        "the physicist asked for HCM 3 at 0.2 A, so please set that",  # it says its own change
+        "I'm lowering QD 4 a bit, go ahead",  # "go ahead" keeps the request's own force
     ],
 )
 def test_anything_else_stays_as_typed(text):
