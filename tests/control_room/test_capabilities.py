@@ -98,6 +98,20 @@ async def test_a_request_naming_nothing_in_the_list_asks_instead_of_guessing():
     assert "no channel matching 'cryoplant frobnicator'" in asked.question
 
 
+@pytest.mark.parametrize(
+    ("text", "lacking"),
+    [
+        ("what is the injector ring current?", "injector"),
+        ("septum magnet current please", "septum"),
+        ("klystron beam voltage?", "klystron"),
+    ],
+)
+async def test_a_thing_the_list_lacks_named_before_its_words_is_asked_about(text, lacking):
+    steps = [step("channel_finding", text, "cf"), step("respond", text, "respond")]
+    asked = await ask(ChannelFindingCapability, text, steps)
+    assert f"the channel list has no '{lacking}'" in asked.question
+
+
 async def test_an_unfamiliar_adjective_does_not_block_a_match_but_is_named_in_the_answer():
     text = "what is the ambient beam current?"
     steps = [step("channel_finding", text, "cf"), step("respond", text, "respond")]

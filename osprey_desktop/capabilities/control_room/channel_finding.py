@@ -697,7 +697,7 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
     # a device named by its name ("QF03 golden") is what is meant; other words only qualify it
     named = bool(named_devices(phrase, database)[0])
     few = len(noted) >= len(known) + len(found.query.numbers)
-    if noted and not named and (few or _broad(finder, found)):
+    if noted and not named and (few or _broad(finder, found) or _qualifies(phrase, noted, known)):
         raise ClarificationRequired(
             f"No channel for '{phrase}': the channel list has no '{' '.join(noted)}'. The "
             "nearest channels are below; which one do you mean?",
@@ -835,6 +835,36 @@ _ROLE_WORDS = SETPOINT_WORDS | READBACK_WORDS
 
 
 #: Words that name no kind of device: a list without them still has what they ask for.
+#: Words that qualify a reading without naming another thing ("the present beam current").
+_PLAIN_QUALIFIERS = frozenset(
+    """actual present current total overall measured real main latest recent live
+    instantaneous momentary typical usual normal exact precise raw full""".split()
+)
+
+
+def _qualifies(phrase: str, noted: list[str], known: list[str]) -> bool:
+    """A word the list lacks said right before the words it has ("booster ring current",
+    "linac beam current"): it says which machine or system the reading belongs to, so what
+    the other words find is another thing's, and it is asked, never read instead."""
+    said = [w for w in re.findall(r"[a-z0-9]+", phrase.lower()) if w not in FILLER]
+    known_words = set(known)
+    for first, second in zip(said, said[1:], strict=False):
+        if first in noted and not _describes(first) and second in known_words:
+            return True
+    return False
+
+
+#: the endings of English adjectives and participles ("ambient", "magnetic", "averaged")
+_ADJECTIVE_ENDING = re.compile(
+    r"(?:al|ent|ant|ive|ous|ic|able|ible|ful|less|ed|ing|ary|ish|est|ly)$"
+)
+
+
+def _describes(word: str) -> bool:
+    """A word that describes ("ambient", "present") rather than names a thing ("booster")."""
+    return word in _PLAIN_QUALIFIERS or _ADJECTIVE_ENDING.search(word) is not None
+
+
 _VAGUE_WORDS = """system systems measurement measurements diagnostic diagnostics parameter
 parameters info information details detail overview things stuff quantities"""
 _VAGUE = frozenset(_VAGUE_WORDS.split())
