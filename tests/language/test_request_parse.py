@@ -466,3 +466,18 @@ def test_a_range_of_places_without_a_unit_stays_a_range():
 def test_a_name_said_before_its_own_change_reads_nothing_first(text, reads_first):
     request = parse(text)
     assert request.changes and request.reads_first is reads_first
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("kindly provide the ID07 gap readback", "read"),
+        ("please quote the vertical tune", "read"),
+        ("assess the stability of the lifetime over the last 3 hours", "history"),
+        ("could you quantify how much the horizontal tune moved since 05:00", "history"),
+    ],
+)
+def test_verbs_of_a_report_ask_for_a_reading(text, intent):
+    request = parse_request(text, WORDS)
+    assert request.intent in (intent, "statistic")
+    assert request.targets and not request.unused
