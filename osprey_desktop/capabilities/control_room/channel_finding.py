@@ -837,8 +837,8 @@ _ROLE_WORDS = SETPOINT_WORDS | READBACK_WORDS
 #: Words that name no kind of device: a list without them still has what they ask for.
 #: Words that qualify a reading without naming another thing ("the present beam current").
 _PLAIN_QUALIFIERS = frozenset(
-    """actual present current total overall measured real main latest recent live
-    instantaneous momentary typical usual normal exact precise raw full""".split()
+    {"actual", "present", "current", "total", "overall", "main", "latest", "recent", "live"}
+    | {"momentary", "typical", "usual", "normal", "exact", "precise", "raw", "full", "real"}
 )
 
 
