@@ -104,6 +104,7 @@ async def test_a_request_naming_nothing_in_the_list_asks_instead_of_guessing():
         ("what is the injector ring current?", "injector"),
         ("septum magnet current please", "septum"),
         ("klystron beam voltage?", "klystron"),
+        ("orbit FB status?", "fb"),  # a short word in capitals is an abbreviation
     ],
 )
 async def test_a_thing_the_list_lacks_named_before_its_words_is_asked_about(text, lacking):

@@ -669,11 +669,13 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
         # channels that share a word; the caller asks with the nearest names
         return []
     # the model's checked choice explains the words the list lacks ("charge circulating")
+    # a short word typed in capitals ("orbit FB", "MPS status") is an abbreviation, no slip
+    capitals = {w.lower() for w in re.findall(r"\b[A-Z]{2,4}\b", text)}
     unknown = [
         w
         for w in ([] if chosen else found.ignored_words)
         if not w.isdigit()
-        and len(w) > 2
+        and (len(w) > 2 or w in capitals)
         and w not in FILLER
         and w not in STOPWORDS
         # "close the ID09 gap a bit": how much, vaguely, names no channel
@@ -692,7 +694,11 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
         )
     # a short unknown word ("teh") is a slip; a longer one names something the list does not
     # have ("cryoplant pressure"): no channel for it, never what the other words match
-    noted = [w for w in unknown if len(w) > 3 and w not in _QUANTIFIERS and w not in _VAGUE]
+    noted = [
+        w
+        for w in unknown
+        if (len(w) > 3 or w in capitals) and w not in _QUANTIFIERS and w not in _VAGUE
+    ]
     known = [w for w in found.query.words if w not in found.ignored_words]
     # a device named by its name ("QF03 golden") is what is meant; other words only qualify it
     named = bool(named_devices(phrase, database)[0])
