@@ -173,9 +173,19 @@ _PREPOSITIONS = frozenset(
 )
 
 
+#: a clause about the noun before ("the corrector the day shift complained about"): a verb in
+#: the past or a preposition that ends it
+_RELATIVE_CLAUSE = re.compile(r"\b[a-z]{3,}ed\b|\b(?:about|with|for|on|at|to|from|of)\s*$", re.I)
+
+
 def _said_without_commas(parts: list[str]) -> list[str]:
+    """ "the current the lifetime the energy": items said without commas, each with its
+    article; a clause about the noun before it stays with that noun."""
     out: list[str] = []
     for part in parts:
+        if _RELATIVE_CLAUSE.search(part):
+            out.append(part)
+            continue
         pieces, start = [], 0
         for found in _ARTICLE_AFTER_A_NOUN.finditer(part):
             before = part[start : found.start()].split()

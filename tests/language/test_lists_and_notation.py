@@ -118,6 +118,8 @@ def test_a_device_named_in_parentheses_stands_for_the_description_before_it(text
         ),
         ("read back the QF 7 current", ("the QF7 current readback",)),  # a particle, one item
         ("the gap of the ID04 please", ("the gap of the ID04",)),  # a preposition, one item
+        # a clause about the noun before it, one item
+        ("the gauge the night shift mentioned", ("the gauge the night shift mentioned",)),
     ],
 )
 def test_an_article_after_a_noun_starts_another_item(text, targets):
