@@ -29,7 +29,13 @@ from osprey_desktop.language.numbers import (
 )
 from osprey_desktop.language.units import lookup_unit
 
-__all__ = ["dotted_clock_times", "duration_statistics", "hours_of_past_moments", "spoken_times"]
+__all__ = [
+    "dotted_clock_times",
+    "duration_statistics",
+    "event_moments_said_as_clocks",
+    "hours_of_past_moments",
+    "spoken_times",
+]
 
 _HOUR = rf"(?:\d{{1,2}}|noon|midnight|{NUMBER_WORD_PATTERN})"
 # the minutes a clock's hand tells: five, ten, a quarter, twenty, twenty-five, half
@@ -350,6 +356,14 @@ _EVENT_AFTER_CLOCK = re.compile(
 )
 
 
+def event_moments_said_as_clocks(text: str) -> str:
+    """``text`` with a moment named by its event said as its clock time ("the current just
+    before the beam loss at 04:25" → "the current at 04:25"): a value asked at that moment,
+    no question about the event."""
+    text = _EVENT_AT_CLOCK.sub(lambda m: f"at {m['c1'] or m['c2']}", text)
+    return _EVENT_AFTER_CLOCK.sub(lambda m: m["clock"], text)
+
+
 def _clock_then_day(found: re.Match[str]) -> str:
     before = found.string[: found.start()]
     if re.search(r"\b(?:at|from|since|until|till|to|between|and|before|after)\s*$", before, re.I):
@@ -387,8 +401,7 @@ def hours_of_past_moments(text: str) -> str:
     text = _NOON_OR_MIDNIGHT.sub(
         lambda m: f"at {'12' if m[1].lower() == 'noon' else '00'}:00", text
     )
-    text = _EVENT_AT_CLOCK.sub(lambda m: f"at {m['c1'] or m['c2']}", text)
-    text = _EVENT_AFTER_CLOCK.sub(lambda m: m["clock"], text)
+    text = event_moments_said_as_clocks(text)
     text = _AT_SIGN_CLOCK.sub("at ", text)
     text = _CLOCK_THEN_DAY.sub(_clock_then_day, text)
     text = _DAY_THEN_CLOCK.sub(_day_at_clock, text)

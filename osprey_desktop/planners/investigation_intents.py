@@ -13,6 +13,7 @@ import re
 from typing import Literal
 
 from osprey_desktop.language.discourse import asked_part
+from osprey_desktop.language.time_words import event_moments_said_as_clocks
 
 IntentKind = Literal["alarms", "incident", "correlation", "statistics", "events"]
 
@@ -202,6 +203,8 @@ def investigation_kind(text: str) -> IntentKind | None:
     text = asked_part(text) if text else text
     if not text or _CHANGE_LEAD.match(text):
         return None
+    # "what was the current just before the beam loss at 04:25?": a value at that moment
+    text = event_moments_said_as_clocks(text)
     if _INCIDENT.search(text):
         return "incident"
     if _ALARM.search(text) and not _ALARM_LIMITS.search(text) and _only_overview_words(text):

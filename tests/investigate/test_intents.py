@@ -59,3 +59,16 @@ def test_investigative_questions_are_claimed(text: str, kind: str) -> None:
 )
 def test_other_requests_are_left_alone(text: str) -> None:
     assert investigation_kind(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("what was the RF voltage right before the beam dump at 01:40?", None),
+        ("lifetime at the moment of the 05:05 RF trip", None),
+        ("the beam dumped at 01:40, what happened?", "incident"),
+        ("what happened at the 05:05 trip?", "incident"),
+    ],
+)
+def test_a_value_at_an_event_is_no_investigation_of_it(text, kind):
+    assert investigation_kind(text) == kind
