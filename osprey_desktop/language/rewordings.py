@@ -68,6 +68,9 @@ def said_plainly(text: str) -> str:
     work = _NAMED_IN_PARENTHESES.sub(lambda m: f"{m['lead']}{m['device']}", work)
     # "plot the beam current for the ID02 people": who it is for names no channel
     work = _FOR_SOMEONE.sub("", work)
+    # "open the ID07 gap to 20 mm at the frontend's request", "as requested by the beamline":
+    # who asked names no channel
+    work = _ON_REQUEST.sub("", work)
     # "VCM 17 must have the same of VCM 16": the same as (another language's preposition)
     work = re.sub(r"\bthe\s+same\s+(?:of|like|than)\b", "the same as", work, flags=re.I)
     # "over 1e-8 or not", "lower than 10 min ago or am I seeing things": the question's tail
@@ -148,6 +151,13 @@ _FOR_SOMEONE = re.compile(
     r"\s*,?\s+for\s+(?:the\s+|our\s+|my\s+)?(?:[A-Za-z]{1,5}\s?\d{1,3}\s+|beamline\s+\d{1,2}\s+)?"
     r"(?:people|users?|folks|beamlines?|group|team|experiment(?:ers)?|scientists?|physicists?|"
     r"guys|crew)\b(?:\s+(?:on|at)\s+[A-Za-z]{1,5}\s?\d{1,3}\b)?",
+    re.I,
+)
+_ON_REQUEST = re.compile(
+    r"\s*,?\s*\b(?:(?:at|on|per|by|upon)\s+(?:the\s+|a\s+)?(?:[\w-]+(?:'s|’s|'|’)\s+)?request"
+    r"(?:\s+of\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)?"
+    r"|as\s+(?:requested|asked)\s+by\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?"
+    r"|as\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:requested|asked(?:\s+for)?))\b(?=\s*(?:[,.;!?]|$))",
     re.I,
 )
 _JUST_BEFORE = re.compile(

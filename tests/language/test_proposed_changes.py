@@ -94,3 +94,19 @@ async def test_a_proposal_asked_to_be_done_plans_a_write_and_one_asked_about_non
     assert "channel_write" in names(done)
     asked = await plan("I was going to put QD 14 at 95 A, should I do it?")
     assert "channel_write" not in names(asked)
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("close the ID09 gap to 12 mm at the users' request", "the ID09 gap"),
+        ("put QD 22 at 95 A per the physicist's request", "QD22"),
+        ("raise VCM 4 by 0.05 A, as requested by the beamline", "VCM4"),
+        ("lower HCM 31 by 0.1 A, as the shift leader asked", "HCM31"),
+    ],
+)
+def test_who_asked_for_a_change_is_no_part_of_it(text, target):
+    request = parse_request(text, WORDS)
+    assert request.intent == "write"
+    assert request.targets == (target,)
+    assert not request.unused
