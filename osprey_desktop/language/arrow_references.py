@@ -8,6 +8,10 @@ Terse typing gives the source of a change after an arrow, as it gives a value:
 * a value described first and then asked for: "QF 25 setpoint: the value it had at 9 in the
   morning, put it back to that one" restores it from that moment.
 
+A copy is also said with the value shown by the source ("set the HCM 36 setpoint to the value
+the HCM 35 readback shows") or between a device's own roles, the device named once before
+("the HCM 15 readback looks odd, set the setpoint to match the readback").
+
 Each is said the way the reference grammar reads it ("restore X to its value from T", "set X to
 the same value as Y"); an arrow followed by anything else is left as typed.
 """
@@ -45,9 +49,41 @@ _DESCRIBED_THEN_ASKED = re.compile(
 )
 
 
+#: "to the value the HCM 35 readback shows", "to whatever value QF 9 reads"
+_VALUE_SHOWN = re.compile(
+    r"\bto\s+(?:the|whatever)\s+(?:value|setting|reading|number)\s+(?:that\s+|which\s+)?"
+    rf"(?P<source>(?:the\s+)?{_DEVICE}(?:\s+(?:setpoint|readback|sp|rb|current|gap))?)\s+"
+    r"(?:shows|reads|has|gives|is\s+at|displays|says)\b",
+    re.I,
+)
+_ROLE = r"(?:setpoint|readback|sp|rb|set\s+point|read\s?back)"
+#: "set the setpoint to match the readback": one device's two roles
+_ROLE_TO_ROLE = re.compile(
+    rf"\b(?P<verb>set|make|bring|put)\s+(?:the\s+|its\s+)?(?P<target>{_ROLE})\s+(?:to\s+)?"
+    rf"(?:match|equal|be\s+the\s+same\s+as|the\s+same\s+as)\s+(?:the\s+|its\s+)?(?P<source>{_ROLE})\b",
+    re.I,
+)
+
+
+def _roles_of_one_device(text: str) -> str:
+    devices = {re.sub(r"\s", "", d).upper() for d in re.findall(_DEVICE, text)}
+    found = _ROLE_TO_ROLE.search(text)
+    if found is None or len(devices) != 1:
+        return text
+    (device,) = devices
+    said = (
+        f"{found['verb']} the {device} {found['target']} to the same value as the {device} "
+        f"{found['source']}"
+    )
+    # what was said before the request ("the HCM 15 readback looks odd, ...") is no part of it
+    return said + text[found.end() :]
+
+
 def references_said_plainly(text: str) -> str:
     """``text`` with a restore or a copy given after an arrow, or a value described before it
     is asked for, said the way the reference grammar reads it."""
+    text = _VALUE_SHOWN.sub(lambda m: f"to the same value as {m['source']}", text)
+    text = _roles_of_one_device(text)
     other = _TO_ANOTHER_DEVICE.match(text)
     if other:
         return (

@@ -153,5 +153,8 @@ def canonical_change(
             unit = f" {quantity.unit}" if quantity.unit else ""
             sign = "plus" if quantity.value > 0 else "minus"
             offset = f" {sign} {as_typed(abs(quantity.value))}{unit}"
-        return f"set {' and '.join(targets[:-1])} to the same value as {targets[-1]}{offset}"
+        source = targets[-1]
+        if re.search(r"\b(?:readbacks?|rbv?|setpoints?|sp|monitor)\b", reference.words, re.I):
+            source = reference.words  # "the value the VCM07 readback shows": its role said
+        return f"set {' and '.join(targets[:-1])} to the same value as {source}{offset}"
     return canonical

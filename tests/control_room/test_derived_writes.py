@@ -273,6 +273,34 @@ async def test_a_copy_after_an_earlier_read_reads_the_source_again(session, mach
     assert op["new_value"] == pytest.approx(0.45), "the present value, not the earlier read"
 
 
+@pytest.mark.parametrize(
+    ("text", "source", "target"),
+    [
+        (
+            "please set the VCM08 setpoint to the value the VCM07 readback shows",
+            "SR03C:VCM07:Current:RB",
+            VCM08,
+        ),
+        (
+            "the VCM 7 readback looks odd to me, can you set the setpoint to match the readback",
+            "SR03C:VCM07:Current:RB",
+            VCM07,
+        ),
+    ],
+)
+async def test_a_copy_from_a_readback_reads_that_readback(
+    session, machine: SimMachine, text, source, target
+):
+    machine.set_setpoint(VCM07, 0.4, t=time.time() - 600)
+
+    asked = await session.submit(text, "t1")
+
+    (op,) = operations(asked)
+    assert op["channel"] == target
+    assert op["derived_from"]["channel"] == source
+    assert op["new_value"] == pytest.approx(0.4, abs=0.02)
+
+
 # -- moments of a restore ----------------------------------------------------------------------
 
 

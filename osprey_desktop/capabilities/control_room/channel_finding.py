@@ -1266,12 +1266,21 @@ def _write_clause(text: str) -> tuple[str, str, bool]:
     derivation = parse_derivation(text)
     if derivation is not None and derivation.kind == "condition":
         return derivation.write, derivation.condition.subject if derivation.condition else "", True
-    if derivation is not None and derivation.kind == "copy" and derivation.reference:
+    if (
+        derivation is not None
+        and derivation.kind == "copy"
+        and (derivation.reference or _SOURCE_ROLE.search(derivation.source))
+    ):
+        # "to the same value as HCM35 readback": the source is found as it is said, read-only
+        # roles too (a write search finds only setpoints)
         return derivation.target, derivation.source, False
     if derivation is not None and derivation.kind == "copy" and derivation.offset:
         # "set VCM15 to the same value as VCM14 plus 0.2": the offset names no channel
         return f"set {derivation.target} to the same value as {derivation.source}", "", False
     return text, "", False
+
+
+_SOURCE_ROLE = re.compile(r"\b(?:readbacks?|read\s?backs?|rbv?|monitor|measured|actual)\b", re.I)
 
 
 def max_channels_per_write() -> int:

@@ -330,7 +330,9 @@ class ChannelWriteCapability(ControlRoomCapability):
             found = getattr(self, "_found", None) or list(channels)
             return reference_values(derivation, found, readings, database)
         if derivation.kind == "copy":
-            return copied_values(derivation, channels, readings, database)
+            # the source may be read-only ("the HCM35 readback"): every channel found
+            found = getattr(self, "_found", None) or list(channels)
+            return copied_values(derivation, found, readings, database)
         from osprey_desktop.connectors import get_archiver_connector
         from osprey_desktop.language.time_parsing import names_last_change
 

@@ -71,6 +71,13 @@ def _offset_in(derivation: Derivation, units: str) -> float:
         raise ClarificationRequired(f"The offset{derivation.offset_words()}: {exc}.") from exc
 
 
+#: the words of a channel's role, and the roles they name
+_ROLES = {
+    **dict.fromkeys(("setpoint", "sp", "setting", "set"), ("setpoint",)),
+    **dict.fromkeys(("readback", "rb", "rbv", "reading", "actual"), ("readback", "monitor")),
+}
+
+
 def named_among(database: Any, words: str, channels: Sequence[str]) -> list[str]:
     """The channels among ``channels`` that ``words`` name (device or PV names first, then
     the ranked search restricted to ``channels``)."""
@@ -78,6 +85,10 @@ def named_among(database: Any, words: str, channels: Sequence[str]) -> list[str]
     # a device or PV name ("VCM07") says more than a field word ("setpoint") beside it
     devices = [w for w in pieces if any(ch.isdigit() for ch in w)]
     found = named_by(database, " ".join(devices or pieces), channels)
+    role = next((_ROLES[w.lower()] for w in pieces if w.lower() in _ROLES), None)
+    if role is not None and len(found) > 1:
+        # "the HCM15 readback": of the device's channels, the one in that role
+        found = [c for c in found if getattr(database.get(c), "role", None) in role] or found
     if found or not words.strip():
         return found
     ranked = {m.name for m in database.top_matches(words)}
@@ -92,7 +103,11 @@ def copied_values(
 ) -> DerivedValues:
     """ "make VCM08 the same as VCM07": VCM08's setpoint gets VCM07's setpoint reading."""
     sources = named_among(database, derivation.source, channels)
-    targets = [c for c in named_among(database, derivation.target, channels) if c not in sources]
+    targets = [
+        c
+        for c in named_among(database, derivation.target, channels)
+        if c not in sources and getattr(database.get(c), "writable", False)
+    ]
     if not sources or not targets:
         missing = derivation.source if not sources else derivation.target
         raise ClarificationRequired(
