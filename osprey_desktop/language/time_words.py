@@ -19,6 +19,7 @@ Operators say clock times and durations in words the parsers of times do not rea
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 from osprey_desktop.language.lexicon import STATISTIC_WORDS
 from osprey_desktop.language.numbers import (
@@ -300,6 +301,13 @@ _HOUR_IT_WAS = re.compile(
     r"(?!\s*(?:[:.]\d|a\.?m\b|p\.?m\b))(?P<next>\s*[^\s,;.?!]*)",
     re.I,
 )
+# "the average lifetime since 8": an hour alone after "since" (a part of the day after it,
+# "since 8 this morning", is read by the clock grammar)
+_SINCE_AN_HOUR = re.compile(
+    rf"\b(?P<lead>since|after)\s+(?P<h>[01]?\d|2[0-3]|{NUMBER_WORD_PATTERN})(?:\s*o'?clock)?"
+    r"(?=\s*(?:[?!;,]|\.(?!\d)|$)|\s+(?:and|or|then|please|pls|on|in|for)\b)",
+    re.I,
+)
 _PAST_OR_COMPARED = re.compile(
     r"\b(?:was|were|been|had|than|vs\.?|versus|compared|values?|readings?)\b", re.I
 )
@@ -371,33 +379,55 @@ def _clock_then_day(found: re.Match[str]) -> str:
     return f"at {found['clock']} {found['day']}"
 
 
-def hours_of_past_moments(text: str) -> str:
+def _on_the_clock(said: str, now: datetime | None) -> int | None:
+    """The hour (0-23) a bare hour names: as typed, or, with ``now`` and an hour a 12-hour
+    clock could mean twice (1-12), the later of the two that has passed ("at 8" at 06:55 is
+    20:00 yesterday; at 10:00 it is 08:00 today)."""
+    hour = read_number(said)
+    if hour is None or hour != int(hour) or not 0 <= hour <= 23:
+        return None
+    hour = int(hour)
+    if now is None or not 1 <= hour <= 12:
+        return hour
+    readings = (hour % 12, hour % 12 + 12)  # "12" is midnight or noon
+    passed = [h for h in readings if h <= now.hour]
+    return max(passed) if passed else max(readings)  # none yet today: the later, yesterday
+
+
+def hours_of_past_moments(text: str, now: datetime | None = None) -> str:
     """``text`` with an hour alone at a past moment said as a clock time ("at 7" → "at
-    07:00"), a day before its clock time said with "at" ("at yesterday 14:00" → "yesterday at
-    14:00"), and a clock time compared with now said as a moment ("vs 07:00" → "vs at
-    07:00")."""
+    07:00"; with ``now``, the later 7 o'clock that has passed), an hour alone after "since"
+    said so too ("since 8" → "since 20:00" at night), a day before its clock time said with
+    "at" ("at yesterday 14:00" → "yesterday at 14:00"), and a clock time compared with now
+    said as a moment ("vs 07:00" → "vs at 07:00")."""
 
     def clock(found: re.Match[str]) -> str:
         clause = re.split(r"[,;.!?]", found.string[: found.start()])[-1]
         if not _PAST_OR_COMPARED.search(clause):
             return found.group(0)
-        hour = read_number(found["h"])
-        if hour is None or hour != int(hour) or not 0 <= hour <= 23:
+        hour = _on_the_clock(found["h"], now)
+        if hour is None:
             return found.group(0)
-        return f"at {int(hour):02d}:00"
+        return f"at {hour:02d}:00"
 
     def hour_it_was(found: re.Match[str]) -> str:
-        hour = read_number(found["h"])
+        hour = _on_the_clock(found["h"], now)
         unit = found["next"].strip()
-        if hour is None or hour != int(hour) or not 0 <= hour <= 23:
+        if hour is None:
             return found.group(0)
         if unit and not found["clock"] and lookup_unit(unit) is not None:
             return found.group(0)  # "what it was at 9 A": a value, said oddly; left as typed
         said = found.group(0)[: found.start("h") - found.start()]
-        return f"{said}{int(hour):02d}:00{found['next']}"
+        return f"{said}{hour:02d}:00{found['next']}"
+
+    def since(found: re.Match[str]) -> str:
+        hour = _on_the_clock(found["h"], now)
+        return found.group(0) if hour is None else f"{found['lead']} {hour:02d}:00"
 
     text = _HOUR_IT_WAS.sub(hour_it_was, text)
     text = _HOUR_AT.sub(clock, text)
+    if now is not None:
+        text = _SINCE_AN_HOUR.sub(since, text)
     text = _NOON_OR_MIDNIGHT.sub(
         lambda m: f"at {'12' if m[1].lower() == 'noon' else '00'}:00", text
     )

@@ -180,3 +180,20 @@ def test_the_other_plane_at_another_time_is_that_plane_then():
 
 def test_do_that_again_names_no_new_target():
     assert merged("read the beam current", "do that again") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "hour", "said"),
+    [
+        ("what was the lifetime at 7", 6, "at 19:00"),  # before 7 in the morning: last evening
+        ("what was the lifetime at 7", 10, "at 07:00"),  # after it: this morning
+        ("what was the lifetime at 7", 21, "at 19:00"),
+        ("the average current since 8", 7, "since 20:00"),
+        ("the average current since 8", 9, "since 08:00"),
+        ("the average current since 14", 9, "since 14:00"),  # a 24-hour clock says it itself
+        ("put QF5 back to how it was at 12", 11, "at 00:00"),  # noon has not come yet
+    ],
+)
+def test_a_bare_hour_is_the_last_such_hour_on_a_twelve_hour_clock(text, hour, said):
+    now = datetime(2026, 5, 6, hour, 30, tzinfo=ZoneInfo("UTC"))
+    assert said in hours_of_past_moments(text, now)
