@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+from osprey_desktop.capabilities.control_room.archiver_retrieval import ArchiverRetrievalCapability
 from osprey_desktop.connectors.sim_machine import SimMachine
 from tests.support.turns import steps
 
@@ -53,3 +54,8 @@ async def test_a_moment_in_the_future_is_asked_about(session):
     result = await session.submit("what was the lifetime at 09:00 tomorrow", "t1")
     assert result.pending_approval is None
     assert "in the future" in result.response or "Which" in result.response
+
+
+def test_a_moment_and_now_asked_together_read_now_too():
+    asked = "What was the QF 7 readback at 03:00 and what is it now?"
+    assert ArchiverRetrievalCapability.inputs_for(asked) == ["CHANNEL_VALUES"]

@@ -481,3 +481,16 @@ def test_verbs_of_a_report_ask_for_a_reading(text, intent):
     request = parse_request(text, WORDS)
     assert request.intent in (intent, "statistic")
     assert request.targets and not request.unused
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("horizontal tune: same now as 2 hours ago?", "horizontal tune"),
+        ("is the ID04 gap the same as yesterday?", "the ID04 gap"),
+    ],
+)
+def test_the_same_as_a_time_compares_now_with_then(text, target):
+    request = parse_request(text, WORDS)
+    assert request.intent == "compare"
+    assert request.targets == (target,)

@@ -51,7 +51,9 @@ from osprey_desktop.planners.statistic_words import TABLE_STATISTICS, asked_stat
 # A question that compares a present reading with a past one ("higher than at 08:00?").
 _COMPARES = re.compile(
     r"\b(?:higher|lower|more|less|greater|bigger|smaller|larger|better|worse|changed|"
-    r"different|differ|compared?|comparison|versus|vs\.?|against|than)\b",
+    r"different|differ|compared?|comparison|versus|vs\.?|against|than)\b"
+    # "same now as an hour ago?", "what was X at 04:00 and what is it now?": the two sides said
+    r"|\bsame\s+(?:now\s+)?as\b|\band\s+(?:what\s+(?:is|'s)\s+(?:it|they|that)\s+)?now\s*[?.!]*$",
     re.I,
 )
 
