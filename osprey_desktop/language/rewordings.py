@@ -52,6 +52,8 @@ def said_plainly(text: str) -> str:
     # an apology or a doubt about the asking, around the request
     work = _APOLOGY_AFTER.sub("", work)
     work = _DOUBT_BEFORE.sub("", work)
+    # "show HCM 13 to 15, then HCM 14 to -0.1 A": a change with no verb after a clause of its own
+    work = _VERBLESS_CHANGE_AFTER.sub(lambda m: f"{m['lead']}set {m['what']} to ", work)
     # "HCM21 to -0.3 A, orbit bump test": what a change is for, named after it
     work = _PURPOSE_LABEL.sub(lambda m: m["unit"], work)
     # "lt yesterday 14-16h": a range of clock hours on that day, not devices 14 to 16
@@ -151,6 +153,12 @@ _FOR_SOMEONE = re.compile(
     r"\s*,?\s+for\s+(?:the\s+|our\s+|my\s+)?(?:[A-Za-z]{1,5}\s?\d{1,3}\s+|beamline\s+\d{1,2}\s+)?"
     r"(?:people|users?|folks|beamlines?|group|team|experiment(?:ers)?|scientists?|physicists?|"
     r"guys|crew)\b(?:\s+(?:on|at)\s+[A-Za-z]{1,5}\s?\d{1,3}\b)?",
+    re.I,
+)
+_VERBLESS_CHANGE_AFTER = re.compile(
+    r"(?P<lead>[,;]\s*(?:and\s+)?then\s+|\band\s+then\s+|[,;]\s*(?:after\s+that|afterwards)\s*,?\s+)"
+    r"(?P<what>(?:the\s+)?[A-Za-z]{1,5}\s?\d{1,3}(?:\s+(?:setpoint|sp|current|gap))?)\s*"
+    r"(?:to|at|->|→|=)\s*(?=[-+−]?\.?\d)",
     re.I,
 )
 _ON_REQUEST = re.compile(

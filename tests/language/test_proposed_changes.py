@@ -110,3 +110,19 @@ def test_who_asked_for_a_change_is_no_part_of_it(text, target):
     assert request.intent == "write"
     assert request.targets == (target,)
     assert not request.unused
+
+
+@pytest.mark.parametrize(
+    ("text", "target", "value"),
+    [
+        ("show QD 10 and QD 12, then QD 11 to 95.5 A", "QD11", 95.5),
+        ("read the ID04 gap; after that ID04 -> 21 mm", "ID04", 21.0),
+        ("HCM 30 readback, and then HCM 30 = -0.25", "HCM30", -0.25),
+    ],
+)
+def test_a_change_with_no_verb_after_a_reading_is_a_change(text, target, value):
+    request = parse_request(text, WORDS)
+    assert request.intent == "write"
+    assert request.reads_first
+    assert request.targets[-1] == target
+    assert request.quantity is not None and request.quantity.value == pytest.approx(value)
