@@ -615,9 +615,14 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     for a, b in time_spans:
         without_times = without_times[:a] + " " * (b - a) + without_times[b:]
     quantity, quantity_words = read_quantity(without_times, all_words)
-    wished = bool(WISH.search(canonical))
+    wish_said = WISH.search(canonical)
+    wished = wish_said is not None
     reads = verb is not None and change_verb is None
-    if names_a_device(without_times, quantity, change_verb is not None or wished, reads):
+    numbers = amounts(without_times)
+    # "I need QF 3 at 2": a wish before the number may give it; "cavity 2 and the RF voltage,
+    # both I need" names what is wished, after its devices
+    wish_before = wished and bool(numbers) and wish_said.start() < numbers[0].start
+    if names_a_device(without_times, quantity, change_verb is not None or wish_before, reads):
         quantity, quantity_words = None, set()
     used |= quantity_words
     # A comparative with a number and no verb ("HCM09 0.2 A higher") is a change too.

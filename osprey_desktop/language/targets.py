@@ -198,6 +198,9 @@ def _said_without_commas(parts: list[str]) -> list[str]:
     return out
 
 
+_THE_ITEMS_NAMED = frozenset({"both", "all", "each", "them", "these", "those", "of", "the"})
+
+
 def split_targets(phrase: str) -> list[str]:
     """The items of a list of channel phrases; a modifier alone takes the next item's head,
     a qualifier after a comma the item before it."""
@@ -224,7 +227,9 @@ def split_targets(phrase: str) -> list[str]:
             out[-1] = " ".join([out[-1], *map(_as_adjective, kept)])  # "BPM 40, horizontally"
             continue
         out.append(part)
-    return out
+    # "..., both I need", "..., all of them": a word for the items already named, no item
+    named = [p for p in out if not set(p.lower().split()) <= _THE_ITEMS_NAMED]
+    return named or out
 
 
 @lru_cache(maxsize=4)

@@ -52,6 +52,22 @@ def test_a_request_that_is_no_answer_teaches_nothing(
     assert not aliases_file.exists()
 
 
+def test_an_item_the_list_lacks_beside_one_it_has_teaches_nothing(
+    database: ChannelDatabase, aliases_file: Path
+) -> None:
+    from osprey_desktop.capabilities.control_room.channel_finding import find_each_target
+
+    # the list has no cavity temperature; the nearest it offers is the RF voltage named beside
+    text = "the temperature of cavity 2 and the RF voltage readback"
+    names, note = find_each_target(
+        database, ["the temperature of cavity 2", "the RF voltage readback"], text
+    )
+    assert names == ["SR:RF:Voltage:RB"]
+    assert "No channel found for 'the temperature of cavity 2'" in note
+    assert "alias" not in note
+    assert not aliases_file.exists()
+
+
 def test_which_of_several_devices_a_write_means_is_not_learned(
     database: ChannelDatabase, aliases_file: Path
 ) -> None:

@@ -151,8 +151,15 @@ def find_each_target(
     per_phrase: list[tuple[str, list[str]]] = []
     for phrase in phrases:
         try:
+            # one item of several: an item the list lacks is named in the answer, and another
+            # item found after it answers no question (it taught "temperature cavity 2" to
+            # mean the RF voltage readback named beside it)
             found, _, note = find_channels_noted(
-                database, phrase, writable=False, max_write_channels=max_channels_per_write()
+                database,
+                phrase,
+                writable=False,
+                max_write_channels=max_channels_per_write(),
+                learning=False,
             )
         except ClarificationRequired:
             missing.append(phrase)
@@ -255,13 +262,20 @@ def _covers(
 
 
 def find_channels_noted(
-    database: ChannelDatabase, text: str, *, writable: bool, max_write_channels: int
+    database: ChannelDatabase,
+    text: str,
+    *,
+    writable: bool,
+    max_write_channels: int,
+    learning: bool = True,
 ) -> tuple[list[str], str, str]:
     """``find_channels`` plus a note for the operator ("" or which words the list lacks).
 
     A phrase the operator explained before (an alias learned from an answered question,
     ``channels.aliases``) is answered with its channels; a question asked with candidates is
-    remembered, and the next request that names some of them teaches the alias.
+    remembered, and the next request that names some of them teaches the alias. Without
+    ``learning`` (one item of several, whose question the operator may never see) nothing is
+    remembered or taught.
     """
     source = database.source
     phrase = channel_phrase(text, database)
@@ -279,9 +293,11 @@ def find_channels_noted(
             database, text, writable=writable, max_write_channels=max_write_channels
         )
     except ClarificationRequired as exc:
-        if not isinstance(exc, _InstanceChoice):  # which of N devices is a choice for now
+        if learning and not isinstance(exc, _InstanceChoice):  # which of N: for now only
             remember_question(phrase or text, exc.suggestions, source)
         raise
+    if not learning:
+        return names, phrase, note
     alias = learn_from_answer(names, source)
     if alias is not None:
         chosen = _first(list(alias.channels))
