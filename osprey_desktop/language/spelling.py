@@ -214,11 +214,31 @@ def slips_respelled(
     )
     if not facility_words:
         return text
-    return re.sub(
+    text = re.sub(
         r"\b[A-Za-z]{4,}\b",
         lambda m: _channel_word_spelled(m.group(0), facility_words, known),
         text,
     )
+    return re.sub(
+        r"\b[A-Za-z]{4,16}\b", lambda m: _run_together(m.group(0), facility_words, known), text
+    )
+
+
+def _run_together(typed: str, facility_words: frozenset[str], known: frozenset[str]) -> str:
+    """ "idgap", "beamcurrent": two of the list's words typed as one, apart again when they
+    part one way only (each part two letters or more, one of them three)."""
+    word = typed.lower()
+    if word in facility_words or word in known:
+        return typed
+    splits = [
+        (word[:i], word[i:])
+        for i in range(2, len(word) - 1)
+        if word[:i] in facility_words and word[i:] in facility_words and max(i, len(word) - i) >= 3
+    ]
+    if len(splits) != 1:
+        return typed
+    first, _ = splits[0]
+    return f"{typed[: len(first)]} {typed[len(first) :]}"
 
 
 # -- the grammar's short words typed in a hurry ------------------------------------------

@@ -264,3 +264,17 @@ def test_the_words_of_a_question_of_the_past_typed_with_a_slip_are_read_as_meant
     request = parse_request("did somone change vcm 9 in the lsat 4 hours?", vocabulary_of(_ring()))
     assert request.time is not None and "last 4 hours" in request.time.canonical
     assert slips_respelled("the sine of it", frozenset()) == "the sine of it"  # no swap of "since"
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("the idgap in sector 9", "the id gap in sector 9"),
+        ("beamcurrent and lifetime?", "beam current and lifetime?"),
+        ("vacuumpressure of IG 4", "vacuum pressure of IG 4"),
+        ("the lifetime and the readback", "the lifetime and the readback"),  # words of the list
+    ],
+)
+def test_two_words_of_the_list_typed_as_one_are_apart_again(text, said):
+    words = frozenset({"id", "gap", "beam", "current", "vacuum", "pressure", "lifetime"})
+    assert slips_respelled(text, words | {"readback", "ig"}) == said
