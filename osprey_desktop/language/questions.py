@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from osprey_desktop.language.understanding import asks_to_understand
+
 # Greetings and politeness before the question ("hi, quick question: what is a BPM?").
 _LEAD = re.compile(
     r"^(?:(?:hi|hello|hey|ok|okay|so|well|please|quick question|question|excuse me|sorry|"
@@ -248,6 +250,8 @@ def is_knowledge_question(text: str) -> bool:
         return True
     if _WHY_GENERIC.search(lowered):
         return True
+    if asks_to_understand(lowered):
+        return True  # "emittance vs orbit — difference?", "ID gap closing → orbit moves. why?"
     return bool(_ABOUT_ASSISTANT.search(lowered) and _ASSISTANT_TOPICS.search(lowered))
 
 
