@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from osprey_desktop.language.understanding import asks_to_understand
+from osprey_desktop.language.units import lookup_unit
 
 # Greetings and politeness before the question ("hi, quick question: what is a BPM?").
 _LEAD = re.compile(
@@ -24,6 +25,35 @@ _LEAD = re.compile(
     r"\b[\s,:;!.-]*)+"
 )
 _INSTANCE = re.compile(r"\b[a-z]+[-_]?\d+[a-z0-9]*\b|\b[a-z0-9]+:[a-z0-9:]+\b")
+#: A device's name typed with a space ("VCM 12", "sector 3"): a word and a whole number that
+#: is no amount (no unit, no counted plural after it: "2 kinds", "500 mA") and that no word of
+#: the grammar leads ("at 5", "the 2 tunes", "between 1 and 2 pm").
+_SPACED_NUMBER = re.compile(r"\b([a-z]{2,7})\s(\d{1,3})(?![\d.,:])(?:\s*([a-zµ%]+))?")
+_NOT_A_DEVICE = frozenset(
+    re.findall(
+        r"\S+",
+        """an the at to by in on of or and if is are was were be for per from with over under
+        than about around only just each every last past next first these those there their
+        our my its has have had take give set put get got up down vs plus minus times top max
+        min after before since until till ago within into like some any all both few maybe
+        say try approx roughly nearly almost exactly below above near step steps it that this
+        me us we you they he she do does did can could would will may might should must""",
+    )
+)
+
+
+def _names_a_device_with_a_space(lowered: str) -> bool:
+    """ "why is VCM 12 so high?", "explain the QF 3 readback": a device of the machine."""
+    for found in _SPACED_NUMBER.finditer(lowered):
+        word, after = found.group(1), found.group(3) or ""
+        if word in _NOT_A_DEVICE or lookup_unit(word) is not None:
+            continue
+        if after and (lookup_unit(after) is not None or (after.endswith("s") and len(after) > 3)):
+            continue  # "2 kinds of quads", "tune 14 mm"
+        return True
+    return False
+
+
 _TIME_WORDS = re.compile(r"\b(?:now|currently|today|yesterday|since|ago|last|past)\b")
 #: A change supposed and its effect asked: a question of knowledge even when it names a device
 #: or a time ("what would +1 A on QF17 do to Qx?", "if VCM 12 went to 3 A, would the orbit
@@ -242,7 +272,7 @@ def is_knowledge_question(text: str) -> bool:
     hypothetical = lowered.startswith("what happens") or any(
         form.search(lowered) for form in _SUPPOSED_CHANGES
     )
-    if _INSTANCE.search(lowered) and not hypothetical:
+    if (_INSTANCE.search(lowered) or _names_a_device_with_a_space(lowered)) and not hypothetical:
         return False  # "what is HCM01?", "explain SR:DCCT:Current": a channel, read it
     if _TIME_WORDS.search(lowered) and not hypothetical:
         return False  # "what is the lifetime now", "why did the current drop since 8"

@@ -66,8 +66,13 @@ _STATE = re.compile(
 )
 _CONDITION = re.compile(r"\b(?:when|whenever|if|as|once|with|after|before|during|while)\b")
 
-#: "why"/"how come" leading a clause: at the start, after punctuation or "and"/"but"/"so"/"n".
-_WHY = re.compile(r"(?:^|[,;:.!?]\s*|\s[-–—]\s*|[—–]\s*|\b(?:and|but|so|n)\s+)(?:why|how\s+come)\b")
+#: "why"/"how come" leading a clause: at the start, after punctuation or "and"/"but"/"so"/"n",
+#: or asked after a verb of knowing ("I wonder why ...", "no idea why ...", "the reason why").
+_WHY = re.compile(
+    r"(?:^|[,;:.!?]\s*|\s[-–—]\s*|[—–]\s*|\b(?:and|but|so|n)\s+|"
+    r"\b(?:wonder(?:ing)?|know|understand|get|see|idea|sure|explain|tell\s+(?:me|us)|ask(?:ing)?|"
+    r"curious|reason)\s+)(?:why|how\s+come)\b"
+)
 _CLAUSE_END = re.compile(r"[,;:.!?]|\s[-–—]\s|[—–]")
 #: A cause and its effect written with an arrow, words on each side ("gap closing → orbit
 #: moves"); "QF → 121 A" gives a value.

@@ -48,6 +48,9 @@ WORDS = Vocabulary(
         "how would a stronger QF change the beam size?",
         "what does the RF voltage do to the bunch length?",
         "pressure ↑ → lifetime ↓ → more injections?",
+        # "why" asked after a verb of knowing
+        "no idea why the vertical tune follows the gaps when they close",
+        "the reason why a light source needs both QF and QD?",
     ],
 )
 def test_questions_of_understanding_are_answered_in_words(text):
@@ -63,6 +66,10 @@ def test_questions_of_understanding_are_answered_in_words(text):
         "VCM 14 jumps around a lot, why?",
         "QF7 vs QF9 - what's the difference?",
         "why did IG 3 go up at 2 am?",
+        # a device's name typed with a space, in the forms of a general question
+        "why is HCM 22 so high?",
+        "explain the VCM 6 readback",
+        "how does QD 40 work",
         # a time word
         "why is the orbit noisy this morning?",
         "lifetime vs beam current over the last hour",
@@ -86,6 +93,11 @@ def test_questions_of_understanding_are_answered_in_words(text):
 def test_questions_of_the_machines_state_stay_readings(text):
     assert not is_knowledge_question(text)
     assert parse_request(text, WORDS).intent not in ("knowledge", "conversation")
+
+
+def test_a_count_or_an_amount_after_a_word_names_no_device():
+    assert is_knowledge_question("why does a ring need 2 kinds of quadrupoles?")
+    assert is_knowledge_question("in general, is a 12 h lifetime at 400 mA considered good?")
 
 
 def test_a_reading_compared_with_vs_is_no_question_of_a_difference():
