@@ -43,10 +43,13 @@ _PAST = re.compile(
     r"|\b(?:has|have|'ve|hasn'?t|haven'?t)\s+(?:[a-z]+\s+){0,3}?(?:been|gone|fallen|risen|come|"
     r"got(?:ten)?|become|\w+ed)\b"
 )
-#: A past tense in -ed, not a passive ("is lost", "are needed"), a word like "speed" or a
-#: participle said of how things are ("how are they related", "why are they called QF").
+#: A past tense in -ed after its subject: not a passive ("is lost", "are needed"), not an
+#: adjective leading its noun ("the stored beam", "→ stored beam wiggles"), not a word like
+#: "speed", nor a participle said of how things are ("how are they related").
 _PAST_ED = re.compile(
-    r"(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)(?<!\bget\s)(?<!\bgets\s)(?<!\bbeing\s)"
+    r"(?<=[a-z]\s)(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)(?<!\bget\s)(?<!\bgets\s)(?<!\bbeing\s)"
+    r"(?<!\bthe\s)(?<!\ba\s)(?<!\ban\s)(?<!\bof\s)(?<!\bwith\s)(?<!\bfor\s)(?<!\bon\s)"
+    r"(?<!\bin\s)(?<!\bat\s)(?<!\bto\s)(?<!\bby\s)(?<!\bits\s)(?<!\bno\s)(?<!\bwell\s)"
     r"\b(?!\w*eed\b)(?!(?:related|connected|linked|coupled|correlated|tied|called|named|used|"
     r"needed|required|defined|based|focused|fixed|limited|expected|supposed|designed|powered|"
     r"installed|placed|located|shaped|confused|interested|concerned|advanced|detailed|"
@@ -95,6 +98,11 @@ _FORMS = (
     re.compile(
         r"\b(?:vs\.?|versus)\s.*\b(?:difference|differ|differs|what'?s\s+what|which\s+is\s+which|"
         r"same\s+thing)\b"
+    ),
+    # "ion pumps and gauges — difference?": the difference asked alone after the topic
+    re.compile(
+        r"(?:[,;:]|\s[-–—]|[—–])\s*(?:so\s+)?(?:the\s+|any\s+|what'?s\s+the\s+)?"
+        r"(?:difference|same\s+thing)\s*\?*\s*$"
     ),
     re.compile(r"\b(?:what'?s|what\s+is)\s+what\b|\bwhich\s+(?:one\s+)?is\s+which\b"),
     re.compile(r"\b(?:what'?s|what\s+is|whats)\s+the\s+(?:real\s+|main\s+)?difference\s+between\b"),

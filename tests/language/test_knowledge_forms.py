@@ -29,6 +29,7 @@ WORDS = Vocabulary(
         "top-up and decay mode, why the users prefer top-up?",
         # a law, then "why?" or "how come?"
         "gap closes → vertical tune shifts. why?",
+        "kicker pulses → injected bunch oscillates, why?",
         "vacuum worse → lifetime shorter, how come?",
         "the orbit moves when a gap closes, why is that?",
         # how two things are related, or what tells them apart
@@ -36,6 +37,8 @@ WORDS = Vocabulary(
         "how does the vertical emittance relate to the coupling?",
         "coupling vs vertical emittance — difference?",
         "SP vs RB: which is which?",
+        "wigglers and undulators — difference?",
+        "a booster and a storage ring, same thing?",
         "horizontal vs vertical correctors, what's what",
         "ok, and what is the difference between a kicker and a septum?",
         "how do a wiggler and an undulator differ?",
