@@ -25,10 +25,15 @@ _LEAD = re.compile(
     r"\b[\s,:;!.-]*)+"
 )
 _INSTANCE = re.compile(r"\b[a-z]+[-_]?\d+[a-z0-9]*\b|\b[a-z0-9]+:[a-z0-9:]+\b")
-#: A device's name typed with a space ("VCM 12", "sector 3"): a word and a whole number that
-#: is no amount (no unit, no counted plural after it: "2 kinds", "500 mA") and that no word of
-#: the grammar leads ("at 5", "the 2 tunes", "between 1 and 2 pm").
-_SPACED_NUMBER = re.compile(r"\b([a-z]{2,7})\s(\d{1,3})(?![\d.,:])(?:\s*([a-zµ%]+))?")
+#: A device's name typed with a space ("VCM 12", "sector 3", "bpm fifteen"): a word and a
+#: whole number that is no amount (no unit, no counted plural after it: "2 kinds", "500 mA",
+#: "two tunes") and that no word of the grammar leads ("at 5", "the 2 tunes", "between 1 and 2
+#: pm"). "one" is left out: it is far more often a pronoun ("which one is which").
+_SPACED_NUMBER = re.compile(
+    r"\b([a-z]{2,7})\s(\d{1,3}(?![\d.,:])|(?:two|three|four|five|six|seven|eight|nine|ten|eleven|"
+    r"twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|"
+    r"fifty|sixty|seventy|eighty|ninety)\b)(?:\s*([a-zµ%]+))?"
+)
 _NOT_A_DEVICE = frozenset(
     re.findall(
         r"\S+",
@@ -37,7 +42,8 @@ _NOT_A_DEVICE = frozenset(
         our my its has have had take give set put get got up down vs plus minus times top max
         min after before since until till ago within into like some any all both few maybe
         say try approx roughly nearly almost exactly below above near step steps it that this
-        me us we you they he she do does did can could would will may might should must""",
+        me us we you they he she do does did can could would will may might should must
+        which why what how where when who then need needs""",
     )
 )
 
@@ -66,6 +72,11 @@ _SUPPOSED_CHANGES = (
         r"[^?]*\b(?:would|could|might|happen\w*)\b"
     ),
     re.compile(r"^if\s+[^,?]+,\s*would\b"),
+)
+#: A quantity under a supposed change ("what would the tune do if we bumped qf three by two
+#: amps?"): the device it names is supposed, not read.
+_QUANTITY_SUPPOSED = re.compile(
+    r"^what\s+(?:would|will|could|might)\s+.+\s+(?:be|do|look\s+like)\s+(?:if|when)\b"
 )
 _CONCEPT_FORMS = [
     # what is a BPM / what are sextupoles for / what's an undulator
@@ -109,7 +120,7 @@ _CONCEPT_FORMS = [
     # "what would happen if I set HCM01 to 5 A", "if we closed the ID 9 gap, what would that do?"
     *_SUPPOSED_CHANGES,
     # what would the lifetime be if I raised the RF voltage: a hypothetical about a quantity
-    re.compile(r"^what\s+(?:would|will|could|might)\s+.+\s+(?:be|do|look\s+like)\s+(?:if|when)\b"),
+    _QUANTITY_SUPPOSED,
     re.compile(r"^what\s+happens\s+(?:(?:to|with)\s+.+\s+)?(?:if|when|as|after)\b"),
     # "I'm curious how changing a quadrupole current shifts the tune": a question said as a wish
     # (a general subject: a gerund or "a"/"an", not "how the vacuum in sector 3 is doing")
@@ -272,8 +283,12 @@ def is_knowledge_question(text: str) -> bool:
     hypothetical = lowered.startswith("what happens") or any(
         form.search(lowered) for form in _SUPPOSED_CHANGES
     )
-    if (_INSTANCE.search(lowered) or _names_a_device_with_a_space(lowered)) and not hypothetical:
+    if _INSTANCE.search(lowered) and not hypothetical:
         return False  # "what is HCM01?", "explain SR:DCCT:Current": a channel, read it
+    if _names_a_device_with_a_space(lowered) and not (
+        hypothetical or _QUANTITY_SUPPOSED.search(lowered)
+    ):
+        return False  # "why is VCM 12 so high?": a device, read it
     if _TIME_WORDS.search(lowered) and not hypothetical:
         return False  # "what is the lifetime now", "why did the current drop since 8"
     if any(form.search(lowered) for form in _CONCEPT_FORMS):

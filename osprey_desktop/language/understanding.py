@@ -53,7 +53,8 @@ _PAST_ED = re.compile(
     r"\b(?!\w*eed\b)(?!(?:related|connected|linked|coupled|correlated|tied|called|named|used|"
     r"needed|required|defined|based|focused|fixed|limited|expected|supposed|designed|powered|"
     r"installed|placed|located|shaped|confused|interested|concerned|advanced|detailed|"
-    r"complicated|dedicated|distributed|combined|mixed|charged)\b)\w{3,}ed\b"
+    r"complicated|dedicated|distributed|combined|mixed|charged|bunched|understood|wondered|"
+    r"learned|asked)\b)\w{3,}ed\b"
 )
 #: A progressive: what is happening now ("why is the lifetime falling").
 _PROGRESSIVE = re.compile(
@@ -74,7 +75,27 @@ _CONDITION = re.compile(r"\b(?:when|whenever|if|as|once|with|after|before|during
 _WHY = re.compile(
     r"(?:^|[,;:.!?]\s*|\s[-–—]\s*|[—–]\s*|\b(?:and|but|so|n)\s+|"
     r"\b(?:wonder(?:ing)?|know|understand|get|see|idea|sure|explain|tell\s+(?:me|us)|ask(?:ing)?|"
-    r"curious|reason)\s+)(?:why|how\s+come)\b"
+    r"curious|reason)\s+)(?:why|how\s+come|for\s+(?:which|what)\s+reason)\b"
+)
+#: "how" leading a clause in another language's order ("the DCCT, how it measures the current
+#: without touching the beam?", "how the RF keeps the beam bunched?"): its subject follows.
+_HOW = re.compile(
+    r"(?:^|[,;:.!?]\s*|\s[-–—]\s*|[—–]\s*|\b(?:and|but|so|n)\s+|"
+    r"\b(?:wonder(?:ing)?|know|understand|explain|tell\s+(?:me|us)|curious)\s+)"
+    r"how\s+(?=(?:the|a|an|it|they|we|one|these|those|such|this)\s)"
+)
+#: Verbs that ask how something is or was doing, not how it works ("how the orbit looks").
+_STATE_VERBS = frozenset(
+    re.findall(
+        r"\S+",
+        """is are was were look looks read reads compare compares behave behaves do does doing
+        stand stands go goes stay stays change changes move moves vary varies evolve evolves
+        seem seems appear appears fare fares perform performs""",
+    )
+)
+#: Words after "why" that add nothing to it ("why so?", "why exactly?", "why that?").
+_WHY_FILLERS = frozenset(
+    re.findall(r"\S+", "so that this exactly though again really ever then pls please")
 )
 _CLAUSE_END = re.compile(r"[,;:.!?]|\s[-–—]\s|[—–]")
 #: A cause and its effect written with an arrow, words on each side ("gap closing → orbit
@@ -93,7 +114,18 @@ _FORMS = (
         r"(?:(?:related|connected|linked|coupled|tied)\b|relate\b)"
     ),
     # "what is the relation between beam size and emittance?"
-    re.compile(r"\b(?:relation(?:ship)?|connection)\s+(?:between|of)\b"),
+    re.compile(r"\b(?:relation(?:ship)?|connection|link|dependence)\s+(?:between|of)\b"),
+    # "tune and chromaticity, what is the relation?", "... - connected how?"
+    re.compile(
+        r"\b(?:what'?s|what\s+is)\s+(?:the\s+)?(?:relation(?:ship)?|connection|link)\s*\?*\s*$"
+    ),
+    re.compile(r"\b(?:related|connected|linked|coupled)\s+how\b"),
+    # "quads and sextupoles: what does each one do?", "... what are they for?"
+    re.compile(
+        r"\bwhat\s+(?:does|do)\s+(?:each(?:\s+one)?|they|these|those|both)\s+"
+        r"(?:actually\s+|really\s+)?do\b"
+    ),
+    re.compile(r"\bwhat\s+are\s+(?:they|these|those|both)\s+(?:for|used\s+for|good\s+for)\b"),
     # "emittance vs orbit — difference?", "BPM offset vs gain error: what's what?"
     re.compile(
         r"\b(?:vs\.?|versus)\s.*\b(?:difference|differ|differs|what'?s\s+what|which\s+is\s+which|"
@@ -104,13 +136,14 @@ _FORMS = (
         r"(?:[,;:]|\s[-–—]|[—–])\s*(?:so\s+)?(?:the\s+|any\s+|what'?s\s+the\s+)?"
         r"(?:difference|same\s+thing)\s*\?*\s*$"
     ),
+    re.compile(r"^(?:the\s+)?difference\s+(?:between\s+)?[a-z]"),
     re.compile(r"\b(?:what'?s|what\s+is)\s+what\b|\bwhich\s+(?:one\s+)?is\s+which\b"),
     re.compile(r"\b(?:what'?s|what\s+is|whats)\s+the\s+(?:real\s+|main\s+)?difference\s+between\b"),
     re.compile(r"\bhow\s+(?:do|does)\s+(?:[\w'-]+\s+){1,6}?differ\b"),
     # "I don't understand ...", "can't understand how ...", "I don't get why ..."
     re.compile(
         r"\b(?:i\s+)?(?:really\s+|still\s+)?(?:don'?t|dont|do\s+not|can'?t|cant|cannot|never)\s+"
-        r"(?:really\s+|quite\s+|fully\s+)?(?:understand|get\s+(?:why|how|it\b|this\b|the\s+"
+        r"(?:really\s+|quite\s+|fully\s+|ever\s+)?(?:understand|understood|get\s+(?:why|how|it\b|this\b|the\s+"
         r"(?:point|idea|difference))|see\s+(?:why|how))"
     ),
     re.compile(
@@ -166,17 +199,31 @@ def _asks_why(text: str) -> bool:
         end = _CLAUSE_END.search(rest)
         clause = (rest[: end.start()] if end else rest).strip()
         words = re.findall(r"[a-z']+", clause)
-        if words and words[0] in ("not", "so", "that", "this", "exactly", "though"):
-            words = words[1:] if words[0] != "not" else ["not"]
-        if words == ["not"]:
+        if words[:1] == ["not"] and len(words) == 1:
             continue  # "why not": a consent
+        while words and words[0] in _WHY_FILLERS:
+            words = words[1:]
         before = text[: found.start()]
-        if len(words) >= 2 and not (words[0] == "is" and words[1] in ("that", "it", "this")):
+        # "why they exist", "why sextupoles?" (a kind of thing asked the reason of); "why is
+        # that?" asks about what was said before it
+        if words and not (words[0] == "is" and words[1:2] in (["that"], ["it"], ["this"])):
             if not _an_event_or_now(clause) and not _an_event_or_now(before):
                 return True
             continue
         # a trailing "why?": the statement before it must be a law, not an observation
         if _LAW.search(before) and not _an_event_or_now(before):
+            return True
+    return False
+
+
+def _asks_how(text: str) -> bool:
+    """ "the DCCT, how it measures the current?": how a thing works, its subject after "how"."""
+    for found in _HOW.finditer(text):
+        rest = text[found.end() :]
+        end = _CLAUSE_END.search(rest)
+        clause = (rest[: end.start()] if end else rest).strip()
+        words = re.findall(r"[a-z']+", clause)
+        if len(words) >= 3 and not _STATE_VERBS & set(words) and not _an_event_or_now(clause):
             return True
     return False
 
@@ -191,7 +238,7 @@ def asks_to_understand(lowered: str) -> bool:
     of the forms above, and nothing points to the machine's own state."""
     if _points_to_state(lowered) or _told_event(lowered):
         return False
-    if _asks_why(lowered) or _arrow_asked(lowered):
+    if _asks_why(lowered) or _asks_how(lowered) or _arrow_asked(lowered):
         return True
     return any(form.search(lowered) for form in _FORMS)
 

@@ -51,6 +51,16 @@ WORDS = Vocabulary(
         "how would a stronger QF change the beam size?",
         "what does the RF voltage do to the bunch length?",
         "pressure ↑ → lifetime ↓ → more injections?",
+        # "how" in another order, a relation or a difference said short, what each one does
+        "the ion pump, how it tells the pressure from its current?",
+        "how the sextupoles make the chromaticity positive?",
+        "coupling and vertical beam size - linked how?",
+        "what is link between dispersion and energy spread?",
+        "difference wiggler and undulator?",
+        "kickers and septa: what does each one do?",
+        "why wigglers? why not only undulators?",
+        "for what reason the tune moves with the beam current?",
+        "I never understood what a harmonic number is",
         # "why" asked after a verb of knowing
         "no idea why the vertical tune follows the gaps when they close",
         "the reason why a light source needs both QF and QD?",
@@ -73,6 +83,8 @@ def test_questions_of_understanding_are_answered_in_words(text):
         "why is HCM 22 so high?",
         "explain the VCM 6 readback",
         "how does QD 40 work",
+        "why vcm twelve",
+        "how the orbit looks in the arcs?",
         # a time word
         "why is the orbit noisy this morning?",
         "lifetime vs beam current over the last hour",
@@ -96,6 +108,11 @@ def test_questions_of_understanding_are_answered_in_words(text):
 def test_questions_of_the_machines_state_stay_readings(text):
     assert not is_knowledge_question(text)
     assert parse_request(text, WORDS).intent not in ("knowledge", "conversation")
+
+
+def test_a_device_named_with_a_number_word_in_a_supposed_change_is_supposed_not_read():
+    assert is_knowledge_question("what would the orbit do if we bumped vcm seven by one amp?")
+    assert not is_knowledge_question("why is vcm seven so high?")
 
 
 def test_a_count_or_an_amount_after_a_word_names_no_device():
