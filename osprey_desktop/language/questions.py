@@ -6,7 +6,9 @@ The difference is in the form, not the words: an indefinite article or a generic
 ("why does the lifetime fall when the pressure rises?"), "how do I", a hypothetical ("what
 would happen if"), or a question about the assistant itself ("can you change anything
 without my approval?"). Such a request is answered from ``osprey_desktop.knowledge`` without
-reading or changing anything.
+reading or changing anything. The forms of talk ("why they exist", "X vs Y — difference?", "how
+are they related?", "A → B. why?") are read by ``understanding``. A device named by its number
+("HCM01", "VCM 12", "bpm fifteen") or a time word makes any of these forms a reading.
 """
 
 from __future__ import annotations
