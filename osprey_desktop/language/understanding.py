@@ -143,8 +143,8 @@ _FORMS = (
     # "I don't understand ...", "can't understand how ...", "I don't get why ..."
     re.compile(
         r"\b(?:i\s+)?(?:really\s+|still\s+)?(?:don'?t|dont|do\s+not|can'?t|cant|cannot|never)\s+"
-        r"(?:really\s+|quite\s+|fully\s+|ever\s+)?(?:understand|understood|get\s+(?:why|how|it\b|this\b|the\s+"
-        r"(?:point|idea|difference))|see\s+(?:why|how))"
+        r"(?:really\s+|quite\s+|fully\s+|ever\s+)?(?:understand|understood|"
+        r"get\s+(?:why|how|it\b|this\b|the\s+(?:point|idea|difference))|see\s+(?:why|how))"
     ),
     re.compile(
         r"\b(?:i'?m|i\s+am)\s+(?:a\s+bit\s+|still\s+|quite\s+)?confused\s+(?:about|by|why|how)\b"
