@@ -58,6 +58,9 @@ list, its time zone) is handed in by the caller.
 * ``times``: clock hours qualified by their words ("between 1 and 2 pm", "since 7 this
   morning", "from 10 last night"), resolved to instants in the past.
 * ``questions``: which requests ask for an explanation, help or a thank-you, not a value.
+* ``understanding``: questions of understanding said the way operators talk, naming channel
+  words ("the correctors, why they exist in both planes?", "emittance vs orbit — difference?",
+  "gap closing → orbit moves. why?"), told apart from questions of the machine's state.
 * ``time_points``: the clock and date words of a moment ("09:30", "yesterday at 10").
 * ``time_parsing``: a moment or a range of the archive, in the machine's time zone; a moment
   of a restore is one instant with its date, never a range ending now.

@@ -6,12 +6,17 @@ The difference is in the form, not the words: an indefinite article or a generic
 ("why does the lifetime fall when the pressure rises?"), "how do I", a hypothetical ("what
 would happen if"), or a question about the assistant itself ("can you change anything
 without my approval?"). Such a request is answered from ``osprey_desktop.knowledge`` without
-reading or changing anything.
+reading or changing anything. The forms of talk ("why they exist", "X vs Y — difference?", "how
+are they related?", "A → B. why?") are read by ``understanding``. A device named by its number
+("HCM01", "VCM 12", "bpm fifteen") or a time word makes any of these forms a reading.
 """
 
 from __future__ import annotations
 
 import re
+
+from osprey_desktop.language.understanding import asks_to_understand
+from osprey_desktop.language.units import lookup_unit
 
 # Greetings and politeness before the question ("hi, quick question: what is a BPM?").
 _LEAD = re.compile(
@@ -22,6 +27,41 @@ _LEAD = re.compile(
     r"\b[\s,:;!.-]*)+"
 )
 _INSTANCE = re.compile(r"\b[a-z]+[-_]?\d+[a-z0-9]*\b|\b[a-z0-9]+:[a-z0-9:]+\b")
+#: A device's name typed with a space ("VCM 12", "sector 3", "bpm fifteen"): a word and a
+#: whole number that is no amount (no unit, no counted plural after it: "2 kinds", "500 mA",
+#: "two tunes") and that no word of the grammar leads ("at 5", "the 2 tunes", "between 1 and 2
+#: pm"). "one" is left out: it is far more often a pronoun ("which one is which").
+_SPACED_NUMBER = re.compile(
+    r"\b([a-z]{2,7})\s(\d{1,3}(?![\d.,:])|(?:two|three|four|five|six|seven|eight|nine|ten|eleven|"
+    r"twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|"
+    r"fifty|sixty|seventy|eighty|ninety)\b)(?:\s*([a-zµ%]+))?"
+)
+_NOT_A_DEVICE = frozenset(
+    re.findall(
+        r"\S+",
+        """an the at to by in on of or and if is are was were be for per from with over under
+        than about around only just each every last past next first these those there their
+        our my its has have had take give set put get got up down vs plus minus times top max
+        min after before since until till ago within into like some any all both few maybe
+        say try approx roughly nearly almost exactly below above near step steps it that this
+        me us we you they he she do does did can could would will may might should must
+        which why what how where when who then need needs""",
+    )
+)
+
+
+def _names_a_device_with_a_space(lowered: str) -> bool:
+    """ "why is VCM 12 so high?", "explain the QF 3 readback": a device of the machine."""
+    for found in _SPACED_NUMBER.finditer(lowered):
+        word, after = found.group(1), found.group(3) or ""
+        if word in _NOT_A_DEVICE or lookup_unit(word) is not None:
+            continue
+        if after and (lookup_unit(after) is not None or (after.endswith("s") and len(after) > 3)):
+            continue  # "2 kinds of quads", "tune 14 mm"
+        return True
+    return False
+
+
 _TIME_WORDS = re.compile(r"\b(?:now|currently|today|yesterday|since|ago|last|past)\b")
 #: A change supposed and its effect asked: a question of knowledge even when it names a device
 #: or a time ("what would +1 A on QF17 do to Qx?", "if VCM 12 went to 3 A, would the orbit
@@ -34,6 +74,11 @@ _SUPPOSED_CHANGES = (
         r"[^?]*\b(?:would|could|might|happen\w*)\b"
     ),
     re.compile(r"^if\s+[^,?]+,\s*would\b"),
+)
+#: A quantity under a supposed change ("what would the tune do if we bumped qf three by two
+#: amps?"): the device it names is supposed, not read.
+_QUANTITY_SUPPOSED = re.compile(
+    r"^what\s+(?:would|will|could|might)\s+.+\s+(?:be|do|look\s+like)\s+(?:if|when)\b"
 )
 _CONCEPT_FORMS = [
     # what is a BPM / what are sextupoles for / what's an undulator
@@ -77,7 +122,7 @@ _CONCEPT_FORMS = [
     # "what would happen if I set HCM01 to 5 A", "if we closed the ID 9 gap, what would that do?"
     *_SUPPOSED_CHANGES,
     # what would the lifetime be if I raised the RF voltage: a hypothetical about a quantity
-    re.compile(r"^what\s+(?:would|will|could|might)\s+.+\s+(?:be|do|look\s+like)\s+(?:if|when)\b"),
+    _QUANTITY_SUPPOSED,
     re.compile(r"^what\s+happens\s+(?:(?:to|with)\s+.+\s+)?(?:if|when|as|after)\b"),
     # "I'm curious how changing a quadrupole current shifts the tune": a question said as a wish
     # (a general subject: a gerund or "a"/"an", not "how the vacuum in sector 3 is doing")
@@ -242,12 +287,18 @@ def is_knowledge_question(text: str) -> bool:
     )
     if _INSTANCE.search(lowered) and not hypothetical:
         return False  # "what is HCM01?", "explain SR:DCCT:Current": a channel, read it
+    if _names_a_device_with_a_space(lowered) and not (
+        hypothetical or _QUANTITY_SUPPOSED.search(lowered)
+    ):
+        return False  # "why is VCM 12 so high?": a device, read it
     if _TIME_WORDS.search(lowered) and not hypothetical:
         return False  # "what is the lifetime now", "why did the current drop since 8"
     if any(form.search(lowered) for form in _CONCEPT_FORMS):
         return True
     if _WHY_GENERIC.search(lowered):
         return True
+    if asks_to_understand(lowered):
+        return True  # "emittance vs orbit — difference?", "ID gap closing → orbit moves. why?"
     return bool(_ABOUT_ASSISTANT.search(lowered) and _ASSISTANT_TOPICS.search(lowered))
 
 
