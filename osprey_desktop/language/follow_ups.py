@@ -16,6 +16,14 @@ from dataclasses import replace
 
 from osprey_desktop.language.lexicon import ROLE_WORDS
 from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, as_typed
+from osprey_desktop.language.pronoun_follow_ups import (
+    change_called_off,
+    change_of_what_was_read,
+    copy_of_what_was_read,
+    moment_before_what_was_read,
+    value_for_what_was_read,
+    what_was_read_over_time,
+)
 from osprey_desktop.language.quantities import NUM_PATTERN, Quantity
 from osprey_desktop.language.request import Request, Vocabulary, parse_request
 
@@ -25,7 +33,7 @@ _ONLY_A_VALUE = re.compile(
     rf"^(?:(?:ok(?:ay)?|no|wait|sorry|oops|hmm|um|fine|right|alright|so|then|and|"
     rf"make\s+(?:that|it)|try|i\s+mean(?:t)?|let'?s\s+(?:say|try)|instead|rather|please|"
     rf"actually|do|go\s+(?:with|for)|use|on\s+second\s+thoughts?|better|no\s+better)\b"
-    rf"(?:[\s,:;]|\s[—–-]\s|[—–])*)*"
+    rf"(?:[\s,:;]|\s[—–-]\s|[—–])*|(?:→|->|=>|⇒)\s*)*"
     rf"(?P<amount>{NUM_PATTERN}|{SPELLED_NUMBER_PATTERN})\s*(?P<unit>%|[a-zµ]+)?"
     rf"(?:[\s,]*(?:then|instead|please|rather|thanks|(?:would\s+be|is)\s+(?:enough|better|fine|"
     rf"plenty)))*"
@@ -76,8 +84,16 @@ def follow_up(
         # "and a BPM?" after "what is a DCCT?": the same question of another kind of device
         again = parse_request(f"what is {kind['kind']}?", vocabulary)
         return replace(again, text=new.text) if again.intent == "knowledge" else None
+    called_off = change_called_off(previous, new, vocabulary)
+    if called_off is not None:  # "no wait, dont touch the corrector" after a change
+        return called_off
     if new.intent in ("conversation", "knowledge") or not previous.targets:
         return None
+    for form in _NAMING_NO_CHANNEL:
+        # "→ 94 then", "half amp down", "what was it at midnight?" after a read
+        merged = form(previous, new, vocabulary)
+        if merged is not None:
+            return merged
     before = " and ".join(t for t in previous.targets)
     old_phrase = _phrase_in(previous.canonical, previous.targets)
     span = _ONLY_A_SPAN.match(new.canonical)
@@ -223,7 +239,11 @@ def follow_up(
                 canonical = canonical.replace(old, new_target, 1)
             return replace(previous, text=new.text, targets=swapped, canonical=canonical)
     # "Not the ID 7, the ID 9 I wanted.", "no, not QF3 - QF5": the other target, all else kept
-    same = _SAME_FOR.match(new.canonical) or _NOT_THAT_ONE.match(new.canonical)
+    same = (
+        _SAME_FOR.match(new.canonical)
+        or _NOT_THAT_ONE.match(new.canonical)
+        or _SAME_FOR.match(_same_for_said_plainly(new.text))
+    )
     if same and new.quantity is None and (not new.changes or previous.changes):
         if re.match(r"(?:that|it|this|them|those)\b", same.group("rest"), re.I):
             return None  # "do that again": the previous request itself, not a new target
@@ -250,6 +270,31 @@ def follow_up(
             canonical = f"{previous.canonical} for {rest}"
         return replace(previous, text=new.text, targets=targets, canonical=canonical)
     return None
+
+
+_NAMING_NO_CHANNEL = (
+    value_for_what_was_read,
+    change_of_what_was_read,
+    copy_of_what_was_read,
+    moment_before_what_was_read,
+    what_was_read_over_time,
+)
+# "could you do the same for the lifetime, over the same period?": the courtesy and the
+# period kept (the previous request's time) said no more than "the same for the lifetime"
+_COURTESY_LEAD = re.compile(
+    r"^\W*(?:(?:and|ok(?:ay)?|now|then)\W+)*(?:(?:could|can|would|will)\s+you\s+(?:please\s+)?|"
+    r"please\s+)",
+    re.I,
+)
+_SAME_PERIOD = re.compile(
+    r",?\s+(?:over|for|in|during|across)\s+the\s+same\s+(?:period|time(?:\s+(?:frame|span|range))?|"
+    r"window|range|interval|span|timeframe|hours?)\b",
+    re.I,
+)
+
+
+def _same_for_said_plainly(text: str) -> str:
+    return _SAME_PERIOD.sub("", _COURTESY_LEAD.sub("", text, count=1)).strip()
 
 
 _OTHER_PLANE = re.compile(
