@@ -298,9 +298,11 @@ def _same_for_said_plainly(text: str) -> str:
 
 
 _OTHER_PLANE = re.compile(
-    r"^\W*(?:(?:and|now|ok(?:ay)?|then)\W+)*(?:the\s+)?same\s+(?:thing\s+)?(?:but\s+|for\s+(?:the\s+)?|"
+    # "now the same sector, but in Y, please": the place kept, the plane swapped
+    r"^\W*(?:(?:and|now|ok(?:ay)?|then)\W+)*(?:the\s+)?same\s+(?:(?:thing|sector|cell|place|"
+    r"straight|arc|devices?|ones?)\s*,?\s+)?(?:but\s+|for\s+(?:the\s+)?|"
     r"with\s+the\s+|in\s+the\s+)?(?:in\s+)?(?P<plane>vertical|horizontal|vert|horiz|x|y)"
-    r"(?:\s+(?:plane|one|side|please))?\W*$",
+    r"(?:\s+(?:plane|one|side|please))?(?:,?\s*please)?\W*$",
     re.I,
 )
 _PLANES = {"vertical": ("h", "v"), "vert": ("h", "v"), "y": ("h", "v")}

@@ -101,6 +101,8 @@ _CALLED_OFF = re.compile(
     r"|\bnever\s*mind\b|\bforget\s+(?:it|that)\b",
     re.I,
 )
+# the thing a change is refused on, named by its kind ("dont move the quad", "leave the gap")
+_REFUSED_OBJECT = re.compile(r"\b(touch|change|move|leave)\s+(?:the|that|this)\s+[a-z]+\b", re.I)
 #: Words a change called off may come with ("no wait, dont touch the corrector, leave it").
 _CALL_OFF_WORDS = _words(
     "no nope wait hold on uh um hmm ok okay sorry actually please dont don't do not never touch "
@@ -253,7 +255,8 @@ def change_called_off(
     if not previous.changes or new.changes or not _CALLED_OFF.search(new.text):
         return None
     named = {w.lower() for t in previous.targets for w in re.findall(r"[a-z]+", t.lower())}
-    words = re.findall(r"[a-z']+", new.text.lower())
+    said = _REFUSED_OBJECT.sub(r"\1", new.text.lower())  # "the quad" of "dont move the quad"
+    words = re.findall(r"[a-z']+", said)
     if any(w not in _CALL_OFF_WORDS and w not in named for w in words):
         return None
     if any(w.lower() not in _CALL_OFF_WORDS and w.lower() not in named for w in new.unused):
