@@ -21,6 +21,8 @@ from osprey_desktop.language.pronoun_follow_ups import (
     change_of_what_was_read,
     copy_of_what_was_read,
     moment_before_what_was_read,
+    new_offset_of_a_copy,
+    one_at_another_place,
     value_for_what_was_read,
     what_was_read_over_time,
 )
@@ -278,6 +280,8 @@ _NAMING_NO_CHANNEL = (
     copy_of_what_was_read,
     moment_before_what_was_read,
     what_was_read_over_time,
+    one_at_another_place,
+    new_offset_of_a_copy,
 )
 # "could you do the same for the lifetime, over the same period?": the courtesy and the
 # period kept (the previous request's time) said no more than "the same for the lifetime"

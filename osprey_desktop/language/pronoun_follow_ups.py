@@ -33,6 +33,8 @@ __all__ = [
     "change_of_what_was_read",
     "copy_of_what_was_read",
     "moment_before_what_was_read",
+    "new_offset_of_a_copy",
+    "one_at_another_place",
     "value_for_what_was_read",
     "what_was_read_over_time",
 ]
@@ -46,7 +48,7 @@ _POINTERS = r"\b(?:it|that|its|this|them|those|these|their)\b"
 #: Roles a device with a setpoint is read by: a value given after them sets that device.
 _SETTABLE_ROLES = frozenset({"setpoint", "setpoints", "sp", "readback", "readbacks", "rb", "rbv"})
 _DEVICE = re.compile(r"\b[A-Za-z]{2,5}\d{1,3}\b")
-_ARROW = r"(?:→|->|=>|⇒)"
+_ARROW = r"(?:→|->|=>|⇒|:=|=|\bto\b)"
 # "ok → 0.15 A", "→ 94 then", "so -> 2.5 MV please": a value assigned, its target not named
 _ASSIGNED_VALUE = re.compile(
     rf"^\W*(?:(?:ok(?:ay)?|so|then|and|fine|right|alright|now|please|good)\b[\s,:;]*)*"
@@ -147,6 +149,16 @@ def change_of_what_was_read(
         said = f"{word} {device} by {moved['amount']} {moved['unit']}"
         return _as_said(said, new, vocabulary, want="write")
     quantity = new.quantity
+    if (
+        new.changes
+        and quantity is not None
+        and quantity.kind == "comparative"
+        and not new.targets
+        and not re.search(_POINTERS, new.text, re.I)
+    ):
+        # "a bit up" after "hcm 7 sp?": that device, by an amount the plan asks for
+        said = f"move {device} {new.canonical.rstrip(' ?.!')}"
+        return _as_said(said, new, vocabulary, want="write")
     if (
         not new.changes
         or quantity is None
@@ -265,6 +277,68 @@ def change_called_off(
     if again.intent != "conversation":
         return None
     return replace(again, text=new.text)
+
+
+def one_at_another_place(
+    previous: Request, new: Request, vocabulary: Vocabulary | None = None
+) -> Request | None:
+    """ "the one in sector 5 would be best, I think" after "set the undulator gap to 19 mm":
+    the same request of the undulator gap in sector 5."""
+    one = _ONE_AT.match(new.text)
+    if one is None or len(previous.targets) != 1:
+        return None
+    if any(w not in _OPINION_WORDS for w in re.findall(r"[a-z']+", one["rest"].lower())):
+        return None
+    old = previous.targets[0]
+    place = re.sub(r"\s+", " ", one["place"])
+    said_at = _PLACE_IN.search(old)
+    target = _PLACE_IN.sub(place, old, count=1) if said_at else f"{old} in {place}"
+    if old not in previous.canonical:
+        return None
+    return _as_said(previous.canonical.replace(old, target, 1), new, vocabulary, previous.intent)
+
+
+def new_offset_of_a_copy(
+    previous: Request, new: Request, vocabulary: Vocabulary | None = None
+) -> Request | None:
+    """ "make the offset 0.2 A instead" after "set VCM15 to VCM14 plus 0.1 A": the same copy
+    with that offset."""
+    if previous.intent != "copy" or previous.quantity is None:
+        return None
+    offset = _NEW_OFFSET.match(new.text)
+    said_before = _OFFSET_SAID.search(previous.canonical)
+    if offset is None or said_before is None:
+        return None
+    amount = float(offset["amount"])
+    word = "minus" if amount < 0 else "plus"
+    unit = offset["unit"] or previous.quantity.unit or ""
+    said = (
+        previous.canonical[: said_before.start()]
+        + f"{word} {abs(amount):g} {unit}".rstrip()
+        + previous.canonical[said_before.end() :]
+    )
+    return _as_said(said, new, vocabulary, want="copy")
+
+
+_PLACE_IN = re.compile(r"\b(?:sector|cell|straight)\s+\d{1,2}\b", re.I)
+# "the one in sector 5 would be best", "no, the ones in cell 3 I meant"
+_ONE_AT = re.compile(
+    r"^\W*(?:(?:no|nope|ok(?:ay)?|sorry|oh|actually|i\s+meant|rather)\b\W*)*(?:the\s+)?ones?\s+"
+    r"(?:in|at|of|for|from)\s+(?P<place>(?:sector|cell|straight)\s+\d{1,2})\b(?P<rest>.*)$",
+    re.I,
+)
+_OPINION_WORDS = _words(
+    "would be best better right i think guess suppose meant mean want wanted please is the one "
+    "probably rather instead actually then"
+)
+# "make the offset 0.2 A instead", "offset -0.05 A then"
+_NEW_OFFSET = re.compile(
+    rf"^\W*(?:(?:no|ok(?:ay)?|sorry|actually|hmm)\b\W*)*(?:(?:make|set|change|use)\s+)?"
+    rf"(?:the\s+)?(?:offset|difference|delta)\s+(?:to\s+|of\s+)?(?P<amount>{NUM_PATTERN})\s*"
+    rf"(?P<unit>[a-zµ]+)?(?:\s+(?:instead|then|please))*[\s.!]*$",
+    re.I,
+)
+_OFFSET_SAID = re.compile(rf"\b(?:plus|minus)\s+{NUM_PATTERN}(?:\s*[a-zµ]+)?", re.I)
 
 
 def _as_said(

@@ -32,6 +32,19 @@ def proposed(result: Any) -> dict[str, float]:
         ("set QD18 to 95 A", "no → 94.6", "SR05C:QD18:Current:SP", 94.6),
         ("vcm 23 sp", "quarter amp up", "SR08C:VCM23:Current:SP", 0.25),
         ("what is the ID 11 gap", "take it out 1.5 mm", "SR11C:ID11:Gap:SP", 16.5),
+        ("HCM 33 rb", "ok, to -0.07 A", "SR11C:HCM33:Current:SP", -0.07),
+        (
+            "set the undulator gap to 21 mm",
+            "the one in sector 7 is better",
+            "SR07C:ID07:Gap:SP",
+            21,
+        ),
+        (
+            "set HCM 30 to HCM 29 minus 0.05 A",
+            "offset -0.15 A then",
+            "SR10C:HCM30:Current:SP",
+            -0.15,
+        ),
     ],
 )
 async def test_a_value_or_change_naming_no_channel_writes_the_device_read(
@@ -89,6 +102,13 @@ async def test_another_device_given_the_same_copies_the_value_read(session):
 
     assert steps(result) == ["channel_finding", "channel_read", "channel_write", "respond"]
     assert list(proposed(result)) == ["SR05C:HCM13:Current:SP"]
+
+
+async def test_a_change_without_a_number_after_a_read_finds_the_device_and_asks(session):
+    result = await second_turn(session, "hcm 33 sp?", "a tad lower")
+
+    assert steps(result) == ["channel_finding", "clarify"]
+    assert result.pending_approval is None
 
 
 async def test_a_change_called_off_writes_and_asks_nothing(session):

@@ -16,7 +16,7 @@ WORDS = Vocabulary(
     channel_words=frozenset(
         {"beam", "current", "lifetime", "tune", "horizontal", "vertical", "rf", "frequency"}
         | {"voltage", "gap", "vacuum", "pressure", "orbit", "corrector", "sector", "stored"}
-        | {"setpoint", "readback", "actual"}
+        | {"setpoint", "readback", "actual", "undulator"}
     ),
 )
 NOW = datetime(2026, 11, 26, 15, 30, tzinfo=ZoneInfo("Europe/Berlin"))
@@ -40,6 +40,8 @@ def value_of(request: Request) -> float | None:
         ("VCM 17 readback?", "so → 0.08 A", "VCM17", 0.08, "A"),
         ("qd 22 sp", "-> 97.25 please", "QD22", 97.25, None),
         ("what is the QF 29 setpoint?", "fine => 119.8", "QF29", 119.8, None),
+        ("HCM 33 rb", "ok, to -0.07 A", "HCM33", -0.07, "A"),
+        ("QD 40 setpoint", "= 96.1", "QD40", 96.1, None),
     ],
 )
 def test_an_arrowed_value_after_a_setpoint_or_readback_sets_that_device(
@@ -103,6 +105,15 @@ def test_a_change_without_a_target_changes_the_device_read(read, said, device, v
     assert merged is not None and merged.intent == "write"
     assert merged.targets == (device,)
     assert merged.quantity.kind == "relative" and value_of(merged) == value
+
+
+def test_a_change_without_a_number_after_a_read_leaves_the_amount_to_be_asked():
+    merged = after("hcm 33 sp?", "a tad lower")
+
+    assert merged is not None and merged.intent == "write"
+    assert merged.targets == ("HCM33",)
+    assert merged.quantity is not None and merged.quantity.kind == "comparative"
+    assert merged.quantity.value is None
 
 
 def test_a_change_without_a_target_after_a_monitor_is_left_alone():
@@ -236,3 +247,30 @@ def test_the_same_place_in_the_other_plane():
     merged = after("show me the vertical orbit in sector 3", "and the same sector, but in x")
 
     assert merged is not None and merged.targets == ("the horizontal orbit in sector 3",)
+
+
+# -- the one at another place, a copy's new offset ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("previous", "said", "target"),
+    [
+        ("set the undulator gap to 21 mm", "the one in sector 7 is better, I guess", None),
+        ("show the vacuum in sector 4", "no, the ones in sector 11", "the vacuum in sector 11"),
+    ],
+)
+def test_the_one_at_another_place_is_the_same_request_there(previous, said, target):
+    merged = after(previous, said)
+    before = parse_request(previous, WORDS, NOW)
+
+    assert merged is not None and merged.intent == before.intent
+    assert merged.targets == (target or "the undulator gap in sector 7",)
+    assert merged.quantity == before.quantity
+
+
+def test_a_new_offset_replaces_only_the_offset_of_a_copy():
+    merged = after("set HCM 30 to HCM 29 minus 0.05 A", "offset -0.15 A then")
+
+    assert merged is not None and merged.intent == "copy"
+    assert merged.quantity is not None and merged.quantity.value == -0.15
+    assert merged.canonical.startswith("set HCM30 to the same value as HCM29")
