@@ -7,6 +7,8 @@ previous targets in place of "it"; "same for the vacuum in sector 4" replaces th
 time alone ("now for the last 10 minutes", "and since 6 am?") replaces the time of a request
 that changed nothing and keeps its channels (a read becomes their history); said as "the same
 for the last 10 minutes" it is left to the planner, which reuses the channels found before.
+The forms that name no channel at all after a read ("→ 94 then", "half amp down", "what
+was it at midnight?") are in ``pronoun_follow_ups``.
 """
 
 from __future__ import annotations

@@ -2,17 +2,20 @@
 
 After a read, the channels just read are what "it", "that" or nothing at all point at:
 
-* a value assigned with an arrow ("ok → 0.15 A", "→ 94 then") after a read of a device's
-  setpoint or readback is a write of that device; a bare number is not (what it sets is not
-  said), nor a value after a read of anything that has no setpoint;
-* a change with no target ("half amp down", "bring it in 2 mm") changes the device read;
+* a value assigned with an arrow, "=" or "to" ("ok → 0.15 A", "→ 94 then") after a read of
+  a device's setpoint or readback is a write of that device; a bare number is not (what it
+  sets is not said), nor a value after a read of anything that has no setpoint;
+* a change with no target ("half amp down", "bring it in 2 mm") changes the device read (with
+  no number, "a tad lower", the plan asks how much);
 * "it" with a time ("and what was it at midnight?", "graph of that for last 30 min", "how
   much did it drift over the last hour") is the history of the channels read, and said as a
   comparison ("was it higher than that at six?", "compare it with its value two hours ago")
   the reading now against that moment;
 * a moment shifted back ("and one day before, same hour?") is the channels read, that long ago;
 * another device given "the same, like this one" is a copy of the value read;
-* after a change, "don't touch it, leave it" calls it off: nothing is written or asked.
+* after a change, "don't touch it, leave it" calls it off: nothing is written or asked;
+* "the one in sector 5 would be best" is the same request of the thing in that place, and
+  "make the offset 0.2 A instead" the same copy with that offset.
 
 A follow-up that names a channel, or a change said after a change, is left to ``follow_ups``.
 """
