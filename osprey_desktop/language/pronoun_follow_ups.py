@@ -269,6 +269,8 @@ def change_called_off(
     asked. Said with anything more ("... and read the tunes instead") it is no call-off alone."""
     if not previous.changes or new.changes or not _CALLED_OFF.search(new.text):
         return None
+    if re.search(r"\d", new.text):
+        return None  # "no, don't set it, 0.4": a value said is no call-off
     named = {w.lower() for t in previous.targets for w in re.findall(r"[a-z]+", t.lower())}
     said = _REFUSED_OBJECT.sub(r"\1", new.text.lower())  # "the quad" of "dont move the quad"
     words = re.findall(r"[a-z']+", said)
