@@ -118,3 +118,12 @@ async def test_a_change_called_off_writes_and_asks_nothing(session):
 
     assert steps(result) == ["respond"]
     assert result.pending_approval is None
+
+
+async def test_a_follow_up_of_a_follow_up_keeps_the_channel_read_first(session):
+    await second_turn(session, "VCM 17 readback?", "so → 0.08 A")
+    await session.resume("t1", False)
+
+    result = await session.submit("-> 0.06 then", "t1")
+
+    assert proposed(result) == pytest.approx({"SR06C:VCM17:Current:SP": 0.06})
