@@ -243,10 +243,12 @@ def follow_up(
                 canonical = canonical.replace(old, new_target, 1)
             return replace(previous, text=new.text, targets=swapped, canonical=canonical)
     # "Not the ID 7, the ID 9 I wanted.", "no, not QF3 - QF5": the other target, all else kept
+    plainly = _same_for_said_plainly(new.text)
     same = (
-        _SAME_FOR.match(new.canonical)
+        (_SAME_FOR.match(plainly) if _SAME_PERIOD.search(new.text) else None)
+        or _SAME_FOR.match(new.canonical)
         or _NOT_THAT_ONE.match(new.canonical)
-        or _SAME_FOR.match(_same_for_said_plainly(new.text))
+        or _SAME_FOR.match(plainly)
     )
     if same and new.quantity is None and (not new.changes or previous.changes):
         if re.match(r"(?:that|it|this|them|those)\b", same.group("rest"), re.I):
@@ -293,14 +295,15 @@ _COURTESY_LEAD = re.compile(
     re.I,
 )
 _SAME_PERIOD = re.compile(
-    r",?\s+(?:over|for|in|during|across)\s+the\s+same\s+(?:period|time(?:\s+(?:frame|span|range))?|"
+    r",?\s+(?:(?:over|for|in|during|across)\s+)?(?:the\s+)?same\s+(?:period|time(?:\s+(?:frame|span|range))?|"
     r"window|range|interval|span|timeframe|hours?)\b",
     re.I,
 )
 
 
 def _same_for_said_plainly(text: str) -> str:
-    return _SAME_PERIOD.sub("", _COURTESY_LEAD.sub("", text, count=1)).strip()
+    plain = _SAME_PERIOD.sub("", _COURTESY_LEAD.sub("", text, count=1))
+    return re.sub(r"[,\s]+please\b", "", plain, flags=re.I).strip()
 
 
 _OTHER_PLANE = re.compile(

@@ -246,6 +246,17 @@ def test_the_same_for_another_channel_over_the_same_period_keeps_the_time():
     assert merged.time is not None and "3 hours" in merged.time.canonical
 
 
+@pytest.mark.parametrize(
+    "said", ["same for the lifetime, same window", "can you do the same for the lifetime please"]
+)
+def test_the_same_for_another_channel_said_short_or_politely(said):
+    merged = after("plot the beam current over the last 3 hours", said)
+
+    assert merged is not None and merged.intent == "plot"
+    assert merged.targets == ("the lifetime",)
+    assert merged.canonical == "plot the lifetime over the last 3 hours"
+
+
 def test_the_same_place_in_the_other_plane():
     merged = after("show me the vertical orbit in sector 3", "and the same sector, but in x")
 
