@@ -154,13 +154,18 @@ def change_of_what_was_read(
     quantity = new.quantity
     if (
         new.changes
-        and quantity is not None
-        and quantity.kind == "comparative"
+        and (quantity is None or quantity.kind == "comparative")
         and not new.targets
-        and not re.search(_POINTERS, new.text, re.I)
+        and not re.search(_POINTERS, new.canonical, re.I)
     ):
-        # "a bit up" after "hcm 7 sp?": that device, by an amount the plan asks for
-        said = f"move {device} {new.canonical.rstrip(' ?.!')}"
+        # "a bit up" after "hcm 7 sp?", "(it needs) closing a little" after "the ID09 gap?":
+        # that device, by an amount the plan asks for
+        canonical = new.canonical.rstrip(" ?.!")
+        verb = re.search(rf"\b{re.escape(new.verb)}\b", canonical, re.I) if new.verb else None
+        if verb:
+            said = f"{canonical[: verb.end()]} {device}{canonical[verb.end() :]}"
+        else:
+            said = f"move {device} {canonical}"
         return _as_said(said, new, vocabulary, want="write")
     if (
         not new.changes

@@ -116,6 +116,14 @@ def test_a_change_without_a_number_after_a_read_leaves_the_amount_to_be_asked():
     assert merged.quantity.value is None
 
 
+def test_a_change_verb_without_an_amount_after_a_read_changes_the_device_read():
+    merged = after("the ID 4 gap please", "ok, open slightly then")
+
+    assert merged is not None and merged.intent == "write"
+    assert merged.targets == ("ID4 gap",)
+    assert merged.quantity is None or merged.quantity.value is None
+
+
 def test_a_change_without_a_target_after_a_monitor_is_left_alone():
     merged = after("what is the lifetime", "a bit up")
 
