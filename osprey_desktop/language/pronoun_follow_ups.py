@@ -92,10 +92,11 @@ _SHIFT_FILLERS = _words(
     "that please about reading read"
 )
 # "give QF33 the same, like this one": another device set to the value just read
-_COPY_VERB = re.compile(r"\b(?:give|make|set|put|bring|match|copy|apply)\b", re.I)
+_COPY_VERB = re.compile(r"\b(?:give|make|set|put|bring|match|copy|apply|get)\b", re.I)
 _SAME_AS_THIS = re.compile(
     r"\b(?:the\s+same|equal|like\s+(?:this|that)(?:\s+one)?|as\s+(?:this|that)\s+one|"
-    r"the\s+same\s+value)\b",
+    r"the\s+same\s+value|(?:this|that)\s+value|(?:to|on)\s+(?:this|that|it)(?:\s+one)?\b|"
+    r"(?:copy|apply)\s+(?:it|this|that))\b",
     re.I,
 )
 _QUESTION_LEAD = re.compile(r"^\W*(?:and\s+)?(?:is|are|was|were|does|do|did|has|have)\b", re.I)

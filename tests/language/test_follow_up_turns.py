@@ -201,8 +201,16 @@ def test_a_moment_before_says_nothing_more():
 # -- a copy of what was read --------------------------------------------------------------
 
 
-def test_another_device_given_the_same_copies_the_value_read():
-    merged = after("what is the HCM 12 setpoint?", "please give HCM 13 the same, like this one")
+@pytest.mark.parametrize(
+    "said",
+    [
+        "please give HCM 13 the same, like this one",
+        "copy that onto HCM 13",
+        "HCM 13 should get this value as well",
+    ],
+)
+def test_another_device_given_the_same_copies_the_value_read(said):
+    merged = after("what is the HCM 12 setpoint?", said)
 
     assert merged is not None and merged.intent == "copy"
     assert "HCM13" in merged.targets
