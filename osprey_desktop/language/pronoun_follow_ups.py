@@ -26,7 +26,7 @@ import re
 from dataclasses import replace
 
 from osprey_desktop.language.lexicon import ROLE_WORDS
-from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
+from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, as_typed
 from osprey_desktop.language.quantities import NUM_PATTERN
 from osprey_desktop.language.request import Request, Vocabulary, parse_request
 from osprey_desktop.language.words import STOP_WORDS
@@ -64,6 +64,13 @@ _IN_OR_OUT = re.compile(
     rf"^\W*(?:(?:ok(?:ay)?|so|then|and|now|please)\b[\s,]*)*(?:bring|move|take|drive|run|pull|"
     rf"push)\s+(?:it|that|them|those)\s+(?P<way>in|out|closer|further\s+out)\s+(?:by\s+)?"
     rf"(?P<amount>{NUM_PATTERN})\s*(?P<unit>[a-zµ]+)(?:\s+(?:please|then|more))?[\s.!]*$",
+    re.I,
+)
+# "set to zero", "ok, put to 0.25 A then": a change verb and "to" with no target of its own
+_SET_TO = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|so|then|and|now|please|fine|right)\b[\s,]*)*(?:set|put|bring|change|"
+    r"move|take)\s+(?:(?:it|that|this)\s+)?(?:to|at)\s+[^\s,]+(?:\s*[a-zµ%]+)?"
+    r"(?:[\s,]+(?:then|please|instead))*[\s.!]*$",
     re.I,
 )
 _COMPARED = re.compile(
@@ -169,6 +176,19 @@ def change_of_what_was_read(
             said = f"move {device} {canonical}"
         return _as_said(said, new, vocabulary, want="write")
     if (
+        new.changes
+        and quantity is not None
+        and quantity.kind == "absolute"
+        and quantity.value is not None
+        and not new.targets
+        and new.reference is None
+        and _SET_TO.match(new.text)
+    ):
+        # "set to zero", "ok, put to 0.25 A" after "hcm 5 sp?": a value said with its verb
+        unit = f" {quantity.unit}" if quantity.unit else ""
+        said = f"set {device} to {as_typed(quantity.value)}{unit}"
+        return _as_said(said, new, vocabulary, want="write")
+    if (
         not new.changes
         or quantity is None
         or quantity.kind not in ("relative", "percent")
@@ -179,7 +199,7 @@ def change_of_what_was_read(
     ):
         return None
     word = "increase" if quantity.value > 0 else "decrease"
-    amount = f"{abs(quantity.value):g}"
+    amount = as_typed(abs(quantity.value))
     unit = "%" if quantity.kind == "percent" else f" {quantity.unit or ''}"
     said = f"{word} {device} by {amount}{unit}".strip()
     return _as_said(said, new, vocabulary, want="write")
@@ -325,7 +345,7 @@ def new_offset_of_a_copy(
     unit = offset["unit"] or previous.quantity.unit or ""
     said = (
         previous.canonical[: said_before.start()]
-        + f"{word} {abs(amount):g} {unit}".rstrip()
+        + f"{word} {as_typed(abs(amount))} {unit}".rstrip()
         + previous.canonical[said_before.end() :]
     )
     return _as_said(said, new, vocabulary, want="copy")

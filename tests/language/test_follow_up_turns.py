@@ -42,6 +42,9 @@ def value_of(request: Request) -> float | None:
         ("what is the QF 29 setpoint?", "fine => 119.8", "QF29", 119.8, None),
         ("HCM 33 rb", "ok, to -0.07 A", "HCM33", -0.07, "A"),
         ("QD 40 setpoint", "= 96.1", "QD40", 96.1, None),
+        ("rf frequency setpoint?", "→ 499.6545 MHz", "rf frequency", 499.6545, "MHz"),
+        ("hcm 27 sp?", "ok, put to 0.125 A then", "HCM27", 0.125, "A"),
+        ("QF 31 readback", "set to zero", "QF31", 0.0, None),
     ],
 )
 def test_an_arrowed_value_after_a_setpoint_or_readback_sets_that_device(
@@ -60,6 +63,7 @@ def test_an_arrowed_value_after_a_setpoint_or_readback_sets_that_device(
     [
         ("BPM 31 y?", "→ 0.2"),  # a monitor has no setpoint
         ("what is the lifetime", "→ 9"),
+        ("what is the lifetime", "set to 9"),
         ("VCM 17 readback?", "0.08 A"),  # no arrow: what it sets is not said
         ("HCM 3 and HCM 4 setpoints?", "→ 0.1"),  # which of the two?
     ],
@@ -94,6 +98,7 @@ def test_an_arrowed_value_after_a_change_replaces_only_its_value(change, given, 
     ("read", "said", "device", "value"),
     [
         ("vcm 23 sp", "quarter amp up", "VCM23", 0.25),
+        ("rf frequency setpoint?", "up 0.0012345 MHz", "rf frequency", 0.0012345),
         ("QD 14 readback please", "two amps down", "QD14", -2.0),
         ("what is the ID 6 gap", "take it out 1.5 mm", "ID6 gap", 1.5),
         ("ID 11 gap?", "bring it in 3mm", "ID11 gap", -3.0),
