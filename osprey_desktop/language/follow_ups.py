@@ -71,6 +71,10 @@ def follow_up(
     stands on its own. "0.55 then" replaces the quantity; "close it by 1 mm" puts the
     previous targets in place of "it"; "same for X" replaces the targets and keeps the
     intent, the time and the quantity."""
+    signed = _MINUS_TYPED.sub("-", new.text)
+    if signed != new.text:
+        # "no –0.25", "→ −0.1 A": a minus typed as a dash is the value's sign, never a pause
+        new = replace(parse_request(signed, vocabulary), text=signed)
     if previous.changes and _LIMITS_OF_THAT.search(new.text) and previous.quantity is not None:
         # "wait, is that even inside the limits?" after "HCM 4 to 0.5 A": the write policy's
         # answer for that change (nothing is written)
@@ -120,6 +124,8 @@ def follow_up(
     if value and quantity is None and previous.changes:
         # "do 19 instead": a number the parse took for a device's, alone: the value
         quantity = parse_request(f"set x to {value['amount']} {value['unit'] or ''}").quantity
+    if value and quantity is not None and quantity.kind == "absolute":
+        quantity = _with_typed_sign(quantity, value["amount"])  # "no -0.25": minus, as typed
     if value and quantity is not None and previous.changes:
         earlier = previous.quantity
         unitless = quantity.kind == "absolute" and quantity.unit is None
@@ -278,6 +284,8 @@ def follow_up(
     return None
 
 
+# a minus sign typed as U+2212, or as a dash written against the number ("–0.25")
+_MINUS_TYPED = re.compile(r"−(?=\s*\.?\d)|(?<![\w.])[–—](?=\.?\d)")
 _NAMING_NO_CHANNEL = (
     value_for_what_was_read,
     change_of_what_was_read,
@@ -398,6 +406,16 @@ _NO_TARGET_WORDS = frozenset(
     + ["higher", "lower", "more", "less", "bigger", "smaller", "better", "worse", "different"]
     + ["compared", "versus", "against"]
 )
+
+
+def _with_typed_sign(quantity: Quantity, typed: str) -> Quantity:
+    """``quantity`` with the sign of the number as it was typed, when only the sign differs."""
+    if not re.fullmatch(NUM_PATTERN, typed) or quantity.value is None:
+        return quantity
+    number = float(typed)
+    if number != quantity.value and abs(number) == abs(quantity.value):
+        return replace(quantity, value=number)
+    return quantity
 
 
 def _written(previous: Request, new: Request, quantity: Quantity, before: str) -> Request:

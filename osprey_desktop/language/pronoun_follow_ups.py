@@ -69,8 +69,14 @@ _IN_OR_OUT = re.compile(
 # "set to zero", "ok, put to 0.25 A then": a change verb and "to" with no target of its own
 _SET_TO = re.compile(
     r"^\W*(?:(?:ok(?:ay)?|so|then|and|now|please|fine|right)\b[\s,]*)*(?:set|put|bring|change|"
-    r"move|take)\s+(?:(?:it|that|this)\s+)?(?:to|at)\s+[^\s,]+(?:\s*[a-zµ%]+)?"
+    r"move|take)\s+(?:(?:it|that|this)\s+)?(?:to|at)\s+(?P<value>[^\s,]+)(?:\s*[a-zµ%]+)?"
     r"(?:[\s,]+(?:then|please|instead))*[\s.!]*$",
+    re.I,
+)
+# "-0.1 A down": a sign and a direction both said, which one is meant is not clear
+_SIGN_AND_DIRECTION = re.compile(
+    r"(?:^|[\s(])[-+]\s*\.?\d.*\b(?:up|down|higher|lower|more|less|in|out)\b"
+    r"|\b(?:up|down|higher|lower|raise|lower|increase|decrease|reduce)\b.*(?:^|[\s(])-\s*\.?\d",
     re.I,
 )
 _COMPARED = re.compile(
@@ -88,7 +94,7 @@ _COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5
 _COUNTS |= {"seven": 7, "twelve": 12, "24": 24}
 # "and one day before, same hour?", "a week earlier at the same time?", "same time yesterday"
 _SHIFTED_BACK = re.compile(
-    r"\b(?:(?P<count>\d+|an?|one|two|three|four|five|six|seven|twelve)\s+"
+    r"(?<![\d.])\b(?:(?P<count>\d+(?:\.\d+)?|an?|one|two|three|four|five|six|seven|twelve)\s+"
     r"(?P<unit>minute|hour|day|week)s?\s+(?:before|earlier|back|prior)"
     r"|(?P<yesterday>yesterday|the\s+day\s+before))\b",
     re.I,
@@ -182,11 +188,15 @@ def change_of_what_was_read(
         and quantity.value is not None
         and not new.targets
         and new.reference is None
-        and _SET_TO.match(new.text)
+        and (set_to := _SET_TO.match(new.text))
     ):
         # "set to zero", "ok, put to 0.25 A" after "hcm 5 sp?": a value said with its verb
         unit = f" {quantity.unit}" if quantity.unit else ""
-        said = f"set {device} to {as_typed(quantity.value)}{unit}"
+        value = quantity.value
+        typed = set_to["value"]
+        if re.fullmatch(NUM_PATTERN, typed) and abs(float(typed)) == abs(value):
+            value = float(typed)  # the sign as typed ("set to -0.2")
+        said = f"set {device} to {as_typed(value)}{unit}"
         return _as_said(said, new, vocabulary, want="write")
     if (
         not new.changes
@@ -196,6 +206,7 @@ def change_of_what_was_read(
         or new.reference is not None
         or new.targets
         or re.search(_POINTERS, new.text, re.I)  # "lower it by 2 %": kept as said, by follow_ups
+        or _SIGN_AND_DIRECTION.search(new.text)
     ):
         return None
     word = "increase" if quantity.value > 0 else "decrease"
@@ -254,10 +265,10 @@ def moment_before_what_was_read(
     if shift["yesterday"]:
         count, unit = 1, "day"
     else:
-        count, unit = _COUNTS.get(shift["count"].lower()) or int(shift["count"]), shift["unit"]
+        count, unit = _COUNTS.get(shift["count"].lower()) or float(shift["count"]), shift["unit"]
     plural = "s" if count != 1 else ""
     named = " and ".join(_bare(t) for t in previous.targets)
-    said = f"what was {named} {count} {unit.lower()}{plural} ago"
+    said = f"what was {named} {as_typed(count)} {unit.lower()}{plural} ago"
     return _as_said(said, new, vocabulary, want="history")
 
 

@@ -309,3 +309,32 @@ def test_a_new_offset_replaces_only_the_offset_of_a_copy():
     assert merged is not None and merged.intent == "copy"
     assert merged.quantity is not None and merged.quantity.value == -0.15
     assert merged.canonical.startswith("set HCM30 to the same value as HCM29")
+
+
+# -- a sign is never lost -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("previous", "said", "value"),
+    [
+        ("set VCM 40 to 0.12 A", "no -0.15", -0.15),
+        ("set VCM 40 to 0.12 A", "no –0.15", -0.15),  # an en dash against the number
+        ("set VCM 40 to 0.12 A", "ok → −0.15 A", -0.15),  # the minus sign U+2212
+        ("vcm 40 readback", "→ −0.15 A", -0.15),
+        ("vcm 40 readback", "set to -0.15", -0.15),
+        ("vcm 40 readback", "set to −0.15", -0.15),
+    ],
+)
+def test_a_minus_typed_in_any_form_stays_the_value_sign(previous, said, value):
+    merged = after(previous, said)
+
+    assert merged is not None and merged.intent == "write"
+    assert merged.targets == ("VCM40",)
+    assert value_of(merged) == value
+
+
+@pytest.mark.parametrize("said", ["-0.1 A down", "+0.05 A lower"])
+def test_a_sign_and_a_direction_both_said_write_nothing_to_the_device_read(said):
+    merged = after("vcm 40 readback", said)
+
+    assert merged is None or merged.targets != ("VCM40",)
