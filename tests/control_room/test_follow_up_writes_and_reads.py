@@ -31,6 +31,7 @@ def proposed(result: Any) -> dict[str, float]:
         ("qd 22 sp", "-> 95.75 please", "SR06C:QD22:Current:SP", 95.75),
         ("set QD18 to 95 A", "no → 94.6", "SR05C:QD18:Current:SP", 94.6),
         ("vcm 23 sp", "quarter amp up", "SR08C:VCM23:Current:SP", 0.25),
+        ("set VCM 23 to 0.1 A", "no -0.12", "SR08C:VCM23:Current:SP", -0.12),
         ("what is the ID 11 gap", "take it out 1.5 mm", "SR11C:ID11:Gap:SP", 16.5),
         ("HCM 33 rb", "ok, to -0.07 A", "SR11C:HCM33:Current:SP", -0.07),
         (
