@@ -52,10 +52,12 @@ _POINTERS = r"\b(?:it|that|its|this|them|those|these|their)\b"
 _SETTABLE_ROLES = frozenset({"setpoint", "setpoints", "sp", "readback", "readbacks", "rb", "rbv"})
 _DEVICE = re.compile(r"\b[A-Za-z]{2,5}\d{1,3}\b")
 _ARROW = r"(?:→|->|=>|⇒|:=|=|\bto\b)"
+#: A unit word after an amount, not a word that closes the request ("94 then", "2 please").
+_UNIT = r"(?!(?:then|please|thanks|instead|more)\b)[a-zµ]+"
 # "ok → 0.15 A", "→ 94 then", "so -> 2.5 MV please": a value assigned, its target not named
 _ASSIGNED_VALUE = re.compile(
     rf"^\W*(?:(?:ok(?:ay)?|so|then|and|fine|right|alright|now|please|good)\b[\s,:;]*)*"
-    rf"{_ARROW}\s*(?P<amount>{NUM_PATTERN}|{SPELLED_NUMBER_PATTERN})\s*(?P<unit>%|[a-zµ]+)?"
+    rf"{_ARROW}\s*(?P<amount>{NUM_PATTERN}|{SPELLED_NUMBER_PATTERN})\s*(?P<unit>%|{_UNIT})?"
     rf"(?:[\s,]*(?:then|please|thanks|instead))*[\s.!]*$",
     re.I,
 )
@@ -63,7 +65,7 @@ _ASSIGNED_VALUE = re.compile(
 _IN_OR_OUT = re.compile(
     rf"^\W*(?:(?:ok(?:ay)?|so|then|and|now|please)\b[\s,]*)*(?:bring|move|take|drive|run|pull|"
     rf"push)\s+(?:it|that|them|those)\s+(?P<way>in|out|closer|further\s+out)\s+(?:by\s+)?"
-    rf"(?P<amount>{NUM_PATTERN})\s*(?P<unit>[a-zµ]+)(?:\s+(?:please|then|more))?[\s.!]*$",
+    rf"(?P<amount>{NUM_PATTERN})\s*(?P<unit>{_UNIT})(?:\s+(?:please|then|more))?[\s.!]*$",
     re.I,
 )
 # "set to zero", "ok, put to 0.25 A then": a change verb and "to" with no target of its own
