@@ -303,8 +303,8 @@ _COURTESY_LEAD = re.compile(
     re.I,
 )
 _SAME_PERIOD = re.compile(
-    r",?\s+(?:(?:over|for|in|during|across)\s+)?(?:the\s+)?same\s+(?:period|time(?:\s+(?:frame|span|range))?|"
-    r"window|range|interval|span|timeframe|hours?)\b",
+    r",?\s+(?:(?:over|for|in|during|across)\s+)?(?:the\s+)?same\s+"
+    r"(?:period|time(?:\s+(?:frame|span|range))?|window|range|interval|span|timeframe|hours?)\b",
     re.I,
 )
 
