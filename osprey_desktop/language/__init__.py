@@ -45,6 +45,8 @@ list, its time zone) is handed in by the caller.
 * ``references``: what a change takes its value from (another channel by a relation of
   equality whatever verb leads it, the archive, a golden value).
 * ``follow_ups``: a follow-up as the previous parse with the slots the new turn names replaced.
+* ``pronoun_follow_ups``: a follow-up that names no channel ("→ 94 then", "half amp down",
+  "what was it at midnight?", "give QF33 the same, like this one") on the channels just read.
 * ``spelling``: a verb typed with one slip, leading a request, read as that verb; slips in
   the grammar's and the channel list's words and chat spellings ("insted", "volatge", "wat");
   a short verb with a letter doubled ("seet"), "too" before a number, "lsat".

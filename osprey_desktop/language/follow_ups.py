@@ -7,6 +7,8 @@ previous targets in place of "it"; "same for the vacuum in sector 4" replaces th
 time alone ("now for the last 10 minutes", "and since 6 am?") replaces the time of a request
 that changed nothing and keeps its channels (a read becomes their history); said as "the same
 for the last 10 minutes" it is left to the planner, which reuses the channels found before.
+The forms that name no channel at all after a read ("→ 94 then", "half amp down", "what
+was it at midnight?") are in ``pronoun_follow_ups``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,16 @@ from dataclasses import replace
 
 from osprey_desktop.language.lexicon import ROLE_WORDS
 from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, as_typed
+from osprey_desktop.language.pronoun_follow_ups import (
+    change_called_off,
+    change_of_what_was_read,
+    copy_of_what_was_read,
+    moment_before_what_was_read,
+    new_offset_of_a_copy,
+    one_at_another_place,
+    value_for_what_was_read,
+    what_was_read_over_time,
+)
 from osprey_desktop.language.quantities import NUM_PATTERN, Quantity
 from osprey_desktop.language.request import Request, Vocabulary, parse_request
 
@@ -25,7 +37,7 @@ _ONLY_A_VALUE = re.compile(
     rf"^(?:(?:ok(?:ay)?|no|wait|sorry|oops|hmm|um|fine|right|alright|so|then|and|"
     rf"make\s+(?:that|it)|try|i\s+mean(?:t)?|let'?s\s+(?:say|try)|instead|rather|please|"
     rf"actually|do|go\s+(?:with|for)|use|on\s+second\s+thoughts?|better|no\s+better)\b"
-    rf"(?:[\s,:;]|\s[—–-]\s|[—–])*)*"
+    rf"(?:[\s,:;]|\s[—–-]\s|[—–])*|(?:→|->|=>|⇒)\s*)*"
     rf"(?P<amount>{NUM_PATTERN}|{SPELLED_NUMBER_PATTERN})\s*(?P<unit>%|[a-zµ]+)?"
     rf"(?:[\s,]*(?:then|instead|please|rather|thanks|(?:would\s+be|is)\s+(?:enough|better|fine|"
     rf"plenty)))*"
@@ -59,6 +71,10 @@ def follow_up(
     stands on its own. "0.55 then" replaces the quantity; "close it by 1 mm" puts the
     previous targets in place of "it"; "same for X" replaces the targets and keeps the
     intent, the time and the quantity."""
+    signed = _MINUS_TYPED.sub("-", new.text)
+    if signed != new.text:
+        # "no –0.25", "→ −0.1 A": a minus typed as a dash is the value's sign, never a pause
+        new = replace(parse_request(signed, vocabulary), text=signed)
     if previous.changes and _LIMITS_OF_THAT.search(new.text) and previous.quantity is not None:
         # "wait, is that even inside the limits?" after "HCM 4 to 0.5 A": the write policy's
         # answer for that change (nothing is written)
@@ -76,8 +92,16 @@ def follow_up(
         # "and a BPM?" after "what is a DCCT?": the same question of another kind of device
         again = parse_request(f"what is {kind['kind']}?", vocabulary)
         return replace(again, text=new.text) if again.intent == "knowledge" else None
+    called_off = change_called_off(previous, new, vocabulary)
+    if called_off is not None:  # "no wait, dont touch the corrector" after a change
+        return called_off
     if new.intent in ("conversation", "knowledge") or not previous.targets:
         return None
+    for form in _NAMING_NO_CHANNEL:
+        # "→ 94 then", "half amp down", "what was it at midnight?" after a read
+        merged = form(previous, new, vocabulary)
+        if merged is not None:
+            return merged
     before = " and ".join(t for t in previous.targets)
     old_phrase = _phrase_in(previous.canonical, previous.targets)
     span = _ONLY_A_SPAN.match(new.canonical)
@@ -100,6 +124,8 @@ def follow_up(
     if value and quantity is None and previous.changes:
         # "do 19 instead": a number the parse took for a device's, alone: the value
         quantity = parse_request(f"set x to {value['amount']} {value['unit'] or ''}").quantity
+    if value and quantity is not None and quantity.kind == "absolute":
+        quantity = _with_typed_sign(quantity, value["amount"])  # "no -0.25": minus, as typed
     if value and quantity is not None and previous.changes:
         earlier = previous.quantity
         unitless = quantity.kind == "absolute" and quantity.unit is None
@@ -223,7 +249,13 @@ def follow_up(
                 canonical = canonical.replace(old, new_target, 1)
             return replace(previous, text=new.text, targets=swapped, canonical=canonical)
     # "Not the ID 7, the ID 9 I wanted.", "no, not QF3 - QF5": the other target, all else kept
-    same = _SAME_FOR.match(new.canonical) or _NOT_THAT_ONE.match(new.canonical)
+    plainly = _same_for_said_plainly(new.text)
+    same = (
+        (_SAME_FOR.match(plainly) if _SAME_PERIOD.search(new.text) else None)
+        or _SAME_FOR.match(new.canonical)
+        or _NOT_THAT_ONE.match(new.canonical)
+        or _SAME_FOR.match(plainly)
+    )
     if same and new.quantity is None and (not new.changes or previous.changes):
         if re.match(r"(?:that|it|this|them|those)\b", same.group("rest"), re.I):
             return None  # "do that again": the previous request itself, not a new target
@@ -252,10 +284,42 @@ def follow_up(
     return None
 
 
+# a minus sign typed as U+2212, or as a dash written against the number ("–0.25")
+_MINUS_TYPED = re.compile(r"−(?=\s*\.?\d)|(?<![\w.])[–—](?=\.?\d)")
+_NAMING_NO_CHANNEL = (
+    value_for_what_was_read,
+    change_of_what_was_read,
+    copy_of_what_was_read,
+    moment_before_what_was_read,
+    what_was_read_over_time,
+    one_at_another_place,
+    new_offset_of_a_copy,
+)
+# "could you do the same for the lifetime, over the same period?": the courtesy and the
+# period kept (the previous request's time) said no more than "the same for the lifetime"
+_COURTESY_LEAD = re.compile(
+    r"^\W*(?:(?:and|ok(?:ay)?|now|then)\W+)*(?:(?:could|can|would|will)\s+you\s+(?:please\s+)?|"
+    r"please\s+)",
+    re.I,
+)
+_SAME_PERIOD = re.compile(
+    r",?\s+(?:(?:over|for|in|during|across)\s+)?(?:the\s+)?same\s+"
+    r"(?:period|time(?:\s+(?:frame|span|range))?|window|range|interval|span|timeframe|hours?)\b",
+    re.I,
+)
+
+
+def _same_for_said_plainly(text: str) -> str:
+    plain = _SAME_PERIOD.sub("", _COURTESY_LEAD.sub("", text, count=1))
+    return re.sub(r"[,\s]+please\b", "", plain, flags=re.I).strip()
+
+
 _OTHER_PLANE = re.compile(
-    r"^\W*(?:(?:and|now|ok(?:ay)?|then)\W+)*(?:the\s+)?same\s+(?:thing\s+)?(?:but\s+|for\s+(?:the\s+)?|"
+    # "now the same sector, but in Y, please": the place kept, the plane swapped
+    r"^\W*(?:(?:and|now|ok(?:ay)?|then)\W+)*(?:the\s+)?same\s+(?:(?:thing|sector|cell|place|"
+    r"straight|arc|devices?|ones?)\s*,?\s+)?(?:but\s+|for\s+(?:the\s+)?|"
     r"with\s+the\s+|in\s+the\s+)?(?:in\s+)?(?P<plane>vertical|horizontal|vert|horiz|x|y)"
-    r"(?:\s+(?:plane|one|side|please))?\W*$",
+    r"(?:\s+(?:plane|one|side|please))?(?:,?\s*please)?\W*$",
     re.I,
 )
 _PLANES = {"vertical": ("h", "v"), "vert": ("h", "v"), "y": ("h", "v")}
@@ -342,6 +406,16 @@ _NO_TARGET_WORDS = frozenset(
     + ["higher", "lower", "more", "less", "bigger", "smaller", "better", "worse", "different"]
     + ["compared", "versus", "against"]
 )
+
+
+def _with_typed_sign(quantity: Quantity, typed: str) -> Quantity:
+    """``quantity`` with the sign of the number as it was typed, when only the sign differs."""
+    if not re.fullmatch(NUM_PATTERN, typed) or quantity.value is None:
+        return quantity
+    number = float(typed)
+    if number != quantity.value and abs(number) == abs(quantity.value):
+        return replace(quantity, value=number)
+    return quantity
 
 
 def _written(previous: Request, new: Request, quantity: Quantity, before: str) -> Request:

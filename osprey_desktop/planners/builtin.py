@@ -75,6 +75,16 @@ def _human_texts(messages: Sequence[BaseMessage]) -> list[str]:
     return texts
 
 
+def _as_planned(texts: Sequence[str]) -> Request:
+    """The last of ``texts`` as it was planned: a follow-up merged with the turns before it, so
+    a follow-up of a follow-up ("HCM2 rb?", "→ 0.15 A", "→ 0.12 then") keeps its channel."""
+    request = parse(texts[0])
+    for text in texts[1:]:
+        said = parse(text)
+        request = follow_up(request, said, configured_vocabulary()) or said
+    return request
+
+
 def split_task(task: str) -> tuple[str, str | None]:
     """``(request, previous request or None)`` from a task this planner extracted."""
     match = _FOLLOW_UP.match(task.strip())
@@ -303,7 +313,7 @@ class BuiltinPlanner:
         task = latest
         if len(texts) > 1 and not claiming_capabilities(latest, registered_capabilities()):
             # a follow-up is the previous request with the slots this turn names replaced
-            merged = follow_up(parse(texts[-2]), parse(latest), configured_vocabulary())
+            merged = follow_up(_as_planned(texts[-4:-1]), parse(latest), configured_vocabulary())
             if merged is not None:
                 return ExtractedTask(task=merged.canonical, depends_on_chat_history=False)
         if refers and len(texts) > 1:
