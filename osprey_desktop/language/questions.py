@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from osprey_desktop.language.terse_writes import value_asked_of_limits
+
 # Greetings and politeness before the question ("hi, quick question: what is a BPM?").
 _LEAD = re.compile(
     r"^(?:(?:hi|hello|hey|ok|okay|so|well|please|quick question|question|excuse me|sorry|"
@@ -333,6 +335,7 @@ def asks_for_limits(text: str) -> bool:
         _VALUE_WITHIN_LIMITS.search(lowered)
         or _INTENDED_CHANGE.search(lowered)
         or _VALUE_OK_FOR.search(lowered)
+        or value_asked_of_limits(lowered)  # "vcm 13 +3a ok or over the limit"
     ):
         # "is 0.3 A ok for HCM5? if so set it": the question is the change's condition
         return not _CHANGE_AFTER.search(lowered)
