@@ -54,3 +54,17 @@ async def test_off_without_its_value_is_asked_not_written(session, machine):
 
     assert result.pending_approval is None
     assert "?" in result.response
+
+
+async def test_a_comparison_before_an_arrow_is_the_writes_condition(session, machine):
+    held = await session.submit("LT > six h → QF 5 SP one hundred twenty one A", "t1")
+
+    assert {op["channel"]: op["new_value"] for op in operations(held)} == {
+        "SR02C:QF05:Current:SP": pytest.approx(121.0)
+    }
+    await session.resume("t1", False)
+
+    not_held = await session.submit("LT < six h → QF 5 SP one hundred twenty one A", "t2")
+
+    assert not_held.pending_approval is None
+    assert "SR:DCCT:Lifetime" in not_held.response
