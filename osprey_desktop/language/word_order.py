@@ -53,17 +53,23 @@ def said_in_english_order(text: str) -> str:
     work = _FIRST_YOU.sub("", work)
     work = _AFTER_YOU.sub(lambda m: f"{m['lead']}then ", work)
     work = _YOU_LEADS.sub(lambda m: m["lead"], work)
+    work = _YOU_AFTER_OBJECT.sub(_you_dropped, work)
     work = re.sub(r"\bequal\s+(?:with|as)\b", "equal to", work, flags=re.I)
     return _ACTUAL.sub("", work)
 
 
 def changes_in_english_order(text: str) -> str:
     """``text`` with the changes of the module's docstring said "set X to V", "increase X by
-    A" or "decrease X by A"."""
+    A" or "decrease X by A". A question is left as typed ("The QF 3 make more with 1 A?" may
+    ask whether, as much as ask for it)."""
+    if "?" in text:
+        return text
     work = _TIMES_BIGGER_LAST.sub(_by_factor, text)
     work = _TIMES_BIGGER.sub(_by_factor, work)
     work = _MAKE_CMP_LAST.sub(_by_amount, work)
     work = _MAKE_CMP_FIRST.sub(_by_amount, work)
+    work = _MAKE_WHAT_CMP.sub(_by_amount, work)
+    work = _VERB_OF.sub(_verb_of, work)
     work = _MAKE_AMOUNT_CMP.sub(_by_amount, work)
     work = _OBJECT_THEN_VERB.sub(_set_to, work)
     return _PUT_ON.sub(_put_on, work)
@@ -88,6 +94,24 @@ _YOU_LEADS = re.compile(
     rf"(?P<lead>^\W*|[,;]\s*|\bthen\s+|\bplease\s+)you\s+(?={_IMPERATIVES}\b)",
     re.I,
 )
+#: "The HCM 9 you make 0.1 A more": the subject "you" after the object, before its verb
+_YOU_AFTER_OBJECT = re.compile(
+    r"(?P<before>\b[\w'’]+)\s+you\s+(?=(?:make|put|set|give|bring|take|raise|lower|increase|"
+    r"decrease|open|close)\b)",
+    re.I,
+)
+#: Words after which "you" is the subject of a question or a clause, not of an imperative
+_ASKING_YOU_WORDS = """can could would will do did if when that as than should may might must
+shall please and then first"""
+_ASKING_YOU = frozenset(_ASKING_YOU_WORDS.split())
+
+
+def _you_dropped(found: re.Match[str]) -> str:
+    if found["before"].lower() in _ASKING_YOU:
+        return found.group(0)
+    return f"{found['before']} "
+
+
 #: "the actual setpoint", "the actual readback": the present one (another language's false
 #: friend); the role word after it says which
 _ACTUAL = re.compile(
@@ -141,6 +165,23 @@ def _by_amount(found: re.Match[str]) -> str:
     )
 
 
+def _verb_of(found: re.Match[str]) -> str:
+    said = (found["what"] or "").strip()
+    after = (found["after"] or "").strip()
+    unit = (found["unit"] or "").strip()
+    if (
+        bool(said) == bool(after)
+        or not unit
+        or not re.fullmatch(r"per\s*cent|%", unit, re.I)
+        and (lookup_unit(unit) is None)
+    ):
+        return found.group(0)  # the object said once, and the amount with its unit
+    what = _object(said or after)
+    if what is None:
+        return found.group(0)
+    return f"{found['verb']} {what} by {_unit_kept(found)}"
+
+
 def _by_factor(found: re.Match[str]) -> str:
     what = _object(found["what"] or found.groupdict().get("what2") or "")
     factor = read_number(found["n"])
@@ -181,6 +222,18 @@ _MAKE_CMP_FIRST = re.compile(
     rf"(?P<lead>)\bmake\s+{_COMPARATIVE}\s+(?P<what>[^,;:?!]+?)\s+(?:with|of|by|for)\s+{_AMOUNT}",
     re.I,
 )
+#: "Make the QF 3 more with 1 A": the verb, the object, the comparative, the amount
+_MAKE_WHAT_CMP = re.compile(
+    rf"(?P<lead>)\bmake\s+(?P<what>[^,;:?!]+?)\s+{_COMPARATIVE}\s+(?:with|of|by|for)\s+{_AMOUNT}",
+    re.I,
+)
+#: "increase of 2 percent the QD 5", "reduce the QF 3 of 1 A": "of" for "by", the amount with
+#: its unit (without one, "of" names what it is of)
+_VERB_OF = re.compile(
+    r"(?P<lead>)\b(?P<verb>increase|decrease|raise|lower|reduce)\s+(?:(?P<what>[^,;:?!]+?)\s+)?of\s+"
+    rf"{_AMOUNT}(?:\s+(?P<after>(?:the\s+)?[^,;:?!]+?))?(?=\s*(?:[,;.!]|please\b|$))",
+    re.I,
+)
 #: "make it 0.5 A less", "make QF3 1 A more": the amount before its comparative
 _MAKE_AMOUNT_CMP = re.compile(
     rf"(?P<lead>)\bmake\s+(?P<what>[^,;:?!]+?)\s+{_AMOUNT}\s+{_COMPARATIVE}\b"
@@ -206,7 +259,8 @@ _VALUE_ENDS = r"(?=\s*(?:[,;.!]|please\b|pls\b|$))"
 _OBJECT_THEN_VERB = re.compile(
     rf"{_LEAD}(?P<what>[^,;:?!]+?)\s*,?\s+(?:(?:(?:please|pls|you)\s+)+(?:to\s+)?"
     # without the courtesy, only "on" says the order ("HCM3 set at 0.2 A" may tell a value)
-    rf"(?:set|put|bring|make)\s+(?:on|at|to)|(?:set|put|bring)\s+on)\s+{_VALUE}{_VALUE_ENDS}",
+    rf"(?:set|put|bring|make)\s+(?:(?:them|all|both|each)\s+)?(?:on|at|to)|(?:set|put|bring)\s+(?:(?:them|all|both|each)\s+)?on)\s+"
+    rf"{_VALUE}{_VALUE_ENDS}",
     re.I,
 )
 #: "put it on zero", "set the ID 4 gap on 20 mm": "on" for the value it is put to

@@ -29,6 +29,10 @@ WORDS = Vocabulary(
         ("the VCM 14 make more with 0.05 A", "relative", 0.05, "A"),
         ("Make more the QD 4 of five percent.", "percent", 5.0, "%"),
         ("make smaller the QF 40 of 1.5 %", "percent", -1.5, "%"),
+        ("Make the HCM 31 more with 0.15 A", "relative", 0.15, "A"),  # not "to 0.15 A"
+        ("the VCM 2 you make 0.05 A less", "relative", -0.05, "A"),
+        ("reduce of 1.5 percent the QF 45", "percent", -1.5, "%"),
+        ("raise the QD 30 of 3 %", "percent", 3.0, "%"),
         # a factor before its comparative
         ("The ID 09 gap four times bigger make.", "percent", 300.0, "%"),
         ("make the ID 11 gap 1.5 times larger", "percent", 50.0, "%"),
@@ -75,6 +79,8 @@ def test_clause_order_of_another_language_is_said_the_english_way(text, said):
         "read HCM3 and set on 0.1 A",  # a verb before: no object said first
         "put them on one plot",  # "one plot" is no value
         "the ID 5 gap 1 times bigger make",  # a factor of one changes nothing
+        "reduce the current of sector 2",  # "of" names what it is of
+        "increase of 2 the QD 5",  # "of" an amount without its unit: asked as typed
     ],
 )
 def test_forms_without_a_clear_change_are_left_as_typed(text):
@@ -150,3 +156,17 @@ def test_a_terse_value_asked_of_the_limits_is_a_question(text, asked):
     assert value_asked_of_limits(text) is asked
     assert asks_for_limits(text) is asked
     assert (parse_request(text, WORDS).intent == "knowledge") is asked
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The QF 3 make more with 1 A?",
+        "HCM 4 please you put on 0.1 A?",
+        "what if I make QF3 more with 1 A?",
+    ],
+)
+def test_a_change_in_another_order_asked_as_a_question_writes_nothing(text):
+    parsed = parse_request(text, WORDS)
+
+    assert not (parsed.changes and parsed.quantity is not None and parsed.quantity.value)
