@@ -118,7 +118,8 @@ def _zero(value: str) -> bool:
 
 #: "hcms in sec 11 all off pls (0)", "I'd like X switched off (0 A)", "switch off X (0)"
 _STATE_GIVEN = re.compile(
-    rf"(?P<lead>^\W*|[,;]\s*|\b(?:then|and)\s+)(?P<clause>[^,;()]+?\b{_STATE}\b[^,;()]*?)\s*"
+    # the clause from its sentence's start: a list of devices is one object ("hcm 3, 4 and 5 off")
+    rf"(?P<lead>^\W*|;\s*|\.\s+|\bthen\s+)(?P<clause>(?:(?!\bthen\b)[^;()])+?\b{_STATE}\b[^;()]*?)\s*"
     rf"\(\s*=?\s*{_VALUE}\s*\)",
     re.I,
 )
@@ -132,7 +133,7 @@ _STATE_WORDS = re.compile(
     r"make|made|get|got|have|bring|brought)\b",
     re.I,
 )
-_NOT_OBJECT_WORDS = """and or then but if when what how which why is are was were do does did read
+_NOT_OBJECT_WORDS = """or then but if when what how which why is are was were do does did read
 show check plot raise lower increase decrease open close move change tell"""
 _NOT_OBJECT = frozenset(_NOT_OBJECT_WORDS.split())
 

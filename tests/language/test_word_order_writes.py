@@ -101,6 +101,8 @@ def test_a_read_then_a_change_said_with_after_reads_first_and_changes_what_was_r
     ("text", "said"),
     [
         ("vcms in sec 2 all off pls (0)", "set vcms in sec 2 to 0"),
+        ("vcm 7, vcm 8 and vcm 9 all off (0)", "set vcm 7, vcm 8 and vcm 9 to 0"),
+        ("read QF3, then hcms in sec 2 off (0)", "read QF3, then set hcms in sec 2 to 0"),
         ("switch off the hcms in sector 8 (=0 A)", "set the hcms in sector 8 to 0 A"),
         (
             "I'd like the horizontal correctors in sector 9 turned off, i.e. 0 A",
