@@ -182,11 +182,13 @@ _COMPARISON_WORDS = {
     "<=": "at most",
     "≤": "at most",
 }
-#: "LT > eight h → RF V SP two point four MV": a comparison, an arrow, the change it guards
+#: "LT > eight h → RF V SP two point four MV", "lifetime over 8 h -> QF3 121 A", "lt > 8h: ...":
+#: a comparison, an arrow (or a colon), the change it guards
 _COMPARED_THEN = re.compile(
-    r"^\W*(?P<subject>[A-Za-z][\w .:-]{0,40}?)\s*(?P<op>>=|<=|>|<|≥|≤)\s*"
-    rf"(?P<num>{_SIGNED})\s*(?P<unit>[a-zµ%]{{1,5}}\b)?\s*(?:→|->|=>)\s*(?P<change>[^→]+?)\s*"
-    r"[.!]*$",
+    r"^\W*(?P<subject>[A-Za-z][\w .:-]{0,40}?)\s*(?P<op>>=|<=|>|<|≥|≤|(?:is\s+)?(?:over|above|"
+    r"under|below|(?:more|less|greater|higher|lower)\s+than)\b)\s*"
+    rf"(?P<num>{_SIGNED}(?:e[-+]?\d+)?)\s*(?P<unit>[a-zµ%]{{1,5}}\b)?\s*(?:→|->|=>|:(?!\d))\s*"
+    r"(?P<change>[^→]+?)\s*[.!]*$",
     re.I,
 )
 _CHANGE_VERB = re.compile(
@@ -210,7 +212,10 @@ def _condition_said(found: re.Match[str]) -> str:
         if valued is None or not _unit_or_none(valued["val"]):
             return found.group(0)
         change = f"set {valued['what']} to {valued['val']}"
-    comparison = _COMPARISON_WORDS[found["op"]]
+    said = re.sub(r"^is\s+", "", found["op"].lower())
+    comparison = _COMPARISON_WORDS.get(said) or (
+        "above" if said.startswith(("over", "above", "more", "greater", "higher")) else "below"
+    )
     return f"if {found['subject'].strip()} is {comparison} {as_typed(amount)}{unit}, {change}"
 
 

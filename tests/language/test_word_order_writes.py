@@ -122,6 +122,8 @@ def test_a_read_then_a_change_said_with_after_reads_first_and_changes_what_was_r
             "if current is below 400 mA, set HCM 9 SP to 0.2 A",
         ),
         ("LT >= six h → QF 5 SP to 121 A", "if LT is at least 6 h, set QF 5 SP to 121 A"),
+        ("lifetime under 5 h: VCM 3 -0.05 A", "if lifetime is below 5 h, set VCM 3 to -0.05 A"),
+        ("IG 12 < 2e-9 -> raise VCM 4 by 0.1 A", "if IG 12 is below 2e-09, raise VCM 4 by 0.1 A"),
     ],
 )
 def test_terse_and_collective_writes_are_said_plainly(text, said):
