@@ -12,6 +12,7 @@
 * the approval named with a list of values ("..., all in one approval"): how, not what;
 * a condition said as a comparison before an arrow: "LT > eight h → RF V SP two point four MV"
   is "if LT > 8 h, set RF V SP to two point four MV";
+* a typographic minus before a number ("VCM17 −0.1A") is its sign;
 * a shift's shorthand: "chk" for check, "sr05 idgap" for the ID gap of sector 5, "q.f.21" for
   QF21.
 
@@ -41,7 +42,9 @@ _STATE_TOLD = re.compile(
 
 def terse_said_plainly(text: str) -> str:
     """``text`` with the forms of the module's docstring said plainly."""
-    work = _SHORT_CHECK.sub(lambda m: f"{m['lead']}check", text)
+    # "VCM17 −0.1A", "RF freq −500 Hz": the typographic minus of a sign is the minus
+    work = re.sub(r"(?<![\w.])[−–](?=\s?\.?\d)", "-", text)
+    work = _SHORT_CHECK.sub(lambda m: f"{m['lead']}check", work)
     work = _DOTTED_NAME.sub(_name_undotted, work)
     work = _SECTOR_DEVICE.sub(lambda m: f"sector {int(m['n'])} ", work)
     work = re.sub(r"\bid\s?gap(s?)\b", r"ID gap\1", work, flags=re.I)

@@ -174,3 +174,14 @@ def test_a_change_in_another_order_asked_as_a_question_writes_nothing(text):
     parsed = parse_request(text, WORDS)
 
     assert not (parsed.changes and parsed.quantity is not None and parsed.quantity.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"),
+    [("HCM 30 −0.25 A", -0.25), ("read QF3, then VCM 8 → −0.1 A", -0.1), ("VCM 8 −.05A", -0.05)],
+)
+def test_a_typographic_minus_keeps_its_sign(text, amount):
+    parsed = parse_request(text, WORDS)
+
+    assert parsed.changes and parsed.quantity is not None
+    assert parsed.quantity.value == pytest.approx(amount)
