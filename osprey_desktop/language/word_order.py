@@ -50,8 +50,11 @@ def said_in_english_order(text: str) -> str:
     "first you show me X, after you make it 0.5 A less" is "show me X, then make it ...",
     "equal with" is "equal to" and "the actual setpoint" is "the setpoint"."""
     work = _PLEASE_TO.sub(lambda m: f"{m['polite']} ", text)
+    work = _READ_AFTER_OBJECT.sub(_read_said_first, work)
     work = _FIRST_YOU.sub("", work)
     work = _AFTER_YOU.sub(lambda m: f"{m['lead']}then ", work)
+    work = _AFTER_VERB.sub(lambda m: f"{m['lead']}then ", work)
+    work = _HIM.sub(lambda m: f"{m['verb']} it", work)
     work = _YOU_LEADS.sub(lambda m: m["lead"], work)
     work = _YOU_AFTER_OBJECT.sub(_you_dropped, work)
     work = re.sub(r"\bequal\s+(?:with|as)\b", "equal to", work, flags=re.I)
@@ -89,6 +92,32 @@ _AFTER_YOU = re.compile(
     rf"later)\s*,?\s+you\s+(?:please\s+)?(?={_IMPERATIVES}\b)",
     re.I,
 )
+#: "..., after put HCM 34 at 0.2 A": "after" straight before a verb is "then"
+_AFTER_VERB = re.compile(rf"(?P<lead>[,;]\s*)after\s+(?=(?:please\s+)?{_IMPERATIVES}\b)", re.I)
+#: "increase him of 1 A": a device is "he" or "she" in some languages
+_HIM = re.compile(
+    r"\b(?P<verb>increase|decrease|raise|lower|reduce|set|put|make|bring|open|close|move|change|"
+    r"adjust|zero|read|check)\s+(?:him|her)\b",
+    re.I,
+)
+#: "First the lifetime you read me", "The QF 47 setpoint you control first": a reading said
+#: after its object ("control" is another language's word for check)
+_READ_AFTER_OBJECT = re.compile(
+    r"(?P<lead>^\W*(?:first\s+)?|[,;]\s*(?:then\s+)?)(?P<what>[^,;:?!]+?)\s+you\s+"
+    r"(?P<verb>read|show|give|check|control|verify|tell)(?:\s+(?:me|us|to\s+me))?"
+    r"(?P<first>\s+(?:first|before|now|please))*(?=\s*(?:[,;.!]|$))",
+    re.I,
+)
+
+
+def _read_said_first(found: re.Match[str]) -> str:
+    what = _object(found["what"])
+    if what is None:
+        return found.group(0)
+    verb = "check" if found["verb"].lower() in ("check", "control", "verify") else "read"
+    return f"{found['lead']}{verb} {what}"
+
+
 #: "then you make it", "VCM 35, you put it on 0": the imperative's subject said
 _YOU_LEADS = re.compile(
     rf"(?P<lead>^\W*|[,;]\s*|\bthen\s+|\bplease\s+)you\s+(?={_IMPERATIVES}\b)",

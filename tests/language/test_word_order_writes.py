@@ -61,6 +61,14 @@ def test_another_languages_order_is_the_change_with_its_own_amount(text, mode, a
         ),
         ("show QD 7; afterwards you lower it by 1 A", "show QD 7; then lower it by 1 A"),
         ("make VCM 4 equal with the VCM 5 setpoint", "make VCM 4 equal to the VCM 5 setpoint"),
+        (
+            "The HCM 5 setpoint you control first, after you lower him by 0.1 A.",
+            "check The HCM 5 setpoint, then lower it by 0.1 A.",
+        ),
+        (
+            "First the beam current you read me, after open the ID 3 gap to 25 mm",
+            "read the beam current, then open the ID 3 gap to 25 mm",
+        ),
         ("the actual readback of HCM 30", "the readback of HCM 30"),
         # "actual" alone, and "after" that orders no change, are left as typed
         ("what is the actual lifetime", "what is the actual lifetime"),
