@@ -11,7 +11,8 @@
   signed amount is a change, and stays as typed);
 * the approval named with a list of values ("..., all in one approval"): how, not what;
 * a condition said as a comparison before an arrow: "LT > eight h → RF V SP two point four MV"
-  is "if LT > 8 h, set RF V SP to two point four MV";
+  is "if LT > 8 h, set RF V SP to two point four MV"; so is a reading asked, then its
+  comparison ("DCCT? if >400mA → HCM30 +0.15A");
 * a typographic minus before a number ("VCM17 −0.1A") is its sign;
 * a shift's shorthand: "chk" for check, "sr05 idgap" for the ID gap of sector 5, "q.f.21" for
   QF21.
@@ -53,6 +54,7 @@ def terse_said_plainly(text: str) -> str:
     work = _STATE_GIVEN.sub(_state_given, work)
     work = _CLEAR_TO.sub(lambda m: f"set {m['what']} to ", work)
     work = _AMOUNT_LEADS.sub(_amount_put_on, work)
+    work = _ASKED_THEN_IF.sub(lambda m: f"{m['subject']} ", work)
     return _COMPARED_THEN.sub(_condition_said, work)
 
 
@@ -194,12 +196,18 @@ _COMPARED_THEN = re.compile(
     r"(?P<change>[^→]+?)\s*[.!]*$",
     re.I,
 )
+#: "DCCT? if >400mA → HCM30 +0.15A": the reading asked, then the comparison its change needs
+_ASKED_THEN_IF = re.compile(
+    r"^\W*(?P<subject>[A-Za-z][^?,;]{0,40}?)\s*\?\s*(?:and\s+)?(?:only\s+)?if\s*"
+    r"(?=(?:>=|<=|>|<|≥|≤|over\b|above\b|under\b|below\b)\s*[-+−]?\.?\d)",
+    re.I,
+)
 _CHANGE_VERB = re.compile(
     r"^\W*(?:set|put|increase|decrease|raise|lower|reduce|open|close|change|make|bump|move|"
     r"adjust|apply|nudge|bring|zero|take)\b",
     re.I,
 )
-_TRAILING_VALUE = re.compile(rf"^(?P<what>.+?)\s+(?:to\s+|at\s+|=\s*)?{_VALUE}$", re.I)
+_TRAILING_VALUE = re.compile(rf"^(?P<what>.+?)\s+(?P<mark>to\s+|at\s+|=\s*)?{_VALUE}$", re.I)
 
 
 def _condition_said(found: re.Match[str]) -> str:
@@ -214,7 +222,12 @@ def _condition_said(found: re.Match[str]) -> str:
         valued = _TRAILING_VALUE.match(change)
         if valued is None or not _unit_or_none(valued["val"]):
             return found.group(0)
-        change = f"set {valued['what']} to {valued['val']}"
+        value = valued["val"].strip()
+        if value.startswith("+") and not valued["mark"]:
+            # "HCM30 +0.15A": a signed plus is a change, as the writer reads it after a name
+            change = f"increase {valued['what']} by {value[1:].strip()}"
+        else:  # "VCM 3 -0.05 A": a value, as the writer reads it after a name
+            change = f"set {valued['what']} to {value}"
     said = re.sub(r"^is\s+", "", found["op"].lower())
     comparison = _COMPARISON_WORDS.get(said) or (
         "above" if said.startswith(("over", "above", "more", "greater", "higher")) else "below"

@@ -131,6 +131,9 @@ def test_a_read_then_a_change_said_with_after_reads_first_and_changes_what_was_r
         ),
         ("LT >= six h → QF 5 SP to 121 A", "if LT is at least 6 h, set QF 5 SP to 121 A"),
         ("lifetime under 5 h: VCM 3 -0.05 A", "if lifetime is below 5 h, set VCM 3 to -0.05 A"),
+        # a signed plus after a name is a change; after "to" a value
+        ("BC? if >300mA → VCM 4 +0.1A", "if BC is above 300 mA, increase VCM 4 by 0.1A"),
+        ("BC > 300 mA → VCM 4 to +0.1 A", "if BC is above 300 mA, set VCM 4 to +0.1 A"),
         ("IG 12 < 2e-9 -> raise VCM 4 by 0.1 A", "if IG 12 is below 2e-09, raise VCM 4 by 0.1 A"),
     ],
 )
