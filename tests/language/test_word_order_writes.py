@@ -33,6 +33,9 @@ WORDS = Vocabulary(
         ("the VCM 2 you make 0.05 A less", "relative", -0.05, "A"),
         ("reduce of 1.5 percent the QF 45", "percent", -1.5, "%"),
         ("raise the QD 30 of 3 %", "percent", 3.0, "%"),
+        # a plus after a name's colon is a change, as after the name itself
+        ("QF 12, QF 14: +0.5 A each", "relative", 0.5, "A"),
+        ("HCM 8 = +0.5 A", "absolute", 0.5, "A"),
         # a factor before its comparative
         ("The ID 09 gap four times bigger make.", "percent", 300.0, "%"),
         ("make the ID 11 gap 1.5 times larger", "percent", 50.0, "%"),
