@@ -1,7 +1,8 @@
 """Requests said in another language's word order and prepositions, said the English way.
 
 A speaker of another language keeps its order and prepositions: the infinitive after "please"
-("please to put"), the subject "you" of an imperative ("please you give", "first you show
+("please to put"), a wish with "that" ("I want that the QF 10 goes on 121 A"), the subject
+"you" of an imperative ("please you give", "first you show
 me"), "after" for "then" ("..., after you make it 0.5 A less"), "equal with" for "equal to",
 the verb after its object ("the QF 29 make more with 1 ampere", "the q.f.21 please set on
 121.5 A", "all horizontal correctors of sector 12, please put on 0.1 A"), "on" for the value a
@@ -74,6 +75,7 @@ def changes_in_english_order(text: str) -> str:
     work = _MAKE_WHAT_CMP.sub(_by_amount, work)
     work = _VERB_OF.sub(_verb_of, work)
     work = _MAKE_AMOUNT_CMP.sub(_by_amount, work)
+    work = _WANT_THAT.sub(lambda m: f"set {m['what']} to ", work)
     work = _OBJECT_THEN_VERB.sub(_set_to, work)
     return _PUT_ON.sub(_put_on, work)
 
@@ -290,6 +292,14 @@ _OBJECT_THEN_VERB = re.compile(
     # without the courtesy, only "on" says the order ("HCM3 set at 0.2 A" may tell a value)
     rf"(?:set|put|bring|make)\s+(?:(?:them|all|both|each)\s+)?(?:on|at|to)|(?:set|put|bring)\s+(?:(?:them|all|both|each)\s+)?on)\s+"
     rf"{_VALUE}{_VALUE_ENDS}",
+    re.I,
+)
+#: "I want that the QF 10 goes on 121 A", "we would like that the ID 4 gap is at 20 mm": a wish
+#: said with "that" and the verb of being or going
+_WANT_THAT = re.compile(
+    r"\b(?:i|we)\s+(?:want|wish|need|(?:would|'d)\s+like|would\s+want)\s+that\s+"
+    r"(?P<what>(?:the\s+)?[^,;:?!]{1,40}?)\s+(?:goes|go|is|be|stays|stay|comes|will\s+be|gets|"
+    r"will\s+go|sits|remains)\s+(?:on|at|to)\s+(?=[-+−]?\.?\d|minus\b|zero\b)",
     re.I,
 )
 #: "put it on zero", "set the ID 4 gap on 20 mm": "on" for the value it is put to

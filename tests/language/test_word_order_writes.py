@@ -43,6 +43,8 @@ WORDS = Vocabulary(
         ("the QF 17 please set on 119.5 ampere", "absolute", 119.5, "ampere"),
         ("HCM 33 you put on -0.35 A", "absolute", -0.35, "A"),
         ("bring the ID 6 gap on 22 mm", "absolute", 22.0, "mm"),
+        ("I want that the VCM 30 goes on -0.1 A", "absolute", -0.1, "A"),
+        ("we would like that the ID 8 gap is at 17.5 mm", "absolute", 17.5, "mm"),
     ],
 )
 def test_another_languages_order_is_the_change_with_its_own_amount(text, mode, amount, unit):
