@@ -52,6 +52,7 @@ def terse_said_plainly(text: str) -> str:
     work = _ONE_APPROVAL.sub(r"\g<end>", work)
     work = _STATE_RESTATED.sub(_restated, work)
     work = _STATE_GIVEN.sub(_state_given, work)
+    work = _STATE_ALONE.sub(_state_alone, work)
     work = _CLEAR_TO.sub(lambda m: f"set {m['what']} to ", work)
     work = _AMOUNT_LEADS.sub(_amount_put_on, work)
     work = _ASKED_THEN_IF.sub(lambda m: f"{m['subject']} ", work)
@@ -155,6 +156,24 @@ def _state_given(found: re.Match[str]) -> str:
     return f"{found['lead']}set {what} to {value}"
 
 
+#: "HCM 3 off pls", "orbit FB on please": a state asked for without a verb (the courtesy says it
+#: is asked for; "HCM 3 off" alone may tell a state in a logbook's line)
+_STATE_ALONE = re.compile(
+    r"^(?P<lead>\W*)(?P<what>[^,;?()]+?)\s+(?:all\s+)?(?P<state>off|on)\s*,?\s*(?:please|pls|plz)"
+    r"\s*[.!]*$",
+    re.I,
+)
+
+
+def _state_alone(found: re.Match[str]) -> str:
+    what = found["what"].strip()
+    words = {w.lower() for w in re.findall(r"[A-Za-z]+", what)}
+    if words & (_NOT_OBJECT | _STATE_VERBS_SAID):
+        return found.group(0)
+    return f"{found['lead']}switch {found['state'].lower()} {what}"
+
+
+_STATE_VERBS_SAID = frozenset({"switch", "turn", "put", "set", "be", "you", "it", "them"})
 _CLEAR_TO = re.compile(
     r"\bclear\s+(?P<what>it|them|(?:the\s+)?[^,;:?!]{1,40}?)\s+to\s+(?=[-+−]?\.?\d|zero\b)", re.I
 )

@@ -49,11 +49,13 @@ async def test_a_terse_question_of_the_limits_writes_nothing(session, machine):
     assert "SR01C:HCM02:Current:SP" in result.response
 
 
-async def test_off_without_its_value_is_asked_not_written(session, machine):
-    result = await session.submit("switch off HCM3", "t1")
+@pytest.mark.parametrize("text", ["switch off HCM3", "vcm 12 off pls", "hcms in sec 5 all off pls"])
+async def test_off_without_its_value_is_asked_not_written(session, machine, text):
+    result = await session.submit(text, "t1")
 
     assert result.pending_approval is None
-    assert "?" in result.response
+    assert "clarify" in steps(result)
+    assert "off" in result.response
 
 
 async def test_a_comparison_before_an_arrow_is_the_writes_condition(session, machine):

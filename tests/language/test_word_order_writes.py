@@ -129,6 +129,8 @@ def test_a_read_then_a_change_said_with_after_reads_first_and_changes_what_was_r
             "set QF1 to 120 A and QF3 to 121 A",
         ),
         ("h.c.m.12 to 0.1 A", "HCM12 to 0.1 A"),
+        # a state asked for without a verb: the writer asks what "off" is for a number
+        ("VCM 21 off pls", "switch off VCM 21"),
         ("sr09 idgap readback", "sector 9 ID gap readback"),
         (
             "current < 400 mA -> HCM 9 SP 0.2 A",
@@ -150,6 +152,8 @@ def test_terse_and_collective_writes_are_said_plainly(text, said):
     "text",
     [
         "switch off HCM3",  # a state alone: the channel's state, or a question
+        "VCM 21 off",  # a logbook's line may tell a state
+        "is VCM 21 off pls",  # asked
         "hcm 4 off (0.2 A)",  # "off" said with another value: asked, never guessed
         "-0.1 A on hcm 4",  # a sign: a change or a value, as typed
         "2 h on hcm 4",  # no amount to put
