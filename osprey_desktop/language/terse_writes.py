@@ -53,6 +53,7 @@ def terse_said_plainly(text: str) -> str:
     work = _STATE_RESTATED.sub(_restated, work)
     work = _STATE_GIVEN.sub(_state_given, work)
     work = _STATE_ALONE.sub(_state_alone, work)
+    work = _EACH_VALUE.sub(_each_value, work)
     work = _CLEAR_TO.sub(lambda m: f"set {m['what']} to ", work)
     work = _AMOUNT_LEADS.sub(_amount_put_on, work)
     work = _ASKED_THEN_IF.sub(lambda m: f"{m['subject']} ", work)
@@ -171,6 +172,28 @@ def _state_alone(found: re.Match[str]) -> str:
     if words & (_NOT_OBJECT | _STATE_VERBS_SAID):
         return found.group(0)
     return f"{found['lead']}switch {found['state'].lower()} {what}"
+
+
+#: "sector 8 hcms, each 0.1 A", "the vertical correctors of sector 6, all of them on 0.05 A":
+#: a group named, then the value each takes
+_EACH_VALUE = re.compile(
+    r"^(?P<lead>\W*)(?P<what>[^,;?()]+?)\s*,\s*(?:and\s+)?(?:all|each|both|every\s+one)"
+    r"(?:\s+of\s+them)?\s+(?:(?P<mark>on|at|to)\s+|(?P<sign>=|->|→)\s*)?"
+    rf"{_VALUE}\s*(?:,?\s*(?:please|pls|plz))?\s*[.!]*$",
+    re.I,
+)
+
+
+def _each_value(found: re.Match[str]) -> str:
+    what = found["what"].strip()
+    value = found["val"].strip()
+    words = {w.lower() for w in re.findall(r"[A-Za-z]+", what)}
+    if words & (_NOT_OBJECT | _STATE_VERBS_SAID) or not _unit_or_none(value):
+        return found.group(0)
+    if value.startswith("+") and not (found["mark"] or found["sign"]):
+        # "QF 3 and QF 5, each +1 A": a signed plus is a change, as after a name
+        return f"{found['lead']}increase {what} by {value[1:].strip()}"
+    return f"{found['lead']}set {what} to {value}"
 
 
 _STATE_VERBS_SAID = frozenset({"switch", "turn", "put", "set", "be", "you", "it", "them"})

@@ -129,6 +129,10 @@ def test_a_read_then_a_change_said_with_after_reads_first_and_changes_what_was_r
             "set QF1 to 120 A and QF3 to 121 A",
         ),
         ("h.c.m.12 to 0.1 A", "HCM12 to 0.1 A"),
+        # a group named, then the value each takes
+        ("sector 2 vcms, each -0.05 A", "set sector 2 vcms to -0.05 A"),
+        ("the hcms of sector 7, all of them on 0.1 A please", "set the hcms of sector 7 to 0.1 A"),
+        ("QD 4 and QD 6, both +0.5 A", "increase QD 4 and QD 6 by 0.5 A"),
         # a state asked for without a verb: the writer asks what "off" is for a number
         ("VCM 21 off pls", "switch off VCM 21"),
         ("sr09 idgap readback", "sector 9 ID gap readback"),
