@@ -210,7 +210,7 @@ def _verb_of(found: re.Match[str]) -> str:
     what = _object(said or after)
     if what is None:
         return found.group(0)
-    return f"{found['verb']} {what} by {_unit_kept(found)}"
+    return f"{found['lead']}{found['verb']} {what} by {_unit_kept(found)}"
 
 
 def _by_factor(found: re.Match[str]) -> str:
@@ -238,10 +238,16 @@ def _set_to(found: re.Match[str]) -> str:
 def _put_on(found: re.Match[str]) -> str:
     if not _a_value(found["val"]):
         return found.group(0)
-    return f"set {found['what']} to {found['val']}"
+    return f"{found['lead']}set {found['what']} to {found['val']}"
 
 
 _LEAD = r"(?P<lead>^\W*|[,;:]\s*(?:then\s+)?|\bthen\s+)"
+#: Where an imperative's verb stands: first, after a comma, "then", "and" or the courtesy
+#: ("yesterday someone put HCM 3 on 0.2 A" tells what was done)
+_VERB_LEAD = (
+    r"(?P<lead>(?:^\W*|[,;:]\s*|\b(?:then|and|please|pls|kindly|so|now|ok|you)\s+)"
+    r"(?:(?:then|and|please|pls|kindly|so|now|ok)\s+)*)"
+)
 #: "The QF 29 make more with 1 ampere please": the object, the verb, the comparative, the amount
 _MAKE_CMP_LAST = re.compile(
     rf"{_LEAD}(?P<what>[^,;:?!]+?)\s+(?:please\s+|you\s+)*make\s+(?:it\s+)?{_COMPARATIVE}\s+"
@@ -250,24 +256,24 @@ _MAKE_CMP_LAST = re.compile(
 )
 #: "Make less the QD 38 of two percent": the verb, the comparative, the object, the amount
 _MAKE_CMP_FIRST = re.compile(
-    rf"(?P<lead>)\bmake\s+{_COMPARATIVE}\s+(?P<what>[^,;:?!]+?)\s+(?:with|of|by|for)\s+{_AMOUNT}",
+    rf"{_VERB_LEAD}make\s+{_COMPARATIVE}\s+(?P<what>[^,;:?!]+?)\s+(?:with|of|by|for)\s+{_AMOUNT}",
     re.I,
 )
 #: "Make the QF 3 more with 1 A": the verb, the object, the comparative, the amount
 _MAKE_WHAT_CMP = re.compile(
-    rf"(?P<lead>)\bmake\s+(?P<what>[^,;:?!]+?)\s+{_COMPARATIVE}\s+(?:with|of|by|for)\s+{_AMOUNT}",
+    rf"{_VERB_LEAD}make\s+(?P<what>[^,;:?!]+?)\s+{_COMPARATIVE}\s+(?:with|of|by|for)\s+{_AMOUNT}",
     re.I,
 )
 #: "increase of 2 percent the QD 5", "reduce the QF 3 of 1 A": "of" for "by", the amount with
 #: its unit (without one, "of" names what it is of)
 _VERB_OF = re.compile(
-    r"(?P<lead>)\b(?P<verb>increase|decrease|raise|lower|reduce)\s+(?:(?P<what>[^,;:?!]+?)\s+)?of\s+"
+    rf"{_VERB_LEAD}(?P<verb>increase|decrease|raise|lower|reduce)\s+(?:(?P<what>[^,;:?!]+?)\s+)?of\s+"
     rf"{_AMOUNT}(?:\s+(?P<after>(?:the\s+)?[^,;:?!]+?))?(?=\s*(?:[,;.!]|please\b|$))",
     re.I,
 )
 #: "make it 0.5 A less", "make QF3 1 A more": the amount before its comparative
 _MAKE_AMOUNT_CMP = re.compile(
-    rf"(?P<lead>)\bmake\s+(?P<what>[^,;:?!]+?)\s+{_AMOUNT}\s+{_COMPARATIVE}\b"
+    rf"{_VERB_LEAD}make\s+(?P<what>[^,;:?!]+?)\s+{_AMOUNT}\s+{_COMPARATIVE}\b"
     r"(?!\s+than\b)",
     re.I,
 )
@@ -304,7 +310,7 @@ _WANT_THAT = re.compile(
 )
 #: "put it on zero", "set the ID 4 gap on 20 mm": "on" for the value it is put to
 _PUT_ON = re.compile(
-    rf"\b(?:put|set|bring)\s+(?P<what>it|them|(?:the\s+)?[^,;:?!]{{1,40}}?)\s+on\s+{_VALUE}"
+    rf"{_VERB_LEAD}(?:put|set|bring)\s+(?P<what>it|them|(?:the\s+)?[^,;:?!]{{1,40}}?)\s+on\s+{_VALUE}"
     rf"{_VALUE_ENDS}",
     re.I,
 )

@@ -94,6 +94,8 @@ def test_clause_order_of_another_language_is_said_the_english_way(text, said):
         "the ID 5 gap 1 times bigger make",  # a factor of one changes nothing
         "reduce the current of sector 2",  # "of" names what it is of
         "increase of 2 the QD 5",  # "of" an amount without its unit: asked as typed
+        "yesterday someone put HCM 3 on 0.2 A",  # told: the verb of someone, no imperative
+        "why would anyone make QF 5 1 A more",
     ],
 )
 def test_forms_without_a_clear_change_are_left_as_typed(text):
