@@ -38,6 +38,12 @@ list, its time zone) is handed in by the caller.
   beyond ±0.1 mm", "the worst gauge"), told apart from what it reads.
 * ``change_phrasings``: changes said another way (another language's order, corrections, a
   copy with an offset, factors, nudges, wishes, a change suggested as a question).
+* ``word_order``: changes said in another language's word order and prepositions ("the QF 29
+  make more with 1 ampere", "make less the QD 38 of two percent", "the q.f.21 please set on
+  121.5 A", "first you show me X, after you make it 0.5 A less").
+* ``terse_writes``: writes said tersely or of a group ("hcms in sec 11 all off pls (0)", "half
+  an amp on vcm 26", "LT > 8 h → RF V SP 2.4 MV", "sector 8 hcms, each 0.1 A"), and a terse
+  question of the limits ("vcm 13 +3a ok or over the limit").
 * ``shortenings``: a word shortened the way a facility does ("lt", "pres", "vlt"), read by the
   words of its own channel list (the channel finder uses it too).
 * ``targets``: the items of a list of channel phrases, the qualifiers and roles they lend each

@@ -16,8 +16,17 @@ import re
 
 from osprey_desktop.language.lexicon import base_form
 from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
+from osprey_desktop.language.terse_writes import terse_said_plainly
+from osprey_desktop.language.word_order import changes_in_english_order, said_in_english_order
 
-__all__ = ["changes_said_plainly"]
+__all__ = ["changes_said_first", "changes_said_plainly"]
+
+
+def changes_said_first(text: str) -> str:
+    """``text`` with the forms that decide its clauses said plainly, before they are read:
+    another language's order ("first you show me X, after you make it ...", "please to put")
+    and terse writes ("hcms in sec 11 all off pls (0)", "LT > 8 h → ...", "chk ...")."""
+    return terse_said_plainly(said_in_english_order(text))
 
 
 def changes_said_plainly(text: str) -> str:
@@ -67,6 +76,9 @@ def changes_said_plainly(text: str) -> str:
     # 121 A", "The gap of ID 9 you put on 16 mm", "the corrector of sector 2, to him you give
     # 0.3 A", "Is necessary to open ID 11 until 40 mm"
     work = _foreign_order(work)
+    # "The QF 29 make more with 1 ampere", "Make less the QD 38 of two percent", "the q.f.21
+    # please set on 121.5 A", "the ID 02 gap three times bigger make" (``word_order``)
+    work = changes_in_english_order(work)
     # "set QF5 to 121, no, 121.5 A", "... zero point three, scratch that, zero point two": the
     # value said last is the one meant
     work = _CORRECTED_VALUE.sub("", work)

@@ -159,9 +159,11 @@ def read_quantity(text: str, lowered_words: list[str]) -> tuple[Quantity | None,
             sign = _direction(before_words[-8:]) or 1
             return Quantity("relative", sign * amount.value, unit, amount.words), used
         marked = re.search(r"(?:\bto|\bat|=|->|→|:)\s*$", before)
-        # "QF23 +1 A", "vcm 22 = vcm 23 + 0.05": a sign set apart from its number is an offset
+        # "QF23 +1 A", "vcm 22 = vcm 23 + 0.05": a sign set apart from its number is an offset;
+        # so is a plus after a name's colon ("QF 3: +1 A", "QF3, QF5: +1 A each"), a label
+        assigned = marked and not re.search(r"[\w)]\s*:\s*$", before)
         spaced = re.search(r"[\w)]\s*\+\s*$", before) and not marked
-        if spaced or (re.match(r"\+|plus\b", amount.words, re.I) and not marked):
+        if spaced or (re.match(r"\+|plus\b", amount.words, re.I) and not assigned):
             return Quantity("relative", amount.value, unit, amount.words), used  # "QF23 +1 A"
         if before_words[-1:] in (["more"], ["less"], ["extra"]) and not marked:
             # "HCM3 more 0.1 A", "make HCM3 less 0.1 A": a change

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from osprey_desktop.language.terse_writes import value_asked_of_limits
 from osprey_desktop.language.understanding import asks_to_understand
 from osprey_desktop.language.units import lookup_unit
 
@@ -384,6 +385,7 @@ def asks_for_limits(text: str) -> bool:
         _VALUE_WITHIN_LIMITS.search(lowered)
         or _INTENDED_CHANGE.search(lowered)
         or _VALUE_OK_FOR.search(lowered)
+        or value_asked_of_limits(lowered)  # "vcm 13 +3a ok or over the limit"
     ):
         # "is 0.3 A ok for HCM5? if so set it": the question is the change's condition
         return not _CHANGE_AFTER.search(lowered)

@@ -59,6 +59,7 @@ from osprey_desktop.language.canonical_forms import (
     canonical_restore,
     set_to_question,
 )
+from osprey_desktop.language.change_phrasings import changes_said_first
 from osprey_desktop.language.checks import without_check
 from osprey_desktop.language.clauses import (
     CONDITIONAL,
@@ -242,7 +243,7 @@ def parse_request(
         # as typed (its courtesy and its "that" are part of the question)
         return Request(" ".join(str(text).split()), "knowledge", canonical=spoken)
     # "I think VCM 20 needs to go to 0.1 A? Please do that": the change proposed is asked for
-    spoken = proposal_asked_for(spoken)
+    spoken = changes_said_first(proposal_asked_for(spoken))  # "please to put", "all off (0)"
     # "VCM5 sp → value @ 07:00", "X: the value it had at 9, put it back to that one"
     spoken = references_said_plainly(spoken)
     courteous = is_thanks(spoken) or is_greeting(spoken)  # "that's enough, thanks"

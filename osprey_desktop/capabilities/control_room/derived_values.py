@@ -489,11 +489,22 @@ def _subject_channel(
     if len(among) == 1:
         return among[0]
     matches = database.top_matches(words)
-    return (
-        matches[0].name
-        if len(matches) == 1 or (matches and len(among) == 0 and _single_device(matches))
-        else None
-    )
+    if len(matches) == 1 or (matches and len(among) == 0 and _single_device(matches)):
+        return matches[0].name
+    return _read_for_words(words, readings, database) if not among else None
+
+
+def _read_for_words(words: str, readings: Mapping[str, Any], database: Any) -> str | None:
+    """The one reading the finder finds for ``words`` read as the list's shorthand ("LT" the
+    lifetime, "vac" the vacuum), which the plan read for the condition; else None."""
+    from osprey_desktop.channels.finding import configured_finder
+
+    try:
+        found = configured_finder(database).find(words).names
+    except (AttributeError, TypeError):
+        return None  # a database the finder cannot search (a test's stand-in)
+    read = [name for name in found if name in readings]
+    return read[0] if len(read) == 1 else None
 
 
 def _device_of(database: Any, name: str) -> str | None:
