@@ -136,6 +136,23 @@ def _verb_direction(before_words: list[str]) -> int:
     return 0
 
 
+#: "1 mm more", "0.2 A further": the same way again, the way the verb says
+_FURTHER = frozenset({"more", "further", "extra"})
+#: The way a verb moves a value when "more" follows its amount ("close the gap 1 mm more").
+_VERB_WAYS = {**_DIRECTION_VERBS, "open": 1, "widen": 1, "close": -1, "narrow": -1}
+
+
+def _way_of_the_verb(before_words: list[str]) -> int:
+    """The way the request's leading verb moves its value (0 when no such verb leads)."""
+    return next((_VERB_WAYS[w] for w in before_words[:3] if w in _VERB_WAYS), 0)
+
+
+def _signs_disagree(amount: Amount, used: set[str]) -> tuple[Quantity, set[str]]:
+    """A negative amount with a word of direction ("lower by -1 A", "-0.1 A down") says two
+    ways at once: the amount is asked, never guessed."""
+    return Quantity("comparative", None, None, amount.words), used
+
+
 def read_quantity(text: str, lowered_words: list[str]) -> tuple[Quantity | None, set[str]]:
     """The quantity of a request and the words it used (``text`` without its times)."""
     found = amounts(text)
@@ -154,9 +171,17 @@ def read_quantity(text: str, lowered_words: list[str]) -> tuple[Quantity | None,
         comparative = _direction(after_words)
         if comparative and before_words[-1:] != ["to"]:
             used.update(after_words[:1])
+            if after_words[0] in _FURTHER:
+                # "close the ID5 gap 1 mm more": further the verb's way, not "more" upwards
+                comparative = _way_of_the_verb(before_words) or comparative
+            if amount.value < 0:
+                return _signs_disagree(amount, used)  # "-0.1 A down": which way?
             return Quantity("relative", comparative * amount.value, unit, amount.words), used
         if before_words[-1:] == ["by"]:
-            sign = _direction(before_words[-8:]) or 1
+            way = _direction(before_words[-8:])
+            if way and amount.value < 0:
+                return _signs_disagree(amount, used)  # "lower QF3 by -1 A": which way?
+            sign = way or 1
             return Quantity("relative", sign * amount.value, unit, amount.words), used
         marked = re.search(r"(?:\bto|\bat|=|->|→|:)\s*$", before)
         # "QF23 +1 A", "vcm 22 = vcm 23 + 0.05": a sign set apart from its number is an offset;

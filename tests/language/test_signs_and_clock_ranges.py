@@ -66,3 +66,22 @@ def test_the_sign_reaches_the_value_written(text, value):
 )
 def test_two_clock_times_joined_by_a_dash_are_a_range(text, said):
     assert spoken_times(text) == said
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("close the ID04 gap 0.5 mm more", -0.5),  # further the verb's way
+        ("open the ID04 gap 2 mm further", 2.0),
+        ("lower QD 6 1 A more", -1.0),
+    ],
+)
+def test_more_after_an_amount_goes_the_verbs_way(text, value):
+    request = parse_request(text, WORDS)
+    assert request.quantity is not None and request.quantity.value == pytest.approx(value)
+
+
+@pytest.mark.parametrize("text", ["VCM 30 -0.2 A down", "HCM 2 \u22120.1 A up"])
+def test_a_negative_amount_and_a_direction_together_are_asked(text):
+    request = parse_request(text, WORDS)
+    assert request.quantity is not None and request.quantity.value is None
