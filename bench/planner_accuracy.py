@@ -3,7 +3,7 @@
     .venv/bin/python bench/planner_accuracy.py
         [--set dev|heldout|blind|blind2|blind3|blind4|styles|outside|outside2|outside3|outside4
                |blind5|outside5|blind6|outside6|outside7|blind7|outside8|blind8|outside9|blind9
-               |families|both|all]
+               |outside10|blind10|families|both|all]
         [--show-misses]
     .venv/bin/python bench/planner_accuracy.py --table     # plans only, over the unit-test table
 
@@ -74,6 +74,11 @@ comparatives, follow-ups that name no channel, knowledge questions with channel 
 items) and four voices (a non-native speaker's word order, a logbook's terse lines, a careful
 supervisor, a hurried phone), split the same way; ``blind9`` was scored first on the commit
 before any rule written after it.
+``outside10`` (dev) and ``blind10`` (blind) are one set of 200 requests by a tenth person, in the
+same nine families and four more voices (a tired night-shift operator correcting themselves, a
+visiting scientist's long descriptions, a veteran's nicknames and half-remembered names, steps
+pasted from an e-log or a checklist), split the same way; both were scored first on the commit
+that ended the round they were written in, before any rule written after them.
 """
 
 from __future__ import annotations
@@ -118,6 +123,8 @@ SETS = {
     "blind8": QUERIES / "requests_blind8.json",
     "outside9": QUERIES / "requests_outside9.json",
     "blind9": QUERIES / "requests_blind9.json",
+    "outside10": QUERIES / "requests_outside10.json",
+    "blind10": QUERIES / "requests_blind10.json",
 }
 
 PLANS: dict[str, tuple[str, ...]] = {
@@ -332,6 +339,7 @@ async def run_sets(names: list[str], show_misses: bool, show_heldout: bool) -> i
             "outside7": show_misses,
             "outside8": show_misses,
             "outside9": show_misses,
+            "outside10": show_misses,
             "heldout": show_heldout,
         }.get(name, False)
         _report(name, score, time.perf_counter() - started, shown)
