@@ -26,14 +26,15 @@ _ARROW = r"(?:→|->|=>|⇒|⟶)"
 _DEVICE = r"\b[A-Za-z]{1,5}\s?\d{1,3}\b"
 #: the words of a restore or a copy that may stand before the arrow ("VCM20 SP: restore → ...")
 _LABEL = r"(?:restore|revert|back|copy|match|same)"
+_ANY_ARROW = re.compile(_ARROW)
 _TO_AN_EARLIER_VALUE = re.compile(
-    rf"^(?P<lead>\W*)(?P<what>[^,;:→>]*?{_DEVICE}[^,;:→>]*?)\s*[:,]?\s*(?:{_LABEL}\s*)?{_ARROW}\s*"
+    rf"^(?P<lead>\W*)(?P<what>[^,;:→>]{{0,40}}?{_DEVICE}[^,;:→>]{{0,40}}?)\s*[:,]?\s*(?:{_LABEL}\s*)?{_ARROW}\s*"
     r"(?:(?:back\s+)?to\s+)?(?:the\s+|its\s+)?(?:value|setting|setpoint|reading|sp)\s*"
     r"(?:@|at|from|of|as\s+of)\s*(?P<when>[^,;?!]+?)\s*(?P<end>(?:please|pls|thx|thanks)?[\s.!?]*)$",
     re.I,
 )
 _TO_ANOTHER_DEVICE = re.compile(
-    rf"^(?P<lead>\W*)(?P<what>[^,;:→>]*?{_DEVICE}[^,;:→>]*?)\s*[:,]?\s*(?:{_LABEL}\s*)?{_ARROW}\s*"
+    rf"^(?P<lead>\W*)(?P<what>[^,;:→>]{{0,40}}?{_DEVICE}[^,;:→>]{{0,40}}?)\s*[:,]?\s*(?:{_LABEL}\s*)?{_ARROW}\s*"
     r"(?:(?:the\s+)?same\s+(?:value\s+)?(?:as|like)|(?:the\s+)?(?:value|setting|setpoint)\s+of|"
     r"match(?:ing)?|equal\s+to)\s+"
     rf"(?P<source>(?:the\s+)?{_DEVICE}[^,;?!]*?)\s*(?P<end>(?:please|pls|thx|thanks)?[\s.!?]*)$",
@@ -84,6 +85,8 @@ def references_said_plainly(text: str) -> str:
     is asked for, said the way the reference grammar reads it."""
     text = _VALUE_SHOWN.sub(lambda m: f"to the same value as {m['source']}", text)
     text = _roles_of_one_device(text)
+    if not _ANY_ARROW.search(text):
+        return _DESCRIBED_THEN_ASKED.sub(_described_then_asked, text)
     other = _TO_ANOTHER_DEVICE.match(text)
     if other:
         return (

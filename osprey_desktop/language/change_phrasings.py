@@ -243,10 +243,14 @@ _TAKE_OFF = re.compile(
     re.I,
 )
 _SAID_AMOUNT = rf"(?:[-+−]?(?:\d+(?:\.\d*)?|\.\d+)|{SPELLED_NUMBER_PATTERN})"
+# "to 1.5 A, no wait, 1.2 A", "qf 5 to 121.5 ... wait, 121.25", "vcm 33 up 0.12, no, 0.1": the
+# value said first and taken back
+_PAUSE = r"(?:[,;…]|\.+(?![\d.]))?"  # never the point of the next value (".35")
 _CORRECTED_VALUE = re.compile(
-    rf"(?<=\b(?:to|at|by)\s){_SAID_AMOUNT}\s*(?:[a-zµ%]{{1,8}}\s*)?[,;.]?\s*(?:(?:no(?:\s+wait)?|"
-    r"scratch\s+that|sorry|i\s+mean|correction|or\s+rather|actually|well|make\s+it)\s*[,;.]?\s*)+"
-    rf"\s(?={_SAID_AMOUNT})",
+    r"(?:(?<=\b(?:to|at|by|up)\s)|(?<=\bdown\s)|(?<=[=→>]\s)|(?<=[=→>]))"
+    rf"{_SAID_AMOUNT}\s*(?:[a-zµ%]{{1,8}}\s*)?{_PAUSE}\s*(?:(?:no(?:\s+wait)?|wait|"
+    r"scratch\s+that|sorry|i\s+mean|correction|or\s+rather|actually|well|make\s+(?:it|that))"
+    rf"\s*{_PAUSE}\s*)+\s*(?={_SAID_AMOUNT})",
     re.I,
 )
 _NAMED = r"(?:the\s+)?[A-Za-z]{1,5}\s?\d{1,3}(?:\s+[a-z]+)?"

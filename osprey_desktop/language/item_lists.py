@@ -19,6 +19,14 @@ from osprey_desktop.language.lexicon import PLOT_VERBS, READ_VERBS
 __all__ = ["items_said_as_a_list"]
 
 _BULLET = re.compile(r"^\s*(?:[-*•·‣–]|\d{1,2}[.)])\s+")
+# "Step 3: VCM 35 — read, then zero", "2) vertical correctors sector 10: 0.05 A each", "Change 1
+# of 2: VCM 12 = -0.15 A": a label a checklist or an e-log numbers its lines with
+_STEP_LABEL = re.compile(
+    r"^\s*(?:step|item|change|task|point|action|no\.?)\s*#?\d{1,2}(?:\s+of\s+\d{1,2})?\s*[:.)-]\s*",
+    re.I | re.M,
+)
+#: "2) vertical correctors sector 10: 0.05 A each": a number leading a request of one line
+_NUMBERED_LINE = re.compile(r"^\s*\(?\d{1,2}(?:\)|\.(?!\d))\s*")
 _SPACED_SLASH = re.compile(r"(?<=[\w)])\s+/\s+(?=[\w(])")
 # "whether the vacuum in sector 9 looks fine": the vacuum in sector 9
 _WHETHER_FINE = re.compile(
@@ -37,8 +45,11 @@ _SHARED_HEAD = re.compile(r"^\s*(?P<head>[A-Za-z][\w-]*(?:\s+[\w-]+){0,2})\s*:\s
 _ITEM_SEPARATOR = re.compile(r"\s*(?:,|;)\s*")
 #: "Please report the following: lifetime, ring current": the words that announce the list
 _ANNOUNCED = re.compile(
-    r"^(?P<lead>[^:;,.?!]{0,60}?)\s*\b(?:the\s+following|following|these|as\s+below|below)"
-    r"(?:\s+(?:values|readings|channels|items|numbers))?\s*:\s*(?P<items>\S.*)$",
+    r"^(?P<lead>[^:;,.?!]{0,60}?)\s*\b(?:the\s+following|following|these|as\s+below|below|"
+    r"(?:a\s+)?(?:few|couple\s+of|some|several)\s+(?:things|items|values|readings|numbers))"
+    r"(?:\s+(?:values|readings|channels|items|numbers))?"
+    # "a few things before our shift:": the occasion the list is for
+    r"(?:\s+(?:before|for|after|ahead\s+of|during)\s+[^:;,.?!]{1,30})?\s*:\s*(?P<items>\S.*)$",
     re.I,
 )
 _DEVICE = re.compile(r"\b[a-z]{2,5}\s?\d", re.I)
@@ -87,7 +98,8 @@ def _head_shared(text: str) -> str:
 def items_said_as_a_list(text: str) -> str:
     """``text`` with a list written in lines, slashes or under a shared head said as one
     comma-separated list (see the module docstring)."""
-    said = _lines_joined(text) if "\n" in text else text
+    said = _STEP_LABEL.sub("", text)
+    said = _lines_joined(said) if "\n" in said else _NUMBERED_LINE.sub("", said, count=1)
     said = _SPACED_SLASH.sub(", ", said)
     said = _WHETHER_FINE.sub(lambda m: m["what"], said)
     said = _OCCASION.sub("", said, count=1)

@@ -24,6 +24,10 @@ def said_plainly(text: str) -> str:
     work = text
     # "put them on one plot", "show X and Y together in a chart": a plot, never a change
     work = _on_one_plot(work)
+    # "a single chart of the beam energy", "a trend plot for IG 4": a plot asked as a noun
+    work = _A_PLOT_OF.sub("plot ", work)
+    # "a quick sweep of the IGs in sector 1", "a rundown of the RF": a reading of each
+    work = _A_ROUND_OF.sub("read ", work)
     # "HCM3 set point", "the set-point of QF 5": the setpoint, not a verb
     work = re.sub(r"\bset[\s-]+point(s?)\b(?!\s+(?:to|at)\b)", r"setpoint\1", work, flags=re.I)
     # "hcm 4 => 0.3": an arrow; "give 0.2 A to VCM 9": a value given; "VCM 9 needs 0.2 A"
@@ -278,6 +282,16 @@ _ON_ONE_PLOT = re.compile(
 )
 
 
+_A_PLOT_OF = re.compile(
+    r"\b(?:a|one|the)\s+(?:single\s+|quick\s+|combined\s+|common\s+)?(?:trend\s+)?"
+    r"(?:chart|plot|graph|figure|trend)\s+(?:of|for|with|showing)\s+",
+    re.I,
+)
+_A_ROUND_OF = re.compile(
+    r"\b(?:a\s+)?(?:quick\s+|short\s+|fast\s+)?(?:sweep|rundown|run-down|round|tour|roundup|"
+    r"round-up|status\s+round)\s+(?:of|over|through|across)\s+",
+    re.I,
+)
 _UNDO_A_PERIOD = re.compile(
     r"\bundo\s+(?:whatever\s+(?:happened|was\s+done)\s+to|what\s+(?:happened|was\s+done)\s+to|"
     r"(?:all\s+)?(?:the\s+)?(?:changes?|writes?)\s+(?:to|of|on))\s+(?P<what>.+?)\s+(?:in|during|over|"

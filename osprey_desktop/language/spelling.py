@@ -204,6 +204,17 @@ def slips_respelled(
     text = _doubled_verbs_respelled(text, facility_words)
     prefixes = short_words(facility_words) if device_prefixes is None else device_prefixes
     text = device_prefix_respelled(text, prefixes, facility_words.__contains__)
+    # "the IGs in sector 1", "all QFs": a two-letter device prefix in the plural is that family
+    # (a longer one the finder reads as a plural itself: "BPMs")
+    text = re.sub(
+        r"\b(?P<prefix>[A-Za-z]{2})[sS]\b",
+        lambda m: (
+            m["prefix"]
+            if m["prefix"].lower() in prefixes and m.group(0).lower() not in facility_words
+            else m.group(0)
+        ),
+        text,
+    )
     text = re.sub(r"\b[A-Za-z]{5,}\b", respell, text)
     # "in the lsat 4 hours": a four-letter grammar word with two neighbouring letters swapped
     # (nothing else: a four-letter word one letter off is too often another word)

@@ -230,7 +230,9 @@ def _asks_how(text: str) -> bool:
 
 def _arrow_asked(text: str) -> bool:
     """ "pressure up → lifetime down?": a cause and its effect, asked about."""
-    return bool(_ARROW.search(text) and text.rstrip().endswith("?") and not _an_event_or_now(text))
+    if not text.rstrip().endswith("?") or not any(a in text for a in ("→", "->", "=>", "⇒")):
+        return False  # the search below reads every start again: only where it may match
+    return bool(_ARROW.search(text) and not _an_event_or_now(text))
 
 
 def asks_to_understand(lowered: str) -> bool:

@@ -35,8 +35,9 @@ async def test_an_unknown_channel_ends_the_turn_with_a_question(session):
 
 
 async def test_in_react_mode_an_ambiguous_range_is_asked_about_too(session):
-    result = await session.submit("/mode:react plot the lifetime since 8", "t1")
-    assert "'since 8' could mean 08:00 or 20:00" in result.response
+    # "since 8" is the last 8 o'clock; a range's bare start is asked
+    result = await session.submit("/mode:react plot the lifetime from 8", "t1")
+    assert "'from 8' could mean 08:00 or 20:00" in result.response
 
 
 async def test_a_question_using_a_change_verb_reads_and_writes_nothing(session, machine):
