@@ -154,7 +154,8 @@ def canonical_change(
             sign = "plus" if quantity.value > 0 else "minus"
             offset = f" {sign} {as_typed(abs(quantity.value))}{unit}"
         source = targets[-1]
-        if re.search(r"\b(?:readbacks?|rbv?|setpoints?|sp|monitor)\b", reference.words, re.I):
-            source = reference.words  # "the value the VCM07 readback shows": its role said
+        said = re.split(r"\s+(?:plus|minus|\+|-|−)(?:\s|\d|$)", reference.words, maxsplit=1)[0]
+        if re.search(r"\b(?:readbacks?|rbv?|setpoints?|sp|monitor)\b", said, re.I):
+            source = said  # "the value the VCM07 readback shows": its role said, not its offset
         return f"set {' and '.join(targets[:-1])} to the same value as {source}{offset}"
     return canonical

@@ -29,10 +29,14 @@ _MODAL = (
     r"(?:needs?\s+to|should|must|has\s+to|have\s+to|ought\s+to|wants?\s+to|could|can|will|"
     r"would|might)"
 )
-_MOTION = r"(?:come|go|move|be\s+(?:brought|taken|moved)|get)"
+_MOTION = (
+    r"(?:come|go|move|be\s+(?:brought|taken|moved|eased|nudged|turned|dialled|dialed|backed|pushed|"
+    r"pulled|trimmed|stepped)|get)"
+)
 #: "VCM33 needs to come down by 0.25 A", "the gap should go up 2 mm": the device moves
 _DEVICE_MOVES = re.compile(
-    rf"(?P<lead>^|[,;.]\s*|\b(?:and|so|but)\s+)(?P<ask>(?:can|could|would|will)\s+(?=\S+\s+{_MOTION}\b))?"
+    rf"(?P<lead>^|[,;.]\s*|\b(?:and|so|but)\s+)(?P<ask>(?:can|could|would|will)\s+"
+    rf"(?=(?:\S+\s+){{1,5}}?{_MOTION}\b))?"
     rf"(?P<what>(?:the\s+)?[\w][\w\s-]{{0,40}}?)\s+(?:{_MODAL}\s+)?{_MOTION}\s+"
     r"(?P<way>up|down|higher|lower)\b(?P<rest>[^,;?!]*)(?P<end>[?!.]*)",
     re.I,
@@ -139,8 +143,13 @@ def _device_moves(found: re.Match[str]) -> str:
     what = found["what"].strip()
     lead = found["lead"]
     beam = re.match(r"(?:the\s+)?(?:beam|lifetime|current|orbit|pressure|vacuum)\b", what, re.I)
-    if beam and not re.search(r"\d", what) and not found["ask"]:
-        return found.group(0)  # "the lifetime needs to come up": a wish about the beam
+    if (
+        beam
+        and not re.search(r"\d", what)
+        and not (found["ask"] and re.search(r"\d", found["rest"]))
+    ):
+        # "the lifetime needs to come up", "could the lifetime go up?": a wish about the beam
+        return found.group(0)
     if re.match(r"(?:i|we|you|they|he|she)\b", what, re.I):
         return found.group(0)  # "we should go up": a person, not a device
     asked = re.match(r"(?:did|does|do|has|have|had|is|was|were|when|why|how|what)\b", what, re.I)

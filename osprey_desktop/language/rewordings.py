@@ -77,6 +77,9 @@ def said_plainly(text: str) -> str:
     # "open the ID07 gap to 20 mm at the frontend's request", "as requested by the beamline":
     # who asked names no channel
     work = _ON_REQUEST.sub("", work)
+    # "ID02 gap: widen by 3 mm (user request #4411)", "(ticket 123)", "(per elog 5521)": a
+    # reference to where the request came from, in parentheses
+    work = _WHERE_IT_CAME_FROM.sub("", work)
     # "VCM 17 must have the same of VCM 16": the same as (another language's preposition)
     work = re.sub(r"\bthe\s+same\s+(?:of|like|than)\b", "the same as", work, flags=re.I)
     # "over 1e-8 or not", "lower than 10 min ago or am I seeing things": the question's tail
@@ -163,6 +166,11 @@ _VERBLESS_CHANGE_AFTER = re.compile(
     r"(?P<lead>[,;]\s*(?:and\s+)?then\s+|\band\s+then\s+|[,;]\s*(?:after\s+that|afterwards)\s*,?\s+)"
     r"(?P<what>(?:the\s+)?[A-Za-z]{1,5}\s?\d{1,3}(?:\s+(?:setpoint|sp|current|gap))?)\s*"
     r"(?:to|at|->|→|=)\s*(?=[-+−]?\.?\d)",
+    re.I,
+)
+_WHERE_IT_CAME_FROM = re.compile(
+    r"\s*\((?:[^()]{0,30}\b)?(?:request|ticket|elog|e-log|logbook|entry|issue|jira|ref|see|per|"
+    r"from|as\s+agreed|approved)\b[^()]{0,40}\)",
     re.I,
 )
 _ON_REQUEST = re.compile(

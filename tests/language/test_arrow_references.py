@@ -67,3 +67,17 @@ def test_the_parse_is_a_restore_or_a_copy(text, intent, source):
         assert request.reference is not None and source in request.reference.words.replace(" ", "")
     else:
         assert request.time is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("QD 30 = QD 32 SP + 0.25 A", "set QD30 to the same value as QD32 SP plus 0.25 A"),
+        (
+            "set HCM 5 to the value the HCM 6 readback shows",
+            "set HCM5 to the same value as HCM6 readback",
+        ),
+    ],
+)
+def test_a_copy_keeps_its_sources_role_and_its_offset_once(text, said):
+    assert parse_request(text, WORDS).canonical == said

@@ -126,3 +126,35 @@ def test_a_change_with_no_verb_after_a_reading_is_a_change(text, target, value):
     assert request.reads_first
     assert request.targets[-1] == target
     assert request.quantity is not None and request.quantity.value == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    ("text", "target", "value"),
+    [
+        ("Could the focusing quadrupole QF 9 be eased up by half an ampere?", "QF9", 0.5),
+        ("would VCM 21 be dialled down by 0.02 A", "VCM21", -0.02),
+    ],
+)
+def test_a_device_asked_to_be_moved_in_the_passive_is_a_change(text, target, value):
+    request = parse_request(text, WORDS)
+    assert request.intent == "write"
+    assert target in request.targets[0].replace(" ", "")
+    assert request.quantity is not None and request.quantity.value == pytest.approx(value)
+
+
+def test_a_wish_about_the_beam_asked_in_the_passive_changes_nothing():
+    assert not parse_request("could the lifetime be brought up?", WORDS).changes
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("QD 22: lower by 0.5 A (ticket 2231)", "QD22"),
+        ("set VCM 2 to 0.1 A (as agreed with the physicists)", "VCM2"),
+        ("ID09 gap to 14 mm (see elog entry 88)", "ID09 gap"),
+    ],
+)
+def test_where_a_request_came_from_in_parentheses_is_no_part_of_it(text, target):
+    request = parse_request(text, WORDS)
+    assert request.intent == "write"
+    assert request.targets == (target,) and not request.unused
