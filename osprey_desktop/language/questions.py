@@ -305,13 +305,18 @@ def is_knowledge_question(text: str) -> bool:
 
 _LIMIT_WORDS = re.compile(
     r"\b(?:max(?:imum)?|min(?:imum)?|limits?|highest|lowest|how\s+(?:high|low|far|much)|"
-    r"allowed|permitted|okay\s+to|ok\s+to)\b",
+    r"allowed|permitted|okay\s+to|ok\s+to|legal|(?:allowed|permitted|legal|safe)\s+range)\b",
     re.I,
 )
 _SETTING_WORDS = re.compile(
     r"\b(?:set|go|goes|move[ds]?|step|steps|change[ds]?|put|raise[ds]?|lower(?:ed)?|push|"
-    r"write|limits?|allowed|permitted)\b",
+    r"write|limits?|allowed|permitted|setpoints?|range)\b",
     re.I,
+)
+#: "just tell me if 3.3 MV would be allowed", "whether 0.4 A is ok": a value asked of the limits
+_WHETHER_A_VALUE_IS_ALLOWED = re.compile(
+    r"\b(?:if|whether)\s+[-+]?\.?\d[\d.]*\s*[a-zµ%]{0,4}\s+(?:would\s+be|is|will\s+be|'?d\s+be)\s+"
+    r"(?:ok(?:ay)?|fine|allowed|permitted|acceptable|within\s+(?:the\s+)?limits)\b"
 )
 _STATISTIC_TIME = re.compile(
     r"\b(?:over|during|since|last|past|yesterday|today|this\s+morning|overnight|hours?|"
@@ -385,6 +390,7 @@ def asks_for_limits(text: str) -> bool:
         _VALUE_WITHIN_LIMITS.search(lowered)
         or _INTENDED_CHANGE.search(lowered)
         or _VALUE_OK_FOR.search(lowered)
+        or _WHETHER_A_VALUE_IS_ALLOWED.search(lowered)
         or value_asked_of_limits(lowered)  # "vcm 13 +3a ok or over the limit"
     ):
         # "is 0.3 A ok for HCM5? if so set it": the question is the change's condition

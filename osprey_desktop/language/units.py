@@ -25,6 +25,7 @@ __all__ = [
     "UnitConversionError",
     "canonical_unit",
     "convert",
+    "dimension_of",
     "lookup_unit",
     "same_unit",
 ]
@@ -197,6 +198,12 @@ def _describe(unit: Any) -> str:
             return words
     simple = re.fullmatch(r"\[(\w+)\]", family)
     return f"a {simple.group(1)}" if simple else f"a quantity of dimension {family}"
+
+
+def dimension_of(text: str) -> str | None:
+    """What a unit text measures ("[current]" for "mA"), or None for a unit unknown."""
+    unit = _pint_unit(text)
+    return _family(unit) if unit is not None else None
 
 
 def same_unit(a: str, b: str) -> bool:

@@ -49,8 +49,15 @@ def limits_answer(question: str) -> str:
     phrase = re.sub(r"\b([A-Za-z]{1,5})\s+(\d{1,3})\b", r"\1\2", phrase)
     # a value without its unit ("to 0.15") is no part of a name, once the names are joined
     phrase = " ".join(re.sub(r"(?<![\w.:])[-+]?\d+(?:\.\d+)?(?![\w.:])", " ", phrase).split())
-    found = configured_finder(database).find(phrase, writable=True).names if phrase else []
+    finder = configured_finder(database)
+    found = finder.find(phrase, writable=True).names if phrase else []
     names = [n for n in found if (record := database.get(n)) is not None and record.writable]
+    given = _given_unit(question)
+    if given and names and not any(_in_unit(database, n, given) for n in names):
+        # "tell me if 3.3 MV would be allowed for the RF": the setpoint of the value's quantity
+        quantity = _QUANTITY_OF_A_UNIT.get(_dimension(given) or "", "")
+        more = finder.find(f"{phrase} {quantity}", writable=True).names if quantity else []
+        names = [n for n in more if _in_unit(database, n, given)] or names
     if not names:
         return (
             f"Which setpoint's limits do you mean? No setpoint matches '{phrase or question}'. "
@@ -117,6 +124,38 @@ def _listed(names: list[str]) -> str:
     if len(names) <= _MOST_LISTED:
         return ", ".join(names)
     return f"{len(names)} setpoints ({names[0]} … {names[-1]})"
+
+
+#: the quantity a unit's dimension measures, as a word of a channel list
+_QUANTITY_OF_A_UNIT = {
+    "[current]": "current",
+    "[mass] * [length] ** 2 / [time] ** 3 / [current]": "voltage",
+    "[length]": "gap",
+    "1 / [time]": "frequency",
+}
+
+
+def _dimension(unit: str) -> str | None:
+    from osprey_desktop.language.units import dimension_of
+
+    return dimension_of(unit)
+
+
+def _in_unit(database: Any, name: str, unit: str) -> bool:
+    """Whether the channel ``name`` is counted in a unit ``unit`` converts to."""
+    from osprey_desktop.language.units import UnitConversionError, convert
+
+    units = getattr(database.get(name), "units", "") or ""
+    try:
+        convert(1.0, unit, units)
+    except (UnitConversionError, ValueError):
+        return False
+    return bool(units)
+
+
+def _given_unit(question: str) -> str | None:
+    found = [a for a in amounts(question) if a.unit]
+    return found[0].unit if len(found) == 1 else None
 
 
 def _given_value(question: str) -> float | None:

@@ -158,3 +158,20 @@ def test_where_a_request_came_from_in_parentheses_is_no_part_of_it(text, target)
     request = parse_request(text, WORDS)
     assert request.intent == "write"
     assert request.targets == (target,) and not request.unused
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what's the legal range on the QD setpoints",
+        "no change please, just tell me if 2.9 MV would be allowed on the RF",
+        "whether 130 A is ok for QF 11, tell me",
+    ],
+)
+def test_a_range_or_a_value_asked_of_the_limits_is_a_question_of_them(text):
+    assert asks_for_limits(text)
+
+
+def test_a_value_asked_of_the_limits_finds_the_setpoint_of_its_quantity(isolated_config):
+    answer = limits_answer("no change please, just tell me if 3.3 MV would be allowed on the RF")
+    assert "SR:RF:Voltage:SP" in answer and "3.3 MV is above the maximum" in answer
