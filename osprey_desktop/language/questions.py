@@ -267,9 +267,20 @@ _SUPPOSED = re.compile(
 )
 
 
+_EXPLAIN_IT_AFTER = re.compile(
+    r"[;,.]\s*(?:would|could|can|will)\s+you\s+(?:mind\s+)?(?:please\s+)?explain(?:ing)?"
+    r"(?:\s+(?:it|that|this))?(?:\s+(?:to\s+me|please))?\s*\?*\s*$"
+)
+
+
 def is_knowledge_question(text: str) -> bool:
     """Whether ``text`` asks for an explanation (see the module docstring), not a value."""
     lowered = _LEAD.sub("", " ".join(text.lower().split())).strip()
+    # "I'm curious how a BPM measures the position; would you mind explaining?": the question
+    # before its closing ask asks it
+    before = _EXPLAIN_IT_AFTER.sub("", lowered).strip()
+    if before and before != lowered and is_knowledge_question(before):
+        return True
     lowered = _TOLD_FIRST.sub("", lowered, count=1)
     if not lowered:
         return False

@@ -108,6 +108,15 @@ _ARROW = re.compile(
 _LAW = re.compile(r"\b(?:when|whenever|if|as|once|with|after)\b|→|->|=>|⇒")
 
 _FORMS = (
+    # "how does the DCCT read the current without touching the beam?": how a thing works
+    re.compile(
+        r"^how\s+(?:does|do|can|could|would)\s+(?:the\s+|a\s+|an\s+|our\s+)?[a-z][\w'-]*"
+        r"(?:\s+[a-z][\w'-]*){0,3}?\s+(?:measure|read|detect|sense|compute|calculate|determine|"
+        r"know|produce|generate|focus|steer|correct|affect|change|pick\s+up|see|tell|track|keep|"
+        r"find)\b"
+    ),
+    # "what's chromaticity got to do with the sextupoles?"
+    re.compile(r"\bwhat(?:'s|\s+is|\s+has|\s+does)\s+.+?\s+(?:got\s+)?to\s+do\s+with\b"),
     # "tune shift per amp on a QF — how are they related?", "how is the tune linked to ..."
     re.compile(
         r"\bhow\s+(?:is|are|do|does)\s+(?:[\w'-]+\s+){1,6}?"
@@ -238,6 +247,8 @@ def _arrow_asked(text: str) -> bool:
 def asks_to_understand(lowered: str) -> bool:
     """Whether ``lowered`` (lower case, its greeting dropped) asks how the machine works in one
     of the forms above, and nothing points to the machine's own state."""
+    # "what's X got to do with Y": no event that happened, an idiom of relation
+    lowered = re.sub(r"\bgot\s+to\s+do\s+with\b", "to do with", lowered)
     if _points_to_state(lowered) or _told_event(lowered):
         return False
     if _asks_why(lowered) or _asks_how(lowered) or _arrow_asked(lowered):

@@ -124,3 +124,15 @@ def test_a_reading_compared_with_vs_is_no_question_of_a_difference():
     request = parse_request("vertical tune vs horizontal tune since 8", WORDS)
     assert request.intent != "knowledge"
     assert request.time is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "how does the BPM pick up the beam position without touching it",
+        "what's the RF frequency got to do with the beam energy",
+        "I'm curious how an ion gauge measures the pressure; would you mind explaining?",
+    ],
+)
+def test_how_a_thing_works_and_what_it_has_to_do_with_another_is_explained(text):
+    assert is_knowledge_question(text)
