@@ -298,7 +298,10 @@ _NAMING_NO_CHANNEL = (
 # "could you do the same for the lifetime, over the same period?": the courtesy and the
 # period kept (the previous request's time) said no more than "the same for the lifetime"
 _COURTESY_LEAD = re.compile(
-    r"^\W*(?:(?:and|ok(?:ay)?|now|then)\W+)*(?:(?:could|can|would|will)\s+you\s+(?:please\s+)?|"
+    r"^\W*(?:(?:thanks?|thank\s+you|cheers|great|perfect|and|ok(?:ay)?|now|then)\W+)*"
+    r"(?:(?:could|can|would|will)\s+you\s+(?:please\s+)?(?:(?:show|give)\s+me\s+)?|"
+    # "Thank you. Could I see the same thing for the beam current?"
+    r"(?:could|can|may)\s+i\s+(?:please\s+)?(?:see|get|have)\s+|i'?d\s+like\s+(?:to\s+see\s+)?|"
     r"please\s+)",
     re.I,
 )

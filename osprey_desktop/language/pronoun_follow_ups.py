@@ -117,7 +117,7 @@ _SAME_AS_THIS = re.compile(
 _QUESTION_LEAD = re.compile(r"^\W*(?:and\s+)?(?:is|are|was|were|does|do|did|has|have)\b", re.I)
 # "don't touch it", "leave it", "never mind", "forget it": a change called off
 _CALLED_OFF = re.compile(
-    r"\b(?:don'?t|dont|do\s+not|never)\s+(?:touch|change|move|write|set|do)\b"
+    r"\b(?:don'?t|dont|do\s+not|never)\s+(?:touch|change|move|write|set|do|send|apply)\b"
     r"|\bleave\s+(?:it|them|that|those|the\s+[a-z]+(?:\s+[a-z]+)?)\b"
     r"|\bnever\s*mind\b|\bforget\s+(?:it|that)\b",
     re.I,
@@ -128,7 +128,7 @@ _REFUSED_OBJECT = re.compile(r"\b(touch|change|move|leave)\s+(?:the|that|this)\s
 _CALL_OFF_WORDS = _words(
     "no nope wait hold on uh um hmm ok okay sorry actually please dont don't do not never touch "
     "change move write set leave it them that those the alone be as is are mind forget "
-    "anything just"
+    "anything just send apply cancel"
 )
 
 

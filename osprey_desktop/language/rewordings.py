@@ -38,6 +38,7 @@ def said_plainly(text: str) -> str:
     work = re.sub(r"\b(?:together|along)\s+with\b", "and", work, flags=re.I)
     work = re.sub(r"\bwhich\s+value\s+(?:had|has|did)\b", "what was", work, flags=re.I)
     # "undo whatever happened to HCM 2 in the last hour": its value from an hour ago
+    work = _UNDO_SINCE.sub(lambda m: f"put {m['what']} back to what it was at {m['when']}", work)
     work = _UNDO_A_PERIOD.sub(
         lambda m: f"restore {m['what']} to its value from {m['n'] or '1'} {m['unit']} ago", work
     )
@@ -192,7 +193,8 @@ _ROLE_REFUSED = re.compile(
 )
 _NO_CHANGE_SAID = re.compile(
     r"(?:,\s*)?\b(?:but\s+|and\s+|just\s+)?(?:(?:please\s+)?(?:don'?t|do\s+not)|(?:i'?d|i\s+would)\s+"
-    r"rather\s+not|without)\s+(?:set|change|touch|raise|lower|move|write|adjust|modify)(?:ing)?"
+    r"rather\s+not|without)\s+(?:set|change|touch|raise|lower|move|write|adjust|modify|send|apply)"
+    r"(?:ing)?"
     r"(?:\s+(?:anything|it|them|that|yet|now|for\s+now))+\s*(?:[,.;]|$)"
     # "show HCM05's setpoint and readback, but leave them as they are"
     r"|(?:,\s*)?\b(?:but\s+|and\s+|just\s+)?(?:please\s+)?leave\s+(?:it|them|everything|all)\s+"
@@ -298,6 +300,13 @@ _A_PLOT_OF = re.compile(
 _A_ROUND_OF = re.compile(
     r"\b(?:a\s+)?(?:quick\s+|short\s+|fast\s+)?(?:sweep|rundown|run-down|round|tour|roundup|"
     r"round-up|status\s+round)\s+(?:of|over|through|across)\s+",
+    re.I,
+)
+# "undo whatever got done to VCM 30 since 06:00": its value from that moment
+_UNDO_SINCE = re.compile(
+    r"\bundo\s+(?:whatever|what|all\s+that|anything(?:\s+that)?)\s+(?:happened|was\s+done|got\s+done|"
+    r"changed)\s+(?:to|on|with)\s+(?P<what>.+?)\s+since\s+(?:the\s+)?(?P<when>\d{1,2}(?::\d{2})?"
+    r"(?:\s*o'?clock)?)(?:\s+[a-z-]+(?:\s+[a-z-]+)?)?(?=\s*(?:[,.;!?]|$))",
     re.I,
 )
 _UNDO_A_PERIOD = re.compile(

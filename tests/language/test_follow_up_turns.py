@@ -338,3 +338,36 @@ def test_a_sign_and_a_direction_both_said_write_nothing_to_the_device_read(said)
     merged = after("vcm 40 readback", said)
 
     assert merged is None or merged.targets != ("VCM40",)
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        "Thank you. Could I see the same thing for the stored current?",
+        "great, can I have the same for the stored current",
+        "I'd like to see the same for the stored current",
+    ],
+)
+def test_the_same_for_another_channel_asked_politely_keeps_the_plot_and_its_time(new):
+    request = after("plot the lifetime over the last 3 hours", new)
+    assert request is not None and request.intent == "plot"
+    assert request.targets == ("the stored current",)
+    assert request.time is not None and "3 hours" in request.time.canonical
+
+
+def test_a_change_called_off_with_send_is_called_off():
+    request = after("zero VCM 12", "forget it. don't send anything")
+    assert request is not None and not request.changes and request.intent == "conversation"
+
+
+@pytest.mark.parametrize(
+    ("text", "moment"),
+    [
+        ("undo whatever got done to VCM 30 since the 6 o'clock handover", "06:00"),
+        ("undo what happened to QF 3 since 05:30", "05:30"),
+    ],
+)
+def test_undoing_what_happened_since_a_moment_restores_that_moment(text, moment):
+    request = parse_request(text, WORDS, NOW)
+    assert request.intent == "restore"
+    assert request.time is not None and moment in request.time.canonical
