@@ -102,6 +102,7 @@ _STATISTICS = re.compile(
 # "is the lifetime better now than at 8": the comparison's words, not the channel's
 _COMPARATIVE = re.compile(
     r"\bdifferent\s+(?:from|to)\b|\b(?:the\s+)?same\s+(?:now\s+)?as\b|"
+    r"\b(?:any|at\s+all)(?=\s+(?:different|higher|lower|better|worse|more|less|bigger|smaller)\b)|"
     r"\b(?:better|worse|higher|lower|greater|bigger|smaller|larger|more|less|different|"
     r"changed|up|down)\b(?:\s+than\b)?|\bthan\b|\bcompared\s+(?:to|with)\b"
     # "now vs 1 hour ago", "where it was 3 hours ago", "and what is it now"

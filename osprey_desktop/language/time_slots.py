@@ -48,6 +48,9 @@ NOW_THAN_THEN = re.compile(
     r"|\b(?:[a-z]{2,}er|more|less|better|worse|different)\s+than\s+(?:(?:it|they)\s+(?:was|were)\s+)?"
     r"(?:at\s+|on\s+|in\s+)?"
     r"(?:\d|an?\b|yesterday|today|this|last|noon|midnight|before|earlier)"
+    # "was the energy any different at midnight than now": then, compared with now
+    r"|\b(?:than|vs\.?|versus|compared\s+(?:to|with)|against)\s+(?:it\s+is\s+)?(?:now|right\s+now|"
+    r"currently|at\s+present)\b"
     # "vertical tune: same now as an hour ago?", "is the gap the same as yesterday?"
     r"|\bsame\s+(?:now\s+)?as\s+(?:(?:it|they)\s+(?:was|were)\s+)?"
     r"(?:at\s+|on\s+|in\s+)?(?:\d|an?\b|yesterday|today|this|last|noon|midnight|before|earlier)"

@@ -494,3 +494,9 @@ def test_the_same_as_a_time_compares_now_with_then(text, target):
     request = parse_request(text, WORDS)
     assert request.intent == "compare"
     assert request.targets == (target,)
+
+
+def test_then_compared_with_now_said_last_compares():
+    request = parse_request("was the lifetime any different at 03:00 than now", WORDS)
+    assert request.intent == "compare"
+    assert request.targets == ("the lifetime",)
