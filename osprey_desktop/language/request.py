@@ -272,6 +272,8 @@ def parse_request(
     return request
 
 
+#: "X first, then ...", "X? then ...": what is named before is read before the change
+_READ_FIRST = re.compile(r"[,;?]\s*(?:and\s+)?then\b|\bfirst\b", re.I)
 _VALUE_NOUNS = frozenset({"value", "values", "reading", "readings", "level", "number"})
 #: Words around a name that say only what a request is about ("for the vertical corrector 29,
 #: put at -0.2 A", "Q F 33, um, bring it up ..."): a topic, not a reading asked for.
@@ -634,6 +636,8 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         and not negated(canonical)
     )
     changes = change_verb is not None or comparative_change
+    if comparative_change and change_verb is None and read_before and _READ_FIRST.search(canonical):
+        reads_first = True  # "ID05 gap RB first, then 1 mm narrower": read, then change
     # "give HCM13 the same setting as HCM14": a relation of equality is a copy, whatever verb
     relation = copy_relation(canonical)
     changes = changes or relation is not None

@@ -175,3 +175,11 @@ def test_a_range_or_a_value_asked_of_the_limits_is_a_question_of_them(text):
 def test_a_value_asked_of_the_limits_finds_the_setpoint_of_its_quantity(isolated_config):
     answer = limits_answer("no change please, just tell me if 3.3 MV would be allowed on the RF")
     assert "SR:RF:Voltage:SP" in answer and "3.3 MV is above the maximum" in answer
+
+
+@pytest.mark.parametrize(
+    "text", ["ID09 gap RB first, then 0.5 mm wider", "QD 14 readback first, then 2 % lower"]
+)
+def test_a_reading_named_first_then_a_change_with_no_verb_reads_first(text):
+    request = parse_request(text, WORDS)
+    assert request.intent == "write" and request.reads_first
