@@ -25,6 +25,7 @@ from osprey_desktop.language.pronoun_follow_ups import (
     moment_before_what_was_read,
     new_offset_of_a_copy,
     one_at_another_place,
+    the_change_for_another_device,
     value_for_what_was_read,
     what_was_read_over_time,
 )
@@ -37,7 +38,7 @@ _ONLY_A_VALUE = re.compile(
     rf"^(?:(?:ok(?:ay)?|no|wait|sorry|oops|hmm|um|fine|right|alright|so|then|and|"
     rf"make\s+(?:that|it)|try|i\s+mean(?:t)?|let'?s\s+(?:say|try)|instead|rather|please|"
     rf"actually|do|go\s+(?:with|for)|use|on\s+second\s+thoughts?|better|no\s+better)\b"
-    rf"(?:[\s,:;]|\s[—–-]\s|[—–])*|(?:→|->|=>|⇒)\s*)*"
+    rf"(?:[\s,:;]|\.(?=\s)|\s[—–-]\s|[—–])*|(?:→|->|=>|⇒)\s*)*"
     rf"(?P<amount>{NUM_PATTERN}|{SPELLED_NUMBER_PATTERN})\s*(?P<unit>%|[a-zµ]+)?"
     rf"(?:[\s,]*(?:then|instead|please|rather|thanks|(?:would\s+be|is)\s+(?:enough|better|fine|"
     rf"plenty)))*"
@@ -294,6 +295,7 @@ _NAMING_NO_CHANNEL = (
     what_was_read_over_time,
     one_at_another_place,
     new_offset_of_a_copy,
+    the_change_for_another_device,
 )
 # "could you do the same for the lifetime, over the same period?": the courtesy and the
 # period kept (the previous request's time) said no more than "the same for the lifetime"

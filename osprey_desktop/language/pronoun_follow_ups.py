@@ -342,6 +342,45 @@ def one_at_another_place(
     return _as_said(previous.canonical.replace(old, target, 1), new, vocabulary, previous.intent)
 
 
+#: What may come with a device named for a change asked just before ("the one next door then,
+#: VCM 9", "VCM 27 -> same value", "HCM 5 too", "actually QF 9 instead").
+_ANOTHER_DEVICE_WORDS = frozenset(
+    {"then", "instead", "too", "also", "as", "well", "please", "the", "one", "next", "door"}
+    | {"same", "value", "setting", "amount", "change", "do", "try", "actually", "no", "ok"}
+    | {"okay", "sorry", "make", "it", "for", "and", "now", "use", "with", "go", "over", "on"}
+)
+
+
+def the_change_for_another_device(
+    previous: Request, new: Request, vocabulary: Vocabulary | None = None
+) -> Request | None:
+    """ "the one next door then, VCM 9", "VCM 27 -> same value" after "VCM 8 SP to 0.2": the
+    same change for the device named now. Only a device and words that keep the change may be
+    said; a value, a verb or a time of its own makes it a request of its own."""
+    if not previous.changes or previous.intent not in ("write", "state") or new.changes:
+        return None
+    if len(previous.targets) != 1 or previous.quantity is None and previous.state is None:
+        return None
+    devices = _DEVICE.findall(new.canonical)
+    if len(devices) != 1:
+        return None
+    others = new.canonical.replace(devices[0], " ")
+    if re.search(r"\d", others):
+        return None  # a value or another number of its own
+    rest = re.findall(r"[a-z]+", others.lower())
+    if any(w not in _ANOTHER_DEVICE_WORDS for w in rest) or new.time is not None:
+        return None
+    old = _device_of(previous.targets[0])
+    if old is None or old == devices[0].upper():
+        return None
+    said = re.sub(
+        rf"\b{re.escape(old)}\b", devices[0].upper(), previous.canonical, count=1, flags=re.I
+    )
+    if said == previous.canonical:
+        return None
+    return _as_said(said, new, vocabulary, previous.intent)
+
+
 def new_offset_of_a_copy(
     previous: Request, new: Request, vocabulary: Vocabulary | None = None
 ) -> Request | None:

@@ -371,3 +371,34 @@ def test_undoing_what_happened_since_a_moment_restores_that_moment(text, moment)
     request = parse_request(text, WORDS, NOW)
     assert request.intent == "restore"
     assert request.time is not None and moment in request.time.canonical
+
+
+@pytest.mark.parametrize(
+    ("previous", "new", "device"),
+    [
+        ("QD 14 SP to 95.5", "the one next door then, QD 16", "QD16"),
+        ("HCM 30 -> 0.25 A", "HCM 31 -> same value", "HCM31"),
+        ("set VCM 4 to -0.1 A", "actually VCM 5 instead", "VCM5"),
+    ],
+)
+def test_the_change_asked_before_for_another_device_named_alone(previous, new, device):
+    request = after(previous, new)
+    assert request is not None and request.intent == "write"
+    assert request.targets[0].replace(" ", "").upper().startswith(device)
+    assert request.quantity is not None
+    assert request.quantity.value == parse_request(previous, WORDS, NOW).quantity.value
+
+
+def test_another_device_after_a_reading_is_no_change():
+    request = after("read HCM 3", "HCM 4 then")
+    assert request is None or not request.changes
+
+
+def test_another_device_with_a_value_of_its_own_keeps_its_value():
+    request = after("set HCM 3 to 0.2 A", "HCM 4 to 0.3 A then")
+    assert request is None or request.quantity is None or request.quantity.value == 0.3
+
+
+def test_another_device_with_a_time_of_its_own_is_no_change():
+    request = after("set HCM 3 to 0.2 A", "HCM 4 readback since 06:00")
+    assert request is None or not request.changes
