@@ -57,6 +57,11 @@ def said_plainly(text: str) -> str:
     # an apology or a doubt about the asking, around the request
     work = _APOLOGY_AFTER.sub("", work)
     work = _DOUBT_BEFORE.sub("", work)
+    # "VCM 35 — read, then zero", "QF 3: check, then raise by 1 A": a device, then what to do
+    # with it, each verb without its object
+    work = _TOPIC_THEN_VERBS.sub(
+        lambda m: f"{m['first']} {m['what'].strip()}, then {m['then']} it{m['rest']}", work
+    )
     # "show HCM 13 to 15, then HCM 14 to -0.1 A": a change with no verb after a clause of its own
     work = _VERBLESS_CHANGE_AFTER.sub(lambda m: f"{m['lead']}set {m['what']} to ", work)
     # "HCM21 to -0.3 A, orbit bump test": what a change is for, named after it
@@ -161,6 +166,13 @@ _FOR_SOMEONE = re.compile(
     r"\s*,?\s+for\s+(?:the\s+|our\s+|my\s+)?(?:[A-Za-z]{1,5}\s?\d{1,3}\s+|beamline\s+\d{1,2}\s+)?"
     r"(?:people|users?|folks|beamlines?|group|team|experiment(?:ers)?|scientists?|physicists?|"
     r"guys|crew)\b(?:\s+(?:on|at)\s+[A-Za-z]{1,5}\s?\d{1,3}\b)?",
+    re.I,
+)
+_TOPIC_THEN_VERBS = re.compile(
+    r"^\W*(?P<what>(?:the\s+)?[A-Za-z]{1,5}\s?\d{1,3}(?:\s+(?:setpoint|sp|current|gap))?)\s*"
+    r"(?:[—–:]|\s-)\s*(?P<first>read|check|show|record|note)\s*,?\s*(?:and\s+)?then\s+"
+    r"(?P<then>zero|clear|raise|lower|increase|decrease|reset|restore|set|put|bump|nudge)\b"
+    r"(?P<rest>[^,;]*)$",
     re.I,
 )
 _VERBLESS_CHANGE_AFTER = re.compile(

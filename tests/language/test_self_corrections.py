@@ -62,3 +62,16 @@ def test_nouns_that_ask_for_a_plot_or_a_reading(text, intent, targets):
     request = parse_request(text, WORDS)
     assert request.intent == intent
     assert request.targets == targets
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Step 5: HCM 22 — read, then zero", 0.0),
+        ("QD 6: check, then lower by 0.5 A", -0.5),
+    ],
+)
+def test_a_device_then_what_to_do_with_it_reads_then_changes_it(text, value):
+    request = parse_request(text, WORDS)
+    assert request.intent == "write" and request.reads_first
+    assert request.quantity is not None and request.quantity.value == pytest.approx(value)
