@@ -101,7 +101,7 @@ async def test_a_request_naming_nothing_in_the_list_asks_instead_of_guessing():
 @pytest.mark.parametrize(
     ("text", "lacking"),
     [
-        ("what is the injector ring current?", "injector"),
+        ("what is the linac beam current?", "linac"),
         ("septum magnet current please", "septum"),
         ("klystron beam voltage?", "klystron"),
         ("orbit FB status?", "fb"),  # a short word in capitals is an abbreviation
@@ -111,6 +111,17 @@ async def test_a_thing_the_list_lacks_named_before_its_words_is_asked_about(text
     steps = [step("channel_finding", text, "cf"), step("respond", text, "respond")]
     asked = await ask(ChannelFindingCapability, text, steps)
     assert f"the channel list has no '{lacking}'" in asked.question
+
+
+@pytest.mark.parametrize(
+    ("text", "lacking"),
+    [("what is the electron beam current?", "electron"), ("user beam lifetime?", "user")],
+)
+async def test_a_word_the_vocabulary_does_not_know_qualifies_and_is_named(text, lacking):
+    steps = [step("channel_finding", text, "cf"), step("respond", text, "respond")]
+    update = await run(ChannelFindingCapability, text, steps)
+    found = stored(update, "CHANNEL_ADDRESSES", "cf")
+    assert found["channels"] and f"no '{lacking}'" in found["note"]
 
 
 async def test_an_unfamiliar_adjective_does_not_block_a_match_but_is_named_in_the_answer():

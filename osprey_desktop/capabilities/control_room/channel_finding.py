@@ -719,7 +719,8 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
     # a device named by its name ("QF03 golden") is what is meant; other words only qualify it
     named = bool(named_devices(phrase, database)[0])
     few = len(noted) >= len(known) + len(found.query.numbers)
-    if noted and not named and (few or _broad(finder, found) or _qualifies(phrase, noted, known)):
+    qualified = _qualifies(phrase, noted, known, _kinds_of_device(finder.vocabulary))
+    if noted and not named and (few or _broad(finder, found) or qualified):
         raise ClarificationRequired(
             f"No channel for '{phrase}': the channel list has no '{' '.join(noted)}'. The "
             "nearest channels are below; which one do you mean?",
@@ -864,16 +865,29 @@ _PLAIN_QUALIFIERS = frozenset(
 )
 
 
-def _qualifies(phrase: str, noted: list[str], known: list[str]) -> bool:
-    """A word the list lacks said right before the words it has ("booster ring current",
-    "linac beam current"): it says which machine or system the reading belongs to, so what
-    the other words find is another thing's, and it is asked, never read instead."""
+def _qualifies(phrase: str, noted: list[str], known: list[str], kinds: frozenset[str]) -> bool:
+    """A kind of device or system the vocabulary knows and the list lacks, said right before
+    the words the list has ("booster ring current", "linac beam current", "orbit FB"): what
+    the other words find is another thing's, so it is asked, never read instead. A word the
+    vocabulary does not know ("machine current", "the design tune") only qualifies: it is
+    named in a note beside the reading."""
     said = [w for w in re.findall(r"[a-z0-9]+", phrase.lower()) if w not in FILLER]
     known_words = set(known)
     for first, second in zip(said, said[1:], strict=False):
-        if first in noted and not _describes(first) and second in known_words:
+        if first in noted and first in kinds and not _describes(first) and second in known_words:
             return True
+        if first in known_words and second in noted and second in kinds and len(second) <= 4:
+            return True  # "orbit FB": the list's word, then an abbreviation of a system
     return False
+
+
+def _kinds_of_device(vocabulary: Any) -> frozenset[str]:
+    """The words the vocabulary names devices and systems with: its terms, and the phrases of
+    one word they stand for ("br": "booster", "kly": "klystron")."""
+    kinds = set(vocabulary.phrases)
+    for phrases in vocabulary.phrases.values():
+        kinds.update(p[0] for p in phrases if len(p) == 1)
+    return frozenset(kinds)
 
 
 #: the endings of English adjectives and participles ("ambient", "magnetic", "averaged")
