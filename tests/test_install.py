@@ -10,6 +10,7 @@ installed package's.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import subprocess
@@ -41,10 +42,15 @@ def _run(args: list[str], **kwargs) -> subprocess.CompletedProcess[str]:
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
-    built = _run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(REPO)],
-        cwd=out,
-    )
+    # one build at a time: setuptools builds in the checkout's own build/ folder, and two test
+    # workers building at once collide there ("File exists: build/bdist...")
+    lock = tmp_path_factory.getbasetemp().parent / "osprey-wheel.lock"
+    with lock.open("w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        built = _run(
+            [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(REPO)],
+            cwd=out,
+        )
     assert built.returncode == 0, built.stderr
     (path,) = out.glob("osprey_desktop-*.whl")
     return path
