@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from osprey_desktop.language.clauses import CONDITIONAL, verb_clauses
-from osprey_desktop.language.lexicon import DOWN_WORDS, PRONOUNS, STATE_VERBS, UP_WORDS
+from osprey_desktop.language.lexicon import DOWN_WORDS, PRONOUNS, ROLE_WORDS, STATE_VERBS, UP_WORDS
 from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, as_typed
 from osprey_desktop.language.parsed_request import TimeSlot
 from osprey_desktop.language.quantities import Quantity, amounts
@@ -155,7 +155,7 @@ def canonical_change(
             offset = f" {sign} {as_typed(abs(quantity.value))}{unit}"
         source = targets[-1]
         said = re.split(r"\s+(?:plus|minus|\+|-|−)(?:\s|\d|$)", reference.words, maxsplit=1)[0]
-        if re.search(r"\b(?:readbacks?|rbv?|setpoints?|sp|monitor)\b", said, re.I):
+        if any(w in ROLE_WORDS for w in re.findall(r"[a-z]+", said.lower())):
             source = said  # "the value the VCM07 readback shows": its role said, not its offset
         return f"set {' and '.join(targets[:-1])} to the same value as {source}{offset}"
     return canonical

@@ -608,7 +608,8 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         # "Q F 33, um, bring it up to 121.5 A", "for the vertical corrector 29, put at -0.2 A":
         # the name is the change's own target, said first; nothing is read
         reads_first = False
-    wish = bool(WISH.search(canonical)) and not is_question(canonical)
+    wish_said = WISH.search(canonical)
+    wish = wish_said is not None and not is_question(canonical)
 
     without_times = canonical
     for m in _TARGET_NOISE.finditer(canonical):
@@ -618,13 +619,11 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     for a, b in time_spans:
         without_times = without_times[:a] + " " * (b - a) + without_times[b:]
     quantity, quantity_words = read_quantity(without_times, all_words)
-    wish_said = WISH.search(canonical)
-    wished = wish_said is not None
     reads = verb is not None and change_verb is None
     numbers = amounts(without_times)
     # "I need QF 3 at 2": a wish before the number may give it; "cavity 2 and the RF voltage,
     # both I need" names what is wished, after its devices
-    wish_before = wished and bool(numbers) and wish_said.start() < numbers[0].start
+    wish_before = wish_said is not None and bool(numbers) and wish_said.start() < numbers[0].start
     if names_a_device(without_times, quantity, change_verb is not None or wish_before, reads):
         quantity, quantity_words = None, set()
     used |= quantity_words

@@ -374,7 +374,7 @@ def event_moments_said_as_clocks(text: str) -> str:
 
 def _clock_then_day(found: re.Match[str]) -> str:
     before = found.string[: found.start()]
-    if re.search(r"\b(?:at|from|since|until|till|to|between|and|before|after)\s*$", before, re.I):
+    if re.search(r"\bat\s*$", before, re.I) or _RANGE_WORD_BEFORE.search(before):
         return found.group(0)  # "at 14:05 yesterday", "from 13:00 to 14:00 today": read already
     return f"at {found['clock']} {found['day']}"
 

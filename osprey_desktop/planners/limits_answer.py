@@ -9,10 +9,12 @@ and a value the question gives is checked against them. Nothing is read or writt
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from osprey_desktop.language.numbers import as_typed
-from osprey_desktop.language.quantities import amounts
+from osprey_desktop.language.quantities import Amount, amounts
+from osprey_desktop.language.units import UnitConversionError, convert, dimension_of
 
 #: The question's words that are no part of what it names.
 _QUESTION_WORDS = re.compile(
@@ -52,12 +54,13 @@ def limits_answer(question: str) -> str:
     finder = configured_finder(database)
     found = finder.find(phrase, writable=True).names if phrase else []
     names = [n for n in found if (record := database.get(n)) is not None and record.writable]
-    given = _given_unit(question)
-    if given and names and not any(_in_unit(database, n, given) for n in names):
+    given = _given(question)
+    unit = given.unit if given is not None else None
+    if unit and names and not any(_in_unit(database, n, unit) for n in names):
         # "tell me if 3.3 MV would be allowed for the RF": the setpoint of the value's quantity
-        quantity = _QUANTITY_OF_A_UNIT.get(_dimension(given) or "", "")
+        quantity = _quantity_of_a_dimension().get(dimension_of(unit) or "", "")
         more = finder.find(f"{phrase} {quantity}", writable=True).names if quantity else []
-        names = [n for n in more if _in_unit(database, n, given)] or names
+        names = [n for n in more if _in_unit(database, n, unit)] or names
     if not names:
         return (
             f"Which setpoint's limits do you mean? No setpoint matches '{phrase or question}'. "
@@ -72,7 +75,7 @@ def limits_answer(question: str) -> str:
             unlisted.append(name)
         else:
             rules.setdefault(governed[0], (governed[1], []))[1].append(name)
-    value = _given_value(question)
+    value = float(given.value) if given is not None else None
     lines = [
         _rule_line(key, rule, members, database, value) for key, (rule, members) in rules.items()
     ]
@@ -126,25 +129,19 @@ def _listed(names: list[str]) -> str:
     return f"{len(names)} setpoints ({names[0]} … {names[-1]})"
 
 
-#: the quantity a unit's dimension measures, as a word of a channel list
-_QUANTITY_OF_A_UNIT = {
-    "[current]": "current",
-    "[mass] * [length] ** 2 / [time] ** 3 / [current]": "voltage",
-    "[length]": "gap",
-    "1 / [time]": "frequency",
-}
+#: a unit of each quantity a channel list names, and the list's word for it
+_QUANTITY_UNITS = (("A", "current"), ("V", "voltage"), ("mm", "gap"), ("Hz", "frequency"))
 
 
-def _dimension(unit: str) -> str | None:
-    from osprey_desktop.language.units import dimension_of
-
-    return dimension_of(unit)
+@lru_cache(maxsize=1)
+def _quantity_of_a_dimension() -> dict[str, str]:
+    """What each unit's dimension measures, as a word of a channel list (built when first
+    asked: the unit registry is slow to load)."""
+    return {dimension_of(unit) or "": word for unit, word in _QUANTITY_UNITS}
 
 
 def _in_unit(database: Any, name: str, unit: str) -> bool:
     """Whether the channel ``name`` is counted in a unit ``unit`` converts to."""
-    from osprey_desktop.language.units import UnitConversionError, convert
-
     units = getattr(database.get(name), "units", "") or ""
     try:
         convert(1.0, unit, units)
@@ -153,12 +150,8 @@ def _in_unit(database: Any, name: str, unit: str) -> bool:
     return bool(units)
 
 
-def _given_unit(question: str) -> str | None:
+def _given(question: str) -> Amount | None:
+    """The one amount with a unit the question asks about ("put VCM 2 at 7 A"), not a device's
+    number."""
     found = [a for a in amounts(question) if a.unit]
-    return found[0].unit if len(found) == 1 else None
-
-
-def _given_value(question: str) -> float | None:
-    """A value the question asks about ("put VCM 2 at 7 A"), not a device's number."""
-    found = [a for a in amounts(question) if a.unit]
-    return float(found[0].value) if len(found) == 1 else None
+    return found[0] if len(found) == 1 else None

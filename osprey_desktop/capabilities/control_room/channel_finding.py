@@ -719,8 +719,15 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
     # a device named by its name ("QF03 golden") is what is meant; other words only qualify it
     named = bool(named_devices(phrase, database)[0])
     few = len(noted) >= len(known) + len(found.query.numbers)
-    qualified = _qualifies(phrase, noted, known, _kinds_of_device(finder.vocabulary))
-    if noted and not named and (few or _broad(finder, found) or qualified):
+    if (
+        noted
+        and not named
+        and (
+            few
+            or _broad(finder, found)
+            or _qualifies(phrase, noted, known, _kinds_of_device(finder.vocabulary))
+        )
+    ):
         raise ClarificationRequired(
             f"No channel for '{phrase}': the channel list has no '{' '.join(noted)}'. The "
             "nearest channels are below; which one do you mean?",
@@ -857,7 +864,6 @@ def _own(part: list[str], areas: set[str]) -> list[str]:
 _ROLE_WORDS = SETPOINT_WORDS | READBACK_WORDS
 
 
-#: Words that name no kind of device: a list without them still has what they ask for.
 #: Words that qualify a reading without naming another thing ("the present beam current").
 _PLAIN_QUALIFIERS = frozenset(
     {"actual", "present", "current", "total", "overall", "main", "latest", "recent", "live"}
@@ -901,6 +907,7 @@ def _describes(word: str) -> bool:
     return word in _PLAIN_QUALIFIERS or _ADJECTIVE_ENDING.search(word) is not None
 
 
+#: Words that name no kind of device: a list without them still has what they ask for.
 _VAGUE_WORDS = """system systems measurement measurements diagnostic diagnostics parameter
 parameters info information details detail overview things stuff quantities"""
 _VAGUE = frozenset(_VAGUE_WORDS.split())
@@ -1299,7 +1306,10 @@ def _write_clause(text: str) -> tuple[str, str, bool]:
     if (
         derivation is not None
         and derivation.kind == "copy"
-        and (derivation.reference or _SOURCE_ROLE.search(derivation.source))
+        and (
+            derivation.reference
+            or any(w in READBACK_WORDS for w in re.findall(r"[a-z]+", derivation.source.lower()))
+        )
     ):
         # "to the same value as HCM35 readback": the source is found as it is said, read-only
         # roles too (a write search finds only setpoints)
@@ -1308,9 +1318,6 @@ def _write_clause(text: str) -> tuple[str, str, bool]:
         # "set VCM15 to the same value as VCM14 plus 0.2": the offset names no channel
         return f"set {derivation.target} to the same value as {derivation.source}", "", False
     return text, "", False
-
-
-_SOURCE_ROLE = re.compile(r"\b(?:readbacks?|read\s?backs?|rbv?|monitor|measured|actual)\b", re.I)
 
 
 def max_channels_per_write() -> int:

@@ -326,12 +326,12 @@ class ChannelWriteCapability(ControlRoomCapability):
         self, derivation: Derivation, channels: Sequence[str], readings: Mapping[str, Any]
     ) -> DerivedValues:
         database = _channel_database()
+        # a copy's source may be read-only ("the HCM35 readback", "its golden value"): every
+        # channel found, not only the setpoints written
+        found = getattr(self, "_found", None) or list(channels)
         if derivation.kind == "copy" and derivation.reference:
-            found = getattr(self, "_found", None) or list(channels)
             return reference_values(derivation, found, readings, database)
         if derivation.kind == "copy":
-            # the source may be read-only ("the HCM35 readback"): every channel found
-            found = getattr(self, "_found", None) or list(channels)
             return copied_values(derivation, found, readings, database)
         from osprey_desktop.connectors import get_archiver_connector
         from osprey_desktop.language.time_parsing import names_last_change

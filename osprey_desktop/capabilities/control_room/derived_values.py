@@ -19,6 +19,8 @@ from osprey_desktop.capabilities.control_room.write_derivation import Derivation
 from osprey_desktop.capabilities.control_room.write_operations import named_by
 from osprey_desktop.capabilities.control_room.write_origins import clock_with_date
 from osprey_desktop.channels.addresses import channel_key
+from osprey_desktop.channels.database import ChannelDatabase
+from osprey_desktop.channels.query import READBACK_WORDS, SETPOINT_WORDS
 from osprey_desktop.connectors.base import ConnectorError, to_float
 from osprey_desktop.language.time_parsing import ParsedTimeRange
 from osprey_desktop.language.units import UnitConversionError, convert
@@ -71,10 +73,10 @@ def _offset_in(derivation: Derivation, units: str) -> float:
         raise ClarificationRequired(f"The offset{derivation.offset_words()}: {exc}.") from exc
 
 
-#: the words of a channel's role, and the roles they name
+#: the words of a channel's role (the channel query's), and the roles they name
 _ROLES = {
-    **dict.fromkeys(("setpoint", "sp", "setting", "set"), ("setpoint",)),
-    **dict.fromkeys(("readback", "rb", "rbv", "reading", "actual"), ("readback", "monitor")),
+    **dict.fromkeys(SETPOINT_WORDS, ("setpoint",)),
+    **dict.fromkeys(READBACK_WORDS, ("readback", "monitor")),
 }
 
 
@@ -499,10 +501,9 @@ def _read_for_words(words: str, readings: Mapping[str, Any], database: Any) -> s
     lifetime, "vac" the vacuum), which the plan read for the condition; else None."""
     from osprey_desktop.channels.finding import configured_finder
 
-    try:
-        found = configured_finder(database).find(words).names
-    except (AttributeError, TypeError):
-        return None  # a database the finder cannot search (a test's stand-in)
+    if not isinstance(database, ChannelDatabase):
+        return None  # a list the finder cannot search
+    found = configured_finder(database).find(words).names
     read = [name for name in found if name in readings]
     return read[0] if len(read) == 1 else None
 
