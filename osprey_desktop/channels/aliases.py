@@ -192,32 +192,38 @@ class _Question:
     source: str
 
 
-_open_questions: dict[tuple[str, str], _Question] = {}
+_open_questions: dict[tuple[str, str, str], _Question] = {}
 _questions_lock = threading.Lock()
 
 
-def remember_question(phrase: str, candidates: list[str], source: str) -> None:
-    """Channel finding asked which of ``candidates`` ``phrase`` means, on the list ``source``."""
+def remember_question(
+    phrase: str, candidates: list[str], source: str, thread: str | None = None
+) -> None:
+    """Channel finding asked which of ``candidates`` ``phrase`` means, on the list ``source``,
+    in the conversation ``thread``."""
     if phrase_key(phrase) and candidates:
         with _questions_lock:
-            _open_questions[_question_key(source)] = _Question(
+            _open_questions[_question_key(source, thread)] = _Question(
                 phrase, frozenset(candidates), source
             )
 
 
-def _question_key(source: str, store: AliasStore | None = None) -> tuple[str, str]:
-    """A question is answered on its list, for the aliases file it would be kept in."""
-    return str((store or AliasStore.default()).path), source
+def _question_key(
+    source: str, thread: str | None, store: AliasStore | None = None
+) -> tuple[str, str, str]:
+    """A question is answered on its list, in its own conversation (a request in another
+    thread answers nothing), for the aliases file it would be kept in."""
+    return str((store or AliasStore.default()).path), source, thread or ""
 
 
 def learn_from_answer(
-    found: list[str], source: str, store: AliasStore | None = None
+    found: list[str], source: str, store: AliasStore | None = None, thread: str | None = None
 ) -> AliasEntry | None:
-    """The operator's request after a question found ``found``: when each is (or is named by)
-    a candidate offered, the asked phrase becomes their alias. The question is closed either
-    way."""
+    """The operator's request after a question, in the same ``thread``, found ``found``: when
+    each is (or is named by) a candidate offered, the asked phrase becomes their alias. The
+    question is closed either way."""
     with _questions_lock:
-        question = _open_questions.pop(_question_key(source, store), None)
+        question = _open_questions.pop(_question_key(source, thread, store), None)
     if question is None or not found:
         return None
     offered = [phrase_key(c) for c in question.candidates]

@@ -94,3 +94,14 @@ async def test_a_change_hinted_in_a_form_not_read_is_asked_never_only_read(sessi
     assert "Do you want a change to 12 mm?" in result.response
     state = await session.submit("is VCM 3 set to 0.5 A?", "t2")  # a question of state
     assert steps(state) == ["channel_finding", "channel_read", "respond"]
+
+
+async def test_a_channel_question_is_answered_only_in_its_own_thread(session):
+    asked = await session.submit("the RF power", "a")
+    assert steps(asked)[-1] == "clarify"
+
+    elsewhere = await session.submit("the frequency of the RF as read back", "b")
+    assert "alias" not in elsewhere.response
+
+    answered = await session.submit("SR:RF:Frequency:RB", "a")
+    assert "'rf power' will mean SR:RF:Frequency:RB from now on" in answered.response

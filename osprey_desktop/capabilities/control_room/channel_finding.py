@@ -35,7 +35,10 @@ from osprey_desktop.capabilities.control_room.channel_targets import (
     said_only,
     targets_keep_request,
 )
-from osprey_desktop.capabilities.control_room.common import ControlRoomCapability
+from osprey_desktop.capabilities.control_room.common import (
+    ControlRoomCapability,
+    current_thread_id,
+)
 from osprey_desktop.capabilities.control_room.contexts import ChannelAddressesContext
 from osprey_desktop.capabilities.control_room.model_channel_finding import chosen_instead, consulted
 from osprey_desktop.channels.addresses import typed_names
@@ -273,7 +276,8 @@ def find_channels_noted(
 
     A phrase the operator explained before (an alias learned from an answered question,
     ``channels.aliases``) is answered with its channels; a question asked with candidates is
-    remembered, and the next request that names some of them teaches the alias. Without
+    remembered, and the next request of the same conversation that names some of them teaches
+    the alias (a request in another thread is no answer to it). Without
     ``learning`` (one item of several, whose question the operator may never see) nothing is
     remembered or taught.
     """
@@ -294,11 +298,11 @@ def find_channels_noted(
         )
     except ClarificationRequired as exc:
         if learning and not isinstance(exc, _InstanceChoice):  # which of N: for now only
-            remember_question(phrase or text, exc.suggestions, source)
+            remember_question(phrase or text, exc.suggestions, source, current_thread_id())
         raise
     if not learning:
         return names, phrase, note
-    alias = learn_from_answer(names, source)
+    alias = learn_from_answer(names, source, thread=current_thread_id())
     if alias is not None:
         chosen = _first(list(alias.channels))
         kept = f"'{alias.phrase}' will mean {chosen} from now on (kept as an alias)."

@@ -40,16 +40,21 @@ class ControlRoomCapability(BaseCapability):
 
     def thread_id(self) -> str | None:
         """The LangGraph thread this node runs on (None outside a graph)."""
-        try:
-            from langgraph.config import get_config
-        except ImportError:  # pragma: no cover - langgraph is a dependency
-            return None
-        try:
-            configurable = get_config().get("configurable") or {}
-        except RuntimeError:
-            return None
-        thread = configurable.get("thread_id")
-        return str(thread) if thread is not None else None
+        return current_thread_id()
+
+
+def current_thread_id() -> str | None:
+    """The LangGraph thread the running node belongs to (None outside a graph)."""
+    try:
+        from langgraph.config import get_config
+    except ImportError:  # pragma: no cover - langgraph is a dependency
+        return None
+    try:
+        configurable = get_config().get("configurable") or {}
+    except RuntimeError:
+        return None
+    thread = configurable.get("thread_id")
+    return str(thread) if thread is not None else None
 
 
 def command_updates(
