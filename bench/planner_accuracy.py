@@ -3,7 +3,7 @@
     .venv/bin/python bench/planner_accuracy.py
         [--set dev|heldout|blind|blind2|blind3|blind4|styles|outside|outside2|outside3|outside4
                |blind5|outside5|blind6|outside6|outside7|blind7|outside8|blind8|outside9|blind9
-               |outside10|blind10|families|both|all]
+               |outside10|blind10|outside11|blind11|families|both|all]
         [--show-misses]
     .venv/bin/python bench/planner_accuracy.py --table     # plans only, over the unit-test table
 
@@ -79,6 +79,13 @@ same nine families and four more voices (a tired night-shift operator correcting
 visiting scientist's long descriptions, a veteran's nicknames and half-remembered names, steps
 pasted from an e-log or a checklist), split the same way; both were scored first on the commit
 that ended the round they were written in, before any rule written after them.
+``outside11`` (dev) and ``blind11`` (blind) are one set of 200 requests by an eleventh person,
+written as a new user would after reading only the README and the channel list, in the
+families of an ordinary shift (shorthand, typing slips, moments and windows, statistics,
+multi-item checks, writes of every kind, requests that must not write, two-turn follow-ups)
+and three habits (an experienced operator, a new operator describing devices, a machine
+physicist on a study shift), split the same way; both were scored first on the commit that
+started the round they were written in, before any rule written after them.
 """
 
 from __future__ import annotations
@@ -125,6 +132,8 @@ SETS = {
     "blind9": QUERIES / "requests_blind9.json",
     "outside10": QUERIES / "requests_outside10.json",
     "blind10": QUERIES / "requests_blind10.json",
+    "outside11": QUERIES / "requests_outside11.json",
+    "blind11": QUERIES / "requests_blind11.json",
 }
 
 PLANS: dict[str, tuple[str, ...]] = {
@@ -340,6 +349,7 @@ async def run_sets(names: list[str], show_misses: bool, show_heldout: bool) -> i
             "outside8": show_misses,
             "outside9": show_misses,
             "outside10": show_misses,
+            "outside11": show_misses,
             "heldout": show_heldout,
         }.get(name, False)
         _report(name, score, time.perf_counter() - started, shown)
