@@ -78,6 +78,7 @@ from osprey_desktop.channels.name_reading import access_of as access_of
 from osprey_desktop.channels.names import DEVICE_NAME
 from osprey_desktop.channels.query import FILLER, ChannelQuery, parse_channel_query
 from osprey_desktop.channels.record_table import record_table
+from osprey_desktop.language.units import spoken_names
 from osprey_desktop.channels.shapes import ShapeGroup, group_results, shape_table
 from osprey_desktop.channels.words import (
     Vocabulary,
@@ -363,6 +364,8 @@ class ChannelFinder:
                         out[term] = strength
 
         add(text_words(context_text), CONTEXT)
+        # the unit said as a word ("how many milliamps"): what the channel is measured in
+        add(text_words(" ".join(spoken_names(record.units or ""))), CONTEXT)
         add([w for t in titles for w in text_words(t)], OWN)
         add(text_words(own_text), OWN)
         add(parts, STRONG)

@@ -32,13 +32,15 @@ _writing = threading.Lock()
 @lru_cache(maxsize=1)
 def _code_stamp() -> str:
     """A hash of the code that builds what is kept (its classes are what is unpickled) and of
-    the shipped vocabulary its finders were built with (a new word in it is read at once)."""
+    the shipped vocabulary and unit names its finders were built with (a new word in either
+    is read at once)."""
     from osprey_desktop.config.paths import resources_dir
 
     digest = hashlib.sha256(f"{_FORMAT} {sys.version}".encode())
     package = Path(__file__).resolve().parent
     for source in sorted(package.rglob("*.py")):
         digest.update(source.read_bytes())
+    digest.update((package.parent / "language" / "units.py").read_bytes())
     vocabulary = resources_dir() / "channel_vocabulary.yaml"
     if vocabulary.is_file():
         digest.update(vocabulary.read_bytes())

@@ -106,6 +106,22 @@ PRONOUNS = _set("it that them those these this one everything anything something
 RANGE_WORDS = _set("through thru to till until from")
 ORDINALS = _set("first second third fourth fifth sixth last next previous")
 
+#: Words that never name a thing (auxiliaries, pronouns, hedges, the whole machine): a channel
+#: list without them lacks nothing the request asks for ("the lifetime we have", "the current
+#: in the machine").
+FUNCTION_WORDS = frozenset().union(
+    STOP_WORDS,
+    QUESTION_LEADS,
+    DETERMINERS,
+    PRONOUNS,
+    _set(
+        """have has had having been being doing done going getting got gets goes went we he
+        she him her his their your yours ours anyone anybody someone somebody everyone
+        everybody currently presently still yet already roughly approximately around nearly
+        almost quite rather pretty really actually machine looking looks seem seems"""
+    ),
+)
+
 #: Words the grammar reads itself: never taken for a channel word shortened ("set" is no
 #: "setpoint", "max" no "maximum" when a request asks for one).
 GRAMMAR_WORDS = frozenset().union(

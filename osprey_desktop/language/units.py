@@ -28,6 +28,7 @@ __all__ = [
     "dimension_of",
     "lookup_unit",
     "same_unit",
+    "spoken_names",
 ]
 
 
@@ -106,6 +107,20 @@ def lookup_unit(unit: str) -> tuple[str, float] | None:
     """
     found = _typed(unit)
     return None if found is None else (found[1], found[2])
+
+
+def spoken_names(unit: str) -> tuple[str, ...]:
+    """The words a unit is said with, spelt out ("mA" -> milliamp, milliamps, milliampere,
+    milliamperes): how "how many milliamps are stored" names the channels measured in mA.
+    Symbols and short spellings ("ma", "h") are left out: they are other words too."""
+    found = _typed(unit) if unit else None
+    if found is None:
+        return ()
+    return tuple(
+        spelling
+        for spelling, typed in _TYPED.items()
+        if typed[0] == found[0] and len(spelling) > 4 and spelling.isalpha()
+    )
 
 
 def _typed(unit: str) -> tuple[str, str, float] | None:

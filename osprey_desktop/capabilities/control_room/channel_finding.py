@@ -53,7 +53,7 @@ from osprey_desktop.channels.query import (
     expand_name_ranges,
 )
 from osprey_desktop.channels.search import without_sector
-from osprey_desktop.language.lexicon import VAGUE_AMOUNTS
+from osprey_desktop.language.lexicon import FUNCTION_WORDS, VAGUE_AMOUNTS
 from osprey_desktop.language.numbers import NUMBER_WORDS
 from osprey_desktop.language.time_parsing import strip_time_expressions
 from osprey_desktop.language.write_parsing import (
@@ -698,6 +698,7 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
         and (len(w) > 2 or w in capitals)
         and w not in FILLER
         and w not in STOPWORDS
+        and w not in FUNCTION_WORDS
         # "close the ID09 gap a bit": how much, vaguely, names no channel
         and w not in VAGUE_AMOUNTS
     ]
@@ -1159,7 +1160,7 @@ class ChannelFindingCapability(ControlRoomCapability):
         )
 
 
-_QUANTIFIERS = frozenset(["all", "every", "each", "both", "entire", "whole"])
+_QUANTIFIERS = frozenset(["all", "every", "each", "both", "entire", "whole", "everywhere"])
 
 
 def _one_device_meant(database: ChannelDatabase, text: str) -> bool:
