@@ -78,7 +78,6 @@ from osprey_desktop.channels.name_reading import access_of as access_of
 from osprey_desktop.channels.names import DEVICE_NAME
 from osprey_desktop.channels.query import FILLER, ChannelQuery, parse_channel_query
 from osprey_desktop.channels.record_table import record_table
-from osprey_desktop.language.units import spoken_names
 from osprey_desktop.channels.shapes import ShapeGroup, group_results, shape_table
 from osprey_desktop.channels.words import (
     Vocabulary,
@@ -92,6 +91,7 @@ from osprey_desktop.channels.words import (
 from osprey_desktop.channels.words import _shipped_vocabulary as _shipped_vocabulary
 from osprey_desktop.language.device_prefix_slips import device_prefix_respelled
 from osprey_desktop.language.shortenings import Shortenings
+from osprey_desktop.language.units import spoken_names
 
 if TYPE_CHECKING:
     from osprey_desktop.channels.records import ChannelRecord
