@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from osprey_desktop.language.lexicon import ROLE_WORDS
+from osprey_desktop.language.lexicon import DOWN_WORDS, ROLE_WORDS, UP_WORDS
 from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, as_typed
 from osprey_desktop.language.pronoun_follow_ups import (
     change_called_off,
@@ -31,13 +31,14 @@ from osprey_desktop.language.pronoun_follow_ups import (
 )
 from osprey_desktop.language.quantities import NUM_PATTERN, Quantity
 from osprey_desktop.language.request import Request, Vocabulary, parse_request
+from osprey_desktop.language.slot_follow_ups import slots_replaced
 
 __all__ = ["follow_up"]
 
 _ONLY_A_VALUE = re.compile(
     rf"^(?:(?:ok(?:ay)?|no|wait|sorry|oops|hmm|um|fine|right|alright|so|then|and|"
     rf"make\s+(?:that|it)|try|i\s+mean(?:t)?|let'?s\s+(?:say|try)|instead|rather|please|"
-    rf"actually|do|go\s+(?:with|for)|use|on\s+second\s+thoughts?|better|no\s+better)\b"
+    rf"actually|do|go\s+(?:with|for)|use|on\s+second\s+thoughts?|better|no\s+better|to)\b"
     rf"(?:[\s,:;]|\.(?=\s)|\s[—–-]\s|[—–])*|(?:→|->|=>|⇒)\s*)*"
     rf"(?P<amount>{NUM_PATTERN}|{SPELLED_NUMBER_PATTERN})\s*(?P<unit>%|[a-zµ]+)?"
     rf"(?:[\s,]*(?:then|instead|please|rather|thanks|(?:would\s+be|is)\s+(?:enough|better|fine|"
@@ -98,6 +99,9 @@ def follow_up(
         return called_off
     if new.intent in ("conversation", "knowledge") or not previous.targets:
         return None
+    slots = slots_replaced(previous, new, vocabulary)
+    if slots is not None:  # "max instead", "sector 8", "15 minutes later?", "the RB value"
+        return slots
     for form in _NAMING_NO_CHANNEL:
         # "→ 94 then", "half amp down", "what was it at midnight?" after a read
         merged = form(previous, new, vocabulary)
@@ -139,15 +143,22 @@ def follow_up(
         if unitless and earlier is not None and earlier.kind == "absolute":
             quantity = replace(quantity, unit=earlier.unit)  # "0.55 then" after "0.6 A": in A
         changed_by = earlier is not None and earlier.kind in ("relative", "percent")
-        if changed_by and quantity.kind == "absolute" and not re.search(r"\bto\b", new.text, re.I):
+        vague = earlier is None or (earlier.kind == "comparative" and earlier.value is None)
+        way = _direction_said(previous.text) if vague else 0
+        said_to = re.search(r"\bto\b", new.text, re.I)
+        if (changed_by or way) and quantity.kind == "absolute" and not said_to:
             # "make it 0.5" after "increase QF3 by 1 A": the change's size, in its direction
-            # (never QF3 set to 0.5)
-            sign = -1.0 if (earlier.value or 0) < 0 else 1.0
+            # (never QF3 set to 0.5); "0.4 A" after "nudge QF 27 up" (asked how much): up by
+            # 0.4 A; "make it -0.2" after "+0.2 A": the sign typed wins
+            if changed_by:
+                way = -1 if (earlier.value or 0) < 0 else 1
+            signed = re.match(r"\s*[-+]", value["amount"])
+            amount = quantity.value or 0
             quantity = replace(
                 quantity,
-                kind=earlier.kind,
-                value=sign * abs(quantity.value or 0),
-                unit=quantity.unit or earlier.unit,
+                kind=earlier.kind if changed_by else "relative",
+                value=amount if signed else way * abs(amount),
+                unit=quantity.unit or (earlier.unit if changed_by else None),
             )
         return _written(previous, new, quantity, before)
     pronoun = re.search(r"\b(?:it|that|them|those|these|this)\b", new.canonical, re.I)
@@ -433,6 +444,13 @@ def _written(previous: Request, new: Request, quantity: Quantity, before: str) -
         unit = "%" if quantity.kind == "percent" else unit
         canonical = f"{word} {before} by {as_typed(abs(quantity.value or 0))}{unit}"
     return replace(previous, text=new.text, intent="write", quantity=quantity, canonical=canonical)
+
+
+def _direction_said(text: str) -> int:
+    """+1 or -1 when a change said only its direction ("nudge QF 27 up"), else 0."""
+    words = set(re.findall(r"[a-z]+", text.lower()))
+    up, down = bool(words & UP_WORDS), bool(words & DOWN_WORDS)
+    return 1 if up and not down else -1 if down and not up else 0
 
 
 def _roles_only(request: Request) -> list[str]:

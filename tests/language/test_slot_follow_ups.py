@@ -1,0 +1,117 @@
+"""Follow-ups made only of slots (``language.slot_follow_ups``): every word names a slot of
+the previous request or says nothing; one word of its own makes a request of its own."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from osprey_desktop.language.follow_ups import follow_up
+from osprey_desktop.language.request import Vocabulary, parse_request
+from osprey_desktop.language.slot_follow_ups import slots_replaced
+
+WORDS = Vocabulary(
+    device_prefixes=frozenset({"hcm", "vcm", "qf", "qd", "bpm", "id", "ig"}),
+    channel_words=frozenset(
+        {"beam", "current", "lifetime", "tune", "horizontal", "vertical", "rf", "voltage"}
+        | {"gap", "vacuum", "pressure", "orbit", "corrector", "correctors"}
+    ),
+)
+NOW = datetime(2026, 11, 26, 15, 30, tzinfo=ZoneInfo("Europe/Berlin"))
+
+
+def parse(text: str):
+    return parse_request(text, WORDS, NOW)
+
+
+def merged(previous: str, new: str):
+    return follow_up(parse(previous), parse(new), WORDS)
+
+
+@pytest.mark.parametrize("said", ["actually the SP value", "setpoint one, please"])
+def test_a_role_with_words_that_say_nothing_replaces_the_role(said):
+    request = merged("read VCM21 readback", said)
+    assert request is not None and request.intent == "read"
+    assert request.targets[0].split()[0] == "VCM21"
+    assert request.targets[0].split()[-1].lower() in ("sp", "setpoint")
+
+
+@pytest.mark.parametrize("said", ["and the minimum instead", "the min, thanks"])
+def test_a_statistic_alone_replaces_the_statistic_and_keeps_the_window(said):
+    request = merged("average of the lifetime over the last 3 hours", said)
+    assert request is not None and request.intent == "statistic"
+    assert request.canonical.startswith("min")
+    assert "over the last 3 hours" in request.canonical
+
+
+def test_a_statistic_asked_as_one_number_after_a_history():
+    request = merged("RF voltage over the last 6 hours", "only the median as one figure")
+    assert request is not None and request.intent == "statistic"
+    assert request.canonical.startswith("median of")
+
+
+@pytest.mark.parametrize("said", ["only the present value please", "what's it now"])
+def test_now_after_a_plot_reads_the_same_channels(said):
+    request = merged("plot the ID05 gap for the last 30 minutes", said)
+    assert request is not None and request.intent == "read"
+    assert request.time is None and "ID05" in request.canonical
+
+
+def test_a_dropped_plot_leaves_a_reading_now():
+    request = merged("trend of the RF voltage since 08:00", "forget the trend, what's it at now")
+    assert request is not None and request.intent == "read" and request.time is None
+
+
+@pytest.mark.parametrize(
+    ("said", "moment"), [("half an hour earlier?", "13:40"), ("and 20 min after?", "14:30")]
+)
+def test_a_shift_moves_the_moment(said, moment):
+    request = merged("vertical tune at 14:10", said)
+    assert request is not None and request.time is not None
+    assert moment in request.time.canonical
+
+
+def test_a_shift_that_leaves_the_day_is_not_guessed():
+    assert slots_replaced(parse("vertical tune at 23:50"), parse("20 minutes later"), WORDS) is None
+
+
+def test_a_place_alone_moves_the_place_and_keeps_the_plot_and_its_time():
+    request = merged("plot the vacuum in sector 3 since 06:00", "cell 9")
+    assert request is not None and request.intent == "plot"
+    assert "9" in request.targets[0] and "3" not in request.targets[0]
+    assert request.time is not None and "06:00" in request.time.canonical
+
+
+def test_i_mean_is_no_statistic():
+    request = merged("read HCM17 readback", "no, I mean the setpoint")
+    assert request is not None and request.intent == "read"
+    assert request.targets[0].split()[-1].lower() == "setpoint"
+
+
+@pytest.mark.parametrize("said", ["max of the beam current", "max lifetime yesterday"])
+def test_a_word_of_its_own_is_a_request_of_its_own(said):
+    assert slots_replaced(parse("mean lifetime over the last 2 hours"), parse(said), WORDS) is None
+
+
+def test_a_change_is_never_a_slot_follow_up():
+    assert slots_replaced(parse("set HCM4 to 0.3 A"), parse("readback now"), WORDS) is None
+
+
+@pytest.mark.parametrize(
+    ("first", "said", "kind", "value"),
+    [
+        ("bump QD 14 down", "0.3 A", "relative", -0.3),
+        ("widen the ID 9 gap a little", "1.5 mm please", "relative", 1.5),
+        ("trim HCM 8 by +0.1 A", "make it -0.05", "relative", -0.05),
+        ("set the ID 9 gap", "to 31 mm", "absolute", 31.0),
+    ],
+)
+def test_an_amount_answering_a_change_keeps_its_direction_or_its_typed_sign(
+    first, said, kind, value
+):
+    request = merged(first, said)
+    assert request is not None and request.intent == "write"
+    assert request.quantity.kind == kind
+    assert request.quantity.value == pytest.approx(value)
