@@ -63,9 +63,10 @@ _AS_IT_WAS = re.compile(
 )
 
 
-#: "roll HCM4 back to 10:00": a clock time after "to", "at", "from", the moment of a restore
+#: "roll HCM4 back to 10:00", "back to the 07:30 setting": a clock time after "to", "at",
+#: "from", the moment of a restore
 BARE_CLOCK = re.compile(
-    r"\b(?:to|at|from)\s+(?P<clock>\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?)", re.I
+    r"\b(?:to|at|from)\s+(?:the\s+)?(?P<clock>\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?)", re.I
 )
 
 

@@ -316,6 +316,22 @@ _ACKNOWLEDGED = re.compile(
 _CLAUSE_END = r"[,;!?]|\.(?!\d)|:\s|\s[-–—]\s"
 
 
+# "..., no wait, cancel that", "... - scratch that": the whole message taken back at its end
+_TAKEN_BACK = re.compile(
+    r"(?:[,.;!?]|\s[-–—]|\.\.\.|…)\s*(?:(?:no|wait|hold\s+on|actually|sorry|oh|hmm+|um+|oops)\W+)*"
+    r"(?:cancel\s+(?:that|it|this)|scratch\s+that|never\s*mind|forget\s+(?:it|that)|"
+    r"belay\s+that|ignore\s+(?:that|this|me))\W*$",
+    re.I,
+)
+
+
+def takes_itself_back(text: str) -> bool:
+    """The message asks something and takes it back at its end ("set HCM 31 to 0.6 - no
+    wait, cancel that", "plot the lifetime, scratch that"): nothing is to be done."""
+    found = _TAKEN_BACK.search(text)
+    return found is not None and re.search(r"\w", text[: found.start()]) is not None
+
+
 def only_refuses_changes(text: str) -> bool:
     """The request refuses a change and asks nothing else ("never set the RF frequency above
     499.656, understood?", "no, leave it as it is"): nothing to read or plan, only to take in.

@@ -38,6 +38,8 @@ _DEVICE_MOVES = re.compile(
     rf"(?P<lead>^|[,;.]\s*|\b(?:and|so|but)\s+)(?P<ask>(?:can|could|would|will)\s+"
     rf"(?=(?:\S+\s+){{1,5}}?{_MOTION}\b))?"
     rf"(?P<what>(?:the\s+)?[\w][\w\s-]{{0,40}}?)\s+(?:{_MODAL}\s+)?{_MOTION}\s+"
+    # "needs to go half an amp lower": the amount before the way
+    rf"(?:(?P<amount>(?:[-+]?\.?\d|{SPELLED_NUMBER_PATTERN}|half\b|a\s+quarter\b)[^,;?!]{{0,20}}?)\s+)?"
     r"(?P<way>up|down|higher|lower)\b(?P<rest>[^,;?!]*)(?P<end>[?!.]*)",
     re.I,
 )
@@ -156,7 +158,7 @@ def _device_moves(found: re.Match[str]) -> str:
     if asked or ("?" in found["end"] and not found["ask"]):
         return found.group(0)  # "did the RF voltage go up since 10 am?": a question of the past
     verb = "raise" if found["way"].lower() in ("up", "higher") else "lower"
-    rest = found["rest"]
+    rest = f" by {found['amount']}{found['rest']}" if found["amount"] else found["rest"]
     return f"{lead}{verb} {what}{rest}{'' if found['ask'] else found['end']}"
 
 

@@ -46,8 +46,10 @@ CHANGE = CHANGE_VERBS | _set(
     """open close shut bring drive take make return start stop insert retract extract arm
     disarm activate deactivate match copy restore revert zero put raise lower drop reduce
     increase decrease cut boost widen narrow steer degauss cycle dial crank rise increment
-    decrement diminish fix correct"""
+    decrement diminish fix correct get"""
 )
+#: Verbs that read, and change only when a value follows "to": "can we get QF 9 to 121.5".
+READ_OR_CHANGE = _set("get")
 #: Verbs that change only with their particle: "go back to ...", "roll back", "go to 0.3 A".
 PHRASAL_CHANGES = {"go": frozenset({"back", "to", "up", "down"}), "roll": frozenset({"back"})}
 #: Nouns that are also verbs: a verb only in verb position, followed by what they act on.

@@ -104,6 +104,10 @@ def amounts(text: str) -> list[Amount]:
     return out
 
 
+#: Words that may end a request after its amount ("down some please").
+_POLITE_END = frozenset({"please", "pls", "thanks", "more", "then", "now"})
+
+
 def _direction(words: list[str]) -> int:
     for w in reversed(words):
         if w in UP_WORDS:
@@ -212,6 +216,11 @@ def read_quantity(text: str, lowered_words: list[str]) -> tuple[Quantity | None,
             return Quantity("relative", sign * amount.value, unit, amount.words), used
         return Quantity("absolute", amount.value, unit, amount.words), used
     for i, w in enumerate(lowered_words):
+        rest = lowered_words[i + 1 :]
+        if w == "some" and i and _direction(lowered_words[i - 1 : i]) and set(rest) <= _POLITE_END:
+            # "QF3 up some", "down some please": an amount nobody gave (never "up some plots")
+            used.update([lowered_words[i - 1], w])
+            return Quantity("comparative", None, None, f"{lowered_words[i - 1]} some"), used
         if w in VAGUE_AMOUNTS:
             following = lowered_words[i + 1 : i + 3]
             if _direction(following):

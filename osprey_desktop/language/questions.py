@@ -316,12 +316,14 @@ def is_knowledge_question(text: str) -> bool:
 
 _LIMIT_WORDS = re.compile(
     r"\b(?:max(?:imum)?|min(?:imum)?|limits?|highest|lowest|how\s+(?:high|low|far|much)|"
-    r"allowed|permitted|okay\s+to|ok\s+to|legal|(?:allowed|permitted|legal|safe)\s+range)\b",
+    r"allowed|permitted|okay\s+to|ok\s+to|legal|(?:allowed|permitted|legal|safe)\s+range|"
+    r"(?:write\s+)?polic(?:y|ies))\b",
     re.I,
 )
 _SETTING_WORDS = re.compile(
-    r"\b(?:set|go|goes|move[ds]?|step|steps|change[ds]?|put|raise[ds]?|lower(?:ed)?|push|"
-    r"write|limits?|allowed|permitted|setpoints?|range)\b",
+    r"\b(?:set|setting|go|goes|going|move[ds]?|moving|step|steps|change[ds]?|changing|put|"
+    r"putting|raise[ds]?|raising|lower(?:ed|ing)?|push|write|limits?|allowed|permitted|"
+    r"setpoints?|range|increas(?:e[ds]?|ing)|decreas(?:e[ds]?|ing))\b",
     re.I,
 )
 #: "just tell me if 3.3 MV would be allowed", "whether 0.4 A is ok": a value asked of the limits

@@ -71,6 +71,7 @@ from osprey_desktop.language.clauses import (
     negated,
     only_refuses_changes,
     refusal_spans,
+    takes_itself_back,
     verb_clauses,
     verb_of,
     without_courtesy,
@@ -113,6 +114,7 @@ from osprey_desktop.language.lexicon import (
     PRONOUNS,
     QUESTION_LEADS,
     RANGE_WORDS,
+    READ_OR_CHANGE,
     READ_VERBS,
     ROLE_WORDS,
     STATE_VERBS,
@@ -271,6 +273,14 @@ def parse_request(
         return replace(again, text=request.text)
     return request
 
+
+# "get QF 9 to 121.5", "get the gap down to 12 mm": a value after "to" (never a clock time,
+# never the end of a range "from 8 to 10")
+_TO_A_VALUE = re.compile(
+    r"^(?!.*\bfrom\b).*\b(?:up\s+|down\s+|back\s+)?to\s+[-+−]?\.?\d[\d.]*(?![\d.]*\s*(?::|h\b|am\b|pm\b|"
+    r"o'?clock|hours?\b|minutes?\b|days?\b))",
+    re.I,
+)
 
 #: "X first, then ...", "X? then ...": what is named before is read before the change
 _READ_FIRST = re.compile(r"[,;?]\s*(?:and\s+)?then\b|\bfirst\b", re.I)
@@ -489,6 +499,9 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     work = numbers_typed_plainly(original, _is_unit)
     work = join_device_names(spoken_device_names(work, vocabulary), vocabulary)
     work = _retraction_dropped(work)  # "cancel that. HCM17 RB?": the new request alone
+    if takes_itself_back(work) and original != "leave it":
+        # "set HCM 31 to 0.6 - no wait, cancel that": the message takes itself back
+        return replace(_parse("leave it", vocabulary, now), text=original)
     # "per the handover, HCM05 has to go to 0.35 A - please set it": what asks, apart from
     # what tells
     work = _context_dropped(asked_part(work))  # "The current dipped an hour ago; show ..."
@@ -588,7 +601,10 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
             found in CHANGE or stem(found) in {stem(v) for v in CHANGE} or found in PHRASAL_CHANGES
         )
         # the verb leads its clause, so a negation ("don't set") leaves no verb to find
-        if is_change and found not in READ_VERBS and not is_question(clause) and not change_verb:
+        if found in READ_OR_CHANGE and _TO_A_VALUE.search(clause) and not change_verb:
+            change_verb, change_clause = found, clause  # "can we get QF 9 to 121.5 please"
+            reads_first = read_before
+        elif is_change and found not in READ_VERBS and not is_question(clause) and not change_verb:
             change_verb, change_clause = found, clause
             reads_first = read_before
         elif not is_change and not change_verb:

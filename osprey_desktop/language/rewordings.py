@@ -22,6 +22,12 @@ __all__ = ["proposal_asked_for", "said_plainly"]
 def said_plainly(text: str) -> str:
     """``text`` with the phrasings above said the one way the parse reads them."""
     work = text
+    # "I was told to turn the ID 11 gap down a bit, can you do that?": the change itself
+    work = _TOLD_TO.sub(r"\g<change>", work)
+    # "VCM 33 to", "HCM 4 ->": a value begun and never given, a change that asks for it
+    work = _DANGLING_VALUE.sub(r"set \g<what>", work)
+    # "half an amp more negative", "0.1 A less positive": the way a sign word says
+    work = _SIGN_WAY.sub(_sign_way, work)
     # "put them on one plot", "show X and Y together in a chart": a plot, never a change
     work = _on_one_plot(work)
     # "a single chart of the beam energy", "a trend plot for IG 4": a plot asked as a noun
@@ -264,6 +270,27 @@ _PROPOSAL_LEAD = re.compile(
     r"(?=[a-z]+\s))?",
     re.I,
 )
+
+
+_TOLD_TO = re.compile(
+    r"^\W*(?:(?:i|we)\s+(?:was|were|have\s+been|'ve\s+been|got|am|are)\s+(?:told|asked|instructed)|"
+    r"(?:[a-z]+\s+){1,4}?(?:told|asked|wants?)\s+(?:me|us))\s+to\s+"
+    r"(?P<change>[^,;?]+?)\s*(?:[,;]?\s*(?:can|could|would|will)\s+you\s+(?:please\s+)?"
+    r"(?:do|handle|manage|take\s+care\s+of)\s+(?:that|it|this)(?:\s+for\s+(?:me|us))?)?\s*[?.!]*$",
+    re.I,
+)
+_DANGLING_VALUE = re.compile(
+    r"^\W*(?!(?:what|which|who|how|where|why|when|is|are|does|do|did|can|could)\b)"
+    r"(?:(?:set|put|change|move|take|bring)\s+)?"
+    r"(?P<what>(?:the\s+)?[A-Za-z]{2,5}\s?\d{1,3}(?:\s+[A-Za-z]+){0,2}?)\s*(?:\bto|=|->|→)\s*[.!]*$",
+    re.I,
+)
+_SIGN_WAY = re.compile(r"\b(?P<more>more|less)\s+(?P<sign>negative|positive)\b", re.I)
+
+
+def _sign_way(found: re.Match[str]) -> str:
+    down = (found["more"].lower() == "more") == (found["sign"].lower() == "negative")
+    return "lower" if down else "higher"
 
 
 def proposal_asked_for(text: str) -> str:

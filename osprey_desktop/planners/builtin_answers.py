@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from osprey_desktop.language.clauses import only_refuses_changes
+from osprey_desktop.language.clauses import only_refuses_changes, takes_itself_back
 from osprey_desktop.language.questions import (
     asks_for_help,
     asks_for_limits,
@@ -56,6 +56,11 @@ def written_answer(
                 "You're welcome. Ask me anything else about the machine."
                 if thanked
                 else "OK. Nothing was read or changed; ask me anything about the machine."
+            )
+        elif takes_itself_back(primary):
+            parts.append(
+                "Understood: you took that back, so nothing was read or changed. Ask again "
+                "whenever you are ready."
             )
         elif only_refuses_changes(primary):
             parts.append(

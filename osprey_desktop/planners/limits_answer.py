@@ -75,9 +75,10 @@ def limits_answer(question: str) -> str:
             unlisted.append(name)
         else:
             rules.setdefault(governed[0], (governed[1], []))[1].append(name)
-    value = float(given.value) if given is not None else None
+    step = given is not None and _said_as_a_step(question, given)
     lines = [
-        _rule_line(key, rule, members, database, value) for key, (rule, members) in rules.items()
+        _rule_line(key, rule, members, database, given, step)
+        for key, (rule, members) in rules.items()
     ]
     if unlisted:
         allowed = policy.limits.allow_unlisted
@@ -94,8 +95,39 @@ def limits_answer(question: str) -> str:
     )
 
 
-def _rule_line(key: str, rule: Any, members: list[str], database: Any, value: float | None) -> str:
+def _said_as_a_step(question: str, given: Amount) -> bool:
+    """The amount is a change, not a value: "a 0.002 MHz step", "by 0.5 A", "+0.3 A"."""
+    before = question[: given.start].lower()
+    after = question[given.end :].lower()
+    return bool(
+        re.match(r"\s*(?:steps?|changes?|jumps?|increments?|moves?|deltas?|kicks?)\b", after)
+        or re.search(r"\b(?:by|step\s+of|change\s+of|delta\s+of)\s*$", before)
+        or re.match(r"\+", given.words)
+        # "would 0.5 kHz be a legal step": the step named after, no "to"/"at" before
+        or (
+            re.search(r"\b(?:steps?|increments?)\b", after) is not None
+            and re.search(r"\b(?:to|at)\s*$", before) is None
+        )
+    )
+
+
+def _in_channel_units(given: Amount | None, units: str, step: bool) -> float | None:
+    """The amount asked about in the channel's own unit ("2 kHz" of a setpoint in MHz)."""
+    if given is None:
+        return None
+    try:
+        return convert(float(given.value), given.unit, units, delta=step) if units else None
+    except (UnitConversionError, ValueError):
+        return float(given.value)
+
+
+def _rule_line(
+    key: str, rule: Any, members: list[str], database: Any, given: Amount | None, step: bool
+) -> str:
     units = getattr(database.get(members[0]), "units", "") or ""
+    value = _in_channel_units(given, units, step) if given is not None else None
+    if given is not None and value is None:
+        value = float(given.value)
     unit = f" {units}" if units else ""
     if not rule.writable:
         return f"- {_listed(members)}: never written (`{key}`)."
@@ -110,7 +142,19 @@ def _rule_line(key: str, rule: Any, members: list[str], database: Any, value: fl
         parts.append(f"at most {rule.max_step:g}{unit} per write")
     said = ", ".join(parts) or "no limit on the value"
     line = f"- {_listed(members)} (`{key}`): {said}."
-    if value is not None:
+    if value is not None and step:
+        size = abs(value)
+        if rule.max_step is not None and size > rule.max_step + 1e-12:
+            line += (
+                f" A step of {as_typed(size)}{unit} is larger than that: it would be refused "
+                "(smaller steps, each approved, get there)."
+            )
+        else:
+            line += (
+                f" A step of {as_typed(size)}{unit} is within the largest step per write; the "
+                "value it reaches must stay within the range."
+            )
+    elif value is not None:
         if rule.max is not None and value > rule.max:
             line += f" {as_typed(value)}{unit} is above the maximum: it would be refused."
         elif rule.min is not None and value < rule.min:

@@ -154,3 +154,18 @@ def test_thresholds_and_exponents_are_amounts_not_device_numbers():
     assert "6" not in without_quantities("has the lifetime fallen under 6 h")
     assert without_quantities("the 1 hour average dose") == "the 1 hour average dose"
     assert "1" not in without_quantities("any of them above 1e-8 Torr")
+
+
+def test_the_whole_request_adds_no_device_that_no_item_found(database):
+    """Each item finds its corrector; the whole request's numbers 7 and 8 of both families
+    would add VCM08, which no item named."""
+    names, _ = find_each_target(
+        database,
+        ["HCM07 setpoints", "HCM08 setpoints", "VCM07 setpoints"],
+        "HCM 07, HCM 08, VCM 07 setpoints",
+    )
+    assert sorted(names) == [
+        "SR03C:HCM07:Current:SP",
+        "SR03C:HCM08:Current:SP",
+        "SR03C:VCM07:Current:SP",
+    ]

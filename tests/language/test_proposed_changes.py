@@ -183,3 +183,20 @@ def test_a_value_asked_of_the_limits_finds_the_setpoint_of_its_quantity(isolated
 def test_a_reading_named_first_then_a_change_with_no_verb_reads_first(text):
     request = parse_request(text, WORDS)
     assert request.intent == "write" and request.reads_first
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("would a 3 A step on QD 10 pass the write policy?", "larger than that"),
+        ("is lowering QD 10 by 1.5 A within policy?", "within the largest step"),
+        ("is a change of 500 Hz on the RF frequency allowed?", "within the largest step"),
+    ],
+)
+def test_a_step_asked_of_the_limits_is_checked_against_the_largest_step(
+    isolated_config, text, verdict
+):
+    assert asks_for_limits(text)
+    answer = limits_answer(text)
+    assert verdict in answer
+    assert "below the minimum" not in answer

@@ -231,11 +231,17 @@ def _covers(
     "y storage ring current", is still said by "BPM 2 y" and "the storage ring current").
     Never when the whole picked devices by a number of the request that no phrase has ("at 6
     this morning" is a time: not the magnets numbered 6), nor when the channels a phrase found
-    alone say its word more strongly than the whole's do."""
+    alone say its word more strongly than the whole's do, nor when every phrase found its
+    channels and the whole adds a device none of them has ("HCM 04, HCM 05, VCM 04": the
+    whole's numbers 4 and 5 of both families name VCM05 too)."""
     said = {int(n) for n in re.findall(r"\d+", wording)}
     kept = {int(n) for phrase, _ in per_phrase for n in re.findall(r"\d+", phrase)}
     if said - kept and any(database.device_numbers(n) & (said - kept) for n in names):
         return False
+    if per_phrase and all(found for _, found in per_phrase):
+        devices = {_device_of(database, n) for _, found in per_phrase for n in found}
+        if any(_device_of(database, n) not in devices for n in names):
+            return False
     chosen = set(names)
     finder = finder_of(database)
     positions = {p for n in names if (p := finder.records.position(n)) is not None}

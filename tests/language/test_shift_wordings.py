@@ -1,0 +1,117 @@
+"""Forms of an ordinary shift's requests: "get" with a value, a sign said as a way, a message
+taken back at its end, a value begun and never given, a change someone else asked for, "up
+some", and a restore to "the 07:30 setting"."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from osprey_desktop.language.clauses import takes_itself_back
+from osprey_desktop.language.request import Vocabulary, parse_request
+
+WORDS = Vocabulary(
+    device_prefixes=frozenset({"hcm", "vcm", "qf", "qd", "bpm", "id", "ig"}),
+    channel_words=frozenset({"beam", "current", "lifetime", "tune", "gap", "vacuum"}),
+)
+NOW = datetime(2026, 11, 26, 15, 30, tzinfo=ZoneInfo("Europe/Berlin"))
+
+
+def parse(text: str):
+    return parse_request(text, WORDS, NOW)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("could we get QD 22 to 96.5 please", 96.5), ("get the ID 7 gap down to 11 mm", 11.0)],
+)
+def test_get_with_a_value_after_to_is_a_change(text, value):
+    request = parse(text)
+    assert request.intent == "write"
+    assert request.quantity is not None and request.quantity.value == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["get me the lifetime", "get the lifetime from 9 to 10", "get the beam current at 14:00"],
+)
+def test_get_without_a_value_reads(text):
+    assert not parse(text).changes
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("HCM 21 a quarter amp more negative", -0.25),
+        ("VCM 2 0.3 A less negative", 0.3),
+        ("the VCM 30 current has to go 0.1 A more positive", 0.1),
+    ],
+)
+def test_a_sign_word_says_the_way_of_a_change(text, value):
+    request = parse(text)
+    assert request.intent == "write"
+    assert request.quantity.kind == "relative"
+    assert request.quantity.value == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "put VCM 12 at 0.4 A ... hmm, scratch that",
+        "open the ID 9 gap to 20 mm, actually never mind",
+        "plot the vacuum in sector 2 - forget it",
+    ],
+)
+def test_a_message_taken_back_at_its_end_does_nothing(text):
+    assert takes_itself_back(text)
+    request = parse(text)
+    assert not request.changes and request.intent == "conversation"
+
+
+@pytest.mark.parametrize(
+    "text", ["cancel that. read HCM 3", "set HCM 3 to 1 A and cancel the ramp"]
+)
+def test_a_take_back_that_is_not_the_end_of_the_message_is_no_take_back(text):
+    assert not takes_itself_back(text)
+
+
+@pytest.mark.parametrize("text", ["QD 40 to", "set HCM 19 =", "the ID 5 gap ->"])
+def test_a_value_begun_and_never_given_is_a_change_that_asks_for_it(text):
+    request = parse(text)
+    assert request.intent == "write" and request.quantity is None
+
+
+def test_a_question_ending_in_to_is_no_change():
+    assert not parse("what is QF3 close to").changes
+
+
+@pytest.mark.parametrize("text", ["VCM 8 down some", "QF 12 up some please"])
+def test_up_some_is_a_change_without_an_amount(text):
+    request = parse(text)
+    assert request.intent == "write"
+    assert request.quantity is not None and request.quantity.value is None
+
+
+def test_up_some_before_a_noun_is_no_amount():
+    assert parse("bring up some plots of the tunes").quantity is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we were asked to lower QF 9 by 1 A, could you do that?",
+        "the beamline 4 scientist asked me to lower QF 9 by 1 A",
+    ],
+)
+def test_a_change_someone_asked_for_is_the_change(text):
+    request = parse(text)
+    assert request.intent == "write"
+    assert request.quantity.value == pytest.approx(-1.0)
+
+
+def test_back_to_the_setting_of_a_clock_time_is_a_restore_to_that_moment():
+    request = parse("VCM 22 back to the 06:45 setting")
+    assert request.intent == "restore"
+    assert "06:45" in request.canonical
