@@ -176,6 +176,9 @@ def lead_stripped(clause: str) -> str:
 
 #: The particles of a phrasal verb ("power down QF7", "dial back the RF").
 _PARTICLES = frozenset({"up", "down", "back", "off", "on", "out"})
+_PLANES = frozenset({"x", "y", "h", "v", "horizontal", "vertical", "horiz", "vert"})
+#: Nouns that are also verbs and name something measured in a plane ("tune x", "scan y")
+_MEASURED_NOUNS = frozenset({"tune", "trim", "scan", "current"})
 _GIVEN_A_VALUE = re.compile(r"\b(?:to|by)\s+(?:[-+−]?\.?\d|minus\b|zero\b)", re.I)
 
 
@@ -217,6 +220,8 @@ def verb_of(clause: str, vocabulary: Vocabulary) -> tuple[str | None, bool]:
     with_a_value = particle != "to" or re.match(r"to\s+[-+−]?\.?\d", " ".join(ws[1:3]))
     if particle is not None and (particle == nxt or first == "roll") and with_a_value:
         return first, True
+    if first in _MEASURED_NOUNS and nxt in _PLANES:
+        return None, True  # "tune y history 2h": a plane names which tune, the noun's
     if first in NOUN_VERBS or stem(first) in NOUN_VERB_STEMS:
         # "tune the RF", never "tunes, chromaticity and lifetime" (a plural is a noun)
         return (first, True) if acts_on and first in NOUN_VERBS else (None, True)
@@ -323,6 +328,19 @@ _TAKEN_BACK = re.compile(
     r"belay\s+that|ignore\s+(?:that|this|me))\W*$",
     re.I,
 )
+
+
+_ABOUT_IT = re.compile(
+    r"(?:\s[-–—]|[,;:]|\.\s)\s*(?:and\s+)?(?:is|are|was|were|does|do|did|has|have|can|could|would|will|"
+    r"should)\s+(?:it|they|that|this|those|these|them)\b[^,;]*$",
+    re.I,
+)
+
+
+def without_question_about_it(text: str) -> str:
+    """``text`` without a closing question about what it named ("plot the lifetime - is it
+    decaying faster than usual?", "show the current; does it look ok?"): no target of its own."""
+    return _ABOUT_IT.sub("", text)
 
 
 def takes_itself_back(text: str) -> bool:

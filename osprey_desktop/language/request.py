@@ -76,6 +76,7 @@ from osprey_desktop.language.clauses import (
     verb_of,
     without_courtesy,
     without_fillers,
+    without_question_about_it,
     without_refusal_words,
 )
 from osprey_desktop.language.conditions import (
@@ -138,7 +139,7 @@ from osprey_desktop.language.references import (
     find_reference,
 )
 from osprey_desktop.language.rewordings import proposal_asked_for, said_plainly
-from osprey_desktop.language.spelling import slips_respelled, verb_spelled
+from osprey_desktop.language.spelling import request_words_spelled, slips_respelled, verb_spelled
 from osprey_desktop.language.symbols import pictographs_dropped
 from osprey_desktop.language.targets import (
     split_targets,
@@ -506,6 +507,7 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     # what tells
     work = _context_dropped(asked_part(work))  # "The current dipped an hour ago; show ..."
     work = re.sub(r"\bzero\s+out\b", "zero", work, flags=re.I)  # a phrasal verb, one verb
+    work = request_words_spelled(work, facility_words(vocabulary))  # "hisotry", "avergae"
     work = said_plainly(work)  # "put them on one plot", "give 0.2 A to VCM 9", ...
     work = spoken_times(work)  # "a quarter past nine", "an hour and a half ago"
     work = duration_statistics(work)  # "one hour average of X": X's average over the last hour
@@ -862,6 +864,9 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
             flags=re.I,
         )
     phrase = re.sub(r"\s*(?:->|→|:?=|:)\s*$", "", phrase.strip())
+    # "... lifetime - is it decaying faster than usual?", "plot X; does it look ok?": a question
+    # about what was named, no target of its own
+    phrase = without_question_about_it(phrase)
     if quantity is not None and quantity.value is not None:  # "HCM 3 new value 0.2 A", "HCM3: 0.2A"
         phrase = re.sub(
             r"(?:\s+(?:the\s+)?(?:new\s+)?values?)+\s*$|:(?=\s|$)", "", phrase, flags=re.I

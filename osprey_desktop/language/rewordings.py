@@ -15,6 +15,7 @@ import re
 
 from osprey_desktop.language.change_phrasings import changes_said_plainly
 from osprey_desktop.language.indirect_requests import indirect_said_plainly
+from osprey_desktop.language.units import lookup_unit
 
 __all__ = ["proposal_asked_for", "said_plainly"]
 
@@ -22,6 +23,12 @@ __all__ = ["proposal_asked_for", "said_plainly"]
 def said_plainly(text: str) -> str:
     """``text`` with the phrasings above said the one way the parse reads them."""
     work = text
+    # "how many times did X go above ...": how often
+    work = re.sub(r"\bhow\s+many\s+times\b", "how often", work, flags=re.I)
+    # "to 500 in mA": the value's own unit, said after "in"
+    work = _VALUE_IN_UNIT.sub(_value_in_unit, work)
+    # "..., in Hz if you can", "the ID 7 gap in mm please": how to show it, no target
+    work = _SHOWN_IN.sub(_unit_shown_in, work)
     # "I was told to turn the ID 11 gap down a bit, can you do that?": the change itself
     work = _TOLD_TO.sub(r"\g<change>", work)
     # "VCM 33 to", "HCM 4 ->": a value begun and never given, a change that asks for it
@@ -270,6 +277,32 @@ _PROPOSAL_LEAD = re.compile(
     r"(?=[a-z]+\s))?",
     re.I,
 )
+
+
+_SHOWN_IN = re.compile(
+    r"(?<![\d.])[,;]?\s*\b(?:in|as)\s+(?:units\s+of\s+)?(?P<unit>[A-Za-zµ°%][A-Za-zµ°%/]{1,11})"
+    r"(?P<tail>\s*(?:,?\s*(?:if\s+(?:you\s+)?(?:can|could|possible)|please|thanks|instead))*)"
+    r"(?=\s*[.!?]*\s*$)",
+    re.I,
+)
+
+
+_VALUE_IN_UNIT = re.compile(
+    r"(?P<value>(?<![\w.:])[-+−]?(?:\d+(?:\.\d*)?|\.\d+))\s+in\s+(?P<unit>[A-Za-zµ°%]{1,12})\b"
+)
+
+
+def _value_in_unit(found: re.Match[str]) -> str:
+    if lookup_unit(found["unit"]) is None:
+        return found.group(0)
+    return f"{found['value']} {found['unit']}"
+
+
+def _unit_shown_in(found: re.Match[str]) -> str:
+    before = found.string[: found.start()]
+    if re.search(r"(?:\bto|\bat|\bby|=|->|→)\s*[-+−]?\.?\d[\d.,]*\s*$", before):
+        return found.group(0)  # "set HCM 3 to 500 in mA": the unit of the value given
+    return "" if lookup_unit(found["unit"]) is not None else found.group(0)
 
 
 _TOLD_TO = re.compile(

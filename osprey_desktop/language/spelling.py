@@ -42,11 +42,13 @@ from osprey_desktop.language.lexicon import (
     CHANGE,
     DETERMINERS,
     GRAMMAR_WORDS,
+    HISTORY_WORDS,
     PLOT_VERBS,
     POLITE,
     PRONOUNS,
     QUESTION_LEADS,
     READ_VERBS,
+    STATISTIC_WORDS,
 )
 from osprey_desktop.language.numbers import read_number
 from osprey_desktop.language.words import STOP_WORDS, typed_case
@@ -56,6 +58,8 @@ __all__ = ["slips_respelled", "verb_spelled"]
 #: Words of the grammar, never respelled as another.
 _KNOWN = CHANGE | READ_VERBS | PLOT_VERBS | QUESTION_LEADS | STOP_WORDS | POLITE | DETERMINERS
 _VERBS_TO_SPELL = sorted(w for w in CHANGE | READ_VERBS | PLOT_VERBS if len(w) >= 4)
+#: Words that ask for history, a statistic or a plot, long enough to respell safely.
+_ASKING_WORDS = sorted(w for w in HISTORY_WORDS | STATISTIC_WORDS | PLOT_VERBS if len(w) >= 5)
 
 
 def _close_to(word: str, verb: str) -> bool:
@@ -378,6 +382,21 @@ def _swapped_or_missing(word: str, other: str) -> bool:
     return len(other) == len(word) + 1 and any(
         other[:i] + other[i + 1 :] == word for i in range(len(other))
     )
+
+
+def request_words_spelled(text: str, facility_words: frozenset[str]) -> str:
+    """``text`` with each word of five letters or more that is no word of the grammar or of
+    the facility, but one slip from exactly one word that asks for history, a statistic or a
+    plot, spelled as that word ("hisotry" -> "history", "avergae" -> "average")."""
+
+    def spelled(found: re.Match[str]) -> str:
+        word = found.group(0).lower()
+        if word in _KNOWN or word in facility_words or word in _ASKING_WORDS:
+            return found.group(0)
+        close = [w for w in _ASKING_WORDS if _close_to(word, w)]
+        return close[0] if len(close) == 1 else found.group(0)
+
+    return re.sub(r"\b[A-Za-z]{5,}\b", spelled, text)
 
 
 def verb_spelled(text: str, lead: str, facility_words: frozenset[str]) -> str:

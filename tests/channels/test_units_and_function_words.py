@@ -74,3 +74,27 @@ def test_a_word_that_names_a_thing_the_list_lacks_is_still_asked(
 ) -> None:
     with pytest.raises(ClarificationRequired, match="efficiency"):
         _find(database, "the injection efficiency")
+
+
+def test_a_preposition_and_a_threshold_unit_are_no_words_the_list_lacks(
+    database: ChannelDatabase,
+) -> None:
+    names, note = _find(database, "the vertical orbit across sector 10")
+    assert len(names) == 6 and all(n.startswith("SR10C:BPM") and n.endswith(":Y") for n in names)
+    assert note == ""
+    names, note = _find(database, "IG 9 above 5e-9 Torr")
+    assert names == ["SR05C:IG09:Pressure"] and "torr" not in note.lower()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("LT", ["SR:DCCT:Lifetime"]),
+        ("qy", ["SR:TUNE:Y"]),
+        ("the gap of the sector 9 wiggler", ["SR09C:ID09:Gap:RB"]),
+    ],
+)
+def test_the_shipped_vocabulary_knows_control_room_shorthand(
+    database: ChannelDatabase, text: str, expected: list[str]
+) -> None:
+    assert _find(database, text)[0] == expected

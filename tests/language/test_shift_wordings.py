@@ -4,6 +4,7 @@ some", and a restore to "the 07:30 setting"."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -115,3 +116,49 @@ def test_back_to_the_setting_of_a_clock_time_is_a_restore_to_that_moment():
     request = parse("VCM 22 back to the 06:45 setting")
     assert request.intent == "restore"
     assert "06:45" in request.canonical
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("mean of the RF voltage since 06:00, in kV if possible", "the RF voltage"),
+        ("the ID 4 gap in microns please", "the ID4 gap"),
+    ],
+)
+def test_the_unit_to_show_an_answer_in_is_no_target(text, target):
+    assert parse(text).targets == (target,)
+
+
+def test_a_value_with_its_unit_after_in_keeps_the_unit():
+    request = parse("put HCM 6 to 250 in mA")
+    assert request.quantity.value == pytest.approx(250) and request.quantity.unit == "mA"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["plot the ID 9 gap since 07:00 - has it moved at all?", "show the lifetime; is that normal?"],
+)
+def test_a_closing_question_about_what_was_named_is_no_target(text):
+    targets = parse(text).targets
+    assert len(targets) == 1 and "?" not in targets[0]
+    assert not re.search(r"\b(?:has|is)\b", targets[0])
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [("lifetime histroy 3h", "history"), ("avreage of the beam current last hour", "statistic")],
+)
+def test_a_slip_in_a_word_asking_for_history_or_a_statistic_is_that_word(text, intent):
+    assert parse(text).intent == intent
+
+
+def test_a_plane_after_tune_makes_it_the_noun():
+    request = parse("tune x and tune y history 3h")
+    assert not request.changes and request.intent == "history"
+    assert request.time is not None
+
+
+def test_how_many_times_is_how_often():
+    request = parse("how many times did IG 5 go above 4e-9 Torr today?")
+    assert "how often" in request.canonical.lower()
+    assert not any("time" in t.lower() for t in request.targets)

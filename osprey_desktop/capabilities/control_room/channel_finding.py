@@ -53,9 +53,11 @@ from osprey_desktop.channels.query import (
     expand_name_ranges,
 )
 from osprey_desktop.channels.search import without_sector
+from osprey_desktop.language.clauses import without_question_about_it
 from osprey_desktop.language.lexicon import FUNCTION_WORDS, VAGUE_AMOUNTS
 from osprey_desktop.language.numbers import NUMBER_WORDS
 from osprey_desktop.language.time_parsing import strip_time_expressions
+from osprey_desktop.language.units import lookup_unit
 from osprey_desktop.language.write_parsing import (
     WriteRequestError,
     parse_write_request,
@@ -705,6 +707,7 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
         and w not in FILLER
         and w not in STOPWORDS
         and w not in FUNCTION_WORDS
+        and lookup_unit(w) is None  # "above 3e-9 Torr": the unit of a threshold
         # "close the ID09 gap a bit": how much, vaguely, names no channel
         and w not in VAGUE_AMOUNTS
     ]
@@ -1061,7 +1064,7 @@ class ChannelFindingCapability(ControlRoomCapability):
             text, source, condition = _write_clause(text)
         asked = text
         if not writable:
-            text = _without_a_statistic(text, database)
+            text = without_question_about_it(_without_a_statistic(text, database))
         # model-assisted finding (models.planner: chat_model): asked here, on the running loop
         # (a sync call would block the window); _find takes its checked choice
         targets = [str(t) for t in self.get_parameters().get("targets") or [] if str(t).strip()]

@@ -136,7 +136,18 @@ def without_quantities(text: str) -> str:
             return " "  # "1.2 A"; "fallen under 6 h": a threshold, not a channel's span
         return found.group(0)
 
-    return _QUANTITY.sub(drop, text)
+    def shown_in(found: re.Match[str]) -> str:
+        return " " if lookup_unit(found.group("unit")) is not None else found.group(0)
+
+    # "in Hz if you can", "in mm please": the unit to show the answer in, no channel's word
+    return _SHOWN_IN.sub(shown_in, _QUANTITY.sub(drop, text))
+
+
+_SHOWN_IN = re.compile(
+    r"\b(?:in|into|as)\s+(?:units\s+of\s+)?(?P<unit>[A-Za-zµ°%][A-Za-zµ°%/]{1,11})"
+    r"(?=\s*(?:[,.;!?)]|$|\bif\b|\bplease\b|\bunits?\b|\binstead\b|\bthanks\b))",
+    re.I,
+)
 
 
 _COMPARED = re.compile(
