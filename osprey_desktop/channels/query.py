@@ -85,7 +85,10 @@ _QUANTITY_UNITS = {
 }
 #: Words after which a number counts the devices ("all six ion pumps"), never names one.
 _COUNTING = {"all", "every", "each"}
-_SECTOR_WORDS = {"sector", "sectors", "sect", "sec", "cell", "cells", "girder", "girders"}
+_SECTOR_WORDS = {
+    *("sector", "sectors", "sect", "sec", "cell", "cells", "girder", "girders"),
+    *("straight", "straights"),  # "the ID gap in straight 7": the straight of sector 7
+}
 _INSTANCE_WORDS = {"number", "numbers", "no", "nr", "num", "#", "device", "devices", "unit"}
 _RANGE_WORDS = {"to", "through", "thru", "till", "until", "-", "–", "..."}
 _LIST_WORDS = {"and", ",", "&", "or"}

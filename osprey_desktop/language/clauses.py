@@ -325,7 +325,8 @@ _CLAUSE_END = r"[,;!?]|\.(?!\d)|:\s|\s[-–—]\s"
 _TAKEN_BACK = re.compile(
     r"(?:[,.;!?]|\s[-–—]|\.\.\.|…)\s*(?:(?:no|wait|hold\s+on|actually|sorry|oh|hmm+|um+|oops)\W+)*"
     r"(?:cancel\s+(?:that|it|this)|scratch\s+that|never\s*mind|forget\s+(?:it|that)|"
-    r"belay\s+that|ignore\s+(?:that|this|me))\W*$",
+    r"belay\s+that|ignore\s+(?:that|this|me)|"
+    r"leave\s+(?:it|that|them)(?:\s+(?:alone|be|as\s+(?:it\s+)?is))?)\W*$",
     re.I,
 )
 

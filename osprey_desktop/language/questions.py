@@ -315,7 +315,7 @@ def is_knowledge_question(text: str) -> bool:
 
 
 _LIMIT_WORDS = re.compile(
-    r"\b(?:max(?:imum)?|min(?:imum)?|limits?|highest|lowest|how\s+(?:high|low|far|much)|"
+    r"\b(?:max(?:imum)?|min(?:imum)?|limits?|highest|lowest|largest|biggest|how\s+(?:high|low|far|much)|"
     r"allowed|permitted|okay\s+to|ok\s+to|legal|(?:allowed|permitted|legal|safe)\s+range|"
     r"(?:write\s+)?polic(?:y|ies))\b",
     re.I,
@@ -393,6 +393,21 @@ _CHANGE_AFTER = re.compile(
 )
 
 
+#: whether a change would be safe, asked before it is made
+_SAFE_TO_CHANGE = re.compile(
+    r"\b(?:is|would|will)\s+it\s+(?:be\s+)?(?:safe|ok(?:ay)?|fine|allowed|possible|permitted|wise)\s+"
+    r"(?:for\s+(?:me|us)\s+)?to\s+(?:set|put|close|open|raise|lower|move|increase|decrease|"
+    r"change|take|bring|drive|ramp|push|go)\b"
+)
+#: a device asked whether it could go to a value ("could QD 30 go to 104 A without tripping
+#: anything?"); "could you set ..." is a request, not this
+_DEVICE_COULD_GO = re.compile(
+    r"^\W*(?:could|can|would|will|might)\s+(?!you\b|u\b|we\b|i\b)(?:the\s+)?[a-z]{2,5}\s?\d{1,3}\b"
+    r"[^?]*?\s(?:go|get|be\s+(?:set|put|moved|taken|raised|lowered|run))\s+(?:up\s+|down\s+)?to\s+"
+    r"[-+]?\.?\d[^?]*\?\s*$"
+)
+
+
 def asks_for_limits(text: str) -> bool:
     """ "HCM max step?", "what's the max I can set the RF frequency to?", "how far could HCM10
     be moved in one step?", "If I put VCM 2 at 7 A, is that permitted?": a question about the
@@ -414,8 +429,15 @@ def asks_for_limits(text: str) -> bool:
         return True  # "what if I set QF3 to 125 A?", "if I put ..., would that go through?"
     if _CHANGE_AFTER.search(lowered) and re.search(r"\d", lowered):
         return False  # "I'm not sure if that's allowed, but could you set HCM 5 to 4 A?"
+    if _SAFE_TO_CHANGE.search(lowered) or _DEVICE_COULD_GO.search(lowered):
+        return True  # "is it safe to close the ID 9 gap to 10 mm?", "could QD 30 go to 104 A?"
     asked = "?" in lowered or bool(
         re.match(r"^(?:\W*)(?:what|whats|how|can|could|may|is|are|would|if)\b", lowered)
+        # "I want to know the step limit ...", "check the limits for QF 13"
+        or re.search(
+            r"\b(?:(?:want|like|need)\s+to\s+know|wonder(?:ing)?|tell\s+me|show\s+me|check|list)\b",
+            lowered,
+        )
     )
     return (
         asked

@@ -98,3 +98,8 @@ def test_the_shipped_vocabulary_knows_control_room_shorthand(
     database: ChannelDatabase, text: str, expected: list[str]
 ) -> None:
     assert _find(database, text)[0] == expected
+
+
+def test_a_straight_is_the_sector_of_its_number(database: ChannelDatabase) -> None:
+    names, note = _find(database, "the undulator gap in straight 5")
+    assert names == ["SR05C:ID05:Gap:RB"] and note == ""

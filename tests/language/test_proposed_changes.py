@@ -200,3 +200,25 @@ def test_a_step_asked_of_the_limits_is_checked_against_the_largest_step(
     answer = limits_answer(text)
     assert verdict in answer
     assert "below the minimum" not in answer
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "is it ok to open the ID 5 gap to 40 mm?",
+        "would it be safe for us to lower QD 18 to 90 A",
+        "can HCM 14 go to 3 A without a trip?",
+        "I'd like to know the largest step for the quads",
+        "check the write limits on VCM 3 please",
+    ],
+)
+def test_whether_a_change_would_be_safe_is_a_question_of_the_limits(text):
+    assert asks_for_limits(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["could you set HCM 14 to 3 A?", "can we get QD 18 to 90 A", "should we set HCM3 to 0.2 A?"],
+)
+def test_a_change_asked_politely_is_no_question_of_the_limits(text):
+    assert not asks_for_limits(text)

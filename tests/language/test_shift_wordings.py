@@ -162,3 +162,8 @@ def test_how_many_times_is_how_often():
     request = parse("how many times did IG 5 go above 4e-9 Torr today?")
     assert "how often" in request.canonical.lower()
     assert not any("time" in t.lower() for t in request.targets)
+
+
+def test_leave_it_at_the_end_takes_the_message_back():
+    assert takes_itself_back("raise QF 20 by 1 A. Hmm, no, leave it as is.")
+    assert parse("raise QF 20 by 1 A. Hmm, no, leave it as is.").intent == "conversation"
