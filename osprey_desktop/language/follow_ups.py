@@ -94,6 +94,9 @@ def follow_up(
         # "and a BPM?" after "what is a DCCT?": the same question of another kind of device
         again = parse_request(f"what is {kind['kind']}?", vocabulary)
         return replace(again, text=new.text) if again.intent == "knowledge" else None
+    if previous.changes and _ASSENT.match(new.text):
+        # "yes, go ahead" after a change: that change again, to approve
+        return replace(previous, text=new.text)
     called_off = change_called_off(previous, new, vocabulary)
     if called_off is not None:  # "no wait, dont touch the corrector" after a change
         return called_off
@@ -109,12 +112,12 @@ def follow_up(
             return merged
     before = " and ".join(t for t in previous.targets)
     old_phrase = _phrase_in(previous.canonical, previous.targets)
-    span = _ONLY_A_SPAN.match(new.canonical)
-    if span and new.time is None and not previous.changes and previous.time is not None:
+    span = _ONLY_A_SPAN.match(new.canonical) or _ONLY_A_SPAN.match(new.text)
+    if span and not previous.changes and previous.time is not None:
         said = f"over the last {span['count']} {span['unit']}"
-        timed = parse_request(said, vocabulary)
-        if timed.time is not None:  # "make that 6 hours" after a plot of the last hour
-            return _with_new_time(previous, replace(new, time=timed.time))
+        time = new.time or parse_request(said, vocabulary).time
+        if time is not None:  # "make it the last 6 hours" after a plot of the last hour
+            return _with_new_time(previous, replace(new, time=time))
     value = _ONLY_A_VALUE.match(new.text) or _ONLY_A_VALUE.match(new.canonical)
     quantity = new.quantity
     earlier = previous.quantity
@@ -248,7 +251,15 @@ def follow_up(
         if swapped != previous.targets:
             canonical = previous.canonical
             for old, new_target in zip(previous.targets, swapped, strict=True):
-                canonical = canonical.replace(old, new_target, 1)
+                replaced = (
+                    f"{old} and {new_target}"
+                    if plane_only["add"] or plane_only["too"]
+                    else new_target
+                )
+                canonical = canonical.replace(old, replaced, 1)
+            if plane_only["add"] or plane_only["too"]:
+                # "add the vertical one" after a plot of the horizontal tune: both planes
+                swapped = (*previous.targets, *swapped)
             merged = replace(previous, text=new.text, targets=swapped, canonical=canonical)
             return _with_new_time(merged, replace(new, time=timed)) if timed else merged
     plane = _OTHER_PLANE.match(new.canonical)
@@ -339,10 +350,18 @@ _OTHER_PLANE = re.compile(
     re.I,
 )
 _PLANES = {"vertical": ("h", "v"), "vert": ("h", "v"), "y": ("h", "v")}
+#: "yes, go ahead", "ok do it": the change just proposed, agreed to
+_ASSENT = re.compile(
+    r"^\W*(?:(?:yes|yep|yeah|ok(?:ay)?|sure|fine|confirm(?:ed)?|go\s+ahead|do\s+it|proceed|"
+    r"please\s+do|send\s+it|apply\s+it|approved?|go|that'?s\s+(?:fine|right|ok))"
+    r"(?:[\s,.!]+|$))+(?:please|now|then|thanks)?\W*$",
+    re.I,
+)
 # "and the vertical one?", "what about horizontal?": the other plane of what was read
 _PLANE_ONLY = re.compile(
-    r"^\W*(?:(?:and|now|ok(?:ay)?|then|what\s+about|how\s+about)\W+)*(?:the\s+)?(?:in\s+)?"
-    r"(?P<plane>vertical|horizontal|vert|horiz)(?:\s+(?:one|ones|plane|side|too|as\s+well))?\W*$",
+    r"^\W*(?:(?:and|now|ok(?:ay)?|then|what\s+about|how\s+about|(?P<add>add|plus|with|also))\W+)*"
+    r"(?:the\s+)?(?:in\s+)?(?P<plane>vertical|horizontal|vert|horiz)"
+    r"(?:\s+(?:one|ones|plane|side))?(?:\s+(?P<too>too|as\s+well|also))?\W*$",
     re.I,
 )
 _ANOTHER_KIND = re.compile(

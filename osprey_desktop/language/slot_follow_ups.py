@@ -52,6 +52,7 @@ _SHIFT = re.compile(
     r"(?P<way>later|earlier|before|after(?:wards)?|on|back|before\s+that|after\s+that)\b",
     re.I,
 )
+_ADDED = re.compile(r"\b(?:as\s+well|too|also|add|plus)\b", re.I)
 _PLACE = re.compile(r"\b(?P<word>sector|cell)\s+(?P<number>\d{1,2})\b", re.I)
 _CLOCK = re.compile(r"\b(?P<hour>[01]?\d|2[0-3]):(?P<minute>[0-5]\d)\b")
 _STAT_PHRASES = {"standard deviation": "std", "peak to peak": "peak-to-peak"}
@@ -69,6 +70,8 @@ def slots_replaced(
     plot_dropped = bool(dropped and dropped["what"].lower() in PLOT_VERBS | {"plot", "plots"})
     if dropped:
         text = text[dropped.end() :]
+    additive = _ADDED.search(text) is not None  # "sector 9 as well": both places
+    text = _ADDED.sub(" ", text)
     shift = _SHIFT.search(text)
     if shift:
         text = text[: shift.start()] + " " + text[shift.end() :]
@@ -97,6 +100,8 @@ def slots_replaced(
         targets = tuple(_at_place(t, place["word"], place["number"]) for t in targets)
         if targets == previous.targets:
             return None  # the previous request named no place to move
+        if additive:
+            targets = (*previous.targets, *targets)
     things = " and ".join(targets)
     when = previous.time.canonical if previous.time is not None else ""
     if shift:
@@ -132,10 +137,15 @@ def _at_place(target: str, word: str, number: str) -> str:
 
 
 def _in_previous_words(previous: Request, targets: tuple[str, ...], things: str) -> str:
-    """The previous request's own words with its targets replaced (its intent and time kept)."""
+    """The previous request's own words with its targets replaced (its intent and time kept);
+    targets added after the previous ones are said after them."""
     canonical = previous.canonical
-    for old, new in zip(previous.targets, targets, strict=True):
+    added = targets[len(previous.targets) :]
+    for old, new in zip(previous.targets, targets, strict=False):
         canonical = canonical.replace(old, new, 1)
+    if added and previous.targets and previous.targets[-1] in canonical:
+        last = previous.targets[-1]
+        canonical = canonical.replace(last, " and ".join([last, *added]), 1)
     return canonical if canonical != previous.canonical else f"{canonical} for {things}"
 
 

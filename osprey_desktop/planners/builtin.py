@@ -27,6 +27,7 @@ from langchain_core.messages import BaseMessage, HumanMessage
 
 from osprey_desktop.language.device_names import hints_a_change, offers_a_bare_value
 from osprey_desktop.language.follow_ups import follow_up
+from osprey_desktop.language.lexicon import PLOT_VERBS, READ_VERBS
 from osprey_desktop.language.questions import is_knowledge_question
 from osprey_desktop.language.request import CHANGE_INTENTS, Request
 from osprey_desktop.language.targets import as_measured
@@ -196,7 +197,11 @@ def _missing_information(goals: Sequence[Any], text: str, state: Mapping[str, An
     return None
 
 
-_PERSONAL = re.compile(r"\b(?:i|you|we|me|us|my|your|our|never|not|no|nothing)\b|n't\b", re.I)
+#: a device's name as the parse joins it ("IG8", "QF03")
+_NAMED_DEVICE = re.compile(r"\b[A-Za-z]{1,5}\d{1,3}\b(?![:.]\d)")
+_PERSONAL = re.compile(
+    r"\b(?:i|you|yourself|we|me|us|my|your|our|never|not|no|nothing)\b|n't\b", re.I
+)
 
 
 def _names_nothing(request: Request) -> bool:
@@ -356,10 +361,20 @@ class BuiltinPlanner:
         )
         matches = [m for m in matches if change or not by_name[m.name].writes]
         goals = drop_subsumed_goals(matches, by_name)
-        if not goals and not change and request.targets and not _PERSONAL.search(primary):
+        asked_to_read = _NAMED_DEVICE.search(primary) or (
+            request.verb in READ_VERBS | PLOT_VERBS
+            and not _PERSONAL.search(" ".join(request.targets))  # "tell me about yourself"
+        )
+        if (
+            not goals
+            and not change
+            and request.targets
+            and (asked_to_read or not _PERSONAL.search(primary))
+        ):
             # only names ("klystron reflected power?"): read them, so the channel finder says
             # what the list has for them instead of the help text (a "corrected" spelling
-            # that only a writer matched is no reading of the request)
+            # that only a writer matched is no reading of the request); "me", "you" in a
+            # request to read ("show me IG 8") or one naming a device are no chat
             text = primary
             matches = match_capabilities(f"read {primary}", capabilities)
             matches = [m for m in matches if not by_name[m.name].writes]

@@ -105,3 +105,12 @@ async def test_a_channel_question_is_answered_only_in_its_own_thread(session):
 
     answered = await session.submit("SR:RF:Frequency:RB", "a")
     assert "'rf power' will mean SR:RF:Frequency:RB from now on" in answered.response
+
+
+async def test_a_request_to_show_me_a_device_reads_it(session):
+    """ "me" and "you" in a request to read are no chat: "show me IG 8" reads the gauge."""
+    for text, thread in (("show me IG 8", "a"), ("can you give me IG 3 and IG 4", "b")):
+        result = await session.submit(text, thread)
+        assert steps(result) == ["channel_finding", "channel_read", "respond"]
+    about = await session.submit("tell me about yourself", "c")
+    assert steps(about) == ["respond"]

@@ -115,3 +115,34 @@ def test_an_amount_answering_a_change_keeps_its_direction_or_its_typed_sign(
     assert request is not None and request.intent == "write"
     assert request.quantity.kind == kind
     assert request.quantity.value == pytest.approx(value)
+
+
+def test_a_place_said_with_as_well_adds_the_place():
+    request = merged("the vacuum in sector 2", "sector 10 too")
+    assert request is not None
+    assert len(request.targets) == 2 and "2" in request.targets[0] and "10" in request.targets[1]
+
+
+def test_the_other_plane_added_to_a_plot_plots_both():
+    request = merged("plot the horizontal tune since 06:00", "add the vertical one")
+    assert request is not None and request.intent == "plot"
+    assert len(request.targets) == 2
+    assert request.time is not None and "06:00" in request.time.canonical
+
+
+def test_a_new_span_said_with_make_it_replaces_the_span():
+    request = merged("plot BPM 19 y for the last hour", "make it the last 8 hours")
+    assert request is not None and not request.changes
+    assert request.time is not None and "8" in request.time.canonical
+
+
+@pytest.mark.parametrize("said", ["yes, go ahead", "ok do it", "proceed please"])
+def test_assent_after_a_change_is_that_change_again(said):
+    request = merged("set VCM 30 to 0.15 A", said)
+    assert request is not None and request.intent == "write"
+    assert request.quantity.value == pytest.approx(0.15)
+
+
+def test_assent_after_a_reading_is_no_change():
+    request = merged("read VCM 30", "ok thanks")
+    assert request is None or not request.changes
