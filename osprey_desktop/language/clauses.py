@@ -42,6 +42,8 @@ REQUEST_LEAD = (
     r"would\s+it\s+hurt\s+to(?:\s+try)?|"
     r"(?:(?:is|would)\s+(?:it\s+)?(?:be\s+)?)?possible\s+(?:to|for\s+you\s+to)|"
     r"(?:may|can|could)\s+i\s+ask\s+you\s+to|i\s+(?:think|guess|believe|suppose)|"
+    # "can I get the ID 4 gap, ...", "could I see the tunes": what is asked follows
+    r"(?:may|can|could)\s+i\s+(?:please\s+)?(?:get|have|see)(?=\s+(?:the|a|an|all|both|[a-z]{1,5}\s?\d))|"
     r"i(?:'d|\s+would)?\s+(?:appreciate\s+it|be\s+grateful)\s+if\s+you\s+(?:could|would|can)|"
     r"it\s+would\s+be\s+(?:great|nice|good|helpful)\s+if\s+you\s+(?:could|would|can))"
 )

@@ -395,7 +395,7 @@ _CHANGE_AFTER = re.compile(
 
 #: whether a change would be safe, asked before it is made
 _SAFE_TO_CHANGE = re.compile(
-    r"\b(?:is|would|will)\s+it\s+(?:be\s+)?(?:safe|ok(?:ay)?|fine|allowed|possible|permitted|wise)\s+"
+    r"\b(?:is|would|will)\s+it\s+(?:be\s+)?(?:safe|ok(?:ay)?|fine|allowed|permitted|wise)\s+"
     r"(?:for\s+(?:me|us)\s+)?to\s+(?:set|put|close|open|raise|lower|move|increase|decrease|"
     r"change|take|bring|drive|ramp|push|go)\b"
 )

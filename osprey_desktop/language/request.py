@@ -466,6 +466,12 @@ _RETRACTION = re.compile(
 )
 
 
+def _asks_a_statistic(lowered: str) -> bool:
+    """A word of a statistic, never "min" or "max" counting a span ("30 min ago")."""
+    spans = re.sub(r"\d\s*min\b", " ", lowered)
+    return any(w in STATISTIC_WORDS for w in re.findall(r"[a-z]+", spans))
+
+
 def _retraction_dropped(text: str) -> str:
     """ "cancel that. HCM17 RB?", "hold on, no, don't. Instead tell me the ID04 gap": what
     was asked before is taken back (each word closed by a comma or a stop, so "don't set X"
@@ -688,7 +694,7 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         time_slot is not None and NOW_THAN_THEN.search(canonical)
     ):
         intent = "compare"
-    elif any(w in STATISTIC_WORDS for w in all_words) and time_slot is not None:
+    elif _asks_a_statistic(lowered) and time_slot is not None:
         intent = "statistic"
     elif any(w in PLOT_VERBS for w in all_words) or re.search(r"\bon\s+one\s+plot\b", lowered):
         intent = "plot"

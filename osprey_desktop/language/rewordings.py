@@ -15,6 +15,7 @@ import re
 
 from osprey_desktop.language.change_phrasings import changes_said_plainly
 from osprey_desktop.language.indirect_requests import indirect_said_plainly
+from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
 from osprey_desktop.language.units import lookup_unit
 
 __all__ = ["proposal_asked_for", "said_plainly"]
@@ -23,6 +24,8 @@ __all__ = ["proposal_asked_for", "said_plainly"]
 def said_plainly(text: str) -> str:
     """``text`` with the phrasings above said the one way the parse reads them."""
     work = text
+    # "the lifetime two hours back": two hours ago (never a value put back)
+    work = _SPAN_BACK.sub(r"\g<span> ago", work)
     # "how many times did X go above ...": how often
     work = re.sub(r"\bhow\s+many\s+times\b", "how often", work, flags=re.I)
     # "to 500 in mA": the value's own unit, said after "in"
@@ -279,6 +282,11 @@ _PROPOSAL_LEAD = re.compile(
 )
 
 
+_SPAN_BACK = re.compile(
+    rf"(?P<span>\b(?:\d+(?:\.\d+)?|an?|{SPELLED_NUMBER_PATTERN})\s*(?:hours?|hrs?|h|minutes?|mins?|"
+    r"days?|weeks?))\s+back\b(?!\s+(?:to|in|by|down|up|on)\b)",
+    re.I,
+)
 _SHOWN_IN = re.compile(
     r"(?<![\d.])[,;]?\s*\b(?:in|as)\s+(?:units\s+of\s+)?(?P<unit>[A-Za-zµ°%][A-Za-zµ°%/]{1,11})"
     r"(?P<tail>\s*(?:,?\s*(?:if\s+(?:you\s+)?(?:can|could|possible)|please|thanks|instead))*)"

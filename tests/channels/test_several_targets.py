@@ -169,3 +169,15 @@ def test_the_whole_request_adds_no_device_that_no_item_found(database):
         "SR03C:HCM08:Current:SP",
         "SR03C:VCM07:Current:SP",
     ]
+
+
+def test_an_item_naming_what_the_list_lacks_is_named_as_not_found(database):
+    """ "the beam size at the pinhole": no channel has a size or a pinhole; the whole
+    request's "beam" must not answer it with the beam energy."""
+    names, note = find_each_target(
+        database,
+        ["the ID4 gap", "the beam size at the pinhole"],
+        "the ID 4 gap and the beam size at the pinhole",
+    )
+    assert names == ["SR04C:ID04:Gap:RB"]
+    assert "'the beam size at the pinhole'" in note

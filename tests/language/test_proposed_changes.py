@@ -218,7 +218,12 @@ def test_whether_a_change_would_be_safe_is_a_question_of_the_limits(text):
 
 @pytest.mark.parametrize(
     "text",
-    ["could you set HCM 14 to 3 A?", "can we get QD 18 to 90 A", "should we set HCM3 to 0.2 A?"],
+    [
+        "could you set HCM 14 to 3 A?",
+        "can we get QD 18 to 90 A",
+        "should we set HCM3 to 0.2 A?",
+        "would it be possible to lower HCM 8 by 0.05 amps?",
+    ],
 )
 def test_a_change_asked_politely_is_no_question_of_the_limits(text):
     assert not asks_for_limits(text)

@@ -167,3 +167,30 @@ def test_how_many_times_is_how_often():
 def test_leave_it_at_the_end_takes_the_message_back():
     assert takes_itself_back("raise QF 20 by 1 A. Hmm, no, leave it as is.")
     assert parse("raise QF 20 by 1 A. Hmm, no, leave it as is.").intent == "conversation"
+
+
+@pytest.mark.parametrize(
+    ("text", "targets"),
+    [
+        (
+            "could I see the vacuum in sector 5 and the lifetime",
+            ("the vacuum in sector 5", "the lifetime"),
+        ),
+        ("may I have both tunes", ("both tunes",)),
+    ],
+)
+def test_may_i_see_is_a_request_to_read_what_follows(text, targets):
+    request = parse(text)
+    assert request.intent == "read" and request.targets == targets
+
+
+@pytest.mark.parametrize("text", ["the ID 5 gap three hours back", "IG 11 45 min back"])
+def test_a_span_back_is_a_moment_ago(text):
+    request = parse(text)
+    assert not request.changes and request.time is not None
+    assert "ago" in request.time.canonical
+
+
+def test_min_counting_minutes_asks_no_statistic():
+    assert parse("beam current 20 min ago").intent == "history"
+    assert parse("min of the beam current over the last 20 min").intent == "statistic"

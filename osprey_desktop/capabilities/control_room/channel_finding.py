@@ -173,7 +173,11 @@ def find_each_target(
         names += [n for n in found if n not in names]
         notes += [note] if note else []
         per_phrase.append((phrase, found))
-    if whole is not None and _covers(database, whole[0], per_phrase, said_as):
+    if (
+        whole is not None
+        and not _an_item_names_what_the_list_lacks(database, missing)
+        and _covers(database, whole[0], per_phrase, said_as)
+    ):
         return whole
     if not names:
         listed = ", ".join(f"'{p}'" for p in missing)
@@ -181,6 +185,21 @@ def find_each_target(
     if missing:
         notes.append("No channel found for " + ", ".join(f"'{p}'" for p in missing) + ".")
     return names, " ".join(notes)
+
+
+def _an_item_names_what_the_list_lacks(database: ChannelDatabase, missing: list[str]) -> bool:
+    """An item found nothing and has a word no channel has ("the beam size at the pinhole",
+    "the coupling"): it is named as not found, never answered by what the whole request's
+    other words match (the beam energy for "beam")."""
+    finder = finder_of(database)
+    for phrase in missing:
+        for word in _meaningful(phrase):
+            lowered = word.lower()
+            if len(lowered) < 4 or not lowered.isalpha() or lowered in FUNCTION_WORDS:
+                continue
+            if not len(finder.word_matches(normalize(lowered))[0]):
+                return True
+    return False
 
 
 def _completed_targets(database: ChannelDatabase, phrases: list[str]) -> list[str]:
