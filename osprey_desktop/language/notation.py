@@ -27,6 +27,10 @@ _SYMBOLS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?<![\w:])(?:f_?RF|f_?rf|RF\s+f)(?![\w:])"), "RF frequency"),
     (re.compile(r"(?<![\w:])I_?(?:beam|b)(?![\w:])", re.I), "beam current"),
     (re.compile(r"(?<![\w:])τ(?![\w:])"), "lifetime"),
+    # η: the dispersion of a plane ("η_x"), or an efficiency ("η_inj")
+    (re.compile(r"(?<![\w:])(?:η|eta)_?\{?x\}?(?![\w:])"), "horizontal dispersion"),
+    (re.compile(r"(?<![\w:])(?:η|eta)_?\{?y\}?(?![\w:])"), "vertical dispersion"),
+    (re.compile(r"(?<![\w:])η_?\{?inj\}?(?![\w:])", re.I), "injection efficiency"),
 )
 _STATISTIC = re.compile(
     r"(?P<op>σ|sigma|rms|std|mean|avg|max|min|p2p|pk-pk)\s*\(\s*(?P<what>[^()]+?)\s*\)", re.I

@@ -103,3 +103,10 @@ def test_the_shipped_vocabulary_knows_control_room_shorthand(
 def test_a_straight_is_the_sector_of_its_number(database: ChannelDatabase) -> None:
     names, note = _find(database, "the undulator gap in straight 5")
     assert names == ["SR05C:ID05:Gap:RB"] and note == ""
+
+
+def test_a_beam_quantity_the_list_lacks_is_asked_not_read_from_a_monitor(
+    database: ChannelDatabase,
+) -> None:
+    with pytest.raises(ClarificationRequired, match="dispersion"):
+        _find(database, "the horizontal dispersion at BPM 5")

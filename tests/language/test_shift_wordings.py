@@ -194,3 +194,11 @@ def test_a_span_back_is_a_moment_ago(text):
 def test_min_counting_minutes_asks_no_statistic():
     assert parse("beam current 20 min ago").intent == "history"
     assert parse("min of the beam current over the last 20 min").intent == "statistic"
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [("η_inj since 08:00", "injection efficiency"), ("η_y at BPM 40", "vertical dispersion")],
+)
+def test_eta_is_said_in_words(text, said):
+    assert said in parse(text).canonical

@@ -461,7 +461,8 @@ def _ask_for_a_missing_quantity(
 #: Words that name what a channel measures or sets: a phrase naming one asks for that quantity.
 _QUANTITY_WORDS = (
     *("frequency", "voltage", "current", "pressure", "position", "gap", "field"),
-    *("temperature", "power", "phase", "flow", "energy", "charge"),
+    *("temperature", "power", "phase", "flow", "energy", "charge", "dispersion", "emittance"),
+    *("chromaticity", "coupling", "efficiency", "size", "intensity", "resistance"),
 )
 
 
