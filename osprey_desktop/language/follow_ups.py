@@ -273,6 +273,7 @@ def follow_up(
             return replace(previous, text=new.text, targets=swapped, canonical=canonical)
     # "Not the ID 7, the ID 9 I wanted.", "no, not QF3 - QF5": the other target, all else kept
     plainly = _same_for_said_plainly(new.text)
+    plainly = _FOR_INSTEAD.sub(r"same for \g<rest>", plainly)  # "for the lifetime instead"
     same = (
         (_SAME_FOR.match(plainly) if _SAME_PERIOD.search(new.text) else None)
         or _SAME_FOR.match(new.canonical)
@@ -329,6 +330,9 @@ _COURTESY_LEAD = re.compile(
     r"please\s+)",
     re.I,
 )
+_FOR_INSTEAD = re.compile(
+    r"^\W*(?:and\s+)?for\s+(?P<rest>.+?)\s+(?:instead|too|as\s+well)\W*$", re.I
+)
 _SAME_PERIOD = re.compile(
     r",?\s+(?:(?:over|for|in|during|across)\s+)?(?:the\s+)?same\s+"
     r"(?:period|time(?:\s+(?:frame|span|range))?|window|range|interval|span|timeframe|hours?)\b",
@@ -360,7 +364,7 @@ _ASSENT = re.compile(
 # "and the vertical one?", "what about horizontal?": the other plane of what was read
 _PLANE_ONLY = re.compile(
     r"^\W*(?:(?:and|now|ok(?:ay)?|then|what\s+about|how\s+about|(?P<add>add|plus|with|also))\W+)*"
-    r"(?:the\s+)?(?:in\s+)?(?P<plane>vertical|horizontal|vert|horiz)"
+    r"(?:the\s+)?(?:in\s+)?(?P<plane>vertical|horizontal|vert|horiz|x|y)"
     r"(?:\s+(?:one|ones|plane|side))?(?:\s+(?P<too>too|as\s+well|also))?\W*$",
     re.I,
 )
@@ -420,8 +424,9 @@ def _in_plane(target: str, plane: str, vocabulary: Vocabulary) -> str:
 
 
 _SIGN_FLIP = re.compile(
-    r"^\W*(?:(?:no|ok(?:ay)?|oops|sorry)\W+)*(?:(?:make\s+(?:it|that)|it\s+should\s+be)\s+)?"
-    r"(?:minus|negative|the\s+other\s+sign|the\s+opposite\s+sign)(?:\s+(?:instead|then|please))?\W*$"
+    r"^\W*(?:(?:no|ok(?:ay)?|oops|sorry)\W+)*(?:(?:make\s+(?:it|that)|it\s+should\s+be|go)\s+)?"
+    r"(?:minus|negative|the\s+other\s+sign|the\s+opposite\s+sign|(?:the\s+)?(?:other|opposite)\s+"
+    r"(?:way(?:\s+round)?|direction))(?:\s+(?:instead|then|please))?\W*$"
     r"|^\W*flip\s+(?:it|the\s+sign)\W*$",
     re.I,
 )

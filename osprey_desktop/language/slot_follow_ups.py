@@ -32,6 +32,7 @@ _ROLES = ROLE_WORDS | {"rbv", "readbacks", "setpoints", "actual", "measured"}
 _NOW = frozenset({"now", "currently", "present", "moment", "live", "instantaneous"})
 #: "as a number", "just the value": one value, not a series
 _ONE_VALUE = frozenset({"number", "value", "figure", "reading", "single"})
+_TABLE = frozenset({"table", "tabular", "numbers", "text"})
 _SAYS_NOTHING = (
     FUNCTION_WORDS
     | POLITE
@@ -88,10 +89,13 @@ def slots_replaced(
     now = any(w in _NOW for w in words)
     plot = any(w in PLOT_VERBS for w in words) and not plot_dropped
     one_value = any(w in _ONE_VALUE for w in words)
-    slots = _ROLES | STATISTIC_WORDS | _NOW | PLOT_VERBS | _ONE_VALUE
+    table = any(w in _TABLE for w in words)  # "as a table please": the values, not a plot
+    slots = _ROLES | STATISTIC_WORDS | _NOW | PLOT_VERBS | _ONE_VALUE | _TABLE
     if any(w not in slots and w not in _SAYS_NOTHING for w in words):
         return None  # a word of its own: a request, not slots
-    if not (roles or stat or now or plot or shift or place or (one_value and plot_dropped)):
+    if not (
+        roles or stat or now or plot or shift or place or table or (one_value and plot_dropped)
+    ):
         return None
     targets = previous.targets
     if roles:
@@ -115,6 +119,8 @@ def slots_replaced(
         said = f"{stat} of {things} {when}"
     elif plot:
         said = f"plot {things} {when}"
+    elif table and when and not now:
+        said = f"{things} {when}"
     elif now or plot_dropped or (one_value and not shift):
         said = f"what is {things} now"
     elif shift:

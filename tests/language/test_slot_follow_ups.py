@@ -146,3 +146,29 @@ def test_assent_after_a_change_is_that_change_again(said):
 def test_assent_after_a_reading_is_no_change():
     request = merged("read VCM 30", "ok thanks")
     assert request is None or not request.changes
+
+
+@pytest.mark.parametrize("said", ["now y", "the y plane too", "and x?"])
+def test_a_plane_letter_alone_is_the_other_plane(said):
+    first = "read BPM 22 y" if said == "and x?" else "read BPM 22 x"
+    request = merged(first, said)
+    assert request is not None and request.intent == "read"
+    planes = {t.split()[-1].lower() for t in request.targets}
+    assert ("x" in planes) == (said != "now y")
+
+
+def test_as_a_table_after_a_plot_is_the_history_without_a_plot():
+    request = merged("plot IG 12 since 05:00", "as a table please")
+    assert request is not None and request.intent == "history"
+    assert request.time is not None and "05:00" in request.time.canonical
+
+
+def test_another_target_for_a_statistic_keeps_the_statistic_and_its_window():
+    request = merged("mean beam current over the last 4 hours", "for the lifetime instead")
+    assert request is not None and "lifetime" in request.canonical
+    assert request.time is not None and request.canonical.lower().startswith("mean")
+
+
+def test_the_other_way_after_a_change_flips_its_sign():
+    request = merged("raise VCM 19 by 0.05 A", "the other way")
+    assert request is not None and request.quantity.value == pytest.approx(-0.05)
