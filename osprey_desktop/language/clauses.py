@@ -346,6 +346,21 @@ def without_question_about_it(text: str) -> str:
     return _ABOUT_IT.sub("", text)
 
 
+_ONLY_THE_OTHER = re.compile(
+    r"^.*?\b(?:do\s+not|don'?t|dont|never)\s+(?:touch|change|move|write)\b[^,;]*[,;]\s*(?:but\s+)?"
+    r"(?:i\s+|we\s+)?(?:only|just)\s+(?:want|need)(?:\s+to\s+(?:see|know|read|check))?\b"
+    # "do NOT touch QF07, I only want its readback": the pronoun names the refused thing
+    r"(?!.*\b(?:its|their|it|them|that|those)\b)",
+    re.I,
+)
+
+
+def without_the_refused(text: str) -> str:
+    """``text`` without a refused thing when another is asked for alone ("do not touch the
+    correctors, I only want the sector 3 orbit" -> "the sector 3 orbit")."""
+    return _ONLY_THE_OTHER.sub("", text)
+
+
 def takes_itself_back(text: str) -> bool:
     """The message asks something and takes it back at its end ("set HCM 31 to 0.6 - no
     wait, cancel that", "plot the lifetime, scratch that"): nothing is to be done."""

@@ -178,7 +178,10 @@ def _what_was_told_done(request: str, told: list[str], devices: set[str]) -> str
         return without_discourse_markers(told[0]).strip(" ,;:-")
     if len(valued) != 1:
         return ""
-    return _REPORTED_LEAD.sub("", without_discourse_markers(valued[0]).strip(" ,;:-"))
+    said = without_discourse_markers(valued[0]).strip(" ,;:-")
+    if re.match(r"(?:the\s+)?[A-Za-z]{1,5}\s?\d{1,3}\s+(?:needs|wants|has)\b", said, re.I):
+        return said  # "HCM16 needs to sit at -0.45 A": the device's own need, no one reporting
+    return _REPORTED_LEAD.sub("", said)
 
 
 def _bound_to_the_asker(request: str, device: str) -> str:

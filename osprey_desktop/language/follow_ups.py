@@ -38,7 +38,7 @@ __all__ = ["follow_up"]
 _ONLY_A_VALUE = re.compile(
     rf"^(?:(?:ok(?:ay)?|no|wait|sorry|oops|hmm|um|fine|right|alright|so|then|and|"
     rf"make\s+(?:that|it)|try|i\s+mean(?:t)?|let'?s\s+(?:say|try)|instead|rather|please|"
-    rf"actually|do|go\s+(?:with|for)|use|on\s+second\s+thoughts?|better|no\s+better|to)\b"
+    rf"actually|do|go(?:\s+(?:with|for))?|use|on\s+second\s+thoughts?|better|no\s+better|to)\b"
     rf"(?:[\s,:;]|\.(?=\s)|\s[—–-]\s|[—–])*|(?:→|->|=>|⇒)\s*)*"
     rf"(?P<amount>{NUM_PATTERN}|{SPELLED_NUMBER_PATTERN})\s*(?P<unit>%|[a-zµ]+)?"
     rf"(?:[\s,]*(?:then|instead|please|rather|thanks|(?:would\s+be|is)\s+(?:enough|better|fine|"
@@ -102,6 +102,14 @@ def follow_up(
         return called_off
     if new.intent in ("conversation", "knowledge") or not previous.targets:
         return None
+    that_moment = _THAT_MOMENT_SAID.search(new.text)
+    if that_moment and previous.time is not None and previous.time.kind == "moment":
+        # "and the lifetime at that moment?" after "the beam current at 9:40 yesterday"
+        said = _THAT_MOMENT_SAID.sub(f" {previous.time.canonical} ", new.text)
+        said = re.sub(r"^\W*(?:and|also|what\s+about|how\s+about)\b\W*", "", said, flags=re.I)
+        again = parse_request(said, vocabulary)
+        if again.targets and again.time is not None and not again.changes:
+            return replace(again, text=new.text, refers_back=True)
     slots = slots_replaced(previous, new, vocabulary)
     if slots is not None:  # "max instead", "sector 8", "15 minutes later?", "the RB value"
         return slots
@@ -291,7 +299,13 @@ def follow_up(
         if not targets:
             return None  # "the same for the last 10 minutes": a new time, the same channels
         old_roles = [w for w in old_phrase.split() if w.lower() in ROLE_WORDS]
-        if old_roles and not any(w.lower() in ROLE_WORDS for w in rest.split()):
+        kept = [w for w in old_phrase.split() if w.lower() in ROLE_WORDS | _PLANE_WORDS]
+        said_roles = [w for w in rest.split() if w.lower() in ROLE_WORDS | _PLANE_WORDS]
+        if kept and not said_roles and _DEVICE_ALONE.fullmatch(rest.strip()):
+            # "and BPM 34?" after "what's the BPM 33 y reading": BPM34 y
+            rest = f"{rest} {' '.join(kept)}"
+            targets = tuple(f"{t} {' '.join(kept)}" for t in targets)
+        elif old_roles and not any(w.lower() in ROLE_WORDS for w in rest.split()):
             # "and qd06?" after "what's the QF05 setpoint": QD06's setpoint
             rest = f"{rest} {' '.join(old_roles)}"
             targets = tuple(f"{t} {' '.join(old_roles)}" for t in targets)
@@ -330,6 +344,11 @@ _COURTESY_LEAD = re.compile(
     r"please\s+)",
     re.I,
 )
+_THAT_MOMENT_SAID = re.compile(
+    r"\b(?:at\s+)?(?:that|the\s+same)\s+(?:moment|time|instant|point(?:\s+in\s+time)?)\b", re.I
+)
+_PLANE_WORDS = frozenset({"x", "y", "horizontal", "vertical"})
+_DEVICE_ALONE = re.compile(r"(?:the\s+)?[A-Za-z]{1,5}\s?\d{1,3}", re.I)
 _FOR_INSTEAD = re.compile(
     r"^\W*(?:and\s+)?for\s+(?P<rest>.+?)\s+(?:instead|too|as\s+well)\W*$", re.I
 )

@@ -23,7 +23,7 @@ _NUMBER = r"[-+−]?\s*(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?"
 _SYMBOLS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?<![\w:])(?:Q|ν|nu)_?\{?x\}?(?![\w:])"), "horizontal tune"),
     (re.compile(r"(?<![\w:])(?:Q|ν|nu)_?\{?y\}?(?![\w:])"), "vertical tune"),
-    (re.compile(r"(?<![\w:])(?:V_?RF|V_?rf|RF\s+V)(?![\w:])"), "RF voltage"),
+    (re.compile(r"(?<![\w:])(?:V_?RF|V_?rf|[Rr][Ff]\s+V)(?![\w:])"), "RF voltage"),
     (re.compile(r"(?<![\w:])(?:f_?RF|f_?rf|RF\s+f)(?![\w:])"), "RF frequency"),
     (re.compile(r"(?<![\w:])I_?(?:beam|b)(?![\w:])", re.I), "beam current"),
     (re.compile(r"(?<![\w:])τ(?![\w:])"), "lifetime"),

@@ -362,6 +362,11 @@ _VALUE_WITHIN_LIMITS = re.compile(
     r"\b[a-z]{2,5}\s?\d{1,3}\s+(?:at|to|=|->)\s*[-+]?\.?\d[\d.]*\s*[a-zµ]*\s*[:,;-]?\s*"
     r"(?:is\s+that\s+|would\s+that\s+be\s+|still\s+)?(?:within|inside|in)\s+(?:the\s+|its\s+)?limits?\b"
 )
+#: a value on a device asked of its limits ("is 5.5 A on HCM 12 within limits?")
+_VALUE_ON_WITHIN_LIMITS = re.compile(
+    r"\b[-+]?\.?\d[\d.]*\s*[a-zµ%]{0,4}\s+(?:on|for|to)\s+(?:the\s+)?[a-z]{2,5}\s?\d{1,3}\b[^?]*?"
+    r"\b(?:within|inside|in|over|beyond|outside)\s+(?:the\s+|its\s+)?limits?\b"
+)
 #: a value asked of a device's limits ("is 0.8 A ok for HCM5?", "would 7 A be allowed on VCM 2?")
 _VALUE_OK_FOR = re.compile(
     r"\b(?:is|would|will|are)\s+(?:a\s+)?[-+]?\.?\d[\d.]*\s*[a-zµ%]{0,4}\s+(?:be\s+)?(?:ok(?:ay)?|fine|"
@@ -379,6 +384,7 @@ _INTENDED_CHANGE = re.compile(
     r"open|opening|close|closing|increase|increasing|decrease|decreasing|change|changing|take|taking)\b"
     r".*\b(?:(?:is\s+(?:that|it|this)|would\s+(?:that|it|this)\s+be|that'?s)\s+(?:ok(?:ay)?|fine|allowed|"
     r"safe|acceptable|permitted|within\s+(?:the\s+)?limits|a\s+good\s+idea|wise|sensible)\b"
+    r"|(?:a\s+)?good\s+idea\s*\?"
     # "..., should I do it?", "..., can I go ahead?", "..., do you agree?", "..., any objection?"
     r"|(?:should|shall|can|may)\s+(?:i|we)(?:\s+(?:do\s+(?:it|that|so)|go\s+ahead))?\s*\?"
     r"|do\s+you\s+(?:think\s+(?:so|that'?s\s+(?:ok|fine|right))|agree)\b|any\s+objections?\b"
@@ -416,6 +422,7 @@ def asks_for_limits(text: str) -> bool:
     lowered = " ".join(text.lower().split())
     if (
         _VALUE_WITHIN_LIMITS.search(lowered)
+        or _VALUE_ON_WITHIN_LIMITS.search(lowered)
         or _INTENDED_CHANGE.search(lowered)
         or _VALUE_OK_FOR.search(lowered)
         or _WHETHER_A_VALUE_IS_ALLOWED.search(lowered)

@@ -78,6 +78,7 @@ from osprey_desktop.language.clauses import (
     without_fillers,
     without_question_about_it,
     without_refusal_words,
+    without_the_refused,
 )
 from osprey_desktop.language.conditions import (
     YES_NO_LEAD,
@@ -819,6 +820,8 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         phrase,
         flags=re.I,
     )
+    # "do not touch the correctors, I only want the sector 3 orbit": the refused thing is left
+    phrase = without_the_refused(phrase)
     phrase = without_refusal_words(phrase)  # "I'm not going to touch the ID09 gap"
     phrase = _target_phrase(phrase, [])
     phrase = without_slot_words(phrase, intent, reference)

@@ -390,7 +390,8 @@ _UNDO_SINCE = re.compile(
     re.I,
 )
 _UNDO_A_PERIOD = re.compile(
-    r"\bundo\s+(?:whatever\s+(?:happened|was\s+done)\s+to|what\s+(?:happened|was\s+done)\s+to|"
+    r"\bundo\s+(?:(?:whatever|what|anything(?:\s+that)?)\s+(?:happened|was\s+done|got\s+done|"
+    r"changed)\s+(?:to|on|with)|"
     r"(?:all\s+)?(?:the\s+)?(?:changes?|writes?)\s+(?:to|of|on))\s+(?P<what>.+?)\s+(?:in|during|over|"
     r"for|within)\s+the\s+(?:last|past)\s+(?:(?P<n>\d+|two|three|four|five|six|ten|twelve)\s+)?"
     r"(?P<unit>hours?|minutes?|mins?|days?)\b",

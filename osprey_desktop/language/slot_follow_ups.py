@@ -67,6 +67,10 @@ def slots_replaced(
     if not previous.targets or previous.changes or new.changes:
         return None
     text = re.sub(r"\bi\s+mean(?:t)?\b", " ", new.text.strip(), flags=re.I)  # no statistic
+    # "just the current value": the value now (never the beam current)
+    text = re.sub(
+        r"\b(?:current|present|latest)\s+(?=values?\b|readings?\b)", "now ", text, flags=re.I
+    )
     dropped = _DROPPED.match(text)
     plot_dropped = bool(dropped and dropped["what"].lower() in PLOT_VERBS | {"plot", "plots"})
     if dropped:

@@ -58,8 +58,15 @@ __all__ = ["slips_respelled", "verb_spelled"]
 #: Words of the grammar, never respelled as another.
 _KNOWN = CHANGE | READ_VERBS | PLOT_VERBS | QUESTION_LEADS | STOP_WORDS | POLITE | DETERMINERS
 _VERBS_TO_SPELL = sorted(w for w in CHANGE | READ_VERBS | PLOT_VERBS if len(w) >= 4)
-#: Words that ask for history, a statistic or a plot, long enough to respell safely.
-_ASKING_WORDS = sorted(w for w in HISTORY_WORDS | STATISTIC_WORDS | PLOT_VERBS if len(w) >= 5)
+#: Words of a time ("midnihgt", "yesterdya"), respelled like those asking for history.
+_TIME_WORDS_TO_SPELL = frozenset(
+    """yesterday midnight morning afternoon evening tonight overnight minutes hours seconds
+    today since between""".split()  # noqa: SIM905 - a word list reads better as text
+)
+#: Words that ask for history, a statistic, a plot or a time, long enough to respell safely.
+_ASKING_WORDS = sorted(
+    w for w in HISTORY_WORDS | STATISTIC_WORDS | PLOT_VERBS | _TIME_WORDS_TO_SPELL if len(w) >= 5
+)
 
 
 def _close_to(word: str, verb: str) -> bool:
@@ -386,8 +393,8 @@ def _swapped_or_missing(word: str, other: str) -> bool:
 
 def request_words_spelled(text: str, facility_words: frozenset[str]) -> str:
     """``text`` with each word of five letters or more that is no word of the grammar or of
-    the facility, but one slip from exactly one word that asks for history, a statistic or a
-    plot, spelled as that word ("hisotry" -> "history", "avergae" -> "average")."""
+    the facility, but one slip from exactly one word that asks for history, a statistic, a
+    plot or a time, spelled as that word ("hisotry" -> "history", "midnihgt" -> "midnight")."""
 
     def spelled(found: re.Match[str]) -> str:
         word = found.group(0).lower()

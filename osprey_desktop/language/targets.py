@@ -147,17 +147,32 @@ _DEVICE = re.compile(r"^[A-Za-z]{1,5}\d{1,3}$")
 
 def _roles_over_a_run(parts: list[str]) -> list[str]:
     """ "QF1 and QD2 setpoints", "BPM2 and BPM3 vertical": role words and qualifiers after the
-    last device of a run of device names belong to every device of the run."""
-    if len(parts) < 2:
-        return parts
-    last = parts[-1].split()
-    roles = [w for w in last[1:] if _is_qualifier(w)]
-    if not roles or len(roles) != len(last) - 1 or not _DEVICE.match(last[0]):
-        return parts
-    run = [p for p in parts[:-1] if _DEVICE.match(p.strip())]
-    if len(run) != len(parts) - 1:
-        return parts
-    return [f"{p} {' '.join(roles)}" for p in parts[:-1]] + [parts[-1]]
+    last device of a run of device names belong to every device of the run; so do the words of
+    a field for devices of the same family ("ID 2 and ID 4 gap readbacks"). A run ends where a
+    part is more than a device's name, wherever the list goes on after it ("HCM 5 and HCM 6
+    readbacks, plus the sector 2 temperature")."""
+    out = list(parts)
+    for at in range(1, len(out)):
+        words = out[at].split()
+        if len(words) < 2 or not _DEVICE.match(words[0]) or len(words) > 4:
+            continue
+        rest = words[1:]
+        if any(re.search(r"\d", w) for w in rest):
+            continue
+        # roles belong to any device ("HCM36 and VCM36 setpoints"); a plane or a field only
+        # to the devices of its family ("IG 5 and BPM 3 x": the gauge has no plane)
+        qualifiers = all(
+            w.lower().rstrip("s") in ROLE_WORDS or w.lower() in ROLE_WORDS for w in rest
+        )
+        family = re.match(r"[A-Za-z]+", words[0]).group(0).lower()  # type: ignore[union-attr]
+        before = at - 1
+        while before >= 0 and _DEVICE.match(out[before].strip()):
+            same = out[before].strip().lower().startswith(family)
+            if not (qualifiers or same):
+                break
+            out[before] = f"{out[before].strip()} {' '.join(rest)}"
+            before -= 1
+    return out
 
 
 # "the current the lifetime the energy": an article that starts a noun phrase right after a

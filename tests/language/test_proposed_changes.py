@@ -227,3 +227,11 @@ def test_whether_a_change_would_be_safe_is_a_question_of_the_limits(text):
 )
 def test_a_change_asked_politely_is_no_question_of_the_limits(text):
     assert not asks_for_limits(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["is 4.5 A on VCM 30 within limits?", "I might raise QF 13 by 1 A. good idea?"],
+)
+def test_a_value_on_a_device_or_a_plan_asked_about_is_a_question_of_the_limits(text):
+    assert asks_for_limits(text)

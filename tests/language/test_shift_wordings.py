@@ -202,3 +202,46 @@ def test_min_counting_minutes_asks_no_statistic():
 )
 def test_eta_is_said_in_words(text, said):
     assert said in parse(text).canonical
+
+
+@pytest.mark.parametrize(
+    ("text", "targets"),
+    [
+        (
+            "QD 6 and QD 8 readbacks, plus the energy",
+            ("QD6 readbacks", "QD8 readbacks", "the energy"),
+        ),
+        (
+            "ID 5 and ID 9 gap setpoints and the lifetime",
+            ("ID5 gap setpoints", "ID9 gap setpoints", "the lifetime"),
+        ),
+        ("IG 3 and BPM 7 y", ("IG3", "BPM7 y")),
+    ],
+)
+def test_a_role_or_field_after_a_run_of_devices_belongs_to_the_run(text, targets):
+    assert parse(text).targets == targets
+
+
+def test_a_refused_thing_is_no_target_when_another_is_asked_for_alone():
+    request = parse("don't touch the quads, I just want to see the vertical orbit in sector 6")
+    assert request.targets == ("the vertical orbit in sector 6",)
+
+
+@pytest.mark.parametrize("text", ["lifetime since midnihgt", "the current yesterdya at 16:00"])
+def test_a_slip_in_a_time_word_is_that_word(text):
+    assert parse(text).time is not None
+
+
+def test_a_device_that_needs_a_value_told_then_asked_is_the_change():
+    request = parse("VCM 21 needs to sit at 0.12 A, please set it")
+    assert request.intent == "write" and request.targets == ("VCM21",)
+    assert request.quantity.value == pytest.approx(0.12)
+
+
+def test_undo_whatever_changed_over_a_span_restores_the_value_from_its_start():
+    request = parse("undo whatever changed on QF 21 in the last three hours")
+    assert request.intent == "restore" and "3 hours ago" in request.canonical
+
+
+def test_rf_v_in_lower_case_is_the_rf_voltage():
+    assert "RF voltage" in parse("rf V readback please").canonical

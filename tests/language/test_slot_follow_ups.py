@@ -172,3 +172,26 @@ def test_another_target_for_a_statistic_keeps_the_statistic_and_its_window():
 def test_the_other_way_after_a_change_flips_its_sign():
     request = merged("raise VCM 19 by 0.05 A", "the other way")
     assert request is not None and request.quantity.value == pytest.approx(-0.05)
+
+
+def test_the_plane_of_the_previous_device_goes_to_the_next():
+    request = merged("what's the BPM 51 x reading", "and BPM 52?")
+    assert request is not None and request.targets[0].split()[-1].lower() == "x"
+
+
+def test_the_current_value_after_a_history_is_the_value_now():
+    request = merged("IG 17 pressure over the last day", "only the current value")
+    assert request is not None and request.intent == "read" and request.time is None
+    assert "IG17" in request.canonical
+
+
+def test_at_that_moment_is_the_previous_moment():
+    request = merged("what was the beam current at 04:20", "and the lifetime at that moment?")
+    assert request is not None and request.time is not None
+    assert "04:20" in request.time.canonical and "lifetime" in request.canonical
+
+
+def test_go_and_a_number_after_a_change_is_its_new_value():
+    request = merged("open the ID 11 gap to 30 mm", "go 28 instead")
+    assert request is not None and request.intent == "write"
+    assert request.quantity.value == pytest.approx(28)

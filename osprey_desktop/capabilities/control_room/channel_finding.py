@@ -53,7 +53,7 @@ from osprey_desktop.channels.query import (
     expand_name_ranges,
 )
 from osprey_desktop.channels.search import without_sector
-from osprey_desktop.language.clauses import without_question_about_it
+from osprey_desktop.language.clauses import without_question_about_it, without_the_refused
 from osprey_desktop.language.lexicon import FUNCTION_WORDS, VAGUE_AMOUNTS
 from osprey_desktop.language.numbers import NUMBER_WORDS
 from osprey_desktop.language.time_parsing import strip_time_expressions
@@ -1084,7 +1084,9 @@ class ChannelFindingCapability(ControlRoomCapability):
             text, source, condition = _write_clause(text)
         asked = text
         if not writable:
-            text = without_question_about_it(_without_a_statistic(text, database))
+            text = without_the_refused(
+                without_question_about_it(_without_a_statistic(text, database))
+            )
         # model-assisted finding (models.planner: chat_model): asked here, on the running loop
         # (a sync call would block the window); _find takes its checked choice
         targets = [str(t) for t in self.get_parameters().get("targets") or [] if str(t).strip()]
