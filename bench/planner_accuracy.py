@@ -3,7 +3,7 @@
     .venv/bin/python bench/planner_accuracy.py
         [--set dev|heldout|blind|blind2|blind3|blind4|styles|outside|outside2|outside3|outside4
                |blind5|outside5|blind6|outside6|outside7|blind7|outside8|blind8|outside9|blind9
-               |outside10|blind10|outside11|blind11|families|both|all]
+               |outside10|blind10|outside11|blind11|outside12|blind12|families|both|all]
         [--show-misses]
     .venv/bin/python bench/planner_accuracy.py --table     # plans only, over the unit-test table
 
@@ -86,6 +86,11 @@ multi-item checks, writes of every kind, requests that must not write, two-turn 
 and three habits (an experienced operator, a new operator describing devices, a machine
 physicist on a study shift), split the same way; both were scored first on the commit that
 started the round they were written in, before any rule written after them.
+``outside12`` (dev) and ``blind12`` (blind) are one set of 200 requests by a twelfth person in
+the same families of an ordinary shift and three more habits (a shift leader on a busy evening,
+a vacuum and RF specialist called in for a problem, a beamline coordinator relaying users),
+split the same way; both were scored first in the middle of the round they were written in
+(commit ``2310613``), before any rule written after them.
 """
 
 from __future__ import annotations
@@ -134,6 +139,8 @@ SETS = {
     "blind10": QUERIES / "requests_blind10.json",
     "outside11": QUERIES / "requests_outside11.json",
     "blind11": QUERIES / "requests_blind11.json",
+    "outside12": QUERIES / "requests_outside12.json",
+    "blind12": QUERIES / "requests_blind12.json",
 }
 
 PLANS: dict[str, tuple[str, ...]] = {
@@ -350,6 +357,7 @@ async def run_sets(names: list[str], show_misses: bool, show_heldout: bool) -> i
             "outside9": show_misses,
             "outside10": show_misses,
             "outside11": show_misses,
+            "outside12": show_misses,
             "heldout": show_heldout,
         }.get(name, False)
         _report(name, score, time.perf_counter() - started, shown)
