@@ -99,6 +99,10 @@ def changes_said_plainly(text: str) -> str:
     work = _ADD_TO.sub(lambda m: f"increase {m['what']} by {m['amount']}", work)
     # "ID04 gap = 2x now", "QF3 to 1.5 times its value": a change by a factor
     work = _TIMES_NOW.sub(_times_now, work)
+    # "give QF 3 another amp", "give HCM 4 another 0.1 A": more of the same, that much
+    work = _ANOTHER.sub(_another, work)
+    # "scale QF 5 by 1.01", "multiply the ID 4 gap by 0.9": a change by a factor
+    work = _SCALED.sub(_scaled, work)
     # "double the ID11 gap", "halve the QF 3 current": a change by a factor
     work = _BY_FACTOR.sub(
         lambda m: (
@@ -476,6 +480,35 @@ _TIMES_NOW = re.compile(
     r"its\s+value)?\s*[.!?]*$",
     re.I,
 )
+
+
+_ANOTHER = re.compile(
+    r"\b(?:give|add)\s+(?P<what>(?:the\s+)?[A-Za-z]{1,5}\s?\d{1,3}(?:\s+(?:gap|current|setpoint))?)\s+"
+    r"(?:another|one\s+more|an\s+extra)\s+(?P<number>[-+]?(?:\d+(?:\.\d*)?|\.\d+)\s*)?"
+    r"(?P<unit>amps?|amperes?|a|millimet(?:er|re)s?|mm|mhz|khz|mv|kv)\b",
+    re.I,
+)
+
+
+def _another(found: re.Match[str]) -> str:
+    amount = (found["number"] or "1 ").strip() or "1"
+    return f"increase {found['what']} by {amount} {found['unit']}"
+
+
+_SCALED = re.compile(
+    r"\b(?:scale|multiply)\s+(?P<what>(?:the\s+)?[^,;?!]+?)\s+(?:by|with)\s+(?:a\s+factor\s+(?:of\s+)?)?"
+    r"(?P<factor>\d+(?:\.\d+)?|\.\d+)(?!\s*(?:%|percent|[a-zµ]))",
+    re.I,
+)
+
+
+def _scaled(found: re.Match[str]) -> str:
+    """ "scale QF 5 by 1.01" -> "increase QF 5 by 1%" (never by 1.01 A)."""
+    factor = float(found["factor"])
+    if factor <= 0 or factor == 1:
+        return found.group(0)
+    word = "increase" if factor > 1 else "decrease"
+    return f"{word} {found['what'].strip()} by {abs(factor - 1) * 100:.6g}%"
 
 
 def _times_now(found: re.Match[str]) -> str:

@@ -170,7 +170,7 @@ def read_quantity(text: str, lowered_words: list[str]) -> tuple[Quantity | None,
         used.update(re.findall(r"[a-z]+", amount.words.lower()))
         unit = amount.unit
         if unit == "%":
-            sign = _direction(before_words[-4:] + after_words) or 1
+            sign = _direction(before_words[-8:] + after_words) or 1  # "lower the RF voltage by 2%"
             return Quantity("percent", sign * amount.value, "%", amount.words), used
         comparative = _direction(after_words)
         if comparative and before_words[-1:] != ["to"]:
@@ -183,6 +183,8 @@ def read_quantity(text: str, lowered_words: list[str]) -> tuple[Quantity | None,
             return Quantity("relative", comparative * amount.value, unit, amount.words), used
         if before_words[-1:] == ["by"]:
             way = _direction(before_words[-8:])
+            if not way and "back" in before_words[-4:-1]:
+                way = -1  # "ease VCM 20 back by 0.05 A", "dial it back by 1 kHz": less
             if way and amount.value < 0:
                 return _signs_disagree(amount, used)  # "lower QF3 by -1 A": which way?
             sign = way or 1

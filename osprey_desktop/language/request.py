@@ -105,6 +105,7 @@ from osprey_desktop.language.lexicon import (
     COMPARE_WORDS,
     CROSSED_WORDS,
     DOWN_WORDS,
+    GRAMMAR_WORDS,
     HISTORY_WORDS,
     NEGATIONS,
     ORDINALS,
@@ -465,6 +466,36 @@ _RETRACTION = re.compile(
     r"(?:instead\b[\s,]*)?",
     re.I,
 )
+
+
+#: a way said with an amount: a sign typed on it, or a word of direction
+_WAY_SAID = re.compile(
+    r"[-+−]\s*\.?\d|\b(?:up|down|dn|higher|lower|more|less|back|raise|lower|increase|decrease|"
+    r"reduce|minus|plus|negative|positive|wider|narrower|in|out)\b",
+    re.I,
+)
+
+
+def _untaught_verb(
+    targets: tuple[str, ...], intent: str, quantity: Quantity | None, vocabulary: Vocabulary
+) -> str | None:
+    """The first word of a change's first target when it is a verb nobody taught the grammar:
+    a plain word the channel list lacks, right before a device's name or an article."""
+    if intent not in CHANGE_INTENTS or quantity is None or quantity.value is None or not targets:
+        return None
+    words = targets[0].split()
+    if len(words) < 2 or not words[0].isalpha() or len(words[0]) < 3:
+        return None
+    first = words[0].lower()
+    if (
+        first in vocabulary.channel_words
+        or first in GRAMMAR_WORDS
+        or first in vocabulary.device_prefixes
+    ):
+        return None
+    if not (re.fullmatch(r"[A-Za-z]{1,5}\d{1,3}", words[1]) or words[1].lower() in ("the", "a")):
+        return None
+    return words[0]
 
 
 def _asks_a_statistic(lowered: str) -> bool:
@@ -890,7 +921,6 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     if relation is not None:
         targets = relation
     targets = with_roles(targets, lowered, vocabulary.channel_words)
-
     # words: used by a slot, by a target the vocabulary knows, or unused
     target_words = set(re.findall(r"[a-z]+", " ".join(targets).lower()))
     known = vocabulary.channel_words
@@ -931,6 +961,17 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
             # "vertical correctors 31 through 33 to 0.05 A": numbers of devices beside the
             # value; the verb the value implies says which one the value is
             canonical = f"set {canonical}"
+    untaught = _untaught_verb(targets, intent, quantity, vocabulary)
+    if untaught is not None and quantity is not None:
+        # "knock QD 4 down by 1 A", "shift VCM 3 by +0.02 A": a verb nobody taught the grammar,
+        # leading a device and an amount, is the change's verb (never a word of the target);
+        # an amount it gives no way to ("detune the RF by 1 kHz") is asked which way
+        targets = (targets[0].split(None, 1)[1], *targets[1:])
+        used.add(untaught.lower())
+        unplaced = [w for w in unplaced if w.lower() != untaught.lower()]
+        if quantity.kind == "relative" and not _WAY_SAID.search(canonical):
+            quantity = Quantity("comparative", None, None, quantity.words)
+
     if not unplaced:  # every word placed: the change is said the way the writers read it
         canonical = canonical_change(
             canonical,

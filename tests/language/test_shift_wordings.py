@@ -245,3 +245,45 @@ def test_undo_whatever_changed_over_a_span_restores_the_value_from_its_start():
 
 def test_rf_v_in_lower_case_is_the_rf_voltage():
     assert "RF voltage" in parse("rf V readback please").canonical
+
+
+@pytest.mark.parametrize(
+    ("text", "target", "value"),
+    [
+        ("nudge QD 20 down by 0.5 A", "QD20", -0.5),  # a taught verb, for comparison
+        ("jog QD 20 down by 0.5 A", "QD20", -0.5),
+        ("ease VCM 7 back by 0.02 A", "VCM7", -0.02),
+        ("slide HCM 30 by -0.1 A", "HCM30", -0.1),
+        ("steer HCM 2 over to 0.35 A", "HCM2", 0.35),
+    ],
+)
+def test_a_verb_nobody_taught_leading_a_device_and_an_amount_is_the_change(text, target, value):
+    request = parse(text)
+    assert request.intent == "write" and request.targets == (target,)
+    assert request.quantity.value == pytest.approx(value)
+
+
+def test_an_amount_that_an_untaught_verb_gives_no_way_is_asked():
+    request = parse("jog QD 20 by 0.5 A")
+    assert request.intent == "write" and request.quantity.value is None
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("lower the RF voltage setpoint by 2%", -2.0),
+        ("decrease the ID 9 gap by 10 percent", -10.0),
+        ("scale QD 6 by 0.98", -2.0),
+        ("multiply the ID 9 gap by 1.1", 10.0),
+    ],
+)
+def test_percent_and_factor_changes_keep_their_way(text, value):
+    request = parse(text)
+    assert request.quantity.kind == "percent"
+    assert request.quantity.value == pytest.approx(value)
+
+
+def test_another_amount_is_more_of_it():
+    request = parse("give QD 14 another 0.5 A")
+    assert request.intent == "write" and request.quantity.kind == "relative"
+    assert request.quantity.value == pytest.approx(0.5)
