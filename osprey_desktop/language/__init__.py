@@ -53,8 +53,12 @@ list, its time zone) is handed in by the caller.
 * ``follow_ups``: a follow-up as the previous parse with the slots the new turn names replaced.
 * ``pronoun_follow_ups``: a follow-up that names no channel ("→ 94 then", "half amp down",
   "what was it at midnight?", "give QF33 the same, like this one") on the channels just read.
+* ``slot_follow_ups``: a follow-up made only of slots (a role, a statistic, "now", a shift of
+  the moment, a place, a plot or a table), every other word saying nothing ("max instead",
+  "15 minutes later?", "sector 9 as well").
 * ``spelling``: a verb typed with one slip, leading a request, read as that verb; slips in
   the grammar's and the channel list's words and chat spellings ("insted", "volatge", "wat");
+  a word asking for history, a statistic or a time one slip away ("hisotry", "midnihgt");
   a short verb with a letter doubled ("seet"), "too" before a number, "lsat".
 * ``device_prefix_slips``: a device prefix typed with two neighbouring letters swapped ("vmc
   7", "HMC21") read as the list's one prefix that close (the finder uses it too).

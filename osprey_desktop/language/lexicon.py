@@ -46,7 +46,7 @@ CHANGE = CHANGE_VERBS | _set(
     """open close shut bring drive take make return start stop insert retract extract arm
     disarm activate deactivate match copy restore revert zero put raise lower drop reduce
     increase decrease cut boost widen narrow steer degauss cycle dial crank rise increment
-    decrement diminish fix correct get"""
+    decrement diminish fix correct"""
 )
 #: Verbs that read, and change only when a value follows "to": "can we get QF 9 to 121.5".
 READ_OR_CHANGE = _set("get")
