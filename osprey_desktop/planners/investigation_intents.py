@@ -57,6 +57,11 @@ _STATISTICS = re.compile(
     r"statistics|stats|excursions?|variation|fluctuat\w*|stable|stability|sigma)\b",
     re.I,
 )
+_ONE_DEVICE = re.compile(
+    r"\b(?!(?:last|past|next|over|the|for|since|from|and|to|at|in|by|of|about|sector|cell)\b)"
+    r"[A-Za-z]{2,5}\s?\d{1,3}\b(?![:.]\d|\s*(?:h|hours?|min|minutes?|days?|s)\b)",
+    re.I,
+)
 _RANKED = re.compile(r"\b(?:excursions?|largest|biggest|smallest)\b", re.I)
 _EVENTS = re.compile(
     r"\b(?:when\s+did|when\s+was\s+the\s+last|how\s+often|how\s+many\s+times|"
@@ -217,6 +222,9 @@ def investigation_kind(text: str) -> IntentKind | None:
         _STATISTICS.search(text)
         and _TIME_WORDS.search(text)
         and (_RANKED.search(text) or _RANKS.search(text))
+        # "largest excursion of BPM 70 x in the last 2 hours": one device named, its own
+        # statistic (a history request), no ranking across channels
+        and len(set(_ONE_DEVICE.findall(text))) != 1
     ):
         return "statistics"
     if _SECTORS_COMPARED.search(text) and not _ALARM.search(text):

@@ -110,3 +110,8 @@ def test_a_beam_quantity_the_list_lacks_is_asked_not_read_from_a_monitor(
 ) -> None:
     with pytest.raises(ClarificationRequired, match="dispersion"):
         _find(database, "the horizontal dispersion at BPM 5")
+
+
+def test_a_comparative_of_a_question_is_no_word_the_list_lacks(database: ChannelDatabase) -> None:
+    names, note = _find(database, "is the lifetime longer now")
+    assert names == ["SR:DCCT:Lifetime"] and note == ""

@@ -72,3 +72,11 @@ def test_other_requests_are_left_alone(text: str) -> None:
 )
 def test_a_value_at_an_event_is_no_investigation_of_it(text, kind):
     assert investigation_kind(text) == kind
+
+
+def test_the_largest_excursion_of_one_named_device_is_its_own_statistic_not_a_ranking():
+    from osprey_desktop.planners.investigation_intents import investigation_kind
+
+    assert investigation_kind("largest excursion of BPM 21 y over the last 3 hours") is None
+    assert investigation_kind("largest excursion of BPM 21 and BPM 22 since 06:00") == "statistics"
+    assert investigation_kind("which BPM had the largest excursion in the last 2 hours")
