@@ -504,20 +504,22 @@ _SCALED = re.compile(
 
 def _scaled(found: re.Match[str]) -> str:
     """ "scale QF 5 by 1.01" -> "increase QF 5 by 1%" (never by 1.01 A)."""
+    return _by_a_factor(found)
+
+
+def _times_now(found: re.Match[str]) -> str:
+    """ "ID04 gap = 2x now" -> "increase ID04 gap by 100%"; "0.5x" a decrease by 50%."""
+    return _by_a_factor(found)
+
+
+def _by_a_factor(found: re.Match[str]) -> str:
+    """The change by the match's ``factor`` of its ``what``, said as a percent change (a
+    factor of 1 or less than nothing is left as typed)."""
     factor = float(found["factor"])
     if factor <= 0 or factor == 1:
         return found.group(0)
     word = "increase" if factor > 1 else "decrease"
     return f"{word} {found['what'].strip()} by {abs(factor - 1) * 100:.6g}%"
-
-
-def _times_now(found: re.Match[str]) -> str:
-    """ "ID04 gap = 2x now" -> "increase ID04 gap by 100%"; "0.5x" a decrease by 50%."""
-    factor = float(found["factor"])
-    if factor <= 0 or factor == 1:
-        return found.group(0)
-    word = "increase" if factor > 1 else "decrease"
-    return f"{word} {found['what'].strip()} by {abs(factor - 1) * 100:g}%"
 
 
 _GO_AHEAD = re.compile(

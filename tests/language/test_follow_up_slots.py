@@ -9,26 +9,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from osprey_desktop.language.follow_ups import follow_up
-from osprey_desktop.language.request import Vocabulary, parse_request
 from osprey_desktop.language.time_words import hours_of_past_moments
-
-WORDS = Vocabulary(
-    device_prefixes=frozenset({"hcm", "vcm", "qf", "qd", "bpm", "id", "ig"}),
-    channel_words=frozenset(
-        {"beam", "current", "lifetime", "tune", "horizontal", "vertical", "rf", "voltage"}
-        | {"gap", "vacuum", "pressure", "orbit", "corrector", "correctors"}
-    ),
-)
-NOW = datetime(2026, 11, 26, 15, 30, tzinfo=ZoneInfo("Europe/Berlin"))
-
-
-def parse(text: str):
-    return parse_request(text, WORDS, NOW)
-
-
-def merged(previous: str, new: str):
-    return follow_up(parse(previous), parse(new), WORDS)
+from tests.support.follow_up_turns import merged, parse
 
 
 @pytest.mark.parametrize("said", ["no: 0.55 A", "no — 0.55", "0.55, not 0.6", "no; 0.55 A"])

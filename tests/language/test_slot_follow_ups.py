@@ -3,31 +3,10 @@ the previous request or says nothing; one word of its own makes a request of its
 
 from __future__ import annotations
 
-from datetime import datetime
-from zoneinfo import ZoneInfo
-
 import pytest
 
-from osprey_desktop.language.follow_ups import follow_up
-from osprey_desktop.language.request import Vocabulary, parse_request
 from osprey_desktop.language.slot_follow_ups import slots_replaced
-
-WORDS = Vocabulary(
-    device_prefixes=frozenset({"hcm", "vcm", "qf", "qd", "bpm", "id", "ig"}),
-    channel_words=frozenset(
-        {"beam", "current", "lifetime", "tune", "horizontal", "vertical", "rf", "voltage"}
-        | {"gap", "vacuum", "pressure", "orbit", "corrector", "correctors"}
-    ),
-)
-NOW = datetime(2026, 11, 26, 15, 30, tzinfo=ZoneInfo("Europe/Berlin"))
-
-
-def parse(text: str):
-    return parse_request(text, WORDS, NOW)
-
-
-def merged(previous: str, new: str):
-    return follow_up(parse(previous), parse(new), WORDS)
+from tests.support.follow_up_turns import WORDS, merged, parse
 
 
 @pytest.mark.parametrize("said", ["actually the SP value", "setpoint one, please"])
