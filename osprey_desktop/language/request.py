@@ -470,8 +470,8 @@ _RETRACTION = re.compile(
 
 #: a way said with an amount: a sign typed on it, or a word of direction
 _WAY_SAID = re.compile(
-    r"[-+−]\s*\.?\d|\b(?:up|down|dn|higher|lower|more|less|back|raise|lower|increase|decrease|"
-    r"reduce|minus|plus|negative|positive|wider|narrower|in|out)\b",
+    r"[-+−]\s*\.?\d|\b(?:up|down|dn|higher|lower|more|less|back|raise|increase|decrease|reduce|"
+    r"minus|plus|negative|positive|wider|narrower)\b",
     re.I,
 )
 
@@ -921,6 +921,7 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     if relation is not None:
         targets = relation
     targets = with_roles(targets, lowered, vocabulary.channel_words)
+
     # words: used by a slot, by a target the vocabulary knows, or unused
     target_words = set(re.findall(r"[a-z]+", " ".join(targets).lower()))
     known = vocabulary.channel_words
@@ -965,7 +966,7 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     if untaught is not None and quantity is not None:
         # "knock QD 4 down by 1 A", "shift VCM 3 by +0.02 A": a verb nobody taught the grammar,
         # leading a device and an amount, is the change's verb (never a word of the target);
-        # an amount it gives no way to ("detune the RF by 1 kHz") is asked which way
+        # an amount it gives no way to ("jog QD 20 by 0.5 A") is asked which way
         targets = (targets[0].split(None, 1)[1], *targets[1:])
         used.add(untaught.lower())
         unplaced = [w for w in unplaced if w.lower() != untaught.lower()]

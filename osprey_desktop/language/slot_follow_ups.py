@@ -1,11 +1,13 @@
 """Follow-ups made only of slots: every word of the new turn names a slot of the previous
-request (a role, a statistic, "now", a shift in time, a place, a plot) or says nothing at all.
+request (a role, a statistic, "now", a shift in time, a place, a plot or a table) or says
+nothing at all.
 
 "I wanted the RB value" after "HCM 14 setpoint" replaces the role; "max instead" after "mean
 lifetime over the last 2 hours" the statistic; "just the value now" after a plot asks the same
 channels now; "15 minutes later?" after "lifetime at 03:00" moves the moment; "sector 8" after
 "plot the sector 7 vacuum since midnight" moves the place and keeps the plot and its time;
-"never mind the plot, what is it right now?" drops the plot first. A turn with one word that is
+"never mind the plot, what is it right now?" drops the plot first; "sector 9 as well" adds the
+place. A turn with one word that is
 neither a slot nor a word that never names a thing is a request of its own: this module
 returns None and the other readings of follow-ups (``follow_ups``) go on.
 """
