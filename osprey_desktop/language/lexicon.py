@@ -121,9 +121,14 @@ FUNCTION_WORDS = frozenset().union(
         she him her his their your yours ours anyone anybody someone somebody everyone
         everybody currently presently still yet already roughly approximately around nearly
         almost quite rather pretty really actually machine looking looks seem seems across
-        along throughout between among per via inside beyond often above below under longer
-        shorter bigger smaller larger better worse stronger weaker faster slower"""
+        along throughout between among per via inside beyond often above below under"""
     ),
+)
+
+#: Comparatives: in a comparison with "than" ("is the lifetime longer now than at 7?") they name
+#: nothing; elsewhere ("make the correctors a little stronger") they are a change's way.
+COMPARATIVES = _set(
+    "longer shorter bigger smaller larger better worse stronger weaker faster slower higher lower"
 )
 
 #: Words the grammar reads itself: never taken for a channel word shortened ("set" is no

@@ -60,8 +60,7 @@ _KNOWN = CHANGE | READ_VERBS | PLOT_VERBS | QUESTION_LEADS | STOP_WORDS | POLITE
 _VERBS_TO_SPELL = sorted(w for w in CHANGE | READ_VERBS | PLOT_VERBS if len(w) >= 4)
 #: Words of a time ("midnihgt", "yesterdya"), respelled like those asking for history.
 _TIME_WORDS_TO_SPELL = frozenset(
-    """yesterday midnight morning afternoon evening tonight overnight minutes hours seconds
-    today since between""".split()  # noqa: SIM905 - a word list reads better as text
+    """yesterday midnight morning afternoon evening tonight overnight today since between""".split()  # noqa: SIM905
 )
 #: Words that ask for history, a statistic, a plot or a time, long enough to respell safely.
 _ASKING_WORDS = sorted(
@@ -398,7 +397,13 @@ def request_words_spelled(text: str, facility_words: frozenset[str]) -> str:
 
     def spelled(found: re.Match[str]) -> str:
         word = found.group(0).lower()
-        if word in _KNOWN or word in facility_words or word in _ASKING_WORDS:
+        # "second" is an ordinal, never "seconds" typed short
+        if (
+            word in GRAMMAR_WORDS
+            or word in _KNOWN
+            or word in facility_words
+            or word in _ASKING_WORDS
+        ):
             return found.group(0)
         close = [w for w in _ASKING_WORDS if _close_to(word, w)]
         return close[0] if len(close) == 1 else found.group(0)

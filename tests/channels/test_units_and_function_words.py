@@ -113,5 +113,10 @@ def test_a_beam_quantity_the_list_lacks_is_asked_not_read_from_a_monitor(
 
 
 def test_a_comparative_of_a_question_is_no_word_the_list_lacks(database: ChannelDatabase) -> None:
-    names, note = _find(database, "is the lifetime longer now")
+    names, note = _find(database, "is the lifetime longer now than before")
     assert names == ["SR:DCCT:Lifetime"] and note == ""
+
+
+def test_a_comparative_without_than_still_asks(database: ChannelDatabase) -> None:
+    with pytest.raises(ClarificationRequired):
+        _find(database, "the vertical correctors in sector 5 a little stronger")

@@ -287,3 +287,7 @@ def test_another_amount_is_more_of_it():
     request = parse("give QD 14 another 0.5 A")
     assert request.intent == "write" and request.quantity.kind == "relative"
     assert request.quantity.value == pytest.approx(0.5)
+
+
+def test_second_is_an_ordinal_never_seconds_typed_short():
+    assert "second" in parse("the horizontal position at the second BPM in sector 3").targets[0]

@@ -54,7 +54,7 @@ from osprey_desktop.channels.query import (
 )
 from osprey_desktop.channels.search import without_sector
 from osprey_desktop.language.clauses import without_question_about_it, without_the_refused
-from osprey_desktop.language.lexicon import FUNCTION_WORDS, VAGUE_AMOUNTS
+from osprey_desktop.language.lexicon import COMPARATIVES, FUNCTION_WORDS, VAGUE_AMOUNTS
 from osprey_desktop.language.numbers import NUMBER_WORDS
 from osprey_desktop.language.time_parsing import strip_time_expressions
 from osprey_desktop.language.units import lookup_unit
@@ -728,6 +728,8 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
         and w not in STOPWORDS
         and w not in FUNCTION_WORDS
         and lookup_unit(w) is None  # "above 3e-9 Torr": the unit of a threshold
+        # "is the lifetime longer now than it was at 7": a comparison's word, no channel's
+        and not (w in COMPARATIVES and re.search(rf"\b{w}\s+(?:now\s+)?than\b", text, re.I))
         # "close the ID09 gap a bit": how much, vaguely, names no channel
         and w not in VAGUE_AMOUNTS
     ]
