@@ -294,6 +294,10 @@ def parse_channel_query(text: str, known: Callable[[str], bool] | None = None) -
             else:
                 index += 1
             continue
+        if token == "first" and following in _SECTOR_WORDS:
+            query.sectors.add(1)  # "the first sector": sector 1, no device picked
+            index += 2
+            continue
         if token in _SELECTORS:
             count = _number_at(tokens, index + 1)
             kind = _SELECTORS[token]
@@ -305,6 +309,10 @@ def parse_channel_query(text: str, known: Callable[[str], bool] | None = None) -
                 index += 1
             continue
         ordinal = _ordinal_at(tokens, index)
+        if ordinal is not None and ordinal[1] < len(tokens) and tokens[ordinal[1]] in _SECTOR_WORDS:
+            query.sectors.add(ordinal[0])  # "in the third sector": sector 3
+            index = ordinal[1] + 1
+            continue
         if ordinal is not None:
             query.ordinal = ("nth", ordinal[0])
             index = ordinal[1]

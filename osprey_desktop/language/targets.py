@@ -145,6 +145,9 @@ def _as_adjective(word: str) -> str:
 _DEVICE = re.compile(r"^[A-Za-z]{1,5}\d{1,3}$")
 
 
+_PLURAL_ROLES = frozenset({"readbacks", "setpoints"})
+
+
 def _roles_over_a_run(parts: list[str]) -> list[str]:
     """ "QF1 and QD2 setpoints", "BPM2 and BPM3 vertical": role words and qualifiers after the
     last device of a run of device names belong to every device of the run; so do the words of
@@ -152,6 +155,13 @@ def _roles_over_a_run(parts: list[str]) -> list[str]:
     part is more than a device's name, wherever the list goes on after it ("HCM 5 and HCM 6
     readbacks, plus the sector 2 temperature")."""
     out = list(parts)
+    last = out[-1].split() if out else []
+    if len(out) == 2 and last and last[-1].lower() in _PLURAL_ROLES:
+        # "RF cavity voltage and master oscillator frequency readbacks": a plural role after
+        # the last of two described items is the role of both
+        first = out[0].split()
+        if not any(w.lower() in ROLE_WORDS for w in first) and not _DEVICE.match(out[0].strip()):
+            out[0] = f"{out[0].strip()} {last[-1]}"
     for at in range(1, len(out)):
         words = out[at].split()
         if len(words) < 2 or not _DEVICE.match(words[0]) or len(words) > 4:

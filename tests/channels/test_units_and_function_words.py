@@ -120,3 +120,11 @@ def test_a_comparative_of_a_question_is_no_word_the_list_lacks(database: Channel
 def test_a_comparative_without_than_still_asks(database: ChannelDatabase) -> None:
     with pytest.raises(ClarificationRequired):
         _find(database, "the vertical correctors in sector 5 a little stronger")
+
+
+def test_an_ordinal_before_sector_is_the_sector(database: ChannelDatabase) -> None:
+    assert _find(database, "the first vertical corrector of the fifth sector")[0] == [
+        "SR05C:VCM13:Current:RB"
+    ]
+    names, _ = _find(database, "the gauges in the first sector")
+    assert names == ["SR01C:IG01:Pressure", "SR01C:IG02:Pressure"]

@@ -291,3 +291,11 @@ def test_another_amount_is_more_of_it():
 
 def test_second_is_an_ordinal_never_seconds_typed_short():
     assert "second" in parse("the horizontal position at the second BPM in sector 3").targets[0]
+
+
+def test_a_plural_role_after_two_described_items_is_the_role_of_both():
+    assert parse("the cavity voltage and the oscillator frequency setpoints").targets == (
+        "the cavity voltage setpoints",
+        "the oscillator frequency setpoints",
+    )
+    assert parse("the lifetime and the RF voltage readback").targets[0] == "the lifetime"
