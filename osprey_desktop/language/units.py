@@ -109,6 +109,7 @@ def lookup_unit(unit: str) -> tuple[str, float] | None:
     return None if found is None else (found[1], found[2])
 
 
+@lru_cache(maxsize=256)
 def spoken_names(unit: str) -> tuple[str, ...]:
     """The words a unit is said with, spelt out ("mA" -> milliamp, milliamps, milliampere,
     milliamperes): how "how many milliamps are stored" names the channels measured in mA.

@@ -111,14 +111,15 @@ def _said_as_a_step(question: str, given: Amount) -> bool:
     )
 
 
-def _in_channel_units(given: Amount | None, units: str, step: bool) -> float | None:
-    """The amount asked about in the channel's own unit ("2 kHz" of a setpoint in MHz)."""
-    if given is None:
-        return None
-    try:
-        return convert(float(given.value), given.unit, units, delta=step) if units else None
-    except (UnitConversionError, ValueError):
+def _in_channel_units(given: Amount, units: str, step: bool) -> float | None:
+    """The amount asked about in the channel's own unit ("2 kHz" of a setpoint in MHz); as
+    given when the channel states no unit; None when the two units do not convert."""
+    if not units:
         return float(given.value)
+    try:
+        return convert(float(given.value), given.unit, units, delta=step)
+    except (UnitConversionError, ValueError):
+        return None
 
 
 def _rule_line(
@@ -126,8 +127,6 @@ def _rule_line(
 ) -> str:
     units = getattr(database.get(members[0]), "units", "") or ""
     value = _in_channel_units(given, units, step) if given is not None else None
-    if given is not None and value is None:
-        value = float(given.value)
     unit = f" {units}" if units else ""
     if not rule.writable:
         return f"- {_listed(members)}: never written (`{key}`)."
@@ -142,7 +141,9 @@ def _rule_line(
         parts.append(f"at most {rule.max_step:g}{unit} per write")
     said = ", ".join(parts) or "no limit on the value"
     line = f"- {_listed(members)} (`{key}`): {said}."
-    if value is not None and step:
+    if given is not None and value is None:
+        line += f" {given.words} is no amount in{unit}: it cannot be checked against these limits."
+    elif value is not None and step:
         size = abs(value)
         if rule.max_step is not None and size > rule.max_step + 1e-12:
             line += (

@@ -235,3 +235,9 @@ def test_a_change_asked_politely_is_no_question_of_the_limits(text):
 )
 def test_a_value_on_a_device_or_a_plan_asked_about_is_a_question_of_the_limits(text):
     assert asks_for_limits(text)
+
+
+def test_an_amount_in_a_unit_the_setpoint_is_not_counted_in_is_not_checked(isolated_config):
+    answer = limits_answer("would a 2 mm step on QF 3 be allowed?")
+    assert "2 mm is no amount in A" in answer
+    assert "larger than that" not in answer and "within the largest step" not in answer
