@@ -54,8 +54,53 @@ def _said(value: float, units: str) -> str:
     return f"{value:.7g} {units}".rstrip()
 
 
+def _times_past(values: Sequence[float], limit: float, above: bool) -> int:
+    """How many separate times ``values`` went past ``limit``: a run of samples past it is
+    one time, and it ends only when the value is back by more than the signal's own jitter
+    (twice the median step between samples), so noise on the threshold is not counted as
+    many times. A window that starts past the limit counts that run."""
+    steps = sorted(abs(b - a) for a, b in zip(values, values[1:], strict=False))
+    jitter = 2 * steps[len(steps) // 2] if steps else 0.0
+    sign = 1.0 if above else -1.0
+    times, past_before = 0, False
+    for value in values:
+        beyond = sign * (value - limit)
+        past = beyond > 0 or (past_before and beyond > -jitter)
+        times += past and not past_before
+        past_before = past
+    return times
+
+
+def _how_often(check: Check, seen: Sequence[Observed]) -> list[str]:
+    """ "how often did the current go above 505 mA today?": the times each channel crossed."""
+    assert check.amount is not None
+    above = check.op == ">"
+    word = "above" if above else "below"
+    threshold = f"{_fmt(check.amount)} {check.unit or ''}".rstrip()
+    lines = []
+    for obs in seen:
+        limit = _in_units(check.amount, check.unit, obs.units)
+        if limit is None or not obs.values:
+            continue
+        times = _times_past(obs.values, limit, above)
+        extreme = max(obs.values) if above else min(obs.values)
+        said = "" if times == 0 else " once" if times == 1 else f" {times} times"
+        lines.append(
+            f"{obs.channel} {'never went' if times == 0 else 'went'} {word} {threshold}{said} "
+            f"({'highest' if above else 'lowest'}: {_said(extreme, obs.units)})"
+        )
+    if not lines:
+        return []
+    head = f"**{lines[0]}**" if len(lines) == 1 else f"**How often {word} {threshold}:**"
+    body = "" if len(lines) == 1 else " " + "; ".join(lines)
+    samples = sum(len(obs.values) for obs in seen)
+    return [f"{head}{body}, counted over the window's {samples} samples."]
+
+
 def _level(check: Check, seen: Sequence[Observed], history: bool, at: str = "") -> list[str]:
     assert check.amount is not None
+    if history and check.counted:
+        return _how_often(check, seen)
     above = check.op == ">"
     word = "above" if above else "below"
     hits: list[str] = []

@@ -101,6 +101,8 @@ def changes_said_plainly(text: str) -> str:
     work = _TIMES_NOW.sub(_times_now, work)
     # "give QF 3 another amp", "give HCM 4 another 0.1 A": more of the same, that much
     work = _ANOTHER.sub(_another, work)
+    # "add another amp to QF 3", "put one more 0.1 A on HCM 4": the same, the amount first
+    work = _ANOTHER_TO.sub(_another, work)
     # "scale QF 5 by 1.01", "multiply the ID 4 gap by 0.9": a change by a factor
     work = _SCALED.sub(_scaled, work)
     # "double the ID11 gap", "halve the QF 3 current": a change by a factor
@@ -486,6 +488,14 @@ _ANOTHER = re.compile(
     r"\b(?:give|add)\s+(?P<what>(?:the\s+)?[A-Za-z]{1,5}\s?\d{1,3}(?:\s+(?:gap|current|setpoint))?)\s+"
     r"(?:another|one\s+more|an\s+extra)\s+(?P<number>[-+]?(?:\d+(?:\.\d*)?|\.\d+)\s*)?"
     r"(?P<unit>amps?|amperes?|a|millimet(?:er|re)s?|mm|mhz|khz|mv|kv)\b",
+    re.I,
+)
+
+_ANOTHER_TO = re.compile(
+    r"\b(?:give|add|put)\s+(?:another|one\s+more|an\s+extra)\s+"
+    r"(?P<number>[-+]?(?:\d+(?:\.\d*)?|\.\d+)\s*)?"
+    r"(?P<unit>amps?|amperes?|a|millimet(?:er|re)s?|mm|mhz|khz|mv|kv)\s+(?:to|on(?:to)?)\s+"
+    r"(?P<what>(?:the\s+)?[A-Za-z]{1,5}\s?\d{1,3}(?:\s+(?:gap|current|setpoint))?)\b",
     re.I,
 )
 

@@ -68,6 +68,7 @@ _RANK = re.compile(
     r"vacuum|positions?|channels?|ones?|sectors?))",
     re.I,
 )
+_HOW_OFTEN = re.compile(r"\bhow\s+(?:often|many\s+times)\b|\bnumber\s+of\s+times\b", re.I)
 #: Durations the unit table does not convert to seconds ("over 2 days" names a window too).
 _DAYS = frozenset({"d", "day", "days", "week", "weeks"})
 _OPERATORS = {
@@ -99,6 +100,8 @@ class Check:
     unit: str | None = None
     reference: str | None = None
     words: str = ""
+    #: "how often did X go above ...": the number of times, not only whether
+    counted: bool = False
 
 
 def _amount(said: str) -> float | None:
@@ -112,6 +115,10 @@ def _a_span(found: re.Match[str] | None, text: str) -> bool:
     """A duration said where a request names its window ("plot the lifetime over 2 hours",
     "show the vacuum over 24 h"), not a threshold asked ("is the lifetime over 8 h?")."""
     unit = (found["unit"] or "") if found is not None else ""
+    if found is not None and _OPERATORS.get(found["op"].lower(), ">") == "<":
+        return False  # "below 10 h", "under 8 hours": a level, never a window
+    if _HOW_OFTEN.search(text):
+        return False  # "how often was the lifetime over 12 h": counted, so a level
     if not unit or (unit.lower() not in _DAYS and (lookup_unit(unit) or ("",))[0] != "s"):
         return False
     return "?" not in text and not re.match(r"^\W*(?:is|are|was|were|has|have)\b", text, re.I)
@@ -136,7 +143,13 @@ def check_asked(text: str) -> Check | None:
     if level is not None:
         op = re.sub(r"\s+", " ", level["op"].lower())
         return Check(
-            "level", _OPERATORS.get(op, ">"), _amount(level["num"]), level["unit"], None, level[0]
+            "level",
+            _OPERATORS.get(op, ">"),
+            _amount(level["num"]),
+            level["unit"],
+            None,
+            level[0],
+            counted=_HOW_OFTEN.search(text) is not None,
         )
     nominal = _FROM_NOMINAL.search(text)
     if nominal is not None:

@@ -28,6 +28,8 @@ def said_plainly(text: str) -> str:
     work = _SPAN_BACK.sub(r"\g<span> ago", work)
     # "how many times did X go above ...": how often
     work = re.sub(r"\bhow\s+many\s+times\b", "how often", work, flags=re.I)
+    # "add an amp to QF 3", "QF 3 up a millimetre": one of that unit (never "half an amp")
+    work = _ONE_OF_A_UNIT.sub(_one_of_a_unit, work)
     # "to 500 in mA": the value's own unit, said after "in"
     work = _VALUE_IN_UNIT.sub(_value_in_unit, work)
     # "..., in Hz if you can", "the ID 7 gap in mm please": how to show it, no target
@@ -287,6 +289,22 @@ _SPAN_BACK = re.compile(
     r"days?|weeks?))\s+back\b(?!\s+(?:to|in|by|down|up|on)\b)",
     re.I,
 )
+_ONE_OF_A_UNIT = re.compile(
+    r"\b(?P<article>an?)\s+(?P<unit>amp(?:ere)?|milliamp(?:ere)?|millimet(?:er|re)|mm|volt|"
+    r"kilovolt|megavolt|kv|mv|hertz|kilohertz|khz|mhz)\b(?!-)",
+    re.I,
+)
+
+
+def _one_of_a_unit(found: re.Match[str]) -> str:
+    """ "an amp" -> "1 amp", unless a fraction or a count comes before the article ("half an
+    amp", "a quarter of an amp", "a tenth of a millimetre" are read by the number grammar)."""
+    before = found.string[: found.start()].split()[-1:]
+    if before and before[0].lower() in ("half", "of", "quarter", "third", "tenth", "fraction"):
+        return found.group(0)
+    return f"1 {found['unit']}"
+
+
 _SHOWN_IN = re.compile(
     r"(?<![\d.])[,;]?\s*\b(?:in|as)\s+(?:units\s+of\s+)?(?P<unit>[A-Za-zµ°%][A-Za-zµ°%/]{1,11})"
     r"(?P<tail>\s*(?:,?\s*(?:if\s+(?:you\s+)?(?:can|could|possible)|please|thanks|instead))*)"

@@ -49,3 +49,23 @@ async def test_the_distance_from_nominal_is_said_for_each_channel(session):
 async def test_a_window_said_with_over_gets_no_verdict(session):
     result = await session.submit("plot the lifetime over 2 hours", "t1")
     assert "**No:" not in result.response and "**Yes:" not in result.response
+
+
+async def test_how_often_a_level_was_passed_is_a_count_of_separate_times(session):
+    result = await session.submit("how often was the lifetime over 50 h today?", "t1")
+    assert result.response.lstrip().startswith("**SR:DCCT:Lifetime never went above 50 h")
+    result = await session.submit("how many times did the beam current go above 0.1 mA today", "t2")
+    first = result.response.lstrip().splitlines()[0]
+    assert first.startswith("**SR:DCCT:Current went above 0.1 mA once")
+
+
+def test_a_run_past_the_limit_is_one_time_and_jitter_on_it_is_not_another():
+    from osprey_desktop.answers.checks import _times_past
+
+    assert _times_past([1, 1, 1, 5, 6, 5, 1, 1, 1, 1, 7, 1, 1, 1], 4, above=True) == 2
+    assert _times_past([5, 5, 1], 4, above=True) == 1  # the window starts past the limit
+    assert _times_past([3, 3, 3], 4, above=True) == 0
+    # a value that dips just under the limit by less than its own step-to-step jitter
+    # stays one time
+    assert _times_past([0.0, 0.1, 0.2, 5.0, 3.9, 5.0, 0.2, 0.1, 0.0], 4, above=True) == 1
+    assert _times_past([9, 9, 2, 8, 8, 9, 9, 1, 9, 9], 3, above=False) == 2

@@ -103,3 +103,22 @@ def test_a_window_said_with_over_is_no_threshold(text):
 def test_a_duration_asked_as_a_threshold_is_one():
     check = check_asked("is the lifetime over 8 h?")
     assert check is not None and (check.op, check.amount, check.unit) == (">", 8.0, "h")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "how often did the beam current go above 505 mA since 8?",
+        "how many times was the lifetime under 9 h overnight",
+        "number of times the IG 3 pressure was over 2e-9 yesterday",
+    ],
+)
+def test_how_often_a_level_was_passed_is_counted(text):
+    check = check_asked(text)
+    assert check is not None and check.kind == "level" and check.counted
+
+
+def test_below_a_duration_is_a_level_even_when_no_question_mark_says_so():
+    check = check_asked("how many times was the lifetime below 10 h in the last 2 hours")
+    assert check is not None and (check.op, check.amount, check.unit) == ("<", 10.0, "h")
+    assert not check_asked("was the lifetime above 8 h").counted

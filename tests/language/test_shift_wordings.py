@@ -299,3 +299,26 @@ def test_a_plural_role_after_two_described_items_is_the_role_of_both():
         "the oscillator frequency setpoints",
     )
     assert parse("the lifetime and the RF voltage readback").targets[0] == "the lifetime"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("add an amp to QF 12", 1.0),
+        ("take an amp off QF 12", -1.0),
+        ("open the ID 4 gap by a millimetre", 1.0),
+        ("add another amp to QF 12", 1.0),
+        ("put one more 0.2 A on VCM 7", 0.2),
+        ("raise QF 12 by half an amp", 0.5),
+        ("lower HCM 6 by a tenth of an amp", -0.1),
+    ],
+)
+def test_a_or_an_before_a_unit_is_one_of_it(text, value):
+    request = parse(text)
+    assert request.intent == "write"
+    assert request.quantity.kind == "relative"
+    assert request.quantity.value == pytest.approx(value)
+
+
+def test_an_amp_in_a_question_is_no_change():
+    assert not parse("is HCM 4 drawing an amp?").changes
