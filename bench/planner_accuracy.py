@@ -3,7 +3,8 @@
     .venv/bin/python bench/planner_accuracy.py
         [--set dev|heldout|blind|blind2|blind3|blind4|styles|outside|outside2|outside3|outside4
                |blind5|outside5|blind6|outside6|outside7|blind7|outside8|blind8|outside9|blind9
-               |outside10|blind10|outside11|blind11|outside12|blind12|families|both|all]
+               |outside10|blind10|outside11|blind11|outside12|blind12|outside13|blind13
+               |families|both|all]
         [--show-misses]
     .venv/bin/python bench/planner_accuracy.py --table     # plans only, over the unit-test table
 
@@ -91,6 +92,11 @@ the same families of an ordinary shift and three more habits (a shift leader on 
 a vacuum and RF specialist called in for a problem, a beamline coordinator relaying users),
 split the same way; both were scored first in the middle of the round they were written in
 (commit ``2310613``), before any rule written after them.
+``outside13`` (dev) and ``blind13`` (blind) are one set of 200 requests by a thirteenth person
+in the same families and three more habits (a night-shift operator typing fast, a controls
+engineer half-writing channel names, a run coordinator giving the reason first), split the
+same way (the parity of a sha256 of each text); both were scored first on ``a967926``, the
+commit that ended the round before theirs, before any rule written after them.
 """
 
 from __future__ import annotations
@@ -141,6 +147,8 @@ SETS = {
     "blind11": QUERIES / "requests_blind11.json",
     "outside12": QUERIES / "requests_outside12.json",
     "blind12": QUERIES / "requests_blind12.json",
+    "outside13": QUERIES / "requests_outside13.json",
+    "blind13": QUERIES / "requests_blind13.json",
 }
 
 PLANS: dict[str, tuple[str, ...]] = {
@@ -358,6 +366,7 @@ async def run_sets(names: list[str], show_misses: bool, show_heldout: bool) -> i
             "outside10": show_misses,
             "outside11": show_misses,
             "outside12": show_misses,
+            "outside13": show_misses,
             "heldout": show_heldout,
         }.get(name, False)
         _report(name, score, time.perf_counter() - started, shown)
