@@ -325,9 +325,12 @@ _CLAUSE_END = r"[,;!?]|\.(?!\d)|:\s|\s[-–—]\s"
 
 # "..., no wait, cancel that", "... - scratch that": the whole message taken back at its end
 _TAKEN_BACK = re.compile(
-    r"(?:[,.;!?]|\s[-–—]|\.\.\.|…)\s*(?:(?:no|wait|hold\s+on|actually|sorry|oh|hmm+|um+|oops)\W+)*"
+    r"(?:[,.;!?(]|\s[-–—]|\.\.\.|…)\s*"
+    r"(?:(?:no|wait|hold\s+on|actually|sorry|oh|hmm+|um+|oops|on\s+second\s+thoughts?)\W+)*"
     r"(?:cancel\s+(?:that|it|this)|scratch\s+that|never\s*mind|forget\s+(?:it|that)|"
-    r"belay\s+that|ignore\s+(?:that|this|me)|"
+    r"belay\s+that|ignore\s+(?:that|this|me)|just\s+kidding|not\s+yet|"
+    r"(?:but\s+)?(?:don'?t|do\s+not)(?:\s+(?:actually|really))?"
+    r"(?:\s+(?:do|send|apply|write)\s+(?:it|that|this))?(?:\s+(?:yet|now|for\s+now))?|"
     r"leave\s+(?:it|that|them)(?:\s+(?:alone|be|as\s+(?:it\s+)?is))?)\W*$",
     re.I,
 )
@@ -392,6 +395,93 @@ def refusal_spans(text: str) -> list[tuple[int, int]]:
         end = re.search(rf"{_CLAUSE_END}|\b(?:but|just|only|instead|and\s+then)\b", text[m.end() :])
         spans.append((m.start(), m.end() + (end.start() if end else len(text) - m.end())))
     return spans
+
+
+#: A device named by its family and number ("HCM 3", "qf07", "ID-9"), as FAMILY + number.
+_NAMED_DEVICE = re.compile(r"\b(?P<family>[a-z]{1,5})[\s-]?0*(?P<number>\d{1,3})(?![\w.:])", re.I)
+#: Where a refusal's clause gives way to the next request ("don't touch HCM 3 and set HCM 2").
+_NEXT_REQUEST = re.compile(
+    r"\s*\b(?:and|then|so|instead)\b\s+(?:please\s+)?(?:just\s+)?(?=[a-z]+\b)", re.I
+)
+
+
+def named_devices(text: str) -> set[str]:
+    """The devices ``text`` names by family and number, as "HCM3" (no leading zeros)."""
+    return {
+        f"{m['family'].upper()}{int(m['number'])}"
+        for m in _NAMED_DEVICE.finditer(text)
+        if m["family"].lower() not in STOP_WORDS
+    }
+
+
+#: Devices left out of a whole family ("every corrector in sector 1 except HCM 3").
+_ONE_DEVICE = r"(?:the\s+)?[a-z]{1,5}[\s-]?\d{1,3}\b"
+_DEVICES = rf"{_ONE_DEVICE}(?:\s*(?:,|\band\b|\bor\b)\s*{_ONE_DEVICE})*"
+_EXCLUDED = re.compile(
+    r"[,;]?\s*(?:\b(?:except(?:\s+for)?|but\s+not|apart\s+from|other\s+than|excluding)\s+"
+    rf"{_DEVICES}|(?:[,;]\s*|\band\s+)not\s+{_DEVICES}(?!\s+(?:to|by|at)\b)"
+    # "keep HCM 3 where it is", "HCM 3 stays as is": kept, so not written
+    rf"|\b(?:but\s+|and\s+)?keep\s+{_DEVICES}\s+(?:where\s+(?:it\s+is|they\s+are)|as\s+(?:it\s+)?is|"
+    r"unchanged|untouched|fixed|put)"
+    rf"|(?<=[,;])\s*{_DEVICES}\s+(?:stays?|remains?)(?:\s+(?:put|where\s+it\s+is|as\s+(?:it\s+)?is|unchanged))?)",
+    re.I,
+)
+#: Words that make the rest of a request a whole family ("all", "every", "the horizontal
+#: correctors") without a number.
+_A_WHOLE_FAMILY = re.compile(
+    r"\b(?:all|every|each|whole|entire)\b|\b(?:the|those|these)\s+(?:[a-z]+\s+){0,2}[a-z]{2,}s\b",
+    re.I,
+)
+
+
+def _refused_clauses(text: str) -> list[tuple[int, int]]:
+    """Each refusal's clause, ended where a request of its own begins after it, and each
+    device left out of a family."""
+    out = [m.span() for m in _EXCLUDED.finditer(text)]
+    for start, stop in refusal_spans(text):
+        for joint in _NEXT_REQUEST.finditer(text, start, stop):
+            if CHANGE & {
+                w.lower() for w in re.findall(r"[a-z]+", text[joint.end() : stop], re.I)[:1]
+            }:
+                stop = joint.start()
+                break
+        out.append((start, stop))
+    return sorted(out)
+
+
+def refused_devices(text: str) -> set[str]:
+    """The devices ``text`` names only where it refuses a change ("set HCM 2 to 0.3 and don't
+    touch HCM 3", "leave QF 5 alone, raise QF 4 by 1 A"): never a target of its write."""
+    spans = _refused_clauses(text)
+    inside: set[str] = set()
+    outside: set[str] = set()
+    last = 0
+    for start, stop in spans:
+        inside |= named_devices(text[start:stop])
+        outside |= named_devices(text[last:start])
+        last = stop
+    outside |= named_devices(text[last:])
+    return inside - outside
+
+
+def without_refused_devices(text: str) -> str:
+    """``text`` without each refused change that names a device, when the rest names a device
+    of its own and no pronoun that could mean the refused one ("set HCM 2 to 0.3 and don't
+    touch HCM 3" -> "set HCM 2 to 0.3"; "don't touch QF07, just show its readback" stays)."""
+    refused = refused_devices(text)
+    if not refused:
+        return text
+    spans = [(a, b) for a, b in _refused_clauses(text) if named_devices(text[a:b]) & refused]
+    rest = text
+    for start, stop in reversed(spans):
+        rest = rest[:start] + " " + rest[stop:]
+    if not (named_devices(rest) or _A_WHOLE_FAMILY.search(rest)) or re.search(
+        r"\b(?:it|its|them|their)\b", rest, re.I
+    ):
+        return text
+    rest = re.sub(r"(?:\s*(?:[,;]|\b(?:and|but|or)\b))+\s*$", "", rest, flags=re.I)
+    rest = re.sub(r"^\s*(?:[,;]|\b(?:and|but|so|then)\b)\s*", "", rest, flags=re.I)
+    return " ".join(rest.split())
 
 
 def without_refusal_words(phrase: str) -> str:

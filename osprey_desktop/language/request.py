@@ -78,6 +78,7 @@ from osprey_desktop.language.clauses import (
     without_fillers,
     without_question_about_it,
     without_refusal_words,
+    without_refused_devices,
     without_the_refused,
 )
 from osprey_desktop.language.conditions import (
@@ -251,6 +252,8 @@ def parse_request(
     spoken = changes_said_first(proposal_asked_for(spoken))  # "please to put", "all off (0)"
     # "VCM5 sp → value @ 07:00", "X: the value it had at 9, put it back to that one"
     spoken = references_said_plainly(spoken)
+    # "set HCM 2 to 0.3 and don't touch HCM 3": the refused device is no target
+    spoken = without_refused_devices(spoken)
     courteous = is_thanks(spoken) or is_greeting(spoken)  # "that's enough, thanks"
     said = in_order(spoken if courteous else without_courtesy(spoken))
     resolved = _with_references_resolved(said, vocabulary, now)

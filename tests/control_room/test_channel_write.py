@@ -345,3 +345,33 @@ async def test_a_value_goes_only_to_the_channel_its_own_words_name(session, mach
     assert [(op["channel"], op["new_value"]) for op in operations(asked.pending_approval)] == [
         (HCM02, 0.3)
     ], "HCM01 was only read: it must not be offered the value meant for HCM02"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "set HCM01 to 1.5 A and don't touch HCM02",
+        "leave HCM 2 alone, set HCM 1 to 1.5 A",
+        "set HCM01 to 1.5 A, not HCM02",
+    ],
+)
+async def test_a_device_the_request_refuses_is_never_a_target(session, machine, text):
+    asked = await session.submit(text, "t1")
+
+    assert [op["channel"] for op in operations(asked.pending_approval)] == [HCM01]
+    assert not asked.pending_approval["resume_payload"].get("blocked_operations")
+
+
+async def test_a_device_left_out_of_a_family_write_is_blocked_with_the_reason(session, machine):
+    asked = await session.submit(
+        "set all horizontal correctors in sector 1 to 0.5 A, but don't touch HCM 2", "t1"
+    )
+
+    pending = asked.pending_approval
+    assert HCM02 not in {op["channel"] for op in operations(pending)}
+    assert HCM01 in {op["channel"] for op in operations(pending)}
+    (blocked,) = pending["resume_payload"]["blocked_operations"]
+    assert blocked["channel"] == HCM02
+    assert blocked["violation"] == "the request said not to touch HCM2"
+    await session.resume("t1", True)
+    assert (machine.value(HCM01), machine.value(HCM02)) == (0.5, 0.0)

@@ -10,7 +10,12 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from osprey_desktop.language.clauses import takes_itself_back
+from osprey_desktop.language.clauses import (
+    named_devices,
+    refused_devices,
+    takes_itself_back,
+    without_refused_devices,
+)
 from osprey_desktop.language.request import Vocabulary, parse_request
 
 WORDS = Vocabulary(
@@ -322,3 +327,48 @@ def test_a_or_an_before_a_unit_is_one_of_it(text, value):
 
 def test_an_amp_in_a_question_is_no_change():
     assert not parse("is HCM 4 drawing an amp?").changes
+
+
+@pytest.mark.parametrize(
+    ("text", "refused", "kept"),
+    [
+        ("set HCM 2 to 0.3 and don't touch HCM 3", {"HCM3"}, "set HCM 2 to 0.3"),
+        ("don't touch HCM 3 and set HCM 2 to 0.3", {"HCM3"}, "set HCM 2 to 0.3"),
+        ("leave QF 5 alone, raise QF 4 by 1 A", {"QF5"}, "raise QF 4 by 1 A"),
+        ("set HCM 2 to 0.3 but keep HCM 03 where it is", {"HCM3"}, "set HCM 2 to 0.3"),
+        ("zero every corrector in sector 1 except HCM 3 and VCM 2", {"HCM3", "VCM2"}, None),
+        # a pronoun in the rest may mean the refused device: the words stay as they are
+        (
+            "don't touch QF07, just show its readback",
+            {"QF7"},
+            "don't touch QF07, just show its readback",
+        ),
+        # named again outside the refusal: not refused
+        ("never touch HCM 3 again, read HCM 3", set(), None),
+    ],
+)
+def test_a_device_named_only_where_a_change_is_refused_is_no_target(text, refused, kept):
+
+    assert refused_devices(text) == refused
+    if kept is not None:
+        assert without_refused_devices(text) == kept
+    request = parse(text)
+    if request.changes:
+        assert not refused & {d for t in request.targets for d in named_devices(t)}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "raise QF 9 by 1 A. On second thought, don't.",
+        "set HCM 2 to 0.3 (don't actually do it)",
+        "set HCM 2 to 0.3, but don't do it yet",
+        "set HCM 2 to 0.3 - not yet",
+    ],
+)
+def test_a_change_taken_back_with_dont_does_nothing(text):
+    assert takes_itself_back(text)
+
+
+def test_dont_with_a_rule_after_it_is_no_take_back():
+    assert not takes_itself_back("set HCM 2 to 0.3, don't go above 0.5")

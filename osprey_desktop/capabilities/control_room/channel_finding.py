@@ -53,7 +53,11 @@ from osprey_desktop.channels.query import (
     expand_name_ranges,
 )
 from osprey_desktop.channels.search import without_sector
-from osprey_desktop.language.clauses import without_question_about_it, without_the_refused
+from osprey_desktop.language.clauses import (
+    without_question_about_it,
+    without_refused_devices,
+    without_the_refused,
+)
 from osprey_desktop.language.lexicon import COMPARATIVES, FUNCTION_WORDS, VAGUE_AMOUNTS
 from osprey_desktop.language.numbers import NUMBER_WORDS
 from osprey_desktop.language.time_parsing import strip_time_expressions
@@ -1075,7 +1079,8 @@ class ChannelFindingCapability(ControlRoomCapability):
     async def execute(self) -> dict[str, Any]:
         from osprey_desktop.connectors import get_configured_channel_database
 
-        text = self.request_text()
+        # "set HCM 2 to 0.3 and don't touch HCM 3": a refused device is never looked for
+        text = without_refused_devices(self.request_text())
         database = get_configured_channel_database()
         # indexing a large list takes seconds the first time: off the (window's) event loop
         await asyncio.to_thread(finder_of, database)

@@ -54,6 +54,7 @@ from osprey_desktop.capabilities.control_room.write_asking import (
 from osprey_desktop.capabilities.control_room.write_blocked import (
     audit_blocked,
     blocked_results,
+    refused_in_words,
     split_blocked,
 )
 from osprey_desktop.capabilities.control_room.write_derivation import (
@@ -221,6 +222,7 @@ class ChannelWriteCapability(ControlRoomCapability):
                     )
                 except ConditionNotMet as exc:
                     return await self._condition_not_met(exc, channels, connector.kind, asked_again)
+                refused_in_words(operations, request)
                 allowed, blocked = split_blocked(operations)
                 if not allowed:
                     return await self._refuse_all(operations, connector.kind, approval_id=None)

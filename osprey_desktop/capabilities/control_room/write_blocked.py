@@ -6,7 +6,9 @@ only. The blocked ones travel in the same approval (``blocked_operations`` in th
 in the payload, each with its ``violation``) so the dialog and ``ask`` show them as *will not
 be sent*; they are never among the operations a yes sends, whatever the answer. Each blocked
 operation is audited as ``blocked`` under the approval's id, once. A request whose every
-operation is blocked asks nothing (``channel_write._refuse_all``).
+operation is blocked asks nothing (``channel_write._refuse_all``). A device the request itself
+refused ("set every HCM in sector 1 to 0, but don't touch HCM 3") is blocked the same way
+(``refused_in_words``), whatever found it.
 
 Why not refuse the whole batch, as before: "set every vertical corrector to 0 A" with one
 corrector beyond its step limit would otherwise leave the operator nothing to approve and the
@@ -17,17 +19,33 @@ operator decide with the whole picture (a no still leaves the machine unchanged)
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from osprey_desktop.capabilities.control_room.contexts import WriteOperationResult
 from osprey_desktop.channels.addresses import channel_key
+from osprey_desktop.language.clauses import named_devices, refused_devices
 from osprey_desktop.safety.audit import AuditError, AuditLog
 
 logger = logging.getLogger(__name__)
 
 #: What the operator reads beside a blocked operation in an approval.
 WILL_NOT_BE_SENT = "will not be sent"
+
+
+def refused_in_words(operations: Sequence[dict[str, Any]], request: str) -> None:
+    """Marks each operation on a device ``request`` refuses in words ("don't touch HCM 3",
+    "leave QF 5 alone") as blocked, with that reason: never asked, never sent."""
+    refused = refused_devices(request)
+    if not refused:
+        return
+    for op in operations:
+        devices = named_devices(" ".join(re.split(r"[:._/]", str(op.get("channel")))))
+        if devices & refused and not op.get("violation"):
+            op["violation"] = (
+                f"the request said not to touch {', '.join(sorted(devices & refused))}"
+            )
 
 
 def split_blocked(
