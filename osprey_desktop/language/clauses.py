@@ -336,6 +336,10 @@ _TAKEN_BACK = re.compile(
 )
 
 
+#: "set qf8 122 nvm", "... jk": the chat shorthands, with no punctuation before them
+_TAKEN_BACK_SHORT = re.compile(r"\s(?:nvm|nevermind|jk|j/k|jkjk)\W*$", re.I)
+
+
 _ABOUT_IT = re.compile(
     r"(?:\s[-–—]|[,;:]|\.\s)\s*(?:and\s+)?(?:is|are|was|were|does|do|did|has|have|can|could|would|will|"
     r"should)\s+(?:it|they|that|this|those|these|them)\b[^,;]*$",
@@ -367,7 +371,7 @@ def without_the_refused(text: str) -> str:
 def takes_itself_back(text: str) -> bool:
     """The message asks something and takes it back at its end ("set HCM 31 to 0.6 - no
     wait, cancel that", "plot the lifetime, scratch that"): nothing is to be done."""
-    found = _TAKEN_BACK.search(text)
+    found = _TAKEN_BACK.search(text) or _TAKEN_BACK_SHORT.search(text)
     return found is not None and re.search(r"\w", text[: found.start()]) is not None
 
 

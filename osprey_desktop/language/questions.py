@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from osprey_desktop.language.later_changes import LATER
 from osprey_desktop.language.terse_writes import value_asked_of_limits
 from osprey_desktop.language.understanding import asks_to_understand
 from osprey_desktop.language.units import lookup_unit
@@ -346,6 +347,32 @@ _WITHIN_LIMITS = re.compile(
 
 
 #: a change supposed, and whether it would pass: the write policy answers, nothing is written
+_CHANGE_VERB = (
+    r"(?:set|setting|put|putting|raise|raising|lower|lowering|move|moving|open|opening|close|"
+    r"closing|increase|increasing|decrease|decreasing|change|changing|take|taking|bring|bringing|"
+    r"go|going|ramp|ramping|bump|bumping|trim|trimming|adjust|adjusting)"
+)
+#: a change asked as a rehearsal ("dry run: set HCM 9 to 1 A", "simulate setting ...")
+_SIMULATED_CHANGE = re.compile(
+    rf"^\W*(?:simulate|dry[-\s]?run|pretend(?:\s+to)?|rehearse|test\s+only|just\s+(?:checking|testing)|"
+    rf"as\s+a\s+test)\b\W*(?:\w+\s+){{0,2}}?{_CHANGE_VERB}\b"
+    r"|^\W*(?:simulate|dry[-\s]?run|test\s+only)\s*[:\-]",
+)
+#: a change written down for later, not asked ("note for later: VCM 20 -> 0.4 A", "just
+#: noting it, no action", "FYI", "for the record")
+_NOTED_CHANGE = re.compile(
+    r"\b(?:no\s+action(?:\s+(?:needed|required|now))?|just\s+noting|(?:a\s+)?note\s+for\s+later|"
+    r"for\s+later|fyi|for\s+the\s+record|for\s+your\s+information)\b"
+)
+#: a change the speaker means to make later ("tomorrow we'll put QF 1 at 121", "we plan to
+#: raise QF 20 by 1 A after the fill")
+_PLANNED_CHANGE = re.compile(
+    r"\b(?:we'?ll|we\s+will|i'?ll|i\s+will|(?:we|i)\s+(?:are|am|'re|'m)\s+going\s+to|"
+    r"(?:we|i)\s+(?:plan|intend|mean|hope)\s+to|(?:we|i)(?:'re|'m|\s+are|\s+am)\s+(?:planning|"
+    r"considering|thinking\s+(?:of|about))|we\s+(?:might|may|could)(?:\s+(?:have|need)\s+to)?|"
+    r"the\s+(?:run|shift)\s+plan\s+says)\s+(?:\w+\s+){0,2}?"
+    rf"{_CHANGE_VERB}\b"
+)
 _HYPOTHETICAL_CHANGE = re.compile(
     r"^\W*(?:(?:what|how\s+about)\s+if|suppose|supposing|say|if)\s+(?:i|we|you|someone|somebody)\s+"
     r"(?:set|put|raise|lower|move|drive|push|pushed|took|take|ramp|ramped|bring|brought|opened|"
@@ -430,6 +457,14 @@ def asks_for_limits(text: str) -> bool:
     ):
         # "is 0.3 A ok for HCM5? if so set it": the question is the change's condition
         return not _CHANGE_AFTER.search(lowered)
+    if (
+        _SIMULATED_CHANGE.search(lowered)
+        or _NOTED_CHANGE.search(lowered)
+        or (_PLANNED_CHANGE.search(lowered) and LATER.search(lowered))
+    ) and re.search(r"\d", lowered):
+        # "dry run: set HCM 9 to 1 A", "tomorrow we'll put QF 1 at 121", "QD 10 to 97 A at
+        # 18:00 - just noting it": not a change now; the write policy says how it would go
+        return True
     if _WITHIN_LIMITS.search(lowered):
         return False  # "is the orbit within limits?": its alarm limits, a reading
     if _HYPOTHETICAL_CHANGE.search(lowered):

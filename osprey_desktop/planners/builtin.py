@@ -27,6 +27,7 @@ from langchain_core.messages import BaseMessage, HumanMessage
 
 from osprey_desktop.language.device_names import hints_a_change, offers_a_bare_value
 from osprey_desktop.language.follow_ups import follow_up
+from osprey_desktop.language.later_changes import later_moment
 from osprey_desktop.language.lexicon import PLOT_VERBS, READ_VERBS
 from osprey_desktop.language.questions import is_knowledge_question
 from osprey_desktop.language.request import CHANGE_INTENTS, Request
@@ -511,6 +512,13 @@ class BuiltinPlanner:
             return (
                 f"Do you want {target} set to {value}? Say “set {target} to {value}” (with its "
                 f"unit) to change it, or “read {target}” to read it."
+            )
+        later = later_moment(primary) if request.intent in ("write", "state") else None
+        if later is not None:
+            # "set QF 1 to 121 at 18:00": a write held for later is one nobody approves then
+            return (
+                f"I change the machine only when you ask and approve it, never later: nothing "
+                f"can be held for “{later}”. Ask again then, or ask without the time to do it now."
             )
         if request.changes and not request.targets and previous is None and not _names_any(request):
             # "move it up a little" as a first request: nothing to find, ask what "it" is

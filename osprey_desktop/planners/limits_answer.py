@@ -12,6 +12,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from osprey_desktop.language.clauses import named_devices
 from osprey_desktop.language.numbers import as_typed
 from osprey_desktop.language.quantities import Amount, amounts
 from osprey_desktop.language.units import UnitConversionError, convert, dimension_of
@@ -61,6 +62,11 @@ def limits_answer(question: str) -> str:
         quantity = _quantity_of_a_dimension().get(dimension_of(unit) or "", "")
         more = finder.find(f"{phrase} {quantity}", writable=True).names if quantity else []
         names = [n for n in more if _in_unit(database, n, unit)] or names
+    if not names and named_devices(phrase):
+        # "we are considering raising QF 20 by 1 A tomorrow; would that be allowed?": the
+        # words around the named device are the plan's, not the name's
+        found = finder.find(" ".join(sorted(named_devices(phrase))), writable=True).names
+        names = [n for n in found if (record := database.get(n)) is not None and record.writable]
     if not names:
         return (
             f"Which setpoint's limits do you mean? No setpoint matches '{phrase or question}'. "

@@ -372,3 +372,48 @@ def test_a_change_taken_back_with_dont_does_nothing(text):
 
 def test_dont_with_a_rule_after_it_is_no_take_back():
     assert not takes_itself_back("set HCM 2 to 0.3, don't go above 0.5")
+
+
+@pytest.mark.parametrize(
+    ("text", "later"),
+    [
+        ("set QF 1 to 121 at 18:00", "at 18:00"),
+        ("raise HCM 4 by 0.1 A after the next injection", "after the next injection"),
+        ("set the ID 4 gap to 20 mm by 3 pm", "by 3 pm"),
+        ("set QF 1 to 121 on Monday", "on Monday"),
+        ("set QF 1 to what it was at 18:00 yesterday", None),
+        ("set HCM 4 to 0.5 A at 5 A/s", None),
+        ("set HCM 4 to 0.5 A", None),
+    ],
+)
+def test_the_words_placing_a_change_later_are_found(text, later):
+    from osprey_desktop.language.later_changes import later_moment
+
+    assert later_moment(text) == later
+
+
+@pytest.mark.parametrize("text", ["set qf8 122 nvm", "set qf 8 to 122 -- jk"])
+def test_chat_shorthand_takes_the_message_back(text):
+    assert takes_itself_back(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "dry run: set HCM 9 to 1 A",
+        "tomorrow we'll put QF 1 at 121",
+        "we are planning to raise QF 21 by 1 A after the fill",
+        "FYI the run plan has VCM 3 at 0.2 A",
+    ],
+)
+def test_a_rehearsed_planned_or_noted_change_asks_the_limits(text):
+    from osprey_desktop.language.questions import asks_for_limits
+
+    assert asks_for_limits(text)
+
+
+@pytest.mark.parametrize("text", ["let's set QF 1 to 121", "we'll set QF 1 to 121 now"])
+def test_a_change_said_with_we_and_no_later_moment_is_asked_now(text):
+    from osprey_desktop.language.questions import asks_for_limits
+
+    assert not asks_for_limits(text)

@@ -1,0 +1,43 @@
+"""A change placed at a later moment: Osprey writes when it is asked and approved, never later.
+
+"set QF 1 to 121 at 18:00", "raise HCM 4 by 0.1 A after the injection", "tomorrow we'll put
+QF 1 at 121": a write held for later would be a write nobody approved at the moment it
+happens, so such a change is not proposed now. An order ("set ... at 18:00") is asked back
+(now, or again then); a plan told ("we'll ... tomorrow") is answered from the write policy,
+like a question about the limits. ``later_moment`` finds the words naming the later moment.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["LATER", "later_moment"]
+
+_DAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+#: words that place something after now
+LATER = re.compile(
+    r"\b(?:tomorrow|tonight|later(?:\s+(?:on|today|tonight))?|"
+    rf"next\s+(?:shift|week|fill|run|time|block|{_DAYS})|"
+    r"after\s+(?:the\s+)?(?:next\s+)?(?:injection|fill|top-?up|shutdown|access|maintenance|meeting|"
+    r"refill|break|lunch)|"
+    rf"on\s+(?:{_DAYS})|"
+    r"in\s+(?:an?|\d+|a\s+few|two|three|five|ten|fifteen|twenty|thirty)\s+(?:hours?|minutes?|mins?|days?)|"
+    r"(?:at|by|from)\s+\d{1,2}(?::\d\d)?\s*(?:am|pm|h|o'?clock)?\b(?!\s*(?:a|ma|mm|mv|mhz|khz|v|%)\b)"
+    r"(?![.\d])(?!\s+(?:yesterday|last|this\s+morning)\b))",
+    re.I,
+)
+#: a clock time ("at 18:00") placing a change, unless the value is the one it had then
+_VALUE_OF_A_MOMENT = re.compile(
+    r"\b(?:back|was|were|had|value|setting|before|ago|since|yesterday|last|restore|return|revert|"
+    r"undo|same\s+as|earlier)\b",
+    re.I,
+)
+
+
+def later_moment(text: str) -> str | None:
+    """The words placing the change ``text`` asks at a later moment, or None ("set QF 1 to
+    121 at 18:00" -> "at 18:00"; "put QF 1 back to its 18:00 value" -> None)."""
+    if _VALUE_OF_A_MOMENT.search(text):
+        return None
+    found = LATER.search(text)
+    return " ".join(found[0].split()) if found else None

@@ -1,0 +1,57 @@
+"""A change placed at a later moment, rehearsed or only noted is never proposed now
+(``language.later_changes``, ``language.questions``), through whole turns on the ring."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "set QF 1 to 121 at 18:00",
+        "raise HCM 4 by 0.1 A after the injection",
+        "set QF 1 to 121 tomorrow",
+        "open the ID 4 gap to 20 mm in an hour",
+    ],
+)
+async def test_a_change_for_later_is_asked_back_and_never_proposed(session, text):
+    result = await session.submit(text, "t1")
+
+    assert result.pending_approval is None
+    assert "never later" in result.response
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "dry run: set HCM 9 to 1 A",
+        "simulate setting HCM 9 to 1 A",
+        "tomorrow we'll put QF 1 at 121",
+        "note for later: VCM 20 -> 0.4 A after the injection",
+        "the run plan says QD 10 to 97 A at 18:00 - just noting it, no action",
+    ],
+)
+async def test_a_rehearsed_planned_or_noted_change_is_checked_against_the_limits(session, text):
+    result = await session.submit(text, "t1")
+
+    assert result.pending_approval is None
+    assert result.response.startswith("**Write limits**")
+    assert "Nothing was read or changed" in result.response
+
+
+async def test_the_same_change_asked_now_is_proposed(session):
+    result = await session.submit("set QF 1 to 121 at 18:00", "t1")
+    assert result.pending_approval is None
+    result = await session.submit("do it now", "t1")
+    (op,) = result.pending_approval["resume_payload"]["operations"]
+    assert (op["channel"], op["new_value"]) == ("SR01C:QF01:Current:SP", 121.0)
+    await session.resume("t1", False)
+
+
+@pytest.mark.parametrize(
+    "text", ["set HCM 4 to what it was at 9", "put QF 1 back to its 18:00 value"]
+)
+async def test_a_value_of_a_past_moment_is_no_later_change(session, text):
+    result = await session.submit(text, "t1")
+    assert "never later" not in (result.response or "")
