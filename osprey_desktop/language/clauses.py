@@ -327,17 +327,27 @@ _CLAUSE_END = r"[,;!?]|\.(?!\d)|:\s|\s[-–—]\s"
 _TAKEN_BACK = re.compile(
     r"(?:[,.;!?(]|\s[-–—]|\.\.\.|…)\s*"
     r"(?:(?:no|wait|hold\s+on|actually|sorry|oh|hmm+|um+|oops|on\s+second\s+thoughts?)\W+)*"
-    r"(?:cancel\s+(?:that|it|this)|scratch\s+that|never\s*mind|forget\s+(?:it|that)|"
-    r"belay\s+that|ignore\s+(?:that|this|me)|just\s+kidding|not\s+yet|"
+    r"(?:cancel\s+(?:that|it|this)|scratch\s+that|never\s*mind|forget\s+(?:it|that|i\s+asked)|"
+    r"belay\s+that|hold\s+that|ignore\s+(?:that|this|me|it)|just\s+kidding|(?:jk|j/k)(?:\s+ignore)?|"
+    r"not\s+yet|don'?t\s+bother|let'?s\s+not(?:\s+(?:do\s+(?:that|it|this)|bother))?|"
     r"(?:but\s+)?(?:don'?t|do\s+not)(?:\s+(?:actually|really))?"
     r"(?:\s+(?:do|send|apply|write)\s+(?:it|that|this))?(?:\s+(?:yet|now|for\s+now))?|"
-    r"leave\s+(?:it|that|them)(?:\s+(?:alone|be|as\s+(?:it\s+)?is))?)\W*$",
+    r"leave\s+(?:it|that|them)(?:\s+(?:alone|be|as\s+(?:it\s+)?is))?)\b"
+    # what may follow: a reason or a time ("..., the physicist wants to do it himself",
+    # "... today"), never a request of its own (checked in ``takes_itself_back``)
+    r"(?P<after>[^?]*)$",
     re.I,
 )
 
 
 #: "set qf8 122 nvm", "... jk": the chat shorthands, with no punctuation before them
-_TAKEN_BACK_SHORT = re.compile(r"\s(?:nvm|nevermind|jk|j/k|jkjk)\W*$", re.I)
+_TAKEN_BACK_SHORT = re.compile(
+    r"\s(?:nvm|nevermind|jk|j/k|jkjk|"
+    # "set hcm 13 to 0.5 wait no cancel": typed on without a stop
+    r"(?:(?:wait|no|nope|actually|hmm+|oh|oops)\s+)+(?:cancel(?:\s+(?:that|it|this))?|"
+    r"scratch\s+that|never\s*mind|forget\s+(?:it|that)|don'?t|stop))\W*$",
+    re.I,
+)
 
 
 _ABOUT_IT = re.compile(
@@ -371,8 +381,27 @@ def without_the_refused(text: str) -> str:
 def takes_itself_back(text: str) -> bool:
     """The message asks something and takes it back at its end ("set HCM 31 to 0.6 - no
     wait, cancel that", "plot the lifetime, scratch that"): nothing is to be done."""
-    found = _TAKEN_BACK.search(text) or _TAKEN_BACK_SHORT.search(text)
+    found = _TAKEN_BACK.search(text)
+    if found is not None and re.search(r"\w", found["after"]):
+        said = found[0][: len(found[0]) - len(found["after"])]
+        if re.search(r"\b(?:leave|don'?t|do\s+not|not\s+yet)\b", said, re.I):
+            found = (
+                None  # "..., leave it there for an hour", "..., don't tell anyone": no take-back
+            )
+        elif not _only_a_reason(found["after"]):
+            found = None  # "scratch that, set HCM 4 to 0.2": a correction, a request of its own
+    found = found or _TAKEN_BACK_SHORT.search(text)
     return found is not None and re.search(r"\w", text[: found.start()]) is not None
+
+
+def _only_a_reason(after: str) -> bool:
+    """What follows a take-back asks nothing: no number and no verb of a reading, a plot or
+    a change ("the physicist wants to do it himself", "today", "sorry")."""
+    if re.search(r"\d", after):
+        return False
+    words = {w.lower() for w in re.findall(r"[a-z]+", after, re.I)}
+    asks = (CHANGE | READ_VERBS | PLOT_VERBS) - {"do", "make", "take", "wait"}
+    return not words & asks
 
 
 def only_refuses_changes(text: str) -> bool:

@@ -37,7 +37,7 @@ __all__ = ["follow_up"]
 
 _ONLY_A_VALUE = re.compile(
     rf"^(?:(?:ok(?:ay)?|no|wait|sorry|oops|hmm|um|fine|right|alright|so|then|and|"
-    rf"make\s+(?:that|it)|try|i\s+mean(?:t)?|let'?s\s+(?:say|try)|instead|rather|please|"
+    rf"make\s+(?:that|it)|try|i\s+mean(?:t)?|let'?s(?:\s+(?:say|try|do))?|instead|rather|please|"
     rf"actually|do|go(?:\s+(?:with|for))?|use|on\s+second\s+thoughts?|better|no\s+better|to)\b"
     rf"(?:[\s,:;]|\.(?=\s)|\s[—–-]\s|[—–])*|(?:→|->|=>|⇒)\s*)*"
     rf"(?P<amount>{NUM_PATTERN}|{SPELLED_NUMBER_PATTERN})\s*(?P<unit>%|[a-zµ]+)?"

@@ -22,8 +22,9 @@ LATER = re.compile(
     r"refill|break|lunch)|"
     rf"on\s+(?:{_DAYS})|"
     r"in\s+(?:an?|\d+|a\s+few|two|three|five|ten|fifteen|twenty|thirty)\s+(?:hours?|minutes?|mins?|days?)|"
-    r"(?:at|by|from)\s+\d{1,2}(?::\d\d)?\s*(?:am|pm|h|o'?clock)?\b(?!\s*(?:a|ma|mm|mv|mhz|khz|v|%)\b)"
-    r"(?![.\d])(?!\s+(?:yesterday|last|this\s+morning)\b))",
+    # a clock time, never an amount ("by 1 percent", "at 5 A/s")
+    r"(?:at|by|from)\s+(?:\d{1,2}:\d\d|\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.|o'?clock)\b|noon|midnight)"
+    r"(?![\d])(?!\s+(?:yesterday|last|this\s+morning)\b))",
     re.I,
 )
 #: a clock time ("at 18:00") placing a change, unless the value is the one it had then

@@ -72,7 +72,8 @@ _SUPPOSED_CHANGES = (
     re.compile(r"^what\s+(?:would|will|could|might)\s+happen\b"),
     re.compile(r"^what\s+(?:would|will|could|might)\s+.+\s+do\s+(?:to|for|with)\b"),
     re.compile(
-        r"^(?:what\s+)?if\s+[^,?]+,?\s*(?:what|how(?:\s+much|\s+far)?|would|could|might|will)\b"
+        r"^(?:what\s+)?if\s+[^,?]+,?\s*(?:what|where|which|when|how(?:\s+much|\s+far)?|would|"
+        r"could|might|will)\b"
         r"[^?]*\b(?:would|could|might|happen\w*)\b"
     ),
     re.compile(r"^if\s+[^,?]+,\s*would\b"),
@@ -263,8 +264,12 @@ _TOLD_FIRST = re.compile(
 )
 # "hypothetically, ...", "in theory ...": a supposed state, never the machine's
 _SUPPOSED = re.compile(
-    r"^(?:hypothetically|theoretically|in\s+theory|in\s+principle|in\s+general|generally\s+speaking)"
-    r"\b[\s,:;-]*",
+    r"^(?:hypothetically|theoretically|in\s+theory|in\s+principle|in\s+general|generally\s+speaking|"
+    r"imagine|suppose|supposing|picture\s+this|in\s+a\s+world\s+where|what-if|"
+    r"(?:just\s+)?thinking\s+(?:out\s+loud|aloud))\b[\s,:;-]*"
+    # "..., asking hypothetically", "... - just theoretically": said at the end
+    r"|[\s,;:-]\s*(?:(?:just|asking|purely|only)\s+)?(?:hypothetically|theoretically|in\s+theory|"
+    r"for\s+the\s+sake\s+of\s+argument)\W*$",
 )
 
 
@@ -292,7 +297,7 @@ def is_knowledge_question(text: str) -> bool:
     if lowered.startswith("you ") and _ABOUT_ASSISTANT.search(lowered):
         # "you would never push a magnet past its limit on your own, right?" ("past" is no time)
         return bool(_ASSISTANT_TOPICS.search(lowered))
-    supposed = _SUPPOSED.match(lowered)
+    supposed = _SUPPOSED.search(lowered)
     if supposed and ("?" in lowered or re.search(r"\b(?:would|could|might)\b", lowered)):
         return True  # "Hypothetically, if VCM 12 went to 3 A, would the orbit move much?"
     hypothetical = lowered.startswith("what happens") or any(
@@ -347,6 +352,10 @@ _WITHIN_LIMITS = re.compile(
 
 
 #: a change supposed, and whether it would pass: the write policy answers, nothing is written
+#: a reading asked beside a plan ("..., but don't do anything yet - what's its setpoint?")
+_VALUE_ASKED = re.compile(
+    r"\bwhat(?:'s|\s+is|\s+are|s)\s+(?:its|their|the)\b|\b(?:tell|show|give)\s+me\b|\bread\s+(?:me\s+)?the\b"
+)
 _CHANGE_VERB = (
     r"(?:set|setting|put|putting|raise|raising|lower|lowering|move|moving|open|opening|close|"
     r"closing|increase|increasing|decrease|decreasing|change|changing|take|taking|bring|bringing|"
@@ -441,6 +450,55 @@ _DEVICE_COULD_GO = re.compile(
 )
 
 
+#: a change the speaker asks permission or advice for, to make it themself ("should I raise
+#: QF 17 by 0.5 A?", "could i set rf freq to 499.66?", "thinking of taking vcm 12 to -0.15
+#: myself, good idea or not?", "any reason I shouldn't put VCM 11 at 0.3 A myself?")
+_PERMISSION_OR_ADVICE = re.compile(
+    r"^\W*(?:(?:should|shall|can|could|may|might|ought(?:\s+to)?)\s+i\s+(?:(?:just|maybe|also|then|"
+    rf"now)\s+)?{_CHANGE_VERB}|do\s+you\s+think\s+(?:i|we))\b"
+    r"|\b(?:good\s+idea|bad\s+idea|your\s+(?:opinion|view|advice|thoughts|take)|thoughts\s*\?|"
+    r"any\s+objections?|objections?\s*\?|(?:would|do)\s+you\s+(?:recommend|advise|suggest)|"
+    r"any\s+reason\s+(?:i|we)\s+shouldn'?t|would\s+you\s+be\s+(?:ok|okay|fine|"
+    r"comfortable|happy)\s+with|in\s+your\s+view|(?:by\s+)?(?:myself|by\s+hand|from\s+the\s+"
+    r"(?:knob|panel|console)))\b"
+)
+#: how a value asked about would fare ("would a step of 2.5 A on vcm 11 be refused?", "RF
+#: voltage 3.5 MV - safe?", "is an ID11 gap of 150.5 mm even possible?")
+_FARE = re.compile(
+    r"\b(?:would|will|could|might|does|do)\b[^?.]{0,40}\btrip|"
+    r"\b(?:refused|blocked|rejected|accepted|interlocks?|ceiling|floor|"
+    r"(?:control|allowed|permitted)\s+range|(?:on|over|under|past|beyond|at)\s+the\s+limits?|"
+    r"outside\s+(?:the\s+)?(?:control\s+)?(?:range|limits?)|"
+    # "would it be possible to lower HCM 8 by 0.05 A?": a polite request, not this
+    r"possible(?!\s+(?:for\s+(?:you|us)\s+)?to\b)|permitted|allowed|safe)\b"
+)
+#: the assistant asked to act ("could you set ...", "please put ..."): a change, not advice
+_ASKED_TO_ACT = re.compile(
+    r"\b(?:(?:could|can|would|will)\s+(?:you|u)\s+(?:please\s+)?(?!recommend|advise|suggest|"
+    r"think|tell|say|check|confirm|let)[a-z]+|please\s+(?:set|put|raise|lower|apply|change|move|go|"
+    r"increase|decrease|take|bring|open|close)|go\s+ahead)\b"
+)
+#: a value given to a device or a change ("at 84 A", "to 499.71", "= -5 A", "2.5 A on vcm 11",
+#: "raise ... by 0.5 A"), never a clock time
+_GIVEN = re.compile(
+    r"(?:\b(?:at|to|of|by)|=|->|→)\s*[-+]?\d*\.?\d+(?![\d:])|"
+    r"\d\s*(?:%|a|amps?|mm|mv|kv|v|hz|khz|mhz)\s+(?:on|for)\b|"
+    r"\b[a-z]{2,5}\s?\d{1,3}\s+[-+]?\d*\.?\d+\s*(?:%|a|amps?|mm|mv|khz|mhz)\b"
+)
+_A_VALUE = re.compile(r"(?<![a-z])[-+]?\d*\.?\d+\s*(?:%|[a-zµ]{1,4}\b)?")
+
+
+def _advice_or_fare_of_a_value(lowered: str) -> bool:
+    """A change with a value the speaker asks about (permission, advice, whether it is
+    allowed or would trip), never asks to be made by the assistant."""
+    if not _A_VALUE.search(lowered) or _ASKED_TO_ACT.search(lowered):
+        return False
+    if _PERMISSION_OR_ADVICE.search(lowered):
+        return True
+    asked = "?" in lowered or re.match(r"^\W*(?:is|are|would|will|could|can|does)\b", lowered)
+    return bool(asked) and _FARE.search(lowered) is not None and _GIVEN.search(lowered) is not None
+
+
 def asks_for_limits(text: str) -> bool:
     """ "HCM max step?", "what's the max I can set the RF frequency to?", "how far could HCM10
     be moved in one step?", "If I put VCM 2 at 7 A, is that permitted?": a question about the
@@ -457,11 +515,17 @@ def asks_for_limits(text: str) -> bool:
     ):
         # "is 0.3 A ok for HCM5? if so set it": the question is the change's condition
         return not _CHANGE_AFTER.search(lowered)
+    if _advice_or_fare_of_a_value(lowered) and not _CHANGE_AFTER.search(lowered):
+        return True  # "should I raise QF 17 by 0.5 A?", "would 2.5 A on vcm 11 be refused?"
     if (
-        _SIMULATED_CHANGE.search(lowered)
-        or _NOTED_CHANGE.search(lowered)
-        or (_PLANNED_CHANGE.search(lowered) and LATER.search(lowered))
-    ) and re.search(r"\d", lowered):
+        (
+            _SIMULATED_CHANGE.search(lowered)
+            or _NOTED_CHANGE.search(lowered)
+            or (_PLANNED_CHANGE.search(lowered) and LATER.search(lowered))
+        )
+        and re.search(r"\d", lowered)
+        and not _VALUE_ASKED.search(lowered)
+    ):
         # "dry run: set HCM 9 to 1 A", "tomorrow we'll put QF 1 at 121", "QD 10 to 97 A at
         # 18:00 - just noting it": not a change now; the write policy says how it would go
         return True

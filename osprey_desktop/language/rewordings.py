@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from osprey_desktop.language.change_phrasings import changes_said_plainly
+from osprey_desktop.language.clauses import CHANGE
 from osprey_desktop.language.indirect_requests import indirect_said_plainly
 from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
 from osprey_desktop.language.units import lookup_unit
@@ -80,6 +81,8 @@ def said_plainly(text: str) -> str:
     work = _TOPIC_THEN_VERBS.sub(
         lambda m: f"{m['first']} {m['what'].strip()}, then {m['then']} it{m['rest']}", work
     )
+    # "ID07 gap: open it some", "RF voltage SP - adjust slightly": a topic, then its change
+    work = _TOPIC_THEN_CHANGE.sub(_topic_then_change, work)
     # "show HCM 13 to 15, then HCM 14 to -0.1 A": a change with no verb after a clause of its own
     work = _VERBLESS_CHANGE_AFTER.sub(lambda m: f"{m['lead']}set {m['what']} to ", work)
     # "HCM21 to -0.3 A, orbit bump test": what a change is for, named after it
@@ -193,6 +196,26 @@ _TOPIC_THEN_VERBS = re.compile(
     r"(?P<rest>[^,;]*)$",
     re.I,
 )
+_TOPIC_THEN_CHANGE = re.compile(
+    r"^\W*(?P<what>(?:the\s+)?(?:[A-Za-z][\w.]*[\s:.]*){1,4}?\d*\w*)\s*(?::(?!\w)|\s[-–—]\s)\s*"
+    r"(?P<verb>[a-z]+)\b(?:\s+(?:it|them|that|this))?(?P<rest>[^:;]*)$",
+    re.I,
+)
+
+
+_SAID_OF_IT = re.compile(
+    r"\b(?:is|are|was|looks?|seems?|way|off|bad|wrong|high|low|drift\w*|again|still|too)\b", re.I
+)
+
+
+def _topic_then_change(found: re.Match[str]) -> str:
+    """ "ID07 gap: open it some" -> "open ID07 gap some" (only a change verb after the colon;
+    "HCM 7 - new value pls" or "lifetime: 10 h" stay as typed)."""
+    if found["verb"].lower() not in CHANGE or _SAID_OF_IT.search(found["what"]):
+        return found.group(0)  # "vert orbit s9 way off - correct it": a state said first
+    return f"{found['verb']} {found['what'].strip()}{found['rest']}"
+
+
 _VERBLESS_CHANGE_AFTER = re.compile(
     r"(?P<lead>[,;]\s*(?:and\s+)?then\s+|\band\s+then\s+|[,;]\s*(?:after\s+that|afterwards)\s*,?\s+)"
     r"(?P<what>(?:the\s+)?[A-Za-z]{1,5}\s?\d{1,3}(?:\s+(?:setpoint|sp|current|gap))?)\s*"

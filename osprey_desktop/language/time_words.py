@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from osprey_desktop.language.lexicon import STATISTIC_WORDS
+from osprey_desktop.language.lexicon import CHANGE_VERBS, STATISTIC_WORDS
 from osprey_desktop.language.numbers import (
     NUMBER_WORD_PATTERN,
     SPELLED_NUMBER_PATTERN,
@@ -262,6 +262,14 @@ _OVER_A_DURATION = re.compile(
     r"(?!\s+ago)",
     re.I,
 )
+#: verbs that make a bare duration part of a sentence ("make that 6 hours", "try 2 days")
+_OTHER_VERBS = frozenset({"make", "try", "do", "go", "use", "give", "take", "wait", "keep"})
+_COMPARED = re.compile(
+    r"\b(?:over|above|below|under|than|exceeds?|exceeded|within|less|more|longer|shorter|"
+    r"at\s+least|at\s+most|to|by|at)\s*$|\b(?:over|above|below|under|than|exceed\w*|within|"
+    r"longer|shorter)\b",
+    re.I,
+)
 _THRESHOLD_QUESTION = re.compile(r"^\s*(?:is|was|are|were|has|have|did|does|do|stays?)\b", re.I)
 
 
@@ -269,7 +277,16 @@ def bare_durations(text: str) -> str:
     """``text`` with a bare duration said "the last <duration>" in a request for a trend or a
     statistic that names no other time ("ig 7 trend 24h", "plot the lifetime over 2 hours")."""
     if not _TREND_WORDS.search(text):
-        return text
+        # "HCM 25 sp, 24h", "ig 4 24h": a terse request with a bare duration and no verb of a
+        # change or word of a comparison asks the last that long (never a value in hours)
+        words = {w.lower() for w in re.findall(r"[a-z]+", text, re.I)}
+        if (
+            words & (CHANGE_VERBS | _OTHER_VERBS)
+            or _COMPARED.search(text)
+            or _NAMES_A_TIME.search(text)
+        ):
+            return text
+        return _BARE_DURATION.sub(lambda m: f"the last {m['n']} {m['unit']}", text, count=1)
     over = _OVER_A_DURATION.search(text)
     if over and not _THRESHOLD_QUESTION.match(text):
         rest = f"{text[: over.start()]} {text[over.end() :]}"

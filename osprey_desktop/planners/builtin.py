@@ -513,7 +513,12 @@ class BuiltinPlanner:
                 f"Do you want {target} set to {value}? Say “set {target} to {value}” (with its "
                 f"unit) to change it, or “read {target}” to read it."
             )
-        later = later_moment(primary) if request.intent in ("write", "state") else None
+        later = None
+        if request.intent in ("write", "state"):
+            # the words of the change, not of its reason ("for the exposures tonight, please
+            # raise ..."); a clock time is in the parse's time slot
+            said = f"{request.canonical} {request.time.words if request.time else ''}"
+            later = later_moment(said)
         if later is not None:
             # "set QF 1 to 121 at 18:00": a write held for later is one nobody approves then
             return (

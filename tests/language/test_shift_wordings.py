@@ -384,6 +384,9 @@ def test_dont_with_a_rule_after_it_is_no_take_back():
         ("set QF 1 to what it was at 18:00 yesterday", None),
         ("set HCM 4 to 0.5 A at 5 A/s", None),
         ("set HCM 4 to 0.5 A", None),
+        ("increase QF9 by 1 amp", None),
+        ("lower QD18 by 2%", None),
+        ("open ID 5 by 3 millimeters", None),
     ],
 )
 def test_the_words_placing_a_change_later_are_found(text, later):
@@ -417,3 +420,86 @@ def test_a_change_said_with_we_and_no_later_moment_is_asked_now(text):
     from osprey_desktop.language.questions import asks_for_limits
 
     assert not asks_for_limits(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "should I raise QF 17 by 0.5 A to bring the tune back?",
+        "could i set rf freq to 499.66?",
+        "thinking of taking vcm 12 to -0.15 myself, good idea or not?",
+        "would a step of 2.5 A on vcm 11 be refused?",
+        "Any reason I shouldn't put VCM 11 at 0.3 A myself?",
+    ],
+)
+def test_permission_advice_or_the_fate_of_a_value_is_a_question_of_the_limits(text):
+    from osprey_desktop.language.questions import asks_for_limits
+
+    assert asks_for_limits(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "May I ask you to put HCM 25 at minus 0.3 A?",
+        "could I see the vacuum in sector 5 and the lifetime",
+        "after last night's trip, is the RF voltage readback back at 2.5?",
+        "The RF frequency setpoint ought to be 499.6535 MHz, please adjust it.",
+        "did the cavity 2 temperature rise before the 06:48 trip?",
+    ],
+)
+def test_a_request_or_a_question_of_the_past_is_no_question_of_the_limits(text):
+    from osprey_desktop.language.questions import asks_for_limits
+
+    assert not asks_for_limits(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "imagine closing the ID07 gap to 11 mm during top-up, would the orbit notice?",
+        "what if hcm 14 were at 0.8 A, where would the orbit bump peak",
+        "wld the beam survive rf freq +5 kHz? asking hypothetically",
+    ],
+)
+def test_a_supposed_change_is_a_question_of_knowledge(text):
+    from osprey_desktop.language.questions import is_knowledge_question
+
+    assert is_knowledge_question(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [("HCM 25 sp, 24h", "history"), ("ig 4 24h", "history"), ("ID07 gap: open it some", "write")],
+)
+def test_terse_forms_of_a_window_and_a_change_after_a_topic(text, intent):
+    request = parse(text)
+    if intent == "write":  # a change with no amount: asked, never guessed
+        assert request.changes and request.quantity is None
+    else:
+        assert request.intent == intent
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hcm 30 0.25A. jk ignore",
+        "Could you take QD 40 to 94.5 A - actually, forget I asked, the physicist wants it.",
+        "set the RF frequency to 499.655 MHz. Hmm, no, let's not do that today.",
+        "set hcm 13 to 0.5 wait no cancel",
+    ],
+)
+def test_a_take_back_followed_by_its_reason_takes_the_message_back(text):
+    assert takes_itself_back(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "scratch that, set HCM 4 to 0.2",
+        "set HCM 2 to 0.3, leave it there for an hour",
+        "set HCM 2 to 0.3, don't tell anyone",
+    ],
+)
+def test_a_take_back_followed_by_a_request_or_a_rule_is_none(text):
+    assert not takes_itself_back(text)
