@@ -11,11 +11,13 @@ without one is named, never guessed.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from osprey_desktop.language.checks import Check, check_asked
+from osprey_desktop.language.rewordings import said_plainly
 
 __all__ = ["Observed", "check_facts", "checked_facts", "observed_values"]
 
@@ -224,8 +226,51 @@ def _beyond(check: Check, seen: Sequence[Observed]) -> list[str]:
     return [f"**Yes: {len(hits)} of {total} beyond {band}**: {', '.join(hits[:8])}."]
 
 
+def _typed(check: Check) -> str:
+    """The amount as it was typed ("0.0", "499.654")."""
+    digits = re.search(r"[-+−]?\d*\.?\d+(?:e[-+−]?\d+)?", check.words, re.I)
+    return digits[0] if digits else _fmt(check.amount or 0.0)
+
+
+def _typed_tolerance(typed: str) -> float:
+    """Half a unit of the last digit typed: "0.0" is 0.05, "499.654" is 0.0005, "121" 0.5."""
+    mantissa, _, exponent = typed.lower().replace("−", "-").partition("e")
+    decimals = len(mantissa.partition(".")[2])
+    return 0.5 * 10.0 ** (-decimals + (int(exponent) if exponent else 0))
+
+
+def _is_at(check: Check, seen: Sequence[Observed]) -> list[str]:
+    """ "is HCM 3 at 0.0?": yes when each value is the one named, to the digits typed (in
+    the channel's units when the amount came in others)."""
+    assert check.amount is not None
+    typed = _typed(check)
+    tolerance = _typed_tolerance(typed)
+    lines, off = [], 0
+    for obs in seen:
+        target = _in_units(check.amount, check.unit, obs.units)
+        if target is None or not obs.values:
+            continue
+        value = obs.values[-1]
+        miss = value - target
+        scale = abs(target / check.amount) if check.amount else 1.0  # mA asked of an A channel
+        off += abs(miss) > tolerance * scale
+        sign = "+" if miss >= 0 else ""
+        lines.append(f"{obs.channel} {_said(value, obs.units)} ({sign}{_fmt(miss)})")
+    if not lines:
+        return []
+    named = f"{typed} {check.unit or ''}".rstrip()
+    if not off:
+        verdict = f"**Yes: {'it is' if len(lines) == 1 else 'all are'} at {named}**"
+    else:
+        not_at = "it is not" if len(lines) == 1 else f"{off} of {len(lines)} are not"
+        verdict = f"**No: {not_at} at {named}**"
+    return [f"{verdict}: " + "; ".join(lines) + "."]
+
+
 def _near(check: Check, seen: Sequence[Observed]) -> list[str]:
     assert check.amount is not None
+    if check.op == "at":
+        return _is_at(check, seen)
     lines = []
     for obs in seen:
         target = _in_units(check.amount, check.unit, obs.units)
@@ -316,7 +361,9 @@ def checked_facts(
 ) -> list[str]:
     """The verdict of the check the request asked of what this turn read or retrieved
     (``context_of(type, key)``: the stored context object)."""
-    check = check_asked(str(state.get("task_current_task") or ""))
+    task = str(state.get("task_current_task") or "")
+    # "confirm hcm 3 = 0.0": the check as the parse reads the request ("is hcm 3 at 0.0?")
+    check = check_asked(task) or check_asked(said_plainly(task))
     if check is None:
         return []
     seen, history, at = [], False, ""

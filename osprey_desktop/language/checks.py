@@ -62,6 +62,24 @@ _NEAR = re.compile(
     r"(?:,?\s+or\s+(?:did|has|have|is|are)\s+(?:it|they)\s+\w+(?:\s+\w+)?)?",
     re.I,
 )
+# "is HCM 3 at 0.0?", "is the RF frequency setpoint 499.654 MHz?", "QF 9 = 121?": whether
+# a value is the one named, to the digits typed (a question; "set QF 9 at 121" is a change)
+_AT_VALUE = re.compile(
+    r"(?:\s+(?P<op>at|set\s+to|=|==|equal\s+to|still)\s+|(?:"
+    r"(?<=\bsetpoint)|(?<=\bsp)|(?<=\breadback)|(?<=\brb)|(?<=\bvalue)|(?<=\bgap)"
+    r"|(?<=\bvoltage)|(?<=\bfrequency)|(?<=\bcurrent)|(?<=\blifetime)|(?<=\benergy)"
+    r")\s+)"
+    rf"(?P<num>{_NUMBER})(?![\d:])"
+    rf"(?!\s*(?:am|pm|a\.m|p\.m|o'?clock|yesterday|today|this|last)\b){_UNIT}"
+    r"(?:\s+(?:now|right\s+now|currently|at\s+the\s+moment|still|already))?"
+    r"(?:,?\s+(?:right|correct|yes|no|ok))?\s*[?.!]*\s*$",
+    re.I,
+)
+_AT_VALUE_ASKED = re.compile(r"^\W*(?:is|are)\b[^?]*\?\s*$|^[^?]*=\s*[^?]*\?\s*$", re.I)
+#: a terse question of a value ("ID 7 at 12 mm?", "qf 9 at 121 now?"), never of a time
+_TERSE_QUESTION = re.compile(
+    r"^(?!\W*(?:what|when|how|which|who|why|where|was|were)\b)[^?]*\?+\s*$", re.I
+)
 _RANK = re.compile(
     r"\b(?P<op>worst|best|highest|lowest|largest|smallest|biggest)\b(?=\s+(?:[a-z]+\s+){0,2}"
     r"(?:gauges?|bpms?|correctors?|magnets?|quads?|quadrupoles?|readings?|pressures?|"
@@ -92,7 +110,7 @@ _OPERATORS = {
 class Check:
     """The check asked of a reading: ``kind`` "level" (``op`` > or <), "band" (within or
     outside ``amount`` of ``reference``), "beyond" (outside ±``amount``), "near" (how far from
-    ``amount``), or "rank"."""
+    ``amount``; ``op`` "at" asks whether it is that value, to the digits typed), or "rank"."""
 
     kind: str
     op: str
@@ -154,6 +172,14 @@ def check_asked(text: str) -> Check | None:
     nominal = _FROM_NOMINAL.search(text)
     if nominal is not None:
         return Check("band", "from", None, None, nominal["ref"].lower(), nominal[0])
+    at = _AT_VALUE.search(text) if _AT_VALUE_ASKED.search(text) else None
+    if at is None and _TERSE_QUESTION.search(text):
+        at = _AT_VALUE.search(text)
+        number = _amount(at["num"]) if at is not None else None
+        if at is not None and not (at["unit"] or "." in at["num"] or (number or 0) > 24):
+            at = None  # "lifetime at 7?": an hour, not a value
+    if at is not None:
+        return Check("near", "at", _amount(at["num"]), at["unit"], None, at[0])
     near = _NEAR.search(text)
     if near is not None:
         return Check("near", "near", _amount(near["num"]), near["unit"], None, near[0])

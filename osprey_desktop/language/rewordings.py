@@ -29,6 +29,11 @@ def said_plainly(text: str) -> str:
     work = _SPAN_BACK.sub(r"\g<span> ago", work)
     # "how many times did X go above ...": how often
     work = re.sub(r"\bhow\s+many\s+times\b", "how often", work, flags=re.I)
+    # "confirm hcm 3 = 0.0", "make sure HCM 4 is at 0 A", "hold QF 9 at 120": whether it is
+    # that value, a reading checked (never a write)
+    work = _CONFIRM_A_VALUE.sub(
+        lambda m: f"is {(m['what'] or m['kept']).strip()} at {m['value'].strip()}?", work
+    )
     # "add an amp to QF 3", "QF 3 up a millimetre": one of that unit (never "half an amp")
     work = _ONE_OF_A_UNIT.sub(_one_of_a_unit, work)
     # "to 500 in mA": the value's own unit, said after "in"
@@ -310,6 +315,15 @@ _PROPOSAL_LEAD = re.compile(
 _SPAN_BACK = re.compile(
     rf"(?P<span>\b(?:\d+(?:\.\d+)?|an?|{SPELLED_NUMBER_PATTERN})\s*(?:hours?|hrs?|h|minutes?|mins?|"
     r"days?|weeks?))\s+back\b(?!\s+(?:to|in|by|down|up|on)\b)",
+    re.I,
+)
+_CONFIRM_A_VALUE = re.compile(
+    r"^\W*(?:(?:please|pls|plz|can\s+you|could\s+you|kindly)\s+)?"
+    r"(?:(?:confirm|verify|double[-\s]?check|check|make\s+sure|ensure)\s+(?:that\s+|whether\s+|if\s+)?"
+    r"(?P<what>[^=?;,]+?)\s*(?:\b(?:is|are|stays?|remains?|still|reads?|set|sits?)\b\s*|=+\s*|"
+    r"(?<=\bsp)\s+|(?<=\brb)\s+)+(?:(?:at|to|on)\s+)?"
+    r"|(?:keep|hold|leave)\s+(?P<kept>[^=?;,]+?)\s+(?:at|on)\s+)"
+    r"(?P<value>[-+]?\d*\.?\d+\s*(?:%|[a-zµ]{1,4}\b)?)(?:\s+(?:please|pls|thanks))?\s*[.!?]*\s*$",
     re.I,
 )
 _ONE_OF_A_UNIT = re.compile(

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 
 async def test_a_band_around_nominal_is_checked_on_each_channel(session):
     result = await session.submit("are both tunes within 0.01 of nominal?", "t1")
@@ -69,3 +71,22 @@ def test_a_run_past_the_limit_is_one_time_and_jitter_on_it_is_not_another():
     # stays one time
     assert _times_past([0.0, 0.1, 0.2, 5.0, 3.9, 5.0, 0.2, 0.1, 0.0], 4, above=True) == 1
     assert _times_past([9, 9, 2, 8, 8, 9, 9, 1, 9, 9], 3, above=False) == 2
+
+
+async def test_a_value_asked_to_be_confirmed_is_read_and_checked_never_written(session):
+    result = await session.submit("confirm the QD 22 setpoint = 96.0", "t1")
+    assert result.pending_approval is None
+    assert result.response.lstrip().startswith("**No: it is not at 96.0**: SR06C:QD22")
+    result = await session.submit("make sure the RF frequency setpoint is 499.654 MHz", "t2")
+    assert result.pending_approval is None
+    assert result.response.lstrip().startswith("**Yes: it is at 499.654 MHz**")
+    result = await session.submit("hold QF 9 at 120", "t3")
+    assert result.pending_approval is None and "**Yes: all are at 120**" in result.response
+
+
+def test_a_value_is_the_one_named_to_the_digits_typed():
+    from osprey_desktop.answers.checks import _typed_tolerance
+
+    assert _typed_tolerance("0.0") == pytest.approx(0.05)
+    assert _typed_tolerance("499.654") == pytest.approx(0.0005)
+    assert _typed_tolerance("121") == pytest.approx(0.5)

@@ -122,3 +122,26 @@ def test_below_a_duration_is_a_level_even_when_no_question_mark_says_so():
     check = check_asked("how many times was the lifetime below 10 h in the last 2 hours")
     assert check is not None and (check.op, check.amount, check.unit) == ("<", 10.0, "h")
     assert not check_asked("was the lifetime above 8 h").counted
+
+
+@pytest.mark.parametrize(
+    ("text", "amount", "unit"),
+    [
+        ("is HCM 12 set to 0.5 A?", 0.5, "A"),
+        ("is the RF frequency setpoint 499.654 MHz?", 499.654, "MHz"),
+        ("HCM 12 is at 0.5 A right?", 0.5, "A"),
+        ("qf 9 at 121 now?", 121.0, None),
+        ("QF 9 = 121?", 121.0, None),
+    ],
+)
+def test_whether_a_value_is_the_one_named_is_a_check(text, amount, unit):
+    check = check_asked(text)
+    assert check is not None and (check.kind, check.op) == ("near", "at")
+    assert (check.amount, check.unit) == (amount, unit)
+
+
+@pytest.mark.parametrize(
+    "text", ["lifetime at 7?", "what was the lifetime at 7.5?", "set QF 9 at 121"]
+)
+def test_an_hour_or_a_change_is_no_check_of_a_value(text):
+    assert check_asked(text) is None
