@@ -431,7 +431,9 @@ def refusal_spans(text: str) -> list[tuple[int, int]]:
 
 
 #: A device named by its family and number ("HCM 3", "qf07", "ID-9"), as FAMILY + number.
-_NAMED_DEVICE = re.compile(r"\b(?P<family>[a-z]{1,5})[\s-]?0*(?P<number>\d{1,3})(?![\w.:])", re.I)
+_NAMED_DEVICE = re.compile(
+    r"\b(?P<family>[a-z]{1,5})[\s-]?0*(?P<number>\d{1,3})(?![\w.]|:\d)", re.I
+)
 #: Where a refusal's clause gives way to the next request ("don't touch HCM 3 and set HCM 2").
 _NEXT_REQUEST = re.compile(
     r"\s*\b(?:and|then|so|instead)\b\s+(?:please\s+)?(?:just\s+)?(?=[a-z]+\b)", re.I

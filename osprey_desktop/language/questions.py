@@ -354,7 +354,7 @@ _WITHIN_LIMITS = re.compile(
 #: a change supposed, and whether it would pass: the write policy answers, nothing is written
 #: a reading asked beside a plan ("..., but don't do anything yet - what's its setpoint?")
 _VALUE_ASKED = re.compile(
-    r"\bwhat(?:'s|\s+is|\s+are|s)\s+(?:its|their|the)\b|\b(?:tell|show|give)\s+me\b|\bread\s+(?:me\s+)?the\b"
+    r"\bwhat(?:'s|\s+is|\s+are|s|\s+does|\s+do)\s+(?:it|its|they|their|the)\b|\b(?:tell|show|give)\s+me\b|\bread\s+(?:me\s+)?the\b"
 )
 _CHANGE_VERB = (
     r"(?:set|setting|put|putting|raise|raising|lower|lowering|move|moving|open|opening|close|"
@@ -466,6 +466,8 @@ _PERMISSION_OR_ADVICE = re.compile(
 #: voltage 3.5 MV - safe?", "is an ID11 gap of 150.5 mm even possible?")
 _FARE = re.compile(
     r"\b(?:would|will|could|might|does|do)\b[^?.]{0,40}\btrip|"
+    r"\b(?:pass|fail|go\s+through)\s+(?:the\s+)?(?:write\s+)?(?:checks?|limits?|polic(?:y|ies))|"
+    r"\bmax[_\s]?steps?\b|\bclip(?:s|ped)?\b|"
     r"\b(?:refused|blocked|rejected|accepted|interlocks?|ceiling|floor|"
     r"(?:control|allowed|permitted)\s+range|(?:on|over|under|past|beyond|at)\s+the\s+limits?|"
     r"outside\s+(?:the\s+)?(?:control\s+)?(?:range|limits?)|"
@@ -483,7 +485,9 @@ _ASKED_TO_ACT = re.compile(
 _GIVEN = re.compile(
     r"(?:\b(?:at|to|of|by)|=|->|→)\s*[-+]?\d*\.?\d+(?![\d:])|"
     r"\d\s*(?:%|a|amps?|mm|mv|kv|v|hz|khz|mhz)\s+(?:on|for)\b|"
-    r"\b[a-z]{2,5}\s?\d{1,3}\s+[-+]?\d*\.?\d+\s*(?:%|a|amps?|mm|mv|khz|mhz)\b"
+    r"\b[a-z]{2,5}\s?\d{1,3}\s+[-+]?\d*\.?\d+\s*(?:%|a|amps?|mm|mv|khz|mhz)\b|"
+    # "HCM05 1.2 -- would that clip?", "...:sp 121.5 within max_step?": a decimal after a name
+    r"\b(?:sp|setpoint|[a-z]{2,5}\s?\d{1,3})\s+[-+]?\d*\.\d+(?![\d.:])"
 )
 _A_VALUE = re.compile(r"(?<![a-z])[-+]?\d*\.?\d+\s*(?:%|[a-zµ]{1,4}\b)?")
 
@@ -497,6 +501,25 @@ def _advice_or_fare_of_a_value(lowered: str) -> bool:
         return True
     asked = "?" in lowered or re.match(r"^\W*(?:is|are|would|will|could|can|does)\b", lowered)
     return bool(asked) and _FARE.search(lowered) is not None and _GIVEN.search(lowered) is not None
+
+
+#: a change refused for the whole message ("(no write, just asking about the step)", "don't
+#: write: ...", "read-only question", "I am NOT asking for a change", "without applying")
+NO_WRITE_SAID = re.compile(
+    r"\b(?:no|without)\s+(?:any\s+)?(?:writes?|writing|changes?|changing|applying|action)\b"
+    r"(?!\s+(?:to|on|of|for)\b)|"
+    r"\b(?:don'?t|do\s+not|never)\s+(?:write|apply|change|touch|set|modify|move)\s+(?:anything|it|that|"
+    r"this)\b|\b(?:don'?t|do\s+not)\s+(?:write|apply)\s*(?:[:;,.!)-]|$)|\bread[-\s]only\b|"
+    r"\bnot\s+asking\s+(?:you\s+)?(?:for|to)\s+(?:a\s+|any\s+)?(?:change|write|set|apply)|"
+    r"\bjust\s+asking\b|\bwithout\s+(?:applying|changing|touching|writing)\b",
+    re.I,
+)
+
+
+def forbids_writes(text: str) -> bool:
+    """The message refuses every change in words ("(no write, just asking)", "read-only:
+    ..."): whatever else it says, nothing of it is written."""
+    return NO_WRITE_SAID.search(text) is not None
 
 
 def asks_for_limits(text: str) -> bool:
@@ -515,6 +538,13 @@ def asks_for_limits(text: str) -> bool:
     ):
         # "is 0.3 A ok for HCM5? if so set it": the question is the change's condition
         return not _CHANGE_AFTER.search(lowered)
+    if (
+        forbids_writes(lowered)
+        and _GIVEN.search(lowered)
+        and not _VALUE_ASKED.search(lowered)
+        and not _CHANGE_AFTER.search(lowered)
+    ):
+        return True  # "SR03C:QF09:SP -> 121.5 ? (no write, just asking about the step)"
     if _advice_or_fare_of_a_value(lowered) and not _CHANGE_AFTER.search(lowered):
         return True  # "should I raise QF 17 by 0.5 A?", "would 2.5 A on vcm 11 be refused?"
     if (
@@ -553,4 +583,11 @@ def asks_for_limits(text: str) -> bool:
     )
 
 
-__all__ = ["asks_for_help", "asks_for_limits", "is_knowledge_question", "is_thanks"]
+__all__ = [
+    "NO_WRITE_SAID",
+    "asks_for_help",
+    "asks_for_limits",
+    "forbids_writes",
+    "is_knowledge_question",
+    "is_thanks",
+]

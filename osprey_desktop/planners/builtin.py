@@ -29,7 +29,7 @@ from osprey_desktop.language.device_names import hints_a_change, offers_a_bare_v
 from osprey_desktop.language.follow_ups import follow_up
 from osprey_desktop.language.later_changes import later_moment
 from osprey_desktop.language.lexicon import PLOT_VERBS, READ_VERBS
-from osprey_desktop.language.questions import is_knowledge_question
+from osprey_desktop.language.questions import forbids_writes, is_knowledge_question
 from osprey_desktop.language.request import CHANGE_INTENTS, Request
 from osprey_desktop.language.targets import as_measured
 from osprey_desktop.language.words import (
@@ -512,6 +512,12 @@ class BuiltinPlanner:
             return (
                 f"Do you want {target} set to {value}? Say “set {target} to {value}” (with its "
                 f"unit) to change it, or “read {target}” to read it."
+            )
+        if request.changes and forbids_writes(primary):
+            # "set HCM 4 to 0.3 (no write, just asking)": a change refused in the same words
+            return (
+                "You said not to change anything, so nothing will be written. Ask again without "
+                "that to make the change, or ask whether the value is within the write limits."
             )
         later = None
         if request.intent in ("write", "state"):

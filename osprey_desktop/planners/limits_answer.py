@@ -49,7 +49,7 @@ def limits_answer(question: str) -> str:
         named = named[: amount.start] + " " + named[amount.end :]  # "at 7 A": no name
     named = re.sub(r"\([^)]*\)", " ", named)
     phrase = re.sub(r"[^\w\s:.'-]|(?<!\w)[.'-]|[.'-](?!\w)", " ", _QUESTION_WORDS.sub(" ", named))
-    phrase = re.sub(r"\b([A-Za-z]{1,5})\s+(\d{1,3})\b", r"\1\2", phrase)
+    phrase = re.sub(r"\b([A-Za-z]{1,5})\s+(\d{1,3})\b(?![.\d])", r"\1\2", phrase)
     # a value without its unit ("to 0.15") is no part of a name, once the names are joined
     phrase = " ".join(re.sub(r"(?<![\w.:])[-+]?\d+(?:\.\d+)?(?![\w.:])", " ", phrase).split())
     finder = configured_finder(database)

@@ -1,5 +1,6 @@
-"""A change placed at a later moment, rehearsed or only noted is never proposed now
-(``language.later_changes``, ``language.questions``), through whole turns on the ring."""
+"""A change placed at a later moment, rehearsed, only noted or refused in its own words is
+never proposed now (``language.later_changes``, ``language.questions``), through whole turns
+on the ring."""
 
 from __future__ import annotations
 
@@ -55,3 +56,22 @@ async def test_the_same_change_asked_now_is_proposed(session):
 async def test_a_value_of_a_past_moment_is_no_later_change(session, text):
     result = await session.submit(text, "t1")
     assert "never later" not in (result.response or "")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["raise QF 9 a bit, read-only", "open the ID 4 gap -- no changes, just asking"],
+)
+async def test_a_change_refused_in_its_own_words_is_never_proposed(session, text):
+    result = await session.submit(text, "t1")
+
+    assert result.pending_approval is None
+    assert "You said not to change anything" in result.response
+
+
+async def test_a_value_asked_about_with_no_write_gets_the_limits(session):
+    result = await session.submit(
+        "SR03C:QF09:SP -> 121.5 ? (no write, just asking about the step)", "t1"
+    )
+    assert result.pending_approval is None
+    assert result.response.startswith("**Write limits**") and "SR03C:QF09" in result.response

@@ -503,3 +503,45 @@ def test_a_take_back_followed_by_its_reason_takes_the_message_back(text):
 )
 def test_a_take_back_followed_by_a_request_or_a_rule_is_none(text):
     assert not takes_itself_back(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SR03C:QF09:SP -> 121.5 ? (no write, just asking about the step)",
+        "No writes please; SR03C:QF09:Current:SP to 121 would be how big a step?",
+        "read-only: SR02C:HCM05:Current:SP 1.2 ok?",
+        "would SR04C:VCM11:Current:SP = 0.3 pass the write checks?",
+        "HCM05 1.2 -- would that clip?",
+    ],
+)
+def test_a_value_asked_about_with_every_write_refused_is_a_question_of_the_limits(text):
+    from osprey_desktop.language.questions import asks_for_limits
+
+    assert asks_for_limits(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "forbids"),
+    [
+        ("set HCM 4 to 0.3 (no write, just asking)", True),
+        ("I am NOT asking for a change, only the readback", True),
+        ("don't write: SR02C:HCM05:Current:SP 1.2", True),
+        ("don't write to HCM 3, set HCM 2 to 0.3", False),
+        ("no changes to VCM 4 please, set VCM 5 to 0.1", False),
+        ("set HCM 4 to 0.3", False),
+    ],
+)
+def test_a_write_refused_for_the_whole_message_is_told_from_one_refused_device(text, forbids):
+    from osprey_desktop.language.questions import forbids_writes
+
+    assert forbids_writes(text) is forbids
+
+
+def test_a_reading_asked_beside_a_refusal_stays_a_reading():
+    from osprey_desktop.language.questions import asks_for_limits
+
+    text = (
+        "Per the handover the RF frequency stays at 499.654, so don't touch it. What's it reading?"
+    )
+    assert not asks_for_limits(text)
