@@ -340,6 +340,91 @@ _TAKEN_BACK = re.compile(
 )
 
 
+#: "set qf 9 to 121, no wait, don't, just show it", "X... on second thought just give me the
+#: gap readback": a change taken back and a reading asked in its place
+_TAKEN_BACK_THEN = re.compile(
+    r"^(?P<before>.+?)(?:[,.;!?]+|\s[-–—]+|\.\.\.|…)?\s+"
+    r"(?P<back>(?:(?:no|nope|nah|wait|hold\s+on|actually|hmm+|oh|sorry|on\s+second\s+thoughts?|"
+    r"not\s+now|cancel\s+(?:that|it)|scratch\s+that|never\s*mind|forget\s+(?:it|that)|don'?t|"
+    r"leave\s+(?:it|that|them))(?:\W+|$))+)(?:(?:and|so|but)\s+)?"
+    r"(?P<after>(?:just|only|instead|show|read|tell|give|what|plot|display|rb|readback)\b.*|"
+    r".*\b(?:only|instead)\W*)$",
+    re.I,
+)
+_REALLY_TAKEN_BACK = re.compile(
+    r"\b(?:cancel|scratch|never\s*mind|forget|don'?t|leave|nah|not\s+now|second\s+thoughts?|"
+    r"no\s+wait|wait\s+no|hold\s+on)\b",
+    re.I,
+)
+
+
+#: words of a reading that name no subject ("just give me the readback", "rb only")
+_READING_ONLY_WORDS = frozenset(
+    [
+        "just",
+        "only",
+        "instead",
+        "please",
+        "me",
+        "us",
+        "the",
+        "a",
+        "its",
+        "show",
+        "read",
+        "tell",
+        "give",
+        "what",
+        "is",
+        "display",
+        "plot",
+        "rb",
+        "readback",
+        "readbacks",
+        "sp",
+        "setpoint",
+        "setpoints",
+        "value",
+        "values",
+        "reading",
+        "readings",
+        "gap",
+        "current",
+        "now",
+        "then",
+    ]
+)
+
+
+def reading_in_place_of_a_change(text: str) -> str | None:
+    """The reading a message asks after taking its change back ("set qf 9 to 121, no wait,
+    don't, just show it" -> "just show qf 9"; "qf9 -> 121? nah, rb only" -> "rb only qf9"),
+    or None. The devices named before stand for "it" or are added when none is named."""
+    found = _TAKEN_BACK_THEN.match(text)
+    if found is None or not _REALLY_TAKEN_BACK.search(found["back"]):
+        return None
+    after = found["after"].strip()
+    if not after or re.search(r"\d", _NAMED_DEVICE.sub(" ", after)):
+        return None  # "scratch that, 122 A": a correction, not a reading
+    before = found["before"]
+    names = re.findall(r"\b(?:the\s+)?[a-z]{1,5}\s?\d{1,3}\b(?:\s+gap)?", before, re.I)
+    names = [n for n in names if named_devices(n)]
+    if not names:
+        return after
+    named = " and ".join(dict.fromkeys(n.strip() for n in names))
+    if re.search(r"\b(?:it|its|them|their)\b", after, re.I):
+        return re.sub(
+            r"\b(?P<w>it|its|them|their)\b",
+            lambda m: f"{named}'s" if m["w"].lower() in ("its", "their") else named,
+            after,
+            flags=re.I,
+        )
+    subject = {w.lower() for w in re.findall(r"[a-z]+", after, re.I)} - _READING_ONLY_WORDS
+    if named_devices(after) or subject:
+        return after  # "... and show me the orbit instead": a reading of its own
+    return f"{after.rstrip(' .!')} of {named}"
+
+
 #: "set qf8 122 nvm", "... jk": the chat shorthands, with no punctuation before them
 _TAKEN_BACK_SHORT = re.compile(
     r"\s(?:nvm|nevermind|jk|j/k|jkjk|"

@@ -70,6 +70,7 @@ from osprey_desktop.language.clauses import (
     leading_verb,
     negated,
     only_refuses_changes,
+    reading_in_place_of_a_change,
     refusal_spans,
     takes_itself_back,
     verb_clauses,
@@ -541,6 +542,8 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     work = numbers_typed_plainly(original, _is_unit)
     work = join_device_names(spoken_device_names(work, vocabulary), vocabulary)
     work = _retraction_dropped(work)  # "cancel that. HCM17 RB?": the new request alone
+    # "set qf 9 to 121, no wait, don't, just show it": the reading asked in its place
+    work = reading_in_place_of_a_change(work) or work
     if takes_itself_back(work) and original != "leave it":
         # "set HCM 31 to 0.6 - no wait, cancel that": the message takes itself back
         return replace(_parse("leave it", vocabulary, now), text=original)

@@ -545,3 +545,25 @@ def test_a_reading_asked_beside_a_refusal_stays_a_reading():
         "Per the handover the RF frequency stays at 499.654, so don't touch it. What's it reading?"
     )
     assert not asks_for_limits(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "reading"),
+    [
+        ("set qf 9 to 121, no wait, don't, just show it", "just show qf 9"),
+        ("qf9 -> 121? nah, rb only", "rb only of qf9"),
+        (
+            "put VCM 7 at 0.1 A; hmm no, leave it and tell me its readback",
+            "tell me VCM 7's readback",
+        ),
+        ("raise HCM 4 by 0.2 A. Actually, forget it and show me the orbit", "show me the orbit"),
+        ("set QF 9 to 121, actually show it first", None),
+        ("set QF 9 to 121, no, 122", None),
+    ],
+)
+def test_a_reading_asked_in_place_of_a_change_taken_back_is_the_request(text, reading):
+    from osprey_desktop.language.clauses import reading_in_place_of_a_change
+
+    assert reading_in_place_of_a_change(text) == reading
+    if reading is not None:
+        assert not parse(text).changes
