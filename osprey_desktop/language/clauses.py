@@ -326,11 +326,14 @@ _CLAUSE_END = r"[,;!?]|\.(?!\d)|:\s|\s[-–—]\s"
 # "..., no wait, cancel that", "... - scratch that": the whole message taken back at its end
 _TAKEN_BACK = re.compile(
     r"(?:[,.;!?(]|\s[-–—]|\.\.\.|…)\s*"
-    r"(?:(?:no|wait|hold\s+on|actually|sorry|oh|hmm+|um+|oops|on\s+second\s+thoughts?)\W+)*"
+    r"(?:(?:no|wait|hold\s+on|actually|sorry|oh|hmm+|um+|oops|please|on\s+second\s+thoughts?)\W+)*"
     r"(?:cancel\s+(?:that|it|this)|scratch\s+that|never\s*mind|forget\s+(?:it|that|i\s+asked)|"
-    r"belay\s+that|hold\s+that|ignore\s+(?:that|this|me|it)|just\s+kidding|(?:jk|j/k)(?:\s+ignore)?|"
-    r"not\s+yet|don'?t\s+bother|let'?s\s+not(?:\s+(?:do\s+(?:that|it|this)|bother))?|"
-    r"(?:but\s+)?(?:don'?t|do\s+not)(?:\s+(?:actually|really))?"
+    r"belay\s+that|hold\s+that|hold\s+off|just\s+kidding|(?:jk|j/k)(?:\s+ignore)?|"
+    # "please disregard this", "ignore that request", "disregard, not my call"
+    r"(?:disregard|ignore)(?:\s+(?:that|this|it|me|my\s+(?:last\s+)?(?:request|message)|"
+    r"th(?:at|is)\s+(?:request|message|one)))?(?=\s*(?:[,;.:!—–-]|$))|"
+    r"not\s+yet|don'?t\s+bother|let'?s\s+(?:not|wait)(?:\s+(?:do\s+(?:that|it|this)|bother))?|"
+    r"(?:but\s+)?(?:please\s+)?(?:don'?t|dont|do\s+not)(?:\s+(?:actually|really))?"
     r"(?:\s+(?:do|send|apply|write)\s+(?:it|that|this))?(?:\s+(?:yet|now|for\s+now))?|"
     r"leave\s+(?:it|that|them)(?:\s+(?:alone|be|as\s+(?:it\s+)?is))?)\b"
     # what may follow: a reason or a time ("..., the physicist wants to do it himself",
@@ -352,10 +355,26 @@ _TAKEN_BACK_THEN = re.compile(
     re.I,
 )
 _REALLY_TAKEN_BACK = re.compile(
-    r"\b(?:cancel|scratch|never\s*mind|forget|don'?t|leave|nah|not\s+now|second\s+thoughts?|"
+    r"\b(?:cancel|scratch|never\s*mind|forget|don'?t|dont|leave|nah|not\s+now|second\s+thoughts?|"
+    r"disregard|ignore|"
     r"no\s+wait|wait\s+no|hold\s+on)\b",
     re.I,
 )
+
+
+def _question_after_taking_back(text: str) -> str | None:
+    """ "SR07C:ID07:Gap:SP 30mm... disregard, not my call. Is the ID07 RB at nominal?": a
+    question of its own after a sentence that takes its change back is the request."""
+    sentences = [p for p in re.split(r"(?<=[.;!?])\s+(?=[A-Za-z])", text.strip()) if p]
+    if len(sentences) < 2 or not sentences[-1].rstrip().endswith("?"):
+        return None
+    last = sentences[-1]
+    if {w.lower() for w in re.findall(r"[a-z]+", last, re.I)} & CHANGE:
+        return None
+    before = " ".join(sentences[:-1])
+    if not (_TAKEN_BACK.search(before) or _TAKEN_BACK_SHORT.search(before)):
+        return None
+    return last
 
 
 #: words of a reading that name no subject ("just give me the readback", "rb only")
@@ -402,7 +421,7 @@ def reading_in_place_of_a_change(text: str) -> str | None:
     or None. The devices named before stand for "it" or are added when none is named."""
     found = _TAKEN_BACK_THEN.match(text)
     if found is None or not _REALLY_TAKEN_BACK.search(found["back"]):
-        return None
+        return _question_after_taking_back(text)
     after = found["after"].strip()
     if not after or re.search(r"\d", _NAMED_DEVICE.sub(" ", after)):
         return None  # "scratch that, 122 A": a correction, not a reading
@@ -469,10 +488,12 @@ def takes_itself_back(text: str) -> bool:
     found = _TAKEN_BACK.search(text)
     if found is not None and re.search(r"\w", found["after"]):
         said = found[0][: len(found[0]) - len(found["after"])]
-        if re.search(r"\b(?:leave|don'?t|do\s+not|not\s+yet)\b", said, re.I):
-            found = (
-                None  # "..., leave it there for an hour", "..., don't tell anyone": no take-back
-            )
+        if re.search(r"\b(?:leave|don'?t|dont|do\s+not|not\s+yet)\b", said, re.I) and not re.match(
+            r"\s*[,;.:!—–-]", found["after"]
+        ):
+            # "..., leave it there for an hour", "..., don't tell anyone": no take-back ("dont,
+            # users still on" is one, its reason after a stop)
+            found = None
         elif not _only_a_reason(found["after"]):
             found = None  # "scratch that, set HCM 4 to 0.2": a correction, a request of its own
     found = found or _TAKEN_BACK_SHORT.search(text)
@@ -484,6 +505,12 @@ def _only_a_reason(after: str) -> bool:
     a change ("the physicist wants to do it himself", "today", "sorry")."""
     if re.search(r"\d", after):
         return False
+    if re.match(
+        r"\W*(?:i|we|they|he|she|it|that|this|users?|someone|the\s+[a-z]+)\b(?!\s+(?:to|by)\b)",
+        after,
+        re.I,
+    ):
+        return True  # "; I read the wrong plan", "the beamline is not ready": told, not asked
     words = {w.lower() for w in re.findall(r"[a-z]+", after, re.I)}
     asks = (CHANGE | READ_VERBS | PLOT_VERBS) - {"do", "make", "take", "wait"}
     return not words & asks

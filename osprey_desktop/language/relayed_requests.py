@@ -42,8 +42,9 @@ _VALUE_FIRST = re.compile(
 )
 #: ", can we give them that?": the go-ahead asked with a relayed request
 _GIVE_THEM = re.compile(
-    r"\s*[,;]?\s*(?:can|could|shall)\s+(?:we|you)\s+(?:give|do|manage|get)\s+(?:them\s+|him\s+|her\s+)?"
-    r"(?:that|it|this)\s*\??\s*$",
+    r"\s*[,;.]?\s*(?:can|could|shall|would)\s+(?:we|you)\s+(?:please\s+)?(?:give|do|manage|get|arrange)\s+"
+    r"(?:them\s+|him\s+|her\s+)?(?:that|it|this)(?:\s+for\s+(?:them|him|her|the\s+users))?"
+    r"(?:,?\s*please)?\s*[?.!]*\s*$",
     re.I,
 )
 PEOPLE = re.compile(
@@ -73,7 +74,7 @@ def _asked_for(question: str) -> str:
 
 def said_as_their_own(text: str) -> str:
     """A relayed request said as the operator's own, its nouns bound to the asker's device."""
-    found = _RELAYED.match(text)
+    found = _RELAYED.match(text) or _RELAYED.match(_GIVE_THEM.sub("", text))
     if found is None:
         return text
     if found["wish"] and not PEOPLE.search(found["who"]):

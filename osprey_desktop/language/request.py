@@ -422,7 +422,9 @@ def _late_change_verb(clause: str) -> str | None:
 
 
 _REQUEST_LEAD = re.compile(
-    r"^\s*(?:(?:please|pls|so|now|ok(?:ay)?|then)\s*,?\s+)?(?P<verb>[a-z]+)\b", re.I
+    r"^\s*(?:(?:please|pls|so|now|ok(?:ay)?|then)\s*,?\s+)?"
+    r"(?:(?:could|can|would|will)\s+you\s+(?:please\s+)?)?(?P<verb>[a-z]+)\b",
+    re.I,
 )
 
 

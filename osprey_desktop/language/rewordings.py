@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 
 from osprey_desktop.language.change_phrasings import changes_said_plainly
-from osprey_desktop.language.clauses import CHANGE
+from osprey_desktop.language.clauses import CHANGE, named_devices
 from osprey_desktop.language.indirect_requests import indirect_said_plainly
+from osprey_desktop.language.lexicon import PLOT_VERBS, READ_VERBS
 from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
 from osprey_desktop.language.units import lookup_unit
 
@@ -25,6 +26,8 @@ __all__ = ["proposal_asked_for", "said_plainly"]
 def said_plainly(text: str) -> str:
     """``text`` with the phrasings above said the one way the parse reads them."""
     work = text
+    # "plot the RF voltage from 9 o'clock onwards", "from 8 on": since then
+    work = _FROM_ONWARDS.sub(r"since \g<when>", work)
     # "the lifetime two hours back": two hours ago (never a value put back)
     work = _SPAN_BACK.sub(r"\g<span> ago", work)
     # "how many times did X go above ...": how often
@@ -173,7 +176,31 @@ def said_plainly(text: str) -> str:
 
 
 _REASON_FIRST = re.compile(
-    r"^\W*(?:because|'?cause)\s+[^,;]+?,\s*(?:so\s+)?(?=\S)|^[^,;?]+?(?:,|;)\s*so\s+(?=\S)",
+    r"^\W*(?:because|'?cause)\s+[^,;]+?,\s*(?:so\s+)?(?=\S)|^[^,;?]+?(?:,|;)\s*so\s+(?=\S)"
+    # "Since the RF group retuned the cavities this morning, could you plot ...": a reason
+    # with its own subject and verb (never "since this morning, plot ...", a time)
+    r"|^\W*(?:since|as|given\s+that|now\s+that|seeing\s+that)\s+(?=(?:the|a|an|our|my|we|they|it|"
+    r"there|users?|someone|this|that)\b)[^,;]*?\b(?:is|are|was|were|has|have|had|did|[a-z]{3,}ed)\b"
+    r"[^,;]*[,;]\s*(?=\S)",
+    re.I,
+)
+#: "For the weekly report I need the minimum lifetime over the past 24 hours; could you find it
+#: for me?": what is needed is the request
+_NEEDED_THEN_FIND_IT = re.compile(
+    r"^\W*(?:for\s+[^,;]{1,40}?,?\s+)?(?:i|we)\s+(?:need|want|would\s+like|'d\s+like)\s+"
+    r"(?P<what>[^;?.]+?)\s*[;,.]\s*(?:(?:could|can|would|will)\s+you\s+)?(?:please\s+)?"
+    r"(?:find|get|look\s+up|fetch|pull\s+up|give|show|tell)\s+(?:me\s+|us\s+)?(?:it|that|this|them)"
+    r"(?:\s+(?:up|out))?(?:\s+for\s+(?:me|us))?(?:,?\s*please)?\s*[?.!]*\s*$",
+    re.I,
+)
+#: "For the study shift we agreed on QD 26 at 96 A and QD 28 at 94 A; could you apply those,
+#: please?": what was agreed is the change asked
+_AGREED_THEN_APPLY = re.compile(
+    r"^\W*(?:for\s+[^,;]{1,40}?,?\s+)?(?:we|they|the\s+[a-z]+(?:\s+[a-z]+)?)\s+(?:have\s+)?"
+    r"(?:agreed\s+(?:on|to)|decided\s+on|settled\s+on|planned|proposed|asked\s+for|requested)\s+"
+    r"(?P<what>[^;?]+?)\s*[;,.]\s*(?:(?:could|can|would|will)\s+you\s+)?(?:please\s+)?"
+    r"(?:apply|set|do|make|put\s+in|implement|load)\s+(?:those|these|them|that|this|it)\b"
+    r"(?:\s+(?:now|values?|settings?))?(?:,?\s*please)?\s*[?.!]*\s*$",
     re.I,
 )
 _REASON_AFTER = re.compile(
@@ -312,6 +339,11 @@ _PROPOSAL_LEAD = re.compile(
 )
 
 
+_FROM_ONWARDS = re.compile(
+    r"\bfrom\s+(?P<when>(?:\d{1,2}(?::\d\d)?(?:\s*(?:am|pm|o'?clock|h))?|noon|midnight)"
+    r"(?:\s+(?:this\s+morning|today|yesterday|last\s+night))?)\s+(?:onwards?|on)\b(?!\s+\w)",
+    re.I,
+)
 _SPAN_BACK = re.compile(
     rf"(?P<span>\b(?:\d+(?:\.\d+)?|an?|{SPELLED_NUMBER_PATTERN})\s*(?:hours?|hrs?|h|minutes?|mins?|"
     r"days?|weeks?))\s+back\b(?!\s+(?:to|in|by|down|up|on)\b)",
@@ -395,6 +427,9 @@ def proposal_asked_for(text: str) -> str:
     proposal and the closing ask left out. A remark that the amount is not known ("nobody told
     me the number") is left out of any request; anything else stays as typed."""
     said = _AMOUNT_UNKNOWN.sub("", text)  # "nobody told me the number": the amount is asked
+    # "I need X; could you find it for me?", "we agreed on X at V; could you apply those?"
+    said = _NEEDED_THEN_FIND_IT.sub(lambda m: f"show {m['what'].strip()}", said, count=1)
+    said = _AGREED_THEN_APPLY.sub(lambda m: f"set {m['what'].strip()}", said, count=1)
     work = _APOLOGY_AFTER.sub("", said)
     asked = _DO_IT_AFTER.search(work)
     if asked is None or asked.start() == 0:
@@ -410,7 +445,37 @@ def proposal_asked_for(text: str) -> str:
 def _without_reasons(text: str) -> str:
     """``text`` without a reason said before or after the request."""
     text = _REASON_FIRST.sub("", text, count=1)
-    return _REASON_AFTER.sub("", text, count=1)
+    text = _REASON_AFTER.sub("", text, count=1)
+    return _statements_after_dropped(text)
+
+
+#: a request's lead: a verb of its own, or a polite one before it
+_ASKING_LEAD = re.compile(
+    r"^\W*(?:(?:please|pls|kindly|now|ok(?:ay)?|so)\s*,?\s+)*(?:(?:could|can|would|will)\s+you\s+"
+    r"(?:please\s+)?)?(?P<verb>[a-z]+)\b",
+    re.I,
+)
+_SENTENCE_END = re.compile(r"(?<=[.;?!])\s+(?=[A-Za-z])")
+
+
+def _statements_after_dropped(text: str) -> str:
+    """ "Please set HCM 20 to -1.5 A; the orbit group computed that value this morning.",
+    "Could you tell me the tune two hours ago? Someone reported a shift and I want to
+    check.": sentences after a request that only tell (no verb of a request, no question, no
+    device, no number) are its reason; their words and times are not the request's."""
+    sentences = _SENTENCE_END.split(text.strip())
+    if len(sentences) < 2:
+        return text
+    asks = READ_VERBS | PLOT_VERBS | CHANGE | {"tell", "give", "find", "check"}
+    lead = _ASKING_LEAD.match(sentences[0])
+    if lead is None or lead["verb"].lower() not in asks:
+        return text
+    kept = [sentences[0]]
+    for sentence in sentences[1:]:
+        words = {w.lower() for w in re.findall(r"[a-z]+", sentence, re.I)}
+        if "?" in sentence or words & asks or named_devices(sentence) or re.search(r"\d", sentence):
+            kept.append(sentence)
+    return " ".join(kept)
 
 
 _BEAM_THERE = re.compile(

@@ -567,3 +567,68 @@ def test_a_reading_asked_in_place_of_a_change_taken_back_is_the_request(text, re
     assert reading_in_place_of_a_change(text) == reading
     if reading is not None:
         assert not parse(text).changes
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "put qf19 at 121 pls - wait no, dont, users still on",
+        "Please lower QD12 to 93 A. Actually, please disregard this; I read the wrong plan.",
+        "qd22 -> 96.0 pls. hmm actually dont, lets wait for the physicist",
+        "Could you move the ID02 gap to 14 mm? Sorry, please ignore that request, not ready.",
+    ],
+)
+def test_more_ways_of_taking_a_change_back(text):
+    assert takes_itself_back(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["set HCM 3 to 0.1, ignore the alarm", "plot the lifetime, please don't include the current"],
+)
+def test_ignore_or_dont_with_an_object_of_their_own_take_nothing_back(text):
+    assert not takes_itself_back(text)
+
+
+def test_a_question_after_a_sentence_taking_a_change_back_is_the_request():
+    from osprey_desktop.language.clauses import reading_in_place_of_a_change
+
+    text = "SR07C:ID07:Gap:SP 30mm... disregard, not my call. Is the ID07 RB at nominal?"
+    assert reading_in_place_of_a_change(text) == "Is the ID07 RB at nominal?"
+    assert not parse(text).changes
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical_has"),
+    [
+        (
+            "For the weekly report I need the minimum lifetime over the past 24 hours; could you "
+            "find it for me?",
+            "minimum lifetime",
+        ),
+        (
+            "Since the RF group retuned the cavities this morning, could you plot the RF voltage "
+            "readback from 9 o'clock onwards?",
+            "plot the RF voltage readback",
+        ),
+    ],
+)
+def test_a_reason_around_a_request_is_no_part_of_it(text, canonical_has):
+    request = parse(text)
+    assert canonical_has in request.canonical and request.time is not None
+
+
+def test_what_was_agreed_then_asked_to_be_applied_is_the_change():
+    request = parse(
+        "For the study shift we agreed on QD 26 at 96 A and QD 28 at 94 A; could you apply "
+        "those, please?"
+    )
+    assert request.intent == "write" and request.canonical == "set QD26 at 96 A and QD28 at 94 A"
+
+
+def test_statements_after_a_request_are_its_reason():
+    request = parse(
+        "Please set HCM 20 to -1.5 A; the orbit group computed that value this morning."
+    )
+    assert request.intent == "write" and request.time is None
+    assert "group" not in request.unused
