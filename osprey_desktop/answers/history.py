@@ -201,6 +201,9 @@ def history_table(
     title = f"History of {len(channels)} channel{'s' if len(channels) != 1 else ''}, {span}"
     if many and flagged:
         title += f" — {len(flagged)} need a look, listed first"
+    if "no time was named" in getattr(context, "range_words", ""):
+        # "plot it": the window was chosen, never asked; the answer says which
+        notes.append("No time was named, so this shows the last hour; name another to change it.")
     return Table(
         kind="history",
         title=title,

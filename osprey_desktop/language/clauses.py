@@ -362,6 +362,15 @@ _REALLY_TAKEN_BACK = re.compile(
 )
 
 
+_READING_OF_THE_REFUSED = re.compile(
+    r"^\W*(?:leave|(?:don'?t|do\s+not|never)\s+(?:touch|change|move)|no\s+changes?\s+(?:to|on))\s+"
+    r"(?P<device>(?:the\s+)?[a-z]{1,5}\s?\d{1,3}(?:\s+(?:gap|current|setpoint))?)"
+    r"(?:\s+(?:alone|be|as\s+it\s+is))?\s*[,;.:-]+\s*(?:but\s+)?(?:i\s+)?(?:just|only)\s+"
+    r"(?:want|need|show\s+me|give\s+me|read|tell\s+me)\s+(?P<what>.+)$",
+    re.I,
+)
+
+
 def _question_after_taking_back(text: str) -> str | None:
     """ "SR07C:ID07:Gap:SP 30mm... disregard, not my call. Is the ID07 RB at nominal?": a
     question of its own after a sentence that takes its change back is the request."""
@@ -419,6 +428,12 @@ def reading_in_place_of_a_change(text: str) -> str | None:
     """The reading a message asks after taking its change back ("set qf 9 to 121, no wait,
     don't, just show it" -> "just show qf 9"; "qf9 -> 121? nah, rb only" -> "rb only qf9"),
     or None. The devices named before stand for "it" or are added when none is named."""
+    kept = _READING_OF_THE_REFUSED.match(text)
+    if kept is not None and not named_devices(kept["what"]):
+        # "leave id 7 alone, just want the gap rb": the reading is of the device left alone
+        what, device = kept["what"].strip(" .!?"), kept["device"].strip()
+        if not re.search(r"\b(?:it|its|them|their)\b", what, re.I):  # "its readback" is read as is
+            return f"show {what} of {device}"
     found = _TAKEN_BACK_THEN.match(text)
     if found is None or not _REALLY_TAKEN_BACK.search(found["back"]):
         return _question_after_taking_back(text)

@@ -91,6 +91,8 @@ _CONCEPT_FORMS = [
     re.compile(
         r"^what\s+(?:does|do)\s+.+\s+(?:actually\s+|really\s+)?(?:mean|stand\s+for|measure|do|control|"
         r"depend\s+on)(?:\s+in\s+practice)?"
+        # "..., compared with a BPM sum signal?": the concept set beside another
+        r"(?:,?\s+(?:compared\s+(?:with|to)|as\s+opposed\s+to|versus|vs\.?)\s+[^?]+)?"
         # "what does the top-up countdown mean for my experiment?"
         r"(?:\s+(?:for|to)\s+(?:my|our|me|us|a|an|the\s+users?)\b[^?]*)?\s*[?.!]*$"
     ),
@@ -264,7 +266,8 @@ _TOLD_FIRST = re.compile(
 )
 # "hypothetically, ...", "in theory ...": a supposed state, never the machine's
 _SUPPOSED = re.compile(
-    r"^(?:hypothetically|theoretically|in\s+theory|in\s+principle|in\s+general|generally\s+speaking|"
+    r"^(?:(?:purely|just|only|strictly|speaking)\s+)?(?:hypothetically|theoretically|in\s+theory|"
+    r"in\s+principle|in\s+general|generally\s+speaking|"
     r"imagine|suppose|supposing|picture\s+this|in\s+a\s+world\s+where|what-if|"
     r"(?:just\s+)?thinking\s+(?:out\s+loud|aloud))\b[\s,:;-]*"
     # "..., asking hypothetically", "... - just theoretically": said at the end

@@ -26,6 +26,13 @@ __all__ = ["proposal_asked_for", "said_plainly"]
 def said_plainly(text: str) -> str:
     """``text`` with the phrasings above said the one way the parse reads them."""
     work = text
+    # "SR03C:HCM07:SP - new value pls", "a new setpoint for HCM 7": a change, its value asked
+    work = _NEW_VALUE_AFTER.sub(lambda m: f"change {m['what'].strip()}", work)
+    work = _NEW_VALUE_FOR.sub(lambda m: f"change {m['what'].strip()}", work)
+    # "drift of tune x, 4 h window", "a 2-hour window": the last that long
+    work = _A_WINDOW.sub(r"over the last \g<n> \g<unit>", work)
+    # "qf 33 rb same as at 10?": now compared with then
+    work = _SAME_AS_THEN.sub(lambda m: f"{m['what']} now vs {m['when']}?", work)
     # "plot the RF voltage from 9 o'clock onwards", "from 8 on": since then
     work = _FROM_ONWARDS.sub(r"since \g<when>", work)
     # "the lifetime two hours back": two hours ago (never a value put back)
@@ -339,6 +346,29 @@ _PROPOSAL_LEAD = re.compile(
 )
 
 
+_NEW_VALUE = r"(?:a\s+)?(?:new|different|another)\s+(?:value|setpoint|setting|set\s*point)"
+_NEW_VALUE_AFTER = re.compile(
+    rf"^\W*(?P<what>[^,;?]+?)\s*(?:[-–—:,]\s*|\s+(?:needs?|wants?|should\s+get)\s+){_NEW_VALUE}"
+    r"(?:\s+(?:pls|plz|please|needed|asap))?\W*$",
+    re.I,
+)
+_NEW_VALUE_FOR = re.compile(
+    rf"^\W*(?:(?:i\s+need|we\s+need|give|set)\s+)?{_NEW_VALUE}\s+(?:for|on)\s+(?P<what>[^,;?]+?)"
+    r"(?:,?\s*(?:pls|plz|please))?\W*$",
+    re.I,
+)
+_A_WINDOW = re.compile(
+    r"\b(?:(?:in|over|with)\s+)?(?:an?\s+)?(?P<n>\d+(?:\.\d+)?)[\s-]*(?P<unit>h|hrs?|hours?|mins?|minutes?|days?)"
+    r"\s+(?:window|span|range|period)\b",
+    re.I,
+)
+_SAME_AS_THEN = re.compile(
+    r"^(?P<what>[^?]+?)\s+(?:(?:still|now|is\s+it)\s+)?(?:the\s+)?same\s+as\s+"
+    r"(?P<when>(?:at\s+)?\d{1,2}(?::\d\d)?(?:\s*(?:am|pm|o'?clock))?(?:\s+(?:yesterday|this\s+morning))?|"
+    r"yesterday|this\s+morning|last\s+night|(?:an?|\d+)\s+(?:hours?|minutes?|days?)\s+ago|"
+    r"before\s+the\s+[a-z]+)\s*\?+\s*$",
+    re.I,
+)
 _FROM_ONWARDS = re.compile(
     r"\bfrom\s+(?P<when>(?:\d{1,2}(?::\d\d)?(?:\s*(?:am|pm|o'?clock|h))?|noon|midnight)"
     r"(?:\s+(?:this\s+morning|today|yesterday|last\s+night))?)\s+(?:onwards?|on)\b(?!\s+\w)",

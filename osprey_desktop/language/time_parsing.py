@@ -12,7 +12,7 @@ import contextlib
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -58,6 +58,10 @@ class ParsedTimeRange:
     #: A moment asked about ("at 06:30", "3 hours ago"): the range is the lookback before it,
     #: so the archived value at the moment (the last sample at or before it) is inside.
     moment: datetime | None = None
+
+    def with_expression(self, expression: str) -> ParsedTimeRange:
+        """The same range, said in other words (a default window says it is one)."""
+        return replace(self, expression=expression)
 
     @property
     def duration(self) -> timedelta:

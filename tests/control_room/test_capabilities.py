@@ -230,10 +230,18 @@ async def test_ambiguous_time_range_becomes_a_question_with_rephrasings():
 
 
 async def test_a_history_request_without_a_time_asks_which_range():
-    text = "plot the lifetime"
+    text = "average of the lifetime"
     asked = await ask(TimeRangeParsingCapability, text, [step("time_range_parsing", text, "tr")])
     assert "Which time range" in asked.question
     assert "the last 2 hours" in asked.suggestions
+
+
+async def test_a_plot_without_a_time_shows_the_last_hour_and_says_so():
+    text = "plot the lifetime"
+    update = await run(TimeRangeParsingCapability, text, [step("time_range_parsing", text, "tr")])
+    time_range = TimeRangeContext.model_validate(stored(update, "TIME_RANGE", "tr"))
+    assert time_range.end_date - time_range.start_date == timedelta(hours=1)
+    assert time_range.expression == "the last hour (no time was named)"
 
 
 async def test_clock_times_are_read_in_the_configured_machine_timezone(configure):
@@ -260,7 +268,7 @@ async def test_without_a_configured_timezone_the_computers_zone_is_used(configur
 
 async def test_the_dated_suggestion_is_yesterday_in_the_machine_timezone(configure):
     configure({"machine": {"timezone": "Pacific/Kiritimati"}})  # UTC+14
-    text = "plot the lifetime"
+    text = "average of the lifetime"
     asked = await ask(TimeRangeParsingCapability, text, [step("time_range_parsing", text, "tr")])
     yesterday = datetime.now(ZoneInfo("Pacific/Kiritimati")).date() - timedelta(days=1)
     assert f"from {yesterday} 10:00 to 12:00" in asked.suggestions

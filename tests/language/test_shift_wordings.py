@@ -632,3 +632,46 @@ def test_statements_after_a_request_are_its_reason():
     )
     assert request.intent == "write" and request.time is None
     assert "group" not in request.unused
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("qf 33 rb same as at 10?", "compare"),
+        ("drift of tune x, 4 h window", "history"),
+        ("leave id 7 alone, just want the gap rb", "read"),
+    ],
+)
+def test_terse_comparisons_windows_and_readings_beside_a_refusal(text, intent):
+    request = parse(text)
+    assert request.intent == intent and not request.changes
+
+
+def test_a_window_said_as_a_noun_is_the_last_that_long():
+    assert parse("tune over a 4 h window").time.canonical.startswith("over the last 4 h")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SR03C:HCM07:SP - new value pls",
+        "a new setpoint for HCM 7 please",
+        "HCM 7 needs a new value",
+    ],
+)
+def test_a_new_value_asked_without_the_value_is_a_change_that_asks_it(text):
+    request = parse(text)
+    assert request.changes and request.quantity is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what does the DCCT actually measure, compared with a BPM sum signal?",
+        "Purely hypothetically, if we closed the ID 11 gap to 8 mm, would the lifetime suffer?",
+    ],
+)
+def test_a_concept_set_beside_another_or_a_purely_supposed_change_is_knowledge(text):
+    from osprey_desktop.language.questions import is_knowledge_question
+
+    assert is_knowledge_question(text)

@@ -127,7 +127,20 @@ class TimeRangeParsingCapability(ControlRoomCapability):
                 return parse_time_range(text, tz=zone, shifts=configured_shifts())
             except NoTimeRange:
                 continue
-        return parse_time_range(texts[-1] if texts else "", tz=zone, shifts=configured_shifts())
+        try:
+            return parse_time_range(texts[-1] if texts else "", tz=zone, shifts=configured_shifts())
+        except NoTimeRange:
+            if not any(_PLOT_ASKED.search(text) for text in texts):
+                raise
+        # "plot it", "trend of IG 4": a plot that names no time shows the last hour, and says so
+        return parse_time_range(
+            "the last hour", tz=zone, shifts=configured_shifts()
+        ).with_expression(DEFAULT_PLOT_WINDOW)
+
+
+#: what a plot that names no time shows, as its answer says it
+DEFAULT_PLOT_WINDOW = "the last hour (no time was named)"
+_PLOT_ASKED = re.compile(r"\b(?:plot|trend|graph|chart)\b", re.I)
 
 
 def _restore_moment(text: str, zone: str | None) -> ParsedTimeRange | None:
