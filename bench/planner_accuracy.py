@@ -4,7 +4,7 @@
         [--set dev|heldout|blind|blind2|blind3|blind4|styles|outside|outside2|outside3|outside4
                |blind5|outside5|blind6|outside6|outside7|blind7|outside8|blind8|outside9|blind9
                |outside10|blind10|outside11|blind11|outside12|blind12|outside13|blind13
-               |families|both|all]
+               |outside14|blind14|families|both|all]
         [--show-misses]
     .venv/bin/python bench/planner_accuracy.py --table     # plans only, over the unit-test table
 
@@ -97,6 +97,11 @@ in the same families and three more habits (a night-shift operator typing fast, 
 engineer half-writing channel names, a run coordinator giving the reason first), split the
 same way (the parity of a sha256 of each text); both were scored first on ``a967926``, the
 commit that ended the round before theirs, before any rule written after them.
+``outside14`` (dev) and ``blind14`` (blind) are one set of 200 requests by a fourteenth person
+in the same families and three more habits (an operator dictating by voice, a student on a
+first shift describing devices by what they do, an expert writing compressed jargon with
+symbols), split the same way; written in the middle of the round and scored first on
+``a967926`` and on that round's commit of their arrival, before any rule written after them.
 """
 
 from __future__ import annotations
@@ -149,6 +154,8 @@ SETS = {
     "blind12": QUERIES / "requests_blind12.json",
     "outside13": QUERIES / "requests_outside13.json",
     "blind13": QUERIES / "requests_blind13.json",
+    "outside14": QUERIES / "requests_outside14.json",
+    "blind14": QUERIES / "requests_blind14.json",
 }
 
 PLANS: dict[str, tuple[str, ...]] = {
@@ -367,6 +374,7 @@ async def run_sets(names: list[str], show_misses: bool, show_heldout: bool) -> i
             "outside11": show_misses,
             "outside12": show_misses,
             "outside13": show_misses,
+            "outside14": show_misses,
             "heldout": show_heldout,
         }.get(name, False)
         _report(name, score, time.perf_counter() - started, shown)
