@@ -464,7 +464,8 @@ _TAKEN_BACK_SHORT = re.compile(
     r"\s(?:nvm|nevermind|jk|j/k|jkjk|"
     # "set hcm 13 to 0.5 wait no cancel": typed on without a stop
     r"(?:(?:wait|no|nope|actually|hmm+|oh|oops)\s+)+(?:cancel(?:\s+(?:that|it|this))?|"
-    r"scratch\s+that|never\s*mind|forget\s+(?:it|that)|don'?t|stop))\W*$",
+    r"scratch\s+that|never\s*mind|forget\s+(?:it|that)|don'?t|stop)"
+    r"(?:\s+(?:leave\s+(?:it|that|them)(?:\s+(?:alone|be))?|forget\s+it|never\s*mind))*)\W*$",
     re.I,
 )
 

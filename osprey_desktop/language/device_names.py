@@ -39,6 +39,62 @@ _SPOKEN_NUMBER = re.compile(rf"(?P<number>{SPOKEN_DEVICE_NUMBER})(?![\w-])", re.
 #: Words that carry a number on as an amount ("two point four", "two hundred").
 _AMOUNT_GOES_ON = frozenset({"point", "hundred", "thousand", "million", "and", "half", "quarter"})
 _SPELLED_LETTERS = re.compile(r"\b[A-Za-z](?:\s+[A-Za-z]\b){1,3}")
+#: letters as a dictation writes their names ("queue f forty seven", "vee see em thirteen",
+#: "eye dee two"): each name is its letter when a run of them spells a device prefix
+_LETTER_NAMES = {
+    "queue": "q",
+    "cue": "q",
+    "vee": "v",
+    "see": "c",
+    "sea": "c",
+    "cee": "c",
+    "em": "m",
+    "eye": "i",
+    "dee": "d",
+    "ef": "f",
+    "eff": "f",
+    "aitch": "h",
+    "haitch": "h",
+    "gee": "g",
+    "jay": "j",
+    "kay": "k",
+    "el": "l",
+    "ell": "l",
+    "en": "n",
+    "pee": "p",
+    "are": "r",
+    "ar": "r",
+    "ess": "s",
+    "tee": "t",
+    "ex": "x",
+    "why": "y",
+    "zed": "z",
+    "zee": "z",
+    "bee": "b",
+}
+_LETTER_RUN = re.compile(r"\b(?:(?:[A-Za-z]|" + "|".join(_LETTER_NAMES) + r")\b\s*){2,4}", re.I)
+
+
+def letter_names_read(text: str, vocabulary: Vocabulary) -> str:
+    """ "queue f forty seven" -> "q f forty seven", "are f voltage" -> "r f voltage": a run of
+    letters said by their names that spells a device prefix or a word of the list, its letters
+    (joined later with the number after them); any other run stays as typed ("I see")."""
+    if not vocabulary.device_prefixes and not vocabulary.channel_words:
+        return text
+
+    def read(m: re.Match[str]) -> str:
+        tokens = m.group(0).split()
+        letters = [_LETTER_NAMES.get(t.lower(), t.lower()) for t in tokens]
+        if not any(t.lower() in _LETTER_NAMES for t in tokens) or any(len(x) != 1 for x in letters):
+            return m.group(0)
+        joined = "".join(letters)
+        known = joined in vocabulary.device_prefixes or (
+            joined in vocabulary.channel_words and joined not in GRAMMAR_WORDS
+        )
+        trailing = " " if m.group(0).endswith((" ", "\t")) else ""
+        return " ".join(letters) + trailing if known else m.group(0)
+
+    return _LETTER_RUN.sub(read, text)
 
 
 def spoken_device_names(text: str, vocabulary: Vocabulary) -> str:
@@ -83,6 +139,10 @@ def spoken_device_names(text: str, vocabulary: Vocabulary) -> str:
         after = following.group(1).lower() if following else ""
         if after in ("a", "an") and following.group(2):
             after = ""  # "VCM twenty a little lower": an article, not amperes
+        if after == "and" and not re.match(
+            r"\s*and\s+(?:a\b|an\b|half|quarter|\d)", text[spoken.end() :], re.I
+        ):
+            after = ""  # "hcm seven and hcm eight": the next item, not "seven and a half"
         if digits is None or after in _AMOUNT_GOES_ON or lookup_unit(after):
             continue  # "lifetime five hours", "voltage two point four": amounts
         out.append(text[at:start] + digits)

@@ -323,7 +323,11 @@ def follow_up(
 
 
 # a minus sign typed as U+2212, or as a dash written against the number ("–0.25")
-_MINUS_TYPED = re.compile(r"−(?=\s*\.?\d)|(?<![\w.])[–—](?=\.?\d)")
+_MINUS_TYPED = re.compile(
+    # "no –0.25", "→ −0.1 A", "I meant minus 0.8 A": a minus, typed or said, before digits
+    r"−(?=\s*\.?\d)|(?<![\w.])[–—](?=\.?\d)|\b(?:minus|negative)\s+(?=\.?\d)",
+    re.I,
+)
 _NAMING_NO_CHANNEL = (
     value_for_what_was_read,
     change_of_what_was_read,

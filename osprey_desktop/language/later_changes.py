@@ -35,10 +35,20 @@ _VALUE_OF_A_MOMENT = re.compile(
 )
 
 
+#: something other than the change placed later ("I'll tell you in a minute")
+_SOMETHING_ELSE_LATER = re.compile(
+    r"\b(?:tell|let\s+you\s+know|get\s+back|confirm|call|decide|send|check)\b", re.I
+)
+
+
 def later_moment(text: str) -> str | None:
     """The words placing the change ``text`` asks at a later moment, or None ("set QF 1 to
     121 at 18:00" -> "at 18:00"; "put QF 1 back to its 18:00 value" -> None)."""
     if _VALUE_OF_A_MOMENT.search(text):
         return None
-    found = LATER.search(text)
-    return " ".join(found[0].split()) if found else None
+    for found in LATER.finditer(text):
+        clause = re.split(r"[,;:]|\s[-–—]\s", text[: found.start()])[-1]
+        if _SOMETHING_ELSE_LATER.search(clause):
+            continue  # "raise QF09 - by how much I'll tell you in a minute": the amount comes later
+        return " ".join(found[0].split())
+    return None

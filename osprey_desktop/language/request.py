@@ -93,6 +93,7 @@ from osprey_desktop.language.device_names import (
     gives_a_value,
     is_channel_word,
     join_device_names,
+    letter_names_read,
     names_a_channel,
     names_a_concept,
     names_a_device,
@@ -242,7 +243,13 @@ def parse_request(
     listed = notation_said_in_words(items_said_as_a_list(typed))  # "Qy", "ΔI(QD16) = -0.5 A"
     words = vocabulary or Vocabulary()
     spoken = without_fillers(
-        slips_respelled(listed, facility_words(words), words.device_prefixes or None)
+        slips_respelled(
+            # "queue f forty seven", "r f voltage": letters said by name, before any slip
+            # of typing is looked for ("r" is no "are" there)
+            spoken_device_names(letter_names_read(listed, words), words),
+            facility_words(words),
+            words.device_prefixes or None,
+        )
     )
     spoken = _DOTTED_RANGE.sub(" through ", spoken)  # "VCM05..VCM08": no sentence ends there
     if asks_for_limits(spoken):

@@ -183,7 +183,9 @@ def said_plainly(text: str) -> str:
 
 
 _REASON_FIRST = re.compile(
-    r"^\W*(?:because|'?cause)\s+[^,;]+?,\s*(?:so\s+)?(?=\S)|^[^,;?]+?(?:,|;)\s*so\s+(?=\S)"
+    r"^\W*(?:because|'?cause)\s+[^,;]+?,\s*(?:so\s+)?(?=\S)|^[^,;?]+?(?:,|;)\s*so\s+"
+    # "..., so they match?": a purpose after the request, not a request after a reason
+    r"(?!(?:that|they|it|we|i|he|she|you|the\s+\w+\s+(?:is|are|will|can))\b)(?=\S)"
     # "Since the RF group retuned the cavities this morning, could you plot ...": a reason
     # with its own subject and verb (never "since this morning, plot ...", a time)
     r"|^\W*(?:since|as|given\s+that|now\s+that|seeing\s+that)\s+(?=(?:the|a|an|our|my|we|they|it|"
@@ -431,10 +433,12 @@ def _unit_shown_in(found: re.Match[str]) -> str:
 
 
 _TOLD_TO = re.compile(
-    r"^\W*(?:(?:i|we)\s+(?:was|were|have\s+been|'ve\s+been|got|am|are)\s+(?:told|asked|instructed)|"
+    r"^\W*(?:(?:i|we)(?:\s+(?:was|were|have\s+been|got|am|are)|'ve\s+been|'m|'re)\s+"
+    r"(?:told|asked|instructed)|"
     r"(?:[a-z]+\s+){1,4}?(?:told|asked|wants?)\s+(?:me|us))\s+to\s+"
-    r"(?P<change>[^,;?]+?)\s*(?:[,;]?\s*(?:can|could|would|will)\s+you\s+(?:please\s+)?"
-    r"(?:do|handle|manage|take\s+care\s+of)\s+(?:that|it|this)(?:\s+for\s+(?:me|us))?)?\s*[?.!]*$",
+    r"(?P<change>[^,;?—–]+?)\s*(?:(?:[,;]|\s[-—–])?\s*(?:can|could|would|will)\s+you\s+(?:please\s+)?"
+    r"(?:do|handle|manage|take\s+care\s+of|prepare|set\s+up|queue)\s+(?:that|it|this)"
+    r"(?:\s+for\s+(?:me|us))?(?:\s+(?:to\s+approve|to\s+look\s+at|for\s+approval))?)?\s*[?.!]*$",
     re.I,
 )
 _DANGLING_VALUE = re.compile(
@@ -460,6 +464,8 @@ def proposal_asked_for(text: str) -> str:
     # "I need X; could you find it for me?", "we agreed on X at V; could you apply those?"
     said = _NEEDED_THEN_FIND_IT.sub(lambda m: f"show {m['what'].strip()}", said, count=1)
     said = _AGREED_THEN_APPLY.sub(lambda m: f"set {m['what'].strip()}", said, count=1)
+    # "I've been asked to raise QD 30 by 2 % - could you prepare that for me to approve?"
+    said = _TOLD_TO.sub(r"\g<change>", said)
     work = _APOLOGY_AFTER.sub("", said)
     asked = _DO_IT_AFTER.search(work)
     if asked is None or asked.start() == 0:
@@ -488,6 +494,13 @@ _ASKING_LEAD = re.compile(
 _SENTENCE_END = re.compile(r"(?<=[.;?!])\s+(?=[A-Za-z])")
 
 
+_ABOUT_APPROVING = re.compile(
+    r"^(?:i|we)\b[^?]*\b(?:before\s+(?:i|we)\s+approve|before\s+approving|(?:to|then|i'?ll|we'?ll)\s+"
+    r"approve|the\s+approval)\b[^?]*[.!]?$",
+    re.I,
+)
+
+
 def _statements_after_dropped(text: str) -> str:
     """ "Please set HCM 20 to -1.5 A; the orbit group computed that value this morning.",
     "Could you tell me the tune two hours ago? Someone reported a shift and I want to
@@ -502,6 +515,8 @@ def _statements_after_dropped(text: str) -> str:
         return text
     kept = [sentences[0]]
     for sentence in sentences[1:]:
+        if _ABOUT_APPROVING.search(sentence):
+            continue  # "I'd like to check before approving.": the approval dialog is that
         words = {w.lower() for w in re.findall(r"[a-z]+", sentence, re.I)}
         if "?" in sentence or words & asks or named_devices(sentence) or re.search(r"\d", sentence):
             kept.append(sentence)

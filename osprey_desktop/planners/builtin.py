@@ -27,7 +27,6 @@ from langchain_core.messages import BaseMessage, HumanMessage
 
 from osprey_desktop.language.device_names import hints_a_change, offers_a_bare_value
 from osprey_desktop.language.follow_ups import follow_up
-from osprey_desktop.language.later_changes import later_moment
 from osprey_desktop.language.lexicon import PLOT_VERBS, READ_VERBS
 from osprey_desktop.language.questions import forbids_writes, is_knowledge_question
 from osprey_desktop.language.request import CHANGE_INTENTS, Request
@@ -47,6 +46,7 @@ from osprey_desktop.planners.change_requests import (
     VALUE_MARK,
     asks_a_question,
     asks_for_change,
+    change_for_later,
     registered_capabilities,
 )
 from osprey_desktop.planners.channel_words import configured_vocabulary, parse
@@ -519,18 +519,6 @@ class BuiltinPlanner:
                 "You said not to change anything, so nothing will be written. Ask again without "
                 "that to make the change, or ask whether the value is within the write limits."
             )
-        later = None
-        if request.intent in ("write", "state"):
-            # the words of the change, not of its reason ("for the exposures tonight, please
-            # raise ..."); a clock time is in the parse's time slot
-            said = f"{request.canonical} {request.time.words if request.time else ''}"
-            later = later_moment(said)
-        if later is not None:
-            # "set QF 1 to 121 at 18:00": a write held for later is one nobody approves then
-            return (
-                f"I change the machine only when you ask and approve it, never later: nothing "
-                f"can be held for “{later}”. Ask again then, or ask without the time to do it now."
-            )
         if request.changes and not request.targets and previous is None and not _names_any(request):
             # "move it up a little" as a first request: nothing to find, ask what "it" is
             return "Which channel should I change? Name the device (for example “HCM01”)."
@@ -542,6 +530,9 @@ class BuiltinPlanner:
         question = self._asked_first(task)
         if question:
             return {"steps": [closing_step("clarify", task, PlanDraft(), question)]}
+        if change_for_later(split_task(task)[0]):
+            # "set QF 1 to 121 at 18:00": nothing is planned; the answer says why
+            return {"steps": [closing_step("respond", task, PlanDraft())]}
         text, goals = self._goals(task, capabilities)
         missing = _missing_information(goals, text, state)
         if missing:
@@ -581,6 +572,8 @@ class BuiltinPlanner:
         question = self._asked_first(task)
         if question:
             return closing_step("clarify", task, PlanDraft(), question)
+        if change_for_later(split_task(task)[0]):
+            return closing_step("respond", task, PlanDraft())
         text, goals = self._goals(task, capabilities)
         missing = _missing_information(goals, text, state)
         if missing:

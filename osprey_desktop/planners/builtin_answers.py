@@ -19,7 +19,11 @@ from osprey_desktop.language.questions import (
     is_thanks,
 )
 from osprey_desktop.language.words import is_greeting
-from osprey_desktop.planners.change_requests import registered_capabilities
+from osprey_desktop.planners.change_requests import (
+    LATER_CHANGE_ANSWER,
+    change_for_later,
+    registered_capabilities,
+)
 from osprey_desktop.planners.channel_words import parse
 from osprey_desktop.planners.limits_answer import limits_answer
 from osprey_desktop.planners.response_writer import render_capability_help, render_summaries
@@ -44,8 +48,12 @@ def written_answer(
         done = [
             r for r in successful_steps(state) if r.get("capability") not in ("respond", "clarify")
         ]
+        later = change_for_later(primary)
         if asks_for_help(primary):
             parts.append("I can help with:\n" + render_capability_help(capabilities))
+        elif later is not None:
+            parts.append(LATER_CHANGE_ANSWER.format(later=later))
+            parts.append(limits_answer(primary))
         elif asks_for_limits(primary):
             parts.append(limits_answer(primary))
         elif is_knowledge_question(primary) or parse(primary).intent == "knowledge":

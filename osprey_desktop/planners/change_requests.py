@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from osprey_desktop.language.later_changes import later_moment
 from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
 from osprey_desktop.language.request import leading_verb
 from osprey_desktop.language.words import CHANGE_VERBS, has_change_verb, stem, words
@@ -179,6 +180,24 @@ def asks_a_question(text: str) -> bool:
 
 # "QD08 to 98", "VCM11 -> 0.35": a value given without a verb (a bare "HCM01 1.5" is not)
 VALUE_MARK = re.compile(r"(?:\bto\b|\bat\b|->|→|:?=|:)\s*[-+]?\.?\d|\bto\s+[a-z]", re.I)
+
+
+def change_for_later(text: str) -> str | None:
+    """The words placing the change ``text`` asks at a later moment ("set QF 1 to 121 at
+    18:00" -> "at 18:00"), or None: a write held for later is one nobody approves then, so
+    none is planned (the answer says so, with the write policy's view of the value)."""
+    request = parse(text)
+    if request.intent not in ("write", "state"):
+        return None
+    # the words of the change, not of its reason ("for the exposures tonight, please raise
+    # ..."); a clock time is in the parse's time slot
+    return later_moment(f"{request.canonical} {request.time.words if request.time else ''}")
+
+
+LATER_CHANGE_ANSWER = (
+    "I change the machine only when you ask and approve it, never later: nothing is held for "
+    "“{later}”. Ask again then, or ask without the time to do it now."
+)
 
 
 def registered_capabilities() -> list[Any]:

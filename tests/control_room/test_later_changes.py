@@ -20,7 +20,7 @@ async def test_a_change_for_later_is_asked_back_and_never_proposed(session, text
     result = await session.submit(text, "t1")
 
     assert result.pending_approval is None
-    assert "never later" in result.response
+    assert "never later" in result.response and "Write limits" in result.response
 
 
 @pytest.mark.parametrize(
@@ -75,3 +75,13 @@ async def test_a_value_asked_about_with_no_write_gets_the_limits(session):
     )
     assert result.pending_approval is None
     assert result.response.startswith("**Write limits**") and "SR03C:QF09" in result.response
+
+
+async def test_a_sign_said_in_words_in_a_correction_is_the_value_sign(session):
+    first = await session.submit("Could you set HCM 32 to 0.8 A, please?", "t1")
+    await session.resume("t1", False)
+    assert first.pending_approval is not None
+    result = await session.submit("Sorry, I meant minus 0.8 A.", "t1")
+    (op,) = result.pending_approval["resume_payload"]["operations"]
+    assert (op["channel"], op["new_value"]) == ("SR11C:HCM32:Current:SP", -0.8)
+    await session.resume("t1", False)

@@ -675,3 +675,43 @@ def test_a_concept_set_beside_another_or_a_purely_supposed_change_is_knowledge(t
     from osprey_desktop.language.questions import is_knowledge_question
 
     assert is_knowledge_question(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("set queue f forty seven to 121", "set QF47 to 121"),
+        ("bring vee see em thirteen down by half an amp", "decrease VCM13 by 0.5 amp"),
+        ("check the setpoint on queue f twenty nine", "check the setpoint on QF29"),
+        ("set h c m seven and h c m eight to 0.25 A", "set HCM7 and HCM8 to 0.25 A"),
+    ],
+)
+def test_letters_said_by_their_names_spell_a_device(text, canonical):
+    from osprey_desktop.planners.channel_words import parse as facility_parse
+
+    assert facility_parse(text).canonical == canonical
+
+
+def test_letter_names_that_spell_nothing_stay_words():
+    from osprey_desktop.planners.channel_words import parse as facility_parse
+
+    assert facility_parse("I see the lifetime").canonical == "I see the lifetime"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I've been asked to raise QD 30 by 2 percent — could you prepare that for me to approve?",
+        "Could you copy the setpoint of QD 10 onto QD 12, so they match? I'd like to check first.",
+    ],
+)
+def test_a_change_asked_for_someone_or_with_a_purpose_after_it_is_that_change(text):
+    request = parse(text)
+    assert request.changes and request.intent in ("write", "copy")
+
+
+def test_something_else_said_for_later_does_not_place_the_change_later():
+    from osprey_desktop.language.later_changes import later_moment
+
+    assert later_moment("raise QF09 and QF11 - by how much I'll tell you in a minute") is None
+    assert later_moment("raise QF09 by 1 A in a minute") == "in a minute"
