@@ -149,9 +149,12 @@ def canonical_change(
     same = re.search(r"\bcopy\b", canonical, re.I) and not ordered
     if intent == "copy" and reference is not None and len(targets) >= 2 and not same:
         offset = ""
-        if quantity is not None and quantity.kind == "relative" and quantity.value:
-            # "set QD12 to QD10 minus 0.5 A": the source's value with the offset said
-            unit = f" {quantity.unit}" if quantity.unit else ""
+        if quantity is not None and quantity.kind in ("relative", "percent") and quantity.value:
+            # "set QD12 to QD10 minus 0.5 A": the source's value with the offset said;
+            # "set QF19 to QF17 plus 1 %": a percent of the source's value
+            unit = (
+                " %" if quantity.kind == "percent" else f" {quantity.unit}" if quantity.unit else ""
+            )
             sign = "plus" if quantity.value > 0 else "minus"
             offset = f" {sign} {as_typed(abs(quantity.value))}{unit}"
         source = targets[-1]

@@ -269,7 +269,7 @@ _COPY_PLUS = re.compile(
 )
 # "HCM03 := HCM02 + 0.15A": an assignment of another device's value with an offset
 _ASSIGNED_PLUS = re.compile(
-    rf"^\W*(?P<target>{_NAMED}?)\s*(?::=|=|->|→)\s*(?P<source>{_NAMED}?)\s*(?P<sign>plus|\+|minus|−|-)"
+    rf"^\W*(?P<target>{_NAMED}?)\s*(?::=|=|->|→|\bto\b)\s*(?P<source>{_NAMED}?)\s*(?P<sign>plus|\+|minus|−|-)"
     rf"\s*{_OFFSET}(?=\s*(?:[,.;!?]|$))",
     re.I,
 )
@@ -354,13 +354,20 @@ _THEN_SIGNED = re.compile(
 )
 
 
+def _joined(name: str) -> str:
+    """ "HCM 34" -> "HCM34": a device name said with a space, joined."""
+    return re.sub(r"\b([A-Za-z]{1,5})\s(\d{1,3})\b", r"\1\2", name)
+
+
 def _offset_copies(text: str) -> str:
     """The forms above said "set X to the same value as Y plus A" (or "minus A")."""
 
     def plus(found: re.Match[str]) -> str:
         sign = "minus" if found["sign"].lower() in ("minus", "-", "−") else "plus"
         amount = found["amount"].lstrip("+")
-        return f"set {found['target']} to the same value as {found['source']} {sign} {amount}"
+        # "HCM 34 - 0.2 A": the name joined, never read as a range of devices
+        target, source = _joined(found["target"]), _joined(found["source"])
+        return f"set {target} to the same value as {source} {sign} {amount}"
 
     def side(found: re.Match[str]) -> str:
         below = found["side"].lower().startswith(("below", "under", "lower", "less"))

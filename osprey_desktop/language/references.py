@@ -145,7 +145,8 @@ _COPY_SAID_OTHERWISE = (
     ),
     re.compile(
         rf"\bcopy\s+(?:the\s+)?(?P<source>{_DEVICE})(?:{_VALUE_NOUN})?\s+(?:over\s+)?(?:to|onto|into)"
-        rf"\s+(?:the\s+)?(?P<target>{_DEVICE})",
+        # "copy VCM 9 to VCM 7 and VCM 8": every device listed after it
+        rf"\s+(?:the\s+)?(?P<target>{_DEVICE}(?:\s*(?:,|\band\b)\s*(?:the\s+)?{_DEVICE})*)",
         re.I,
     ),
     re.compile(

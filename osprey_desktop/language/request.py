@@ -934,7 +934,17 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     if source:
         targets = (*targets, source)
     if relation is not None:
-        targets = relation
+        listed = [t for t in targets if t != relation[1]]
+        listing = re.search(r",|\band\b", relation[0])
+        named = [t.strip() for t in split_targets(relation[0]) if t.strip()] if listing else []
+        named = named or [relation[0]]
+        # "set VCM7 and VCM8 to the same value as VCM9", "copy VCM9 to VCM7 and VCM8": every
+        # target listed, then the source
+        listed_with = (
+            rf"{re.escape(relation[0])}\s*(?:,|\band\b)|(?:,|\band\b)\s*{re.escape(relation[0])}"
+        )
+        many = len(listed) > 1 and relation[0] in listed and re.search(listed_with, canonical)
+        targets = (*listed, relation[1]) if many else (*named, relation[1])
     targets = with_roles(targets, lowered, vocabulary.channel_words)
 
     # words: used by a slot, by a target the vocabulary knows, or unused

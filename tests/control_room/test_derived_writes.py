@@ -500,3 +500,34 @@ async def test_the_one_device_of_a_sector_said_in_words_is_asked_when_several_fi
 
     assert result.pending_approval is None
     assert "2 fit it" in result.response and "Which one do you mean?" in result.response
+
+
+@pytest.mark.parametrize("text", ["QD 48 to QD 46 + 0.5", "HCM 35 := HCM 34 - 0.2 A"])
+async def test_a_terse_copy_with_an_offset_writes_only_its_target(session, text):
+    result = await session.submit(text, "t1")
+    ops = result.pending_approval["resume_payload"]["operations"]
+    assert len(ops) == 1
+    assert ops[0]["channel"] in ("SR12C:QD48:Current:SP", "SR12C:HCM35:Current:SP")
+    await session.resume("t1", False)
+
+
+async def test_a_copy_with_a_percent_offset_is_that_percent_of_the_source(session):
+    result = await session.submit("set QF 19 to QF 17 plus 1 %", "t1")
+    (op,) = result.pending_approval["resume_payload"]["operations"]
+    assert op["channel"] == "SR05C:QF19:Current:SP"
+    assert op["new_value"] == pytest.approx(121.2)
+    await session.resume("t1", False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["set VCM 7 and VCM 8 to the same value as VCM 9", "copy VCM 9 to VCM 7 and VCM 8"],
+)
+async def test_a_copy_to_several_devices_writes_each_of_them(session, text):
+    result = await session.submit(text, "t1")
+    ops = result.pending_approval["resume_payload"]["operations"]
+    assert sorted(op["channel"] for op in ops) == [
+        "SR03C:VCM07:Current:SP",
+        "SR03C:VCM08:Current:SP",
+    ]
+    await session.resume("t1", False)

@@ -55,7 +55,11 @@ class DerivedValues:
         units = str(origin.get("units") or "") or None
         value = float(origin["value"])
         if derivation is not None and derivation.offset:
-            offset = _offset_in(derivation, units or "")
+            offset = (
+                value * derivation.offset / 100.0  # "QF17 plus 1 %": of the source's value
+                if (derivation.offset_unit or "").strip().lower() in ("%", "percent", "pct")
+                else _offset_in(derivation, units or "")
+            )
             origin = {**origin, "offset": offset}
             value += offset
             text = f"{text}{derivation.offset_words()}"
