@@ -115,7 +115,11 @@ def changes_said_plainly(text: str) -> str:
     # "give HCM27 a small kick", "give QF 3 a 0.5 A bump": a nudge, by an amount or asked for
     work = _GIVE_A_NUDGE.sub(
         lambda m: (
-            f"nudge {m['what']} by {m['amount']}" if m["amount"] else f"nudge {m['what']} a little"
+            # a bump or a push goes up (as "bump QF 3 by 1 A" does); a kick says no way
+            f"{'bump' if m['noun'].lower() in ('bump', 'push') else 'nudge'} {m['what']} by "
+            f"{m['amount']}"
+            if m["amount"]
+            else f"nudge {m['what']} a little"
         ),
         work,
     )
@@ -447,7 +451,7 @@ _WISHED_STATE = re.compile(
 )
 _GIVE_A_NUDGE = re.compile(
     r"\bgive\s+(?P<what>[^,;?!]+?)\s+an?\s+(?:(?:small|little|tiny|slight|gentle|quick)\s+)?"
-    rf"(?:(?P<amount>{_AMOUNT})\s+)?(?:kick|nudge|bump|tweak|push|touch)\b",
+    rf"(?:(?P<amount>{_AMOUNT})\s+)?(?P<noun>kick|nudge|bump|tweak|push|touch)\b",
     re.I,
 )
 _NEEDS_A_NUDGE = re.compile(

@@ -97,6 +97,18 @@ def follow_up(
     if previous.changes and _ASSENT.match(new.text):
         # "yes, go ahead" after a change: that change again, to approve
         return replace(previous, text=new.text)
+    way = _ONLY_A_WAY.match(new.text)
+    if (
+        way
+        and previous.changes
+        and previous.quantity is not None
+        and previous.quantity.kind == "comparative"
+        and re.search(r"\d", previous.quantity.words)
+    ):
+        # "up" after "change QF 41 by 0.5 A" asked which way: that amount, that way
+        word = "decrease" if _direction_said(new.text) < 0 else "increase"
+        said = f"{word} {' and '.join(previous.targets)} by {previous.quantity.words.strip()}"
+        return replace(parse_request(said, vocabulary), text=new.text)
     called_off = change_called_off(previous, new, vocabulary)
     if called_off is not None:  # "no wait, dont touch the corrector" after a change
         return called_off
@@ -491,6 +503,14 @@ def _written(previous: Request, new: Request, quantity: Quantity, before: str) -
         unit = "%" if quantity.kind == "percent" else unit
         canonical = f"{word} {before} by {as_typed(abs(quantity.value or 0))}{unit}"
     return replace(previous, text=new.text, intent="write", quantity=quantity, canonical=canonical)
+
+
+_ONLY_A_WAY = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|oh|sorry|yes|no)\W+)?(?:up(?:wards?)?|down(?:wards?)?|higher|lower|more|less|"
+    r"increase(?:\s+it)?|decrease(?:\s+it)?|raise(?:\s+it)?|lower\s+it|positive|negative|"
+    r"wider|narrower|open(?:\s+it)?|close(?:\s+it)?)(?:\s+(?:please|pls|then))*\W*$",
+    re.I,
+)
 
 
 def _direction_said(text: str) -> int:

@@ -481,6 +481,26 @@ _RETRACTION = re.compile(
 )
 
 
+#: verbs of a change that say no way: an unsigned amount after them is asked which way
+_NO_WAY_VERBS = frozenset(
+    {
+        "change",
+        "move",
+        "step",
+        "adjust",
+        "shift",
+        "trim",
+        "tweak",
+        "nudge",
+        "modify",
+        "alter",
+        "vary",
+        "jog",
+        "offset",
+        "retune",
+        "correct",
+    }
+)
 #: a way said with an amount: a sign typed on it, or a word of direction
 _WAY_SAID = re.compile(
     r"[-+−]\s*\.?\d|\b(?:up|down|dn|higher|lower|more|less|back|raise|increase|decrease|reduce|"
@@ -997,6 +1017,16 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         unplaced = [w for w in unplaced if w.lower() != untaught.lower()]
         if quantity.kind == "relative" and not _WAY_SAID.search(canonical):
             quantity = Quantity("comparative", None, None, quantity.words)
+
+    if (
+        (change_verb or verb or "").lower() in _NO_WAY_VERBS
+        and quantity is not None
+        and quantity.kind == "relative"
+        and not _WAY_SAID.search(canonical)
+    ):
+        # "change QF 41 by 0.5 A", "move the ID 9 gap by 3 mm": a verb that says no way and an
+        # amount with no sign; which way is asked, never guessed up
+        quantity = Quantity("comparative", None, None, quantity.words)
 
     if not unplaced:  # every word placed: the change is said the way the writers read it
         canonical = canonical_change(

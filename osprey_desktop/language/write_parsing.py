@@ -350,10 +350,27 @@ def _spec(kind: str, m: re.Match[str], index: _TextIndex, target: str) -> ValueS
             direction = index.last_direction(m.start())
             if direction is not None:
                 amount = abs(amount) * direction[1]
+            elif not re.match(r"\s*[-+−]", m.group("num")) and _NO_WAY_VERB.search(
+                index.text[index.clause_start(m.start()) : m.start()]
+            ):
+                # "change QF 41 by 0.5 A", "move the ID 9 gap by 3 mm": no way is said
+                said = re.sub(r"^\s*by\s+", "", fragment.strip(), flags=re.I)
+                raise MissingWriteValue(
+                    f"“by {said}” says no way: say up or down (for example 'increase … by "
+                    f"{said}' or 'decrease … by {said}')"
+                )
         percent = unit is not None and (lookup_unit(unit) or ("",))[0] == "%"
         mode: Mode = "percent" if percent else "delta"
         return ValueSpec(target, mode, amount, unit, fragment)
     return ValueSpec(target, "absolute", amount, unit, fragment)
+
+
+#: verbs of a change that say no way ("change", "move", "adjust", "trim by 0.5 A")
+_NO_WAY_VERB = re.compile(
+    r"\b(?:change|move|step|adjust|shift|trim|tweak|nudge|modify|alter|vary|jog|offset|retune|"
+    r"correct)\b",
+    re.I,
+)
 
 
 def _number(raw: str) -> float:

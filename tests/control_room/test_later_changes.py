@@ -85,3 +85,30 @@ async def test_a_sign_said_in_words_in_a_correction_is_the_value_sign(session):
     (op,) = result.pending_approval["resume_payload"]["operations"]
     assert (op["channel"], op["new_value"]) == ("SR11C:HCM32:Current:SP", -0.8)
     await session.resume("t1", False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["please change QF 41 by 0.5 A", "move the ID 9 gap by 3 mm", "step VCM 1 by 100 mA"],
+)
+async def test_an_amount_with_no_way_is_asked_which_way_never_guessed_up(session, text):
+    result = await session.submit(text, "t1")
+
+    assert result.pending_approval is None
+    assert "says no way" in result.response
+
+
+@pytest.mark.parametrize(("way", "value"), [("up", 120.5), ("down please", 119.5)])
+async def test_the_way_given_after_the_question_completes_the_change(session, way, value):
+    await session.submit("change QF 41 by 0.5 A", "t1")
+    result = await session.submit(way, "t1")
+    (op,) = result.pending_approval["resume_payload"]["operations"]
+    assert (op["channel"], op["new_value"]) == ("SR11C:QF41:Current:SP", value)
+    await session.resume("t1", False)
+
+
+async def test_a_signed_amount_or_a_verb_with_a_way_is_no_question(session):
+    result = await session.submit("change HCM 4 by -0.1 A", "t1")
+    (op,) = result.pending_approval["resume_payload"]["operations"]
+    assert op["new_value"] == -0.1
+    await session.resume("t1", False)
