@@ -75,6 +75,28 @@ _LETTER_NAMES = {
 _LETTER_RUN = re.compile(r"\b(?:(?:[A-Za-z]|" + "|".join(_LETTER_NAMES) + r")\b\s*){2,4}", re.I)
 
 
+def numbers_after_a_device(text: str, vocabulary: Vocabulary) -> str:
+    """ "hcm 10 & 11 to 0.25" -> "hcm 10 and hcm 11 to 0.25": bare numbers listed after a
+    device's number are devices of its family (never an amount: no unit, no decimal)."""
+    if not vocabulary.device_prefixes:
+        return text
+    prefixes = "|".join(sorted(map(re.escape, vocabulary.device_prefixes), key=len, reverse=True))
+    number = r"\d{1,3}\b(?![.:]\d|\s*(?:%|[a-zµ]{1,4}\b(?<!\band)(?<!\bto)(?<!\bor)))"
+    run = re.compile(
+        rf"\b(?P<prefix>{prefixes})(?P<gap>[\s-]?)(?P<first>\d{{1,3}})\b"
+        # "vcm 3 + 4" lists two; "qf13 +1" is a signed amount, never QF1
+        rf"(?P<rest>(?:(?:\s*(?:,|&|\band\b)|\s\+\s)\s*{number})+)",
+        re.I,
+    )
+
+    def spread(m: re.Match[str]) -> str:
+        others = re.findall(r"\d{1,3}", m["rest"])
+        names = [f"{m['prefix']}{m['gap']}{n}" for n in [m["first"], *others]]
+        return ", ".join(names[:-1]) + " and " + names[-1]
+
+    return run.sub(spread, text)
+
+
 def letter_names_read(text: str, vocabulary: Vocabulary) -> str:
     """ "queue f forty seven" -> "q f forty seven", "are f voltage" -> "r f voltage": a run of
     letters said by their names that spells a device prefix or a word of the list, its letters

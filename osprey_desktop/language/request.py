@@ -97,6 +97,7 @@ from osprey_desktop.language.device_names import (
     names_a_channel,
     names_a_concept,
     names_a_device,
+    numbers_after_a_device,
     spoken_device_names,
     stems,
 )
@@ -246,7 +247,9 @@ def parse_request(
         slips_respelled(
             # "queue f forty seven", "r f voltage": letters said by name, before any slip
             # of typing is looked for ("r" is no "are" there)
-            spoken_device_names(letter_names_read(listed, words), words),
+            numbers_after_a_device(
+                spoken_device_names(letter_names_read(listed, words), words), words
+            ),
             facility_words(words),
             words.device_prefixes or None,
         )

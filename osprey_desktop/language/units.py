@@ -26,7 +26,9 @@ __all__ = [
     "canonical_unit",
     "convert",
     "dimension_of",
+    "converts",
     "lookup_unit",
+    "quantity_word",
     "same_unit",
     "spoken_names",
 ]
@@ -220,6 +222,30 @@ def dimension_of(text: str) -> str | None:
     """What a unit text measures ("[current]" for "mA"), or None for a unit unknown."""
     unit = _pint_unit(text)
     return _family(unit) if unit is not None else None
+
+
+#: a unit of each quantity a channel list names, and the usual word for that quantity
+_QUANTITY_UNITS = (("A", "current"), ("V", "voltage"), ("mm", "gap"), ("Hz", "frequency"))
+
+
+@lru_cache(maxsize=1)
+def _quantity_of_a_dimension() -> dict[str, str]:
+    return {dimension_of(unit) or "": word for unit, word in _QUANTITY_UNITS}
+
+
+def quantity_word(unit: str) -> str:
+    """The word a channel list names the quantity a unit measures with ("MV" -> "voltage",
+    "kHz" -> "frequency"), or "" for a quantity it has no word for."""
+    return _quantity_of_a_dimension().get(dimension_of(unit) or "", "")
+
+
+def converts(unit: str, channel_unit: str) -> bool:
+    """Whether an amount in ``unit`` can be written to a channel counted in ``channel_unit``."""
+    try:
+        convert(1.0, unit, channel_unit)
+    except (UnitConversionError, ValueError):
+        return False
+    return True
 
 
 def same_unit(a: str, b: str) -> bool:

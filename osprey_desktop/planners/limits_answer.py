@@ -9,13 +9,17 @@ and a value the question gives is checked against them. Nothing is read or writt
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Any
 
 from osprey_desktop.language.clauses import named_devices
 from osprey_desktop.language.numbers import as_typed
 from osprey_desktop.language.quantities import Amount, amounts
-from osprey_desktop.language.units import UnitConversionError, convert, dimension_of
+from osprey_desktop.language.units import (
+    UnitConversionError,
+    convert,
+    converts,
+    quantity_word,
+)
 
 #: The question's words that are no part of what it names.
 _QUESTION_WORDS = re.compile(
@@ -59,7 +63,7 @@ def limits_answer(question: str) -> str:
     unit = given.unit if given is not None else None
     if unit and names and not any(_in_unit(database, n, unit) for n in names):
         # "tell me if 3.3 MV would be allowed for the RF": the setpoint of the value's quantity
-        quantity = _quantity_of_a_dimension().get(dimension_of(unit) or "", "")
+        quantity = quantity_word(unit)
         more = finder.find(f"{phrase} {quantity}", writable=True).names if quantity else []
         names = [n for n in more if _in_unit(database, n, unit)] or names
     if not names and named_devices(phrase):
@@ -180,25 +184,10 @@ def _listed(names: list[str]) -> str:
     return f"{len(names)} setpoints ({names[0]} … {names[-1]})"
 
 
-#: a unit of each quantity a channel list names, and the list's word for it
-_QUANTITY_UNITS = (("A", "current"), ("V", "voltage"), ("mm", "gap"), ("Hz", "frequency"))
-
-
-@lru_cache(maxsize=1)
-def _quantity_of_a_dimension() -> dict[str, str]:
-    """What each unit's dimension measures, as a word of a channel list (built when first
-    asked: the unit registry is slow to load)."""
-    return {dimension_of(unit) or "": word for unit, word in _QUANTITY_UNITS}
-
-
 def _in_unit(database: Any, name: str, unit: str) -> bool:
     """Whether the channel ``name`` is counted in a unit ``unit`` converts to."""
     units = getattr(database.get(name), "units", "") or ""
-    try:
-        convert(1.0, unit, units)
-    except (UnitConversionError, ValueError):
-        return False
-    return bool(units)
+    return bool(units) and converts(unit, units)
 
 
 def _given(question: str) -> Amount | None:

@@ -531,3 +531,11 @@ async def test_a_copy_to_several_devices_writes_each_of_them(session, text):
         "SR03C:VCM08:Current:SP",
     ]
     await session.resume("t1", False)
+
+
+@pytest.mark.parametrize("text", ["set the RF to 2.55 MV", "RF to 2.55 MV"])
+async def test_a_value_with_a_unit_goes_to_the_setpoint_counted_in_it(session, text):
+    result = await session.submit(text, "t1")
+    (op,) = result.pending_approval["resume_payload"]["operations"]
+    assert (op["channel"], op["new_value"]) == ("SR:RF:Voltage:SP", 2.55)
+    await session.resume("t1", False)

@@ -715,3 +715,28 @@ def test_something_else_said_for_later_does_not_place_the_change_later():
 
     assert later_moment("raise QF09 and QF11 - by how much I'll tell you in a minute") is None
     assert later_moment("raise QF09 by 1 A in a minute") == "in a minute"
+
+
+@pytest.mark.parametrize(
+    ("text", "spread"),
+    [
+        ("hcm 10 & 11 to 0.25", "hcm 10 and hcm 11 to 0.25"),
+        ("HCM 3, 4 and 5 to 0", "HCM 3, HCM 4 and HCM 5 to 0"),
+        ("vcm 3 + 4 to 0.1", "vcm 3 and vcm 4 to 0.1"),
+        ("qf13 +1", "qf13 +1"),
+        ("hcm 10 and 11 A", "hcm 10 and 11 A"),
+    ],
+)
+def test_bare_numbers_listed_after_a_device_are_devices_of_its_family(text, spread):
+    from osprey_desktop.language.device_names import numbers_after_a_device
+    from osprey_desktop.planners.channel_words import configured_vocabulary
+
+    assert numbers_after_a_device(text, configured_vocabulary()) == spread
+
+
+def test_the_word_for_a_quantity_comes_from_the_unit():
+    from osprey_desktop.language.units import converts, quantity_word
+
+    assert quantity_word("MV") == "voltage" and quantity_word("kHz") == "frequency"
+    assert quantity_word("Torr") == ""
+    assert converts("mA", "A") and not converts("MV", "MHz")

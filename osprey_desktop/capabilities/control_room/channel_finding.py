@@ -60,8 +60,9 @@ from osprey_desktop.language.clauses import (
 )
 from osprey_desktop.language.lexicon import COMPARATIVES, FUNCTION_WORDS, VAGUE_AMOUNTS
 from osprey_desktop.language.numbers import NUMBER_WORDS
+from osprey_desktop.language.quantities import amounts
 from osprey_desktop.language.time_parsing import strip_time_expressions
-from osprey_desktop.language.units import lookup_unit
+from osprey_desktop.language.units import converts, lookup_unit, quantity_word
 from osprey_desktop.language.write_parsing import (
     WriteRequestError,
     parse_write_request,
@@ -1127,6 +1128,8 @@ class ChannelFindingCapability(ControlRoomCapability):
                 note = unlisted_note(names)
         if writable:
             names = _commands_for_state(text, names)
+            if not source:
+                names = _in_the_value_unit(database, text, names)
             if reading:
                 names = [*_read_first(database, reading, names), *names]
         if source:
@@ -1379,6 +1382,31 @@ def _writes(capability: str) -> bool:
     except Exception:  # noqa: BLE001 - an unreadable registry must not make a write a read
         return True
     return bool(getattr(found, "writes", capability == "channel_write"))
+
+
+def _in_the_value_unit(database: ChannelDatabase, text: str, names: list[str]) -> list[str]:
+    """The setpoints a write's value fits, when the words found none it fits ("RF to 2.55 MV"
+    finds the RF frequency; a voltage goes to the RF voltage): the words are looked up again
+    with the word for the value's quantity, and only channels counted in a unit the value
+    converts to are kept. Without a unit, or when nothing fits better, ``names`` as found."""
+    unit = next((a.unit for a in amounts(text) if a.unit), None)
+    if not unit or not names:
+        return names
+
+    def fits(name: str) -> bool:
+        units = getattr(database.get(name), "units", "") or ""
+        return bool(units) and converts(unit, units)
+
+    word = quantity_word(unit)
+    if any(fits(n) for n in names) or not word:
+        return names
+    try:
+        more, _, _ = find_channels_noted(
+            database, f"{text} {word}", writable=True, max_write_channels=max_channels_per_write()
+        )
+    except ClarificationRequired:
+        return names
+    return [n for n in more if fits(n)] or names
 
 
 __all__ = [
