@@ -26,6 +26,14 @@ __all__ = ["proposal_asked_for", "said_plainly"]
 def said_plainly(text: str) -> str:
     """``text`` with the phrasings above said the one way the parse reads them."""
     work = text
+    # "open the ID 02 gap by another 2 mm": by that much more
+    work = re.sub(
+        r"\bby\s+(?:another|an\s+extra|a\s+further)\s+(?=[-+]?\.?\d)", "by ", work, flags=re.I
+    )
+    # "reduce the strength of focusing quad 13 by 1 A": a magnet's strength is its setting
+    work = _STRENGTH_OF.sub("", work)
+    # "QD 44 up", "vcm 33 dn", "hcm 9 adjust": a change said in two words, its amount asked
+    work = _TERSE_WAY.sub(lambda m: f"{_WAY_VERBS[m['way'].lower()]} {m['what']}", work)
     # "SR03C:HCM07:SP - new value pls", "a new setpoint for HCM 7": a change, its value asked
     work = _NEW_VALUE_AFTER.sub(lambda m: f"change {m['what'].strip()}", work)
     work = _NEW_VALUE_FOR.sub(lambda m: f"change {m['what'].strip()}", work)
@@ -193,6 +201,15 @@ _REASON_FIRST = re.compile(
     r"[^,;]*[,;]\s*(?=\S)",
     re.I,
 )
+#: "set the RF voltage to 2.4 MV for the bunch length study", "ID 5 open to 60 mm for the
+#: magnetic measurement": what the value is for, after it, names no channel
+_PURPOSE_AFTER_A_VALUE = re.compile(
+    r"(?P<value>\d(?:\s*(?:%|[a-zµ]{1,4}\b))?)\s*,?\s+(?:for|to\s+(?:help|allow|improve|get|fix|"
+    r"prepare|support|compensate|correct))\s+(?:the|their|our|a|an|this|that|my|his|her|tonight'?s|"
+    r"tomorrow'?s|today'?s)\s+(?![^,;.?!\d]*\b(?:last|past|next|previous|hours?|minutes?|days?|weeks?|"
+    r"shift|night|morning|evening|afternoon|while|moment|now)\b)[a-z][^,;.?!\d]*[.!]?\s*$",
+    re.I,
+)
 #: "For the weekly report I need the minimum lifetime over the past 24 hours; could you find it
 #: for me?": what is needed is the request
 _NEEDED_THEN_FIND_IT = re.compile(
@@ -348,6 +365,26 @@ _PROPOSAL_LEAD = re.compile(
 )
 
 
+_STRENGTH_OF = re.compile(
+    r"(?:(?<=\braise\s)|(?<=\blower\s)|(?<=\breduce\s)|(?<=\bincrease\s)|(?<=\bdecrease\s)|"
+    r"(?<=\bchange\s)|(?<=\bset\s)|(?<=\badjust\s))(?:the\s+)?(?:field\s+)?strength\s+(?:of\s+)?",
+    re.I,
+)
+_WAY_VERBS = {
+    "up": "raise",
+    "higher": "raise",
+    "dn": "lower",
+    "down": "lower",
+    "lower": "lower",
+    "adjust": "adjust",
+    "tweak": "adjust",
+    "change": "change",
+}
+_TERSE_WAY = re.compile(
+    r"^\W*(?P<what>(?:sr\d{1,2}c[\s:.]*)?[a-z]{1,5}\s?\d{1,3}(?:[\s:.]+(?:sp|setpoint|gap))?)\s+"
+    r"(?P<way>up|higher|dn|down|lower|adjust|tweak|change)\s*[.!]*\s*$",
+    re.I,
+)
 _NEW_VALUE = r"(?:a\s+)?(?:new|different|another)\s+(?:value|setpoint|setting|set\s*point)"
 _NEW_VALUE_AFTER = re.compile(
     rf"^\W*(?P<what>[^,;?]+?)\s*(?:[-–—:,]\s*|\s+(?:needs?|wants?|should\s+get)\s+){_NEW_VALUE}"
@@ -480,6 +517,7 @@ def proposal_asked_for(text: str) -> str:
 
 def _without_reasons(text: str) -> str:
     """``text`` without a reason said before or after the request."""
+    text = _PURPOSE_AFTER_A_VALUE.sub(r"\g<value>", text, count=1)
     text = _REASON_FIRST.sub("", text, count=1)
     text = _REASON_AFTER.sub("", text, count=1)
     return _statements_after_dropped(text)

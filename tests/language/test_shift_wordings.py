@@ -740,3 +740,28 @@ def test_the_word_for_a_quantity_comes_from_the_unit():
     assert quantity_word("MV") == "voltage" and quantity_word("kHz") == "frequency"
     assert quantity_word("Torr") == ""
     assert converts("mA", "A") and not converts("MV", "MHz")
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical_has"),
+    [
+        ("ID 5 open to 60 mm for the magnetic measurement", "60 mm"),
+        ("Reduce the strength of focusing quad 13 by 1 A", "focusing quad 13"),
+        ("open the ID 02 gap by another 2 mm", "by 2 mm"),
+    ],
+)
+def test_a_purpose_a_strength_or_another_amount_leave_the_change_as_asked(text, canonical_has):
+    request = parse(text)
+    assert request.changes and canonical_has in request.canonical
+    assert "measurement" not in request.canonical and "strength" not in request.canonical
+
+
+def test_a_window_after_a_number_is_no_purpose():
+    request = parse("show the vacuum in sector 10 for the last two hours")
+    assert request.time is not None
+
+
+@pytest.mark.parametrize("text", ["QD 44 up", "vcm 33 dn", "hcm 9 adjust"])
+def test_a_device_and_a_way_alone_is_a_change_whose_amount_is_asked(text):
+    request = parse(text)
+    assert request.changes and request.quantity is None
