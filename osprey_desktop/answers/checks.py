@@ -73,9 +73,25 @@ def _times_past(values: Sequence[float], limit: float, above: bool) -> int:
     return times
 
 
+def _times_crossed(values: Sequence[float], limit: float) -> int:
+    """How many times ``values`` crossed ``limit``, either way (jitter on it is no crossing:
+    a crossing is counted when the other side is reached by more than the jitter)."""
+    steps = sorted(abs(b - a) for a, b in zip(values, values[1:], strict=False))
+    jitter = 2 * steps[len(steps) // 2] if steps else 0.0
+    side, times = 0, 0
+    for value in values:
+        now = 1 if value > limit + jitter else -1 if value < limit - jitter else 0
+        if now and side and now != side:
+            times += 1
+        side = now or side
+    return times
+
+
 def _how_often(check: Check, seen: Sequence[Observed]) -> list[str]:
     """ "how often did the current go above 505 mA today?": the times each channel crossed."""
     assert check.amount is not None
+    if check.op == "x":
+        return _crossings(check, seen)
     above = check.op == ">"
     word = "above" if above else "below"
     threshold = f"{_fmt(check.amount)} {check.unit or ''}".rstrip()
@@ -99,8 +115,29 @@ def _how_often(check: Check, seen: Sequence[Observed]) -> list[str]:
     return [f"{head}{body}, counted over the window's {samples} samples."]
 
 
+def _crossings(check: Check, seen: Sequence[Observed]) -> list[str]:
+    """ "how often did the lifetime cross 9 h?": the crossings of each channel, either way."""
+    assert check.amount is not None
+    threshold = f"{_fmt(check.amount)} {check.unit or ''}".rstrip()
+    lines = []
+    for obs in seen:
+        limit = _in_units(check.amount, check.unit, obs.units)
+        if limit is None or not obs.values:
+            continue
+        times = _times_crossed(obs.values, limit)
+        said = "" if times == 0 else " once" if times == 1 else f" {times} times"
+        lines.append(
+            f"{obs.channel} {'never crossed' if times == 0 else 'crossed'} {threshold}{said} "
+            f"(from {_said(min(obs.values), obs.units)} "
+            f"to {_said(max(obs.values), obs.units)})"
+        )
+    return [f"**{'; '.join(lines)}**."] if lines else []
+
+
 def _level(check: Check, seen: Sequence[Observed], history: bool, at: str = "") -> list[str]:
     assert check.amount is not None
+    if check.op == "x":
+        return _crossings(check, seen) if history else []
     if history and check.counted:
         return _how_often(check, seen)
     above = check.op == ">"

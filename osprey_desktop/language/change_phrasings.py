@@ -143,6 +143,8 @@ def changes_said_plainly(text: str) -> str:
         ),
         work,
     )
+    # "rd VCM09, then → 0.7": after a reading, an arrow to a value sets what was read
+    work = _THEN_ARROW.sub(lambda m: f"{m['lead']}set it to {m['value']}", work)
     # "try QF43 at 121 A? Let's do it.": a value to try, and the go-ahead given with it
     work = _GO_AHEAD.sub("", work)
     work = re.sub(r"\b(?:go\s+ahead|feel\s+free)\s+(?:and\s+|to\s+)(?=[a-z])", "", work, flags=re.I)
@@ -354,6 +356,13 @@ def _its_setpoint(change: str, read: str) -> str:
 _THEN_SIGNED = re.compile(
     r"(?P<lead>[,;.]\s*(?:and\s+)?then\s+)(?P<sign>[-+−])\s*(?P<amount>(?:\d+(?:\.\d*)?|\.\d+)\s*"
     r"[a-zµ%]{1,4})\s*[.!]?\s*$",
+    re.I,
+)
+
+
+_THEN_ARROW = re.compile(
+    r"(?P<lead>[,;.]\s*(?:and\s+)?then\s+)(?:->|→|=>|=)\s*(?P<value>[-+−]?(?:\d+(?:\.\d*)?|\.\d+)"
+    r"(?:\s*[a-zµ%]{1,4})?)\s*[.!]?\s*$",
     re.I,
 )
 

@@ -42,7 +42,7 @@ _BEYOND = re.compile(
 _LEVEL = re.compile(
     rf"\s*(?:(?:is|are|was|were|gets?|got|went|goes|stays?|stayed)\s+)?"
     rf"(?P<op>above|below|over|under|exceed(?:s|ed|ing)?|greater\s+than|less\s+than|more\s+than|"
-    rf"higher\s+than|lower\s+than)\s+(?P<num>{_NUMBER}){_UNIT}"
+    rf"higher\s+than|lower\s+than|cross(?:es|ed|ing)?)\s+(?P<num>{_NUMBER}){_UNIT}"
     rf"(?:\s+(?:at\s+any\s+(?:point|time|moment)|ever|at\s+all))?",
     re.I,
 )
@@ -103,6 +103,11 @@ _OPERATORS = {
     "under": "<",
     "less than": "<",
     "lower than": "<",
+    # "how often did the lifetime cross 9 h?": past it either way
+    "cross": "x",
+    "crosses": "x",
+    "crossed": "x",
+    "crossing": "x",
 }
 
 

@@ -362,7 +362,8 @@ _VALUE_ASKED = re.compile(
 _CHANGE_VERB = (
     r"(?:set|setting|put|putting|raise|raising|lower|lowering|move|moving|open|opening|close|"
     r"closing|increase|increasing|decrease|decreasing|change|changing|take|taking|bring|bringing|"
-    r"go|going|ramp|ramping|bump|bumping|trim|trimming|adjust|adjusting)"
+    r"go|going|ramp|ramping|bump|bumping|trim|trimming|adjust|adjusting|nudge|nudging|tweak|"
+    r"tweaking|shift|shifting|step|stepping|zero|zeroing)"
 )
 #: a change asked as a rehearsal ("dry run: set HCM 9 to 1 A", "simulate setting ...")
 _SIMULATED_CHANGE = re.compile(
@@ -462,8 +463,10 @@ _PERMISSION_OR_ADVICE = re.compile(
     r"|\b(?:good\s+idea|bad\s+idea|your\s+(?:opinion|view|advice|thoughts|take)|thoughts\s*\?|"
     r"any\s+objections?|objections?\s*\?|(?:would|do)\s+you\s+(?:recommend|advise|suggest)|"
     r"any\s+reason\s+(?:i|we)\s+shouldn'?t|would\s+you\s+be\s+(?:ok|okay|fine|"
-    r"comfortable|happy)\s+with|in\s+your\s+view|(?:by\s+)?(?:myself|by\s+hand|from\s+the\s+"
-    r"(?:knob|panel|console)))\b"
+    r"comfortable|happy)\s+with|in\s+your\s+view)(?:\b|(?<=\?))"
+    # "... put VCM 11 at 0.3 A myself", "nudge qf5 +0.3A from the knob panel": a change the
+    # speaker makes by hand (never "count that myself")
+    rf"|\b{_CHANGE_VERB}\b[^?.;]{{0,60}}?\b(?:myself|by\s+hand|from\s+the\s+(?:knob|panel|console))\b"
 )
 #: how a value asked about would fare ("would a step of 2.5 A on vcm 11 be refused?", "RF
 #: voltage 3.5 MV - safe?", "is an ID11 gap of 150.5 mm even possible?")

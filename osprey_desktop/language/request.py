@@ -158,6 +158,7 @@ from osprey_desktop.language.time_words import (
     dotted_clock_times,
     duration_statistics,
     hours_of_past_moments,
+    spoken_clock_times,
     spoken_times,
 )
 from osprey_desktop.language.times import find_clock_spans, replace_clock_spans
@@ -248,7 +249,8 @@ def parse_request(
             # "queue f forty seven", "r f voltage": letters said by name, before any slip
             # of typing is looked for ("r" is no "are" there)
             numbers_after_a_device(
-                spoken_device_names(letter_names_read(listed, words), words), words
+                spoken_device_names(letter_names_read(spoken_clock_times(listed), words), words),
+                words,
             ),
             facility_words(words),
             words.device_prefixes or None,

@@ -52,6 +52,13 @@ def said_plainly(text: str) -> str:
     work = _CONFIRM_A_VALUE.sub(
         lambda m: f"is {(m['what'] or m['kept']).strip()} at {m['value'].strip()}?", work
     )
+    # "a tenth of a mega volt", "five hundred milli amps": a unit's prefix said apart
+    work = re.sub(
+        r"\b(kilo|mega|milli|micro)[\s-]+(volts?|amps?|amperes?|hertz|met(?:er|re)s?)\b",
+        r"\1\2",
+        work,
+        flags=re.I,
+    )
     # "add an amp to QF 3", "QF 3 up a millimetre": one of that unit (never "half an amp")
     work = _ONE_OF_A_UNIT.sub(_one_of_a_unit, work)
     # "to 500 in mA": the value's own unit, said after "in"
@@ -549,7 +556,8 @@ def _statements_after_dropped(text: str) -> str:
         return text
     asks = READ_VERBS | PLOT_VERBS | CHANGE | {"tell", "give", "find", "check"}
     lead = _ASKING_LEAD.match(sentences[0])
-    if lead is None or lead["verb"].lower() not in asks:
+    asked = sentences[0].rstrip().endswith("?")  # "How often did ...? I'm not sure how to ..."
+    if not asked and (lead is None or lead["verb"].lower() not in asks):
         return text
     kept = [sentences[0]]
     for sentence in sentences[1:]:

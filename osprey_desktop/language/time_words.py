@@ -31,6 +31,7 @@ from osprey_desktop.language.numbers import (
 from osprey_desktop.language.units import lookup_unit
 
 __all__ = [
+    "spoken_clock_times",
     "dotted_clock_times",
     "duration_statistics",
     "event_moments_said_as_clocks",
@@ -130,6 +131,55 @@ _CLOCK_DASH_CLOCK = re.compile(
     r"(?P<b>(?:[01]?\d|2[0-4]):[0-5]\d)(?![\d:])",
     re.I,
 )
+
+
+#: "at fourteen thirty two", "since nine fifteen", "at oh seven hundred": a clock time said as
+#: a dictation writes it (the hour, then its minutes or "hundred")
+_UNITS_W = r"(?:one|two|three|four|five|six|seven|eight|nine)"
+_TEENS_W = r"(?:ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)"
+_HOUR_W = rf"(?:twenty(?:[\s-](?:one|two|three))?|{_TEENS_W}|(?:(?:oh|zero)\s+)?{_UNITS_W})"
+_MINUTE_W = (
+    rf"(?:hundred|o'?clock|(?:oh|zero)[\s-]{_UNITS_W}|(?:twenty|thirty|forty|fifty)"
+    rf"(?:[\s-]{_UNITS_W})?|{_TEENS_W})"
+)
+_SPOKEN_CLOCK = re.compile(
+    r"\b(?P<lead>at|since|from|until|till|around|about|before|after)\s+"
+    rf"(?P<h>{_HOUR_W})\s+(?P<m>{_MINUTE_W})"
+    # never an amount: no decimal, no unit, no number word going on after it
+    r"(?=\s*(?:[,;?!]|\.(?!\d)|$)|\s+(?!point\b|and\b|amps?\b|a\b|mm\b|millimet|volts?\b|mv\b|"
+    rf"hertz\b|percent\b|{_UNITS_W}\b|{_TEENS_W}\b|hundred\b)[a-z])",
+    re.I,
+)
+
+
+def _spoken_clock(found: re.Match[str]) -> str:
+    hour = read_number(re.sub(r"^(?:oh|zero)\s+", "", found["h"], flags=re.I))
+    said = found["m"].lower()
+    minutes = (
+        0.0
+        if said in ("hundred", "oclock", "o'clock")
+        else read_number(re.sub(r"^(?:oh|zero)\s+", "", said))
+    )
+    if hour is None or minutes is None or not (0 <= hour <= 23 and 0 <= minutes <= 59):
+        return found.group(0)
+    if hour != int(hour) or minutes != int(minutes):
+        return found.group(0)
+    return f"{found['lead']} {int(hour):02d}:{int(minutes):02d}"
+
+
+def spoken_clock_times(text: str) -> str:
+    """``text`` with clock times said in words as digits ("at fourteen thirty two" -> "at
+    14:32"); an amount ("at one twenty one point five amps") is no time, and in a change "at
+    one twenty" is a value (only "since", "until", "before", "after" say a time there)."""
+    words = {w.lower() for w in re.findall(r"[a-z]+", text, re.I)}
+    changes = bool(words & (CHANGE_VERBS | _OTHER_VERBS))
+
+    def clock(found: re.Match[str]) -> str:
+        if changes and found["lead"].lower() in ("at", "around", "about", "from"):
+            return found.group(0)
+        return _spoken_clock(found)
+
+    return _SPOKEN_CLOCK.sub(clock, text)
 
 
 def spoken_times(text: str) -> str:

@@ -90,3 +90,15 @@ def test_a_value_is_the_one_named_to_the_digits_typed():
     assert _typed_tolerance("0.0") == pytest.approx(0.05)
     assert _typed_tolerance("499.654") == pytest.approx(0.0005)
     assert _typed_tolerance("121") == pytest.approx(0.5)
+
+
+def test_crossings_either_way_are_counted_and_jitter_is_none():
+    from osprey_desktop.answers.checks import _times_crossed
+
+    assert _times_crossed([1, 1, 5, 5, 1, 1, 5, 5], 3) == 3
+    assert _times_crossed([1.0, 1.1, 1.0, 1.1], 1.05) == 0  # jitter on the level
+
+
+async def test_how_often_a_level_was_crossed_is_answered(session):
+    result = await session.submit("how often did the lifetime cross 50 h today?", "t1")
+    assert result.response.lstrip().startswith("**SR:DCCT:Lifetime never crossed 50 h")

@@ -765,3 +765,30 @@ def test_a_window_after_a_number_is_no_purpose():
 def test_a_device_and_a_way_alone_is_a_change_whose_amount_is_asked(text):
     request = parse(text)
     assert request.changes and request.quantity is None
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("what was the beam current at fourteen thirty two", "at 14:32"),
+        ("lifetime at nine oh five yesterday", "at 09:05 yesterday"),
+        ("since oh seven hundred", "since 07:00"),
+        ("set QF 3 at one twenty one point five amps", "at one twenty one point five amps"),
+        ("set HCM 3 at one twenty", "at one twenty"),
+    ],
+)
+def test_a_clock_time_said_in_words_is_a_time_never_an_amount(text, said):
+    from osprey_desktop.language.time_words import spoken_clock_times
+
+    assert said in spoken_clock_times(text)
+
+
+def test_a_unit_prefix_said_apart_and_an_arrow_after_a_reading_are_read():
+    from osprey_desktop.planners.channel_words import parse as facility_parse
+
+    assert facility_parse("raise the RF voltage by a tenth of a mega volt").quantity.unit in (
+        "megavolt",
+        "MV",
+    )
+    request = facility_parse("rd VCM09, then → 0.7")
+    assert request.changes and request.reads_first
