@@ -56,13 +56,35 @@ def _said(value: float, units: str) -> str:
     return f"{value:.7g} {units}".rstrip()
 
 
+def _jitter(values: Sequence[float]) -> float:
+    """A signal's own jitter: twice the median step between its samples."""
+    steps = sorted(abs(b - a) for a, b in zip(values, values[1:], strict=False))
+    return 2 * steps[len(steps) // 2] if steps else 0.0
+
+
+def _each_limit(check: Check, seen: Sequence[Observed]) -> list[tuple[Observed, float]]:
+    """Each channel seen with values, and the check's amount in its units (skipping a channel
+    whose units the amount does not convert to)."""
+    assert check.amount is not None
+    pairs = []
+    for obs in seen:
+        limit = _in_units(check.amount, check.unit, obs.units)
+        if limit is not None and obs.values:
+            pairs.append((obs, limit))
+    return pairs
+
+
+def _how_many(times: int) -> str:
+    """ " once", " 3 times", or "" for never (said by the verb)."""
+    return "" if times == 0 else " once" if times == 1 else f" {times} times"
+
+
 def _times_past(values: Sequence[float], limit: float, above: bool) -> int:
     """How many separate times ``values`` went past ``limit``: a run of samples past it is
     one time, and it ends only when the value is back by more than the signal's own jitter
     (twice the median step between samples), so noise on the threshold is not counted as
     many times. A window that starts past the limit counts that run."""
-    steps = sorted(abs(b - a) for a, b in zip(values, values[1:], strict=False))
-    jitter = 2 * steps[len(steps) // 2] if steps else 0.0
+    jitter = _jitter(values)
     sign = 1.0 if above else -1.0
     times, past_before = 0, False
     for value in values:
@@ -76,8 +98,7 @@ def _times_past(values: Sequence[float], limit: float, above: bool) -> int:
 def _times_crossed(values: Sequence[float], limit: float) -> int:
     """How many times ``values`` crossed ``limit``, either way (jitter on it is no crossing:
     a crossing is counted when the other side is reached by more than the jitter)."""
-    steps = sorted(abs(b - a) for a, b in zip(values, values[1:], strict=False))
-    jitter = 2 * steps[len(steps) // 2] if steps else 0.0
+    jitter = _jitter(values)
     side, times = 0, 0
     for value in values:
         now = 1 if value > limit + jitter else -1 if value < limit - jitter else 0
@@ -96,16 +117,13 @@ def _how_often(check: Check, seen: Sequence[Observed]) -> list[str]:
     word = "above" if above else "below"
     threshold = f"{_fmt(check.amount)} {check.unit or ''}".rstrip()
     lines = []
-    for obs in seen:
-        limit = _in_units(check.amount, check.unit, obs.units)
-        if limit is None or not obs.values:
-            continue
+    for obs, limit in _each_limit(check, seen):
         times = _times_past(obs.values, limit, above)
         extreme = max(obs.values) if above else min(obs.values)
-        said = "" if times == 0 else " once" if times == 1 else f" {times} times"
         lines.append(
-            f"{obs.channel} {'never went' if times == 0 else 'went'} {word} {threshold}{said} "
-            f"({'highest' if above else 'lowest'}: {_said(extreme, obs.units)})"
+            f"{obs.channel} {'never went' if times == 0 else 'went'} {word} {threshold}"
+            f"{_how_many(times)} ({'highest' if above else 'lowest'}: "
+            f"{_said(extreme, obs.units)})"
         )
     if not lines:
         return []
@@ -120,14 +138,11 @@ def _crossings(check: Check, seen: Sequence[Observed]) -> list[str]:
     assert check.amount is not None
     threshold = f"{_fmt(check.amount)} {check.unit or ''}".rstrip()
     lines = []
-    for obs in seen:
-        limit = _in_units(check.amount, check.unit, obs.units)
-        if limit is None or not obs.values:
-            continue
+    for obs, limit in _each_limit(check, seen):
         times = _times_crossed(obs.values, limit)
-        said = "" if times == 0 else " once" if times == 1 else f" {times} times"
         lines.append(
-            f"{obs.channel} {'never crossed' if times == 0 else 'crossed'} {threshold}{said} "
+            f"{obs.channel} {'never crossed' if times == 0 else 'crossed'} {threshold}"
+            f"{_how_many(times)} "
             f"(from {_said(min(obs.values), obs.units)} "
             f"to {_said(max(obs.values), obs.units)})"
         )

@@ -9,9 +9,14 @@ list, its time zone) is handed in by the caller.
 * ``request``: the parse of a whole request into an intent, targets, a quantity, a time, a
   reference and the words used or left over. Its docstring names the grammar.
 * ``parsed_request``: what a parse holds (``Request``, ``TimeSlot``, ``Vocabulary``).
-* ``clauses``: the clauses of a request, the verb leading each, questions and negations.
-* ``device_names``: device names typed with a space ("qd 08"), and values given to a device
-  without a verb ("QD08 to 98 A").
+* ``clauses``: the clauses of a request, the verb leading each, questions and negations; a
+  change taken back, the devices a request refuses ("don't touch HCM 3") and the reading asked
+  in place of a change taken back.
+* ``device_names``: device names typed with a space ("qd 08"), said letter by letter or by the
+  letters' names ("queue f forty seven"), bare numbers listed after one ("hcm 10 & 11"), and
+  values given to a device without a verb ("QD08 to 98 A").
+* ``later_changes``: a change placed at a later moment ("set QF 1 to 121 at 18:00"), never
+  held for it.
 * ``time_slots``: the time words and clock times of a request.
 * ``canonical_forms``: the request said the way the capabilities' parsers read it.
 * ``rewordings``: phrasings said another way before the parse ("put them on one plot", "give
