@@ -546,6 +546,16 @@ _ABOUT_APPROVING = re.compile(
 )
 
 
+#: a sentence that tells: a subject, then its verb ("the orbit group computed ...", "I'm not
+#: sure how ...", "Someone reported a shift and I want to check.")
+_TELLS = re.compile(
+    r"^\W*(?:i(?:'m|'d|'ve|'ll)?|we(?:'re|'d|'ve)?|they(?:'re)?|he|she|it'?s?|someone|somebody|there|"
+    r"that|this|(?:the|our|my|their)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|was|were|has|have|had|did|"
+    r"will|would|wants?|said|says|computed|reported|mentioned|told|asked|needs?))\b",
+    re.I,
+)
+
+
 def _statements_after_dropped(text: str) -> str:
     """ "Please set HCM 20 to -1.5 A; the orbit group computed that value this morning.",
     "Could you tell me the tune two hours ago? Someone reported a shift and I want to
@@ -564,8 +574,15 @@ def _statements_after_dropped(text: str) -> str:
         if _ABOUT_APPROVING.search(sentence):
             continue  # "I'd like to check before approving.": the approval dialog is that
         words = {w.lower() for w in re.findall(r"[a-z]+", sentence, re.I)}
-        if "?" in sentence or words & asks or named_devices(sentence) or re.search(r"\d", sentence):
-            kept.append(sentence)
+        told = _TELLS.match(sentence) is not None  # "Someone reported a shift", "the group ..."
+        if (
+            not told
+            or "?" in sentence
+            or words & asks
+            or named_devices(sentence)
+            or re.search(r"\d", sentence)
+        ):
+            kept.append(sentence)  # "And the current.": an item of its own, never a reason
     return " ".join(kept)
 
 

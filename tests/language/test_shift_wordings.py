@@ -792,3 +792,8 @@ def test_a_unit_prefix_said_apart_and_an_arrow_after_a_reading_are_read():
     )
     request = facility_parse("rd VCM09, then → 0.7")
     assert request.changes and request.reads_first
+
+
+def test_an_item_in_a_sentence_of_its_own_is_no_reason():
+    request = parse("Show the lifetime. And the current.")
+    assert len(request.targets) == 2
