@@ -546,14 +546,8 @@ _ABOUT_APPROVING = re.compile(
 )
 
 
-#: a sentence that tells: a subject, then its verb ("the orbit group computed ...", "I'm not
-#: sure how ...", "Someone reported a shift and I want to check.")
-_TELLS = re.compile(
-    r"^\W*(?:i(?:'m|'d|'ve|'ll)?|we(?:'re|'d|'ve)?|they(?:'re)?|he|she|it'?s?|someone|somebody|there|"
-    r"that|this|(?:the|our|my|their)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|was|were|has|have|had|did|"
-    r"will|would|wants?|said|says|computed|reported|mentioned|told|asked|needs?))\b",
-    re.I,
-)
+#: a sentence that adds to the request ("And the current.", "Also the lifetime.")
+_MORE_ITEMS = re.compile(r"^\W*(?:and|also|plus|as\s+well\s+as|or|then|together\s+with)\b", re.I)
 
 
 def _statements_after_dropped(text: str) -> str:
@@ -574,15 +568,15 @@ def _statements_after_dropped(text: str) -> str:
         if _ABOUT_APPROVING.search(sentence):
             continue  # "I'd like to check before approving.": the approval dialog is that
         words = {w.lower() for w in re.findall(r"[a-z]+", sentence, re.I)}
-        told = _TELLS.match(sentence) is not None  # "Someone reported a shift", "the group ..."
+        more = _MORE_ITEMS.match(sentence) is not None  # "And the current.": an item of its own
         if (
-            not told
+            more
             or "?" in sentence
             or words & asks
             or named_devices(sentence)
             or re.search(r"\d", sentence)
         ):
-            kept.append(sentence)  # "And the current.": an item of its own, never a reason
+            kept.append(sentence)
     return " ".join(kept)
 
 
