@@ -183,3 +183,17 @@ def test_history_puts_full_matches_first_then_newest():
     items = history([], [write(1, HCM01, 0, 1), write(2, HCM02, 0, 1)], "HCM01", [HCM01])
     assert [i.audit_id for i in items] == [1]
     assert items[0].link() == "audit entry 1, thread t1"
+
+
+@pytest.mark.parametrize(
+    ("words", "channels"),
+    [
+        ("QF 9", ["SR03C:QF09:Current:SP", "SR03C:QF09:Current:RB"]),
+        ("I made to the ID 9 gap ten minutes ago", ["SR09C:ID09:Gap:SP", "SR09C:ID09:Gap:RB"]),
+        ("HCM09", ["SR03C:HCM09:Current:SP", "SR03C:HCM09:Current:RB"]),
+    ],
+)
+def test_an_undo_names_the_device_said_never_every_device_of_its_number(words, channels):
+    from osprey_desktop.capabilities.control_room.logbook_search import named_channels
+
+    assert named_channels(words) == channels

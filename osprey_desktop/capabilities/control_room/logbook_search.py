@@ -23,7 +23,8 @@ from osprey_desktop.logbook.requests import (
 )
 from osprey_desktop.state import StateManager
 
-_DEVICE_WORD = re.compile(r"^(?=.*\d)[\w:.\-]+$")
+#: a device or PV name: letters and a number ("HCM01", "SR02C:QF07"), never a bare number
+_DEVICE_WORD = re.compile(r"^(?=.*\d)(?=.*[A-Za-z])[\w:.\-]+$")
 
 
 def named_channels(words: str) -> list[str]:
@@ -35,6 +36,8 @@ def named_channels(words: str) -> list[str]:
     except Exception:  # noqa: BLE001 - no channel list: search the words alone
         return []
     found: list[str] = []
+    # "QF 9": a name said with a space is one name (never "QF" and every device numbered 9)
+    words = re.sub(r"\b([A-Za-z]{1,5})[\s-](\d{1,3})\b", r"\1\2", words)
     for word in words.split():
         if _DEVICE_WORD.match(word):
             found += [c for c in database.channels_named(word) if c not in found]
