@@ -125,6 +125,11 @@ class WindowHarness:
     def wait_idle(self, window, timeout: int = 15_000) -> None:
         self.qtbot.waitUntil(lambda: not window.controller.running, timeout=timeout)
 
+    def wait_plots(self, window, timeout: int = 5_000) -> None:
+        """Figures are shown a moment after the state that brings them (``FIGURE_DELAY_MS``):
+        a turn can end first, so a test waits for the dock, never assumes it."""
+        self.qtbot.waitUntil(lambda: window.plot_dock is not None, timeout=timeout)
+
 
 @pytest.fixture
 def windows(qtbot, run_async, tmp_path, configure):

@@ -91,6 +91,7 @@ def test_history_plots_and_its_strip_chart_command_opens_live(windows, qtbot):
     window = windows.open(use_real_graph=True)
     windows.send(window, "Show the beam current over the last hour")
     windows.wait_idle(window)
+    windows.wait_plots(window)
     qtbot.waitUntil(lambda: window.plot_dock.current_plot() is not None)  # drawn in steps
     plot = window.plot_dock.current_plot()
     counts = plot.point_counts()

@@ -198,6 +198,7 @@ def test_history_opens_a_plot_and_its_commands_launch(windows, qtbot):
         window = windows.open()
         windows.send(window, "history of the beam current")
         windows.wait_idle(window)
+        windows.wait_plots(window)
         qtbot.waitUntil(lambda: window.plot_dock.current_plot() is not None)  # drawn in steps
         plot = window.plot_dock.current_plot()
         assert plot.point_counts() == {"SR:DCCT:Current": 60}
@@ -232,6 +233,7 @@ def test_later_steps_do_not_pull_the_plot_tab_forward_again(windows, qtbot):
     window = windows.open()
     windows.send(window, "history of the beam current")
     windows.wait_idle(window)
+    windows.wait_plots(window)
     assert window.plot_dock.tabs.count() == 1
     window.process_log.raise_()
     qtbot.waitUntil(lambda: not window.process_log.visibleRegion().isEmpty())
