@@ -212,7 +212,10 @@ def _value_it_goes_to(found: re.Match[str]) -> str:
 
 # "sector 9 -> 25 mm", "cell 4 → 0.2 A": the number before the arrow counts a place
 _COUNTED = re.compile(
-    r"\b(?:sectors?|sec|s|cells?|straights?|girders?|arcs?|number|no\.?|#)\s*$", re.I
+    r"\b(?:sectors?|sec|s|cells?|straights?|girders?|arcs?|number|no\.?|#)\s*$"
+    # "vertical correctors 19, 20, 21 -> -0.1 A": the last of a list of device numbers
+    r"|[a-z]+s?\s+\d{1,3}(?:\s*(?:,|&|\band\b)\s*\d{1,3})*\s*(?:,|&|\band\b)\s*$",
+    re.I,
 )
 _FROM_TO_VALUE = re.compile(
     r"(?:\bfrom\s+)?(?<![\w:.-])[-+−]?(?:\d+(?:\.\d*)?|\.\d+)(?![\d:])\s*(?:[a-zµ%]{1,4}\s*)?"

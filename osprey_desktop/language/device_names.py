@@ -381,7 +381,11 @@ def _described_device(target: str, vocabulary: Vocabulary) -> bool:
     """A device named by the list's words and its number ("horizontal corrector 14",
     "quad 18"): a channel word right before the number, not a place ("sector 4")."""
     for word, _ in re.findall(r"\b([a-z]+)\s+(\d{1,3})\b(?!\.\d)", target.lower()):
-        if is_channel_word(word, vocabulary) and word not in PLACE_WORDS:
+        # "vertical correctors 19, 20, 21": a plural of a word of the list names devices too
+        single = word[:-1] if word.endswith("s") and len(word) > 3 else word
+        if word in PLACE_WORDS or single in PLACE_WORDS:
+            continue
+        if is_channel_word(word, vocabulary) or is_channel_word(single, vocabulary):
             return True
     return False
 

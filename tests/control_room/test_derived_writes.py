@@ -539,3 +539,19 @@ async def test_a_value_with_a_unit_goes_to_the_setpoint_counted_in_it(session, t
     (op,) = result.pending_approval["resume_payload"]["operations"]
     assert (op["channel"], op["new_value"]) == ("SR:RF:Voltage:SP", 2.55)
     await session.resume("t1", False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["vertical correctors 19, 20, 21 → −0.1 A", "vertical correctors 19, 20 and 21 to -0.1 A"],
+)
+async def test_a_value_given_to_a_list_of_described_devices_writes_each(session, text):
+    result = await session.submit(text, "t1")
+    ops = result.pending_approval["resume_payload"]["operations"]
+    assert sorted(op["channel"] for op in ops) == [
+        "SR07C:VCM19:Current:SP",
+        "SR07C:VCM20:Current:SP",
+        "SR07C:VCM21:Current:SP",
+    ]
+    assert {op["new_value"] for op in ops} == {-0.1}
+    await session.resume("t1", False)

@@ -797,3 +797,9 @@ def test_a_unit_prefix_said_apart_and_an_arrow_after_a_reading_are_read():
 def test_an_item_in_a_sentence_of_its_own_is_no_reason():
     request = parse("Show the lifetime. And the current.")
     assert len(request.targets) == 2
+
+
+def test_the_last_of_a_list_of_device_numbers_before_an_arrow_is_a_device():
+    request = parse("vertical correctors 19, 20, 21 → −0.1 A")
+    assert len(request.targets) == 3 and request.quantity.value == -0.1
+    assert parse("ID 11 gap: 18 → 17 mm").quantity.value == 17.0
