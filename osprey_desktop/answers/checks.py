@@ -298,10 +298,7 @@ def _is_at(check: Check, seen: Sequence[Observed]) -> list[str]:
     typed = _typed(check)
     tolerance = _typed_tolerance(typed)
     lines, off = [], 0
-    for obs in seen:
-        target = _in_units(check.amount, check.unit, obs.units)
-        if target is None or not obs.values:
-            continue
+    for obs, target in _each_limit(check, seen):
         value = obs.values[-1]
         miss = value - target
         scale = abs(target / check.amount) if check.amount else 1.0  # mA asked of an A channel
@@ -324,10 +321,7 @@ def _near(check: Check, seen: Sequence[Observed]) -> list[str]:
     if check.op == "at":
         return _is_at(check, seen)
     lines = []
-    for obs in seen:
-        target = _in_units(check.amount, check.unit, obs.units)
-        if target is None or not obs.values:
-            continue
+    for obs, target in _each_limit(check, seen):
         value = obs.values[-1]
         off = value - target
         sign = "+" if off >= 0 else ""

@@ -71,6 +71,11 @@ STATE_VERBS = {
     "enable": "on",
     "disable": "off",
 }
+#: Verbs of a change that say no way: an unsigned amount after them is asked which way
+#: ("change QF 41 by 0.5 A", "move the ID 9 gap by 3 mm"), never guessed up.
+NO_WAY_VERBS = _set(
+    "change move step adjust shift trim tweak nudge modify alter vary jog offset retune correct"
+)
 UP_WORDS = _set("higher up more raise increase wider larger bigger further above open widen")
 DOWN_WORDS = _set(
     "lower down dn dwn less reduce decrease narrower smaller below close drop cut narrow"

@@ -112,6 +112,7 @@ from osprey_desktop.language.lexicon import (
     GRAMMAR_WORDS,
     HISTORY_WORDS,
     NEGATIONS,
+    NO_WAY_VERBS,
     ORDINALS,
     PAST_VERBS,
     PHRASAL_CHANGES,
@@ -486,26 +487,6 @@ _RETRACTION = re.compile(
 )
 
 
-#: verbs of a change that say no way: an unsigned amount after them is asked which way
-_NO_WAY_VERBS = frozenset(
-    {
-        "change",
-        "move",
-        "step",
-        "adjust",
-        "shift",
-        "trim",
-        "tweak",
-        "nudge",
-        "modify",
-        "alter",
-        "vary",
-        "jog",
-        "offset",
-        "retune",
-        "correct",
-    }
-)
 #: a way said with an amount: a sign typed on it, or a word of direction
 _WAY_SAID = re.compile(
     r"[-+−]\s*\.?\d|\b(?:up|down|dn|higher|lower|more|less|back|raise|increase|decrease|reduce|"
@@ -1024,7 +1005,7 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
             quantity = Quantity("comparative", None, None, quantity.words)
 
     if (
-        (change_verb or verb or "").lower() in _NO_WAY_VERBS
+        (change_verb or verb or "").lower() in NO_WAY_VERBS
         and quantity is not None
         and quantity.kind == "relative"
         and not _WAY_SAID.search(canonical)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from osprey_desktop.language import units
+from osprey_desktop.language.lexicon import NO_WAY_VERBS
 from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, as_typed, read_number
 from osprey_desktop.language.write_states import parse_state_request
 
@@ -366,11 +367,7 @@ def _spec(kind: str, m: re.Match[str], index: _TextIndex, target: str) -> ValueS
 
 
 #: verbs of a change that say no way ("change", "move", "adjust", "trim by 0.5 A")
-_NO_WAY_VERB = re.compile(
-    r"\b(?:change|move|step|adjust|shift|trim|tweak|nudge|modify|alter|vary|jog|offset|retune|"
-    r"correct)\b",
-    re.I,
-)
+_NO_WAY_VERB = re.compile(rf"\b(?:{'|'.join(sorted(NO_WAY_VERBS))})\b", re.I)
 
 
 def _number(raw: str) -> float:
