@@ -4,7 +4,7 @@
         [--set dev|heldout|blind|blind2|blind3|blind4|styles|outside|outside2|outside3|outside4
                |blind5|outside5|blind6|outside6|outside7|blind7|outside8|blind8|outside9|blind9
                |outside10|blind10|outside11|blind11|outside12|blind12|outside13|blind13
-               |outside14|blind14|families|both|all]
+               |outside14|blind14|outside15|blind15|families|both|all]
         [--show-misses]
     .venv/bin/python bench/planner_accuracy.py --table     # plans only, over the unit-test table
 
@@ -102,6 +102,12 @@ in the same families and three more habits (an operator dictating by voice, a st
 first shift describing devices by what they do, an expert writing compressed jargon with
 symbols), split the same way; written in the middle of the round and scored first on
 ``a967926`` and on that round's commit of their arrival, before any rule written after them.
+``outside15`` (dev) and ``blind15`` (blind) are one set of 200 requests by a fifteenth person in
+the same families and three more habits (an operator in the middle of a fault, writing the
+symptom as often as the channel; a facility coordinator asking in plain words; a physicist on a
+study shift working in units, conversions and deltas), split the same way (``outside15`` holds
+the texts whose sha256 is even); both were scored first on ``20ac945``, the commit that ended
+the round before theirs, before any rule written after them.
 """
 
 from __future__ import annotations
@@ -156,6 +162,8 @@ SETS = {
     "blind13": QUERIES / "requests_blind13.json",
     "outside14": QUERIES / "requests_outside14.json",
     "blind14": QUERIES / "requests_blind14.json",
+    "outside15": QUERIES / "requests_outside15.json",
+    "blind15": QUERIES / "requests_blind15.json",
 }
 
 PLANS: dict[str, tuple[str, ...]] = {
@@ -375,6 +383,7 @@ async def run_sets(names: list[str], show_misses: bool, show_heldout: bool) -> i
             "outside12": show_misses,
             "outside13": show_misses,
             "outside14": show_misses,
+            "outside15": show_misses,
             "heldout": show_heldout,
         }.get(name, False)
         _report(name, score, time.perf_counter() - started, shown)
