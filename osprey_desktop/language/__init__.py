@@ -70,7 +70,8 @@ list, its time zone) is handed in by the caller.
 * ``time_words``: times said in words ("a quarter past nine", "an hour and a half ago",
   "at 9.30", "ten to midnight") written as the time parsers read them; an hour alone at a
   past moment ("what was X at 7") is that clock time.
-* ``quantities``: amounts, their units, and whether they give a value, a change or a direction.
+* ``quantities``: amounts, their units, and whether they give a value, a change, a direction,
+  or a scale of the channel copied from ("half the ID09 gap").
 * ``lexicon``: the generic words of a control room's English the parse knows.
 * ``times``: clock hours qualified by their words ("between 1 and 2 pm", "since 7 this
   morning", "from 10 last night"), resolved to instants in the past.

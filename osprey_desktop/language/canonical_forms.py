@@ -14,7 +14,7 @@ from osprey_desktop.language.clauses import CONDITIONAL, verb_clauses
 from osprey_desktop.language.lexicon import DOWN_WORDS, PRONOUNS, ROLE_WORDS, STATE_VERBS, UP_WORDS
 from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, as_typed
 from osprey_desktop.language.parsed_request import TimeSlot
-from osprey_desktop.language.quantities import Quantity, amounts
+from osprey_desktop.language.quantities import Amount, Quantity, amounts
 from osprey_desktop.language.references import Reference
 
 # "what frequency is cavity 1 set to?", "what is QF 3 set at", "what was HCM20 set to at 3 pm
@@ -87,6 +87,22 @@ def canonical_restore(
     return _AS_IT_WAS.sub("back to what it was", canonical)
 
 
+def _amounts_besides(canonical: str, targets: tuple[str, ...]) -> list[Amount]:
+    """The amounts of ``canonical`` that are not the number of a target said in words ("the
+    horizontal steering magnet 20": 20 names the magnet, it is no value)."""
+    spans = [
+        (m.start(), m.end())
+        for target in targets
+        if re.search(r"\d", target)
+        for m in re.finditer(re.escape(target), canonical, re.I)
+    ]
+    return [
+        a
+        for a in amounts(canonical)
+        if a.unit is not None or not any(s <= a.start and a.end <= e for s, e in spans)
+    ]
+
+
 def canonical_change(
     canonical: str,
     intent: str,
@@ -107,7 +123,7 @@ def canonical_change(
         and quantity.value is not None
         and targets
         and len(verb_clauses(canonical)) == 1
-        and len(amounts(canonical)) == 1
+        and len(_amounts_besides(canonical, targets)) == 1
         and not CONDITIONAL.search(canonical)
         and not any(t.lower() in PRONOUNS for t in targets)
         # "open the ID04 gap 2 mm": to 2 mm or by 2 mm? a verb of direction or state with an
@@ -116,7 +132,8 @@ def canonical_change(
             verb not in (UP_WORDS | DOWN_WORDS | STATE_VERBS.keys())
             or bool(
                 re.search(
-                    r"(?:\bto|\bat|->|→|=)\s*[-+−]?\s*$", canonical[: amounts(canonical)[0].start]
+                    r"(?:\bto|\bat|->|→|=)\s*[-+−]?\s*$",
+                    canonical[: _amounts_besides(canonical, targets)[0].start],
                 )
             )
         )
@@ -135,7 +152,7 @@ def canonical_change(
     if intent == "write" and quantity is not None and quantity.value is not None and targets:
         # "HCM13 up 0.2 A and HCM14 down 0.2 A": an amount per target, each with its own
         # direction, is left for the writer to read item by item
-        one_amount = len(amounts(canonical)) == 1
+        one_amount = len(_amounts_besides(canonical, targets)) == 1
         single = len(verb_clauses(canonical)) == 1 and one_amount
         by_word = re.search(r"\bby\b", canonical, re.I)
         relative = quantity.kind == "relative" and one_amount and (single or not by_word)
@@ -149,6 +166,8 @@ def canonical_change(
     same = re.search(r"\bcopy\b", canonical, re.I) and not ordered
     if intent == "copy" and reference is not None and len(targets) >= 2 and not same:
         offset = ""
+        if quantity is not None and quantity.kind == "factor" and quantity.value is not None:
+            offset = f" times {as_typed(quantity.value)}"  # "half the ID09 gap"
         if quantity is not None and quantity.kind in ("relative", "percent") and quantity.value:
             # "set QD12 to QD10 minus 0.5 A": the source's value with the offset said;
             # "set QF19 to QF17 plus 1 %": a percent of the source's value
@@ -158,7 +177,9 @@ def canonical_change(
             sign = "plus" if quantity.value > 0 else "minus"
             offset = f" {sign} {as_typed(abs(quantity.value))}{unit}"
         source = targets[-1]
-        said = re.split(r"\s+(?:plus|minus|\+|-|−)(?:\s|\d|$)", reference.words, maxsplit=1)[0]
+        said = re.split(r"\s+(?:plus|minus|times|\+|-|−)(?:\s|\d|$)", reference.words, maxsplit=1)[
+            0
+        ]
         if any(w in ROLE_WORDS for w in re.findall(r"[a-z]+", said.lower())):
             source = said  # "the value the VCM07 readback shows": its role said, not its offset
         return f"set {' and '.join(targets[:-1])} to the same value as {source}{offset}"

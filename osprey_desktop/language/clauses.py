@@ -308,7 +308,9 @@ def in_order(text: str) -> str:
 #: A change refused in words: "don't set ...", "never touch ...", "leave it as it is".
 _REFUSED_CHANGE = re.compile(
     r"\b(?:(?:do\s+not|don'?t|dont|never|no\s+need\s+to|not\s+going\s+to|won'?t)\s+"
-    r"(?P<first>[a-z]+)(?:\s+(?P<second>[a-z]+))?|leave\s+(?:it|them|this|that|[a-z]{1,5}\s?\d{1,3})\s+"
+    r"(?P<first>[a-z]+)(?:\s+(?P<second>[a-z]+))?|leave\s+(?:it|them|this|that|[a-z]{1,5}\s?\d{1,3}|"
+    # "leave the RF alone", "leave the ID 7 gap as it is": a device said in a few words
+    r"the\s+(?:[\w-]+\s+){0,3}?[\w-]+)\s+"
     r"(?:as\s+(?:it\s+is|they\s+are)|alone|be|where\s+(?:it|they)\s+(?:is|are))"
     # "never mind, leave it": nothing after it
     r"|leave\s+(?:it|them|that)(?=\s*[.!]*\s*$))",
@@ -554,7 +556,16 @@ def refusal_spans(text: str) -> list[tuple[int, int]]:
         if not _changes(m):
             continue
         end = re.search(rf"{_CLAUSE_END}|\b(?:but|just|only|instead|and\s+then)\b", text[m.end() :])
-        spans.append((m.start(), m.end() + (end.start() if end else len(text) - m.end())))
+        stop = m.end() + (end.start() if end else len(text) - m.end())
+        for joint in _NEXT_REQUEST.finditer(text, m.end(), stop):
+            # "don't touch HCM 3 and set HCM 2", "leave HCM 3 alone and show me HCM 4": a
+            # request of its own, a change or a read
+            if (CHANGE | READ_VERBS | PLOT_VERBS) & {
+                w.lower() for w in re.findall(r"[a-z]+", text[joint.end() : stop], re.I)[:1]
+            }:
+                stop = joint.start()
+                break
+        spans.append((m.start(), stop))
     return spans
 
 
@@ -600,16 +611,7 @@ _A_WHOLE_FAMILY = re.compile(
 def _refused_clauses(text: str) -> list[tuple[int, int]]:
     """Each refusal's clause, ended where a request of its own begins after it, and each
     device left out of a family."""
-    out = [m.span() for m in _EXCLUDED.finditer(text)]
-    for start, stop in refusal_spans(text):
-        for joint in _NEXT_REQUEST.finditer(text, start, stop):
-            if CHANGE & {
-                w.lower() for w in re.findall(r"[a-z]+", text[joint.end() : stop], re.I)[:1]
-            }:
-                stop = joint.start()
-                break
-        out.append((start, stop))
-    return sorted(out)
+    return sorted([m.span() for m in _EXCLUDED.finditer(text)] + refusal_spans(text))
 
 
 def refused_devices(text: str) -> set[str]:
@@ -638,7 +640,10 @@ def without_refused_devices(text: str) -> str:
     rest = text
     for start, stop in reversed(spans):
         rest = rest[:start] + " " + rest[stop:]
-    if not (named_devices(rest) or _A_WHOLE_FAMILY.search(rest)) or re.search(
+    # "leave the ID 7 gap as it is and plot the lifetime": a request with its own verb
+    verbs = CHANGE | READ_VERBS | PLOT_VERBS
+    asks = any(w.lower() in verbs for w in re.findall(r"[a-z]+", rest, re.I))
+    if not (named_devices(rest) or _A_WHOLE_FAMILY.search(rest) or asks) or re.search(
         r"\b(?:it|its|them|their)\b", rest, re.I
     ):
         return text

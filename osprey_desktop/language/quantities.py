@@ -31,7 +31,8 @@ _NUMBER = re.compile(
 
 @dataclass(frozen=True)
 class Quantity:
-    kind: Literal["absolute", "relative", "percent", "comparative"]
+    #: factor: a scale of another channel's value ("half the ID09 gap": 0.5)
+    kind: Literal["absolute", "relative", "percent", "comparative", "factor"]
     value: float | None  # relative: signed; comparative without a number: None
     unit: str | None
     words: str
@@ -69,6 +70,7 @@ def _is_target_number(text: str, start: int, end: int | None = None) -> bool:
     if last and (last[0] in PLACE_WORDS or last[0] in ORDINALS or last[0].endswith("s")):
         return last[0] not in (
             *("is", "was", "its", "plus", "minus", "us", "has", "does", "this", "less", "as"),
+            "times",
         )
     return bool(last and last[0] in ("number", "no", "gauge", "monitor", "corrector", "quadrupole"))
 
@@ -181,6 +183,10 @@ def read_quantity(text: str, lowered_words: list[str]) -> tuple[Quantity | None,
             if amount.value < 0:
                 return _signs_disagree(amount, used)  # "-0.1 A down": which way?
             return Quantity("relative", comparative * amount.value, unit, amount.words), used
+        if before_words[-1:] == ["times"] or re.search(r"(?:\s[x*×]|multiplied\s+by)\s*$", before):
+            # "the same value as ID09 times 0.5": a scale of the source's value
+            used.add("times")
+            return Quantity("factor", amount.value, None, amount.words), used
         if before_words[-1:] == ["by"]:
             way = _direction(before_words[-8:])
             if not way and "back" in before_words[-4:-1]:

@@ -131,7 +131,11 @@ from osprey_desktop.language.lexicon import (
     VAGUE_AMOUNTS,
 )
 from osprey_desktop.language.notation import notation_said_in_words
-from osprey_desktop.language.numbers import minus_signs_typed_plainly, numbers_typed_plainly
+from osprey_desktop.language.numbers import (
+    SPELLED_NUMBER_PATTERN,
+    minus_signs_typed_plainly,
+    numbers_typed_plainly,
+)
 from osprey_desktop.language.parsed_request import (
     CHANGE_INTENTS,
     Intent,
@@ -197,7 +201,11 @@ _TARGET_NOISE = re.compile(
     # "a little more current, not much": the degree of a vague amount
     r"|\bnot\s+(?:(?:too|that|so)\s+)?(?:much|a\s+lot|by\s+much|far)\b(?=\s*(?:$|[,;.?!]))"
     # "is the orbit within half a mm?": the comparison of the amount taken out before
-    r"|\b(?:within|beyond|exceeding|above|below|under|over|any)\b(?=\s*(?:[?.!,;]\s*)?$)",
+    r"|\b(?:within|beyond|exceeding|above|below|under|over|any)\b(?=\s*(?:[?.!,;]\s*)?$)"
+    # "rf volts last 2h - did it trip", "IG 13, has it spiked?": what is asked of the target
+    # named before it (the word after "did it" is a verb, never a channel's)
+    r"|(?:\s[-–—]|[,;])?\s*\b(?:did|does|do|has|have|had)\s+(?:it|they|that|this)\s+[a-z]+\b"
+    r"(?=\s*(?:at\s+all\s*)?[?.!]*\s*$)",
     re.I,
 )
 
@@ -266,6 +274,8 @@ def parse_request(
     spoken = changes_said_first(proposal_asked_for(spoken))  # "please to put", "all off (0)"
     # "VCM5 sp → value @ 07:00", "X: the value it had at 9, put it back to that one"
     spoken = references_said_plainly(spoken)
+    # "leave the RF alone, just read me the voltage": a refusal said the way negations are
+    spoken = _LEAVE_THE_X_ALONE.sub(r"don't touch \g<what>", spoken)
     # "set HCM 2 to 0.3 and don't touch HCM 3": the refused device is no target
     spoken = without_refused_devices(spoken)
     courteous = is_thanks(spoken) or is_greeting(spoken)  # "that's enough, thanks"
@@ -293,6 +303,13 @@ def parse_request(
         return replace(again, text=request.text)
     return request
 
+
+_LEAVE_THE_X_ALONE = re.compile(
+    r"\bleave\s+(?P<what>the\s+(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:alone|be|as\s+(?:it\s+)?is|"
+    r"where\s+it\s+is)\b(?=\s*(?:[,;]|\s[-–—]\s|\band\b)\s*(?:(?:and|but|just|only|please|"
+    r"then)\s+)*[a-z])",
+    re.I,
+)
 
 # "get QF 9 to 121.5", "get the gap down to 12 mm": a value after "to" (never a clock time,
 # never the end of a range "from 8 to 10")
@@ -414,21 +431,29 @@ _CHANGE_ONLY_VERBS = frozenset(
 )
 
 
+# "for QD 38 you put please 95.8 ampere", "for HCM 20 put zero point four five amps": what a
+# change verb after its device acts on (a courtesy may stand between them)
+_LATE_VERB = re.compile(
+    r"\b([a-z]+)\b(?=\s+(?:(?:please|pls|kindly)\s+)?(?:it\b|them\b|to\b|at\b|by\b|"
+    rf"(?:in|into)\s+[-+]?\.?\d|[-+]?\.?\d|{SPELLED_NUMBER_PATTERN}))",
+)
+
+
 def _late_change_verb(clause: str) -> str | None:
     """A change verb after the device in a statement ("HCM 3 make it 0.2 A", "for HCM 3 put
     0.2 A", "HCM3 set 0.2"): word order of another language, or terse typing. The verb must
     act on a value or a pronoun right after it; a question or a negation has none."""
     if is_question(clause) or negated(clause):
         return None
-    for found in re.finditer(
-        r"\b([a-z]+)\b(?=\s+(?:it\b|them\b|to\b|at\b|by\b|(?:in|into)\s+[-+]?\.?\d|[-+]?\.?\d))",
-        clause.lower(),
-    ):
+    for found in _LATE_VERB.finditer(clause.lower()):
         word = found.group(1)
         if found.start() == 0:
             continue  # a leading word is the ordinary verb position (verb_of decides it)
         if word in _CHANGE_ONLY_VERBS or (
-            word == "set" and re.match(r"\s+(?:to\s+)?[-+]?\.?\d", clause[found.end() :])
+            word == "set"
+            and re.match(
+                r"\s+(?:(?:please|pls|kindly)\s+)?(?:to\s+)?[-+]?\.?\d", clause[found.end() :]
+            )
         ):
             return word
     return None

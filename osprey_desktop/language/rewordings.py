@@ -59,6 +59,16 @@ def said_plainly(text: str) -> str:
         work,
         flags=re.I,
     )
+    # "ID11 gap = half the ID09 gap", "set QF 3 to twice QF 5": another device's value scaled
+    work = _SCALED_COPY.sub(_scaled_copy, work)
+    # "rf volts last 2h", "cavity volts?": the unit named for the quantity (never after a
+    # number: "2.5 volts" is a value)
+    work = re.sub(
+        r"(?<![\d.])(?<!\d\s)\b(?P<what>rf|cavity|cav|klystron|gun|kicker|septum)\s+volts\b",
+        r"\g<what> voltage",
+        work,
+        flags=re.I,
+    )
     # "add an amp to QF 3", "QF 3 up a millimetre": one of that unit (never "half an amp")
     work = _ONE_OF_A_UNIT.sub(_one_of_a_unit, work)
     # "to 500 in mA": the value's own unit, said after "in"
@@ -73,6 +83,9 @@ def said_plainly(text: str) -> str:
     work = _SIGN_WAY.sub(_sign_way, work)
     # "put them on one plot", "show X and Y together in a chart": a plot, never a change
     work = _on_one_plot(work)
+    # "make one plot with the current and lifetime", "lifetime and current, make one plot":
+    # a plot made is a plot asked, never a change with the value "one"
+    work = _plot_made(work)
     # "a single chart of the beam energy", "a trend plot for IG 4": a plot asked as a noun
     work = _A_PLOT_OF.sub("plot ", work)
     # "a quick sweep of the IGs in sector 1", "a rundown of the RF": a reading of each
@@ -599,6 +612,45 @@ _A_PLOT_OF = re.compile(
     r"(?:chart|plot|graph|figure|trend)\s+(?:of|for|with|showing)\s+",
     re.I,
 )
+_FACTORS = {
+    "half": 0.5,
+    "twice": 2.0,
+    "double": 2.0,
+    "triple": 3.0,
+    "third": 1 / 3,
+    "quarter": 0.25,
+}
+_SCALED_COPY = re.compile(
+    r"(?P<lead>(?:\bto|\bbe|=|->|→|:=)\s*|\bmake\s+(?:the\s+)?[A-Za-z]{1,5}\s?\d{1,3}(?:\s+[a-z]+)?\s+)"
+    r"(?:(?P<word>half|twice|double|triple|(?:a|one)\s+(?:third|quarter))|"
+    r"(?P<times>\d+(?:\.\d+)?)\s*(?:times|x)|(?P<pct>\d+(?:\.\d+)?)\s*(?:%|percent)(?=\s+of\b))"
+    r"\s+(?:of\s+)?(?:the\s+)?(?:(?:value|setting|setpoint|reading)\s+of\s+)?(?:what\s+)?"
+    r"(?P<source>[A-Za-z]{1,5}\s?\d{1,3}\b(?:\s+(?:gap|setpoint|sp|current|readback|rb))?)",
+    re.I,
+)
+
+
+def _scaled_copy(found: re.Match[str]) -> str:
+    """ "to half the ID09 gap" -> "to the same value as ID09 gap times 0.5"."""
+    if found["word"]:
+        factor = _FACTORS[found["word"].split()[-1].lower()]
+    elif found["times"]:
+        factor = float(found["times"])
+    else:
+        factor = float(found["pct"]) / 100.0
+    lead = found["lead"]
+    if not lead.strip().lower().startswith("make"):
+        lead = "to " if lead.strip() in ("=", "->", "→", ":=") else lead
+    return f"{lead}the same value as {found['source']} times {factor:.6g}"
+
+
+_MAKE_A_PLOT = re.compile(
+    r"\b(?:make|do|draw|create|produce|generate|build|prepare|(?:put|add)(?:\s+up)?)\s+"
+    r"(?:me\s+|us\s+)?(?:(?:a|an|one|two|three|four|some|another|\d)\s+)?(?:(?:single|quick|combined|common|separate|"
+    r"new|more|trend)\s+)*(?:plots?|charts?|graphs?|figures?|trends?)\b"
+    r"(?:\s*(?::|of|for|with|showing|from)\b)?\s*",
+    re.I,
+)
 _A_ROUND_OF = re.compile(
     r"\b(?:a\s+)?(?:quick\s+|short\s+|fast\s+)?(?:sweep|rundown|run-down|round|tour|roundup|"
     r"round-up|status\s+round)\s+(?:of|over|through|across)\s+",
@@ -619,6 +671,20 @@ _UNDO_A_PERIOD = re.compile(
     r"(?P<unit>hours?|minutes?|mins?|days?)\b",
     re.I,
 )
+
+
+def _plot_made(text: str) -> str:
+    """ "make a plot of HCM 3 and HCM 4" is "plot HCM 3 and HCM 4"; "lifetime and current,
+    make one plot" plots what came before it."""
+    found = _MAKE_A_PLOT.search(text)
+    if found is None:
+        return text
+    before, after = text[: found.start()], text[found.end() :]
+    if re.fullmatch(r"[\s,.;!?]*(?:(?:please|pls|thanks)[\s,.;!?]*)?", after) and before.strip(
+        " ,;"
+    ):
+        return " ".join(f"plot {before.strip(' ,;')}{after}".split())
+    return " ".join(f"{before}plot {after}".split())
 
 
 def _on_one_plot(text: str) -> str:

@@ -27,9 +27,10 @@ def _every_field_required(schema: dict[str, Any]) -> None:
 
 
 class QuantityReply(_Reply):
-    kind: Literal["absolute", "relative", "percent", "comparative"] = Field(
+    kind: Literal["absolute", "relative", "percent", "comparative", "factor"] = Field(
         description="absolute: 'to 98 A'; relative: 'by 2 mm', '0.2 A higher'; percent: "
-        "'by 2 %'; comparative: a direction without a number ('a touch lower')."
+        "'by 2 %'; comparative: a direction without a number ('a touch lower'); factor: a "
+        "scale of the channel copied from ('half the ID09 gap': 0.5, 'twice QF5': 2)."
     )
     value: float | None = Field(
         description="The number; relative and percent signed (negative for lower, down, "

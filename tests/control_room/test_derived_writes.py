@@ -40,6 +40,20 @@ def test_copies_name_their_source_and_target(text, target, source):
 
 
 @pytest.mark.parametrize(
+    ("text", "factor", "offset"),
+    [
+        ("set HCM03 to the same value as HCM02 times 0.5", 0.5, 0.0),
+        ("set QF3 to the same value as QF5 times 2 plus 1 A", 2.0, 1.0),
+        ("set QF3 to the same value as QF5", 1.0, 0.0),
+    ],
+)
+def test_a_copy_may_scale_its_source(text, factor, offset):
+    derivation = parse_derivation(text)
+    assert derivation is not None and derivation.kind == "copy"
+    assert (derivation.factor, derivation.offset) == (factor, offset)
+
+
+@pytest.mark.parametrize(
     ("text", "target", "moment"),
     [
         ("restore QF11 to its value from this morning at 09:30", "QF11", "this morning at 09:30"),
@@ -128,6 +142,29 @@ async def test_a_copy_reads_the_source_and_the_approval_says_where_the_value_cam
 
     assert machine.value(VCM08) == pytest.approx(0.35)
     assert f"value copied from `{VCM07}`" in done.response
+
+
+@pytest.mark.parametrize(
+    ("text", "factor"),
+    [
+        ("VCM08 = half the VCM07 setpoint", 0.5),
+        ("set VCM08 to twice VCM07", 2.0),
+        ("make VCM08 80% of VCM07", 0.8),
+    ],
+)
+async def test_a_scaled_copy_writes_the_source_times_its_factor_and_never_the_source(
+    session, machine: SimMachine, text, factor
+):
+    machine.set_setpoint(VCM07, 0.2)
+
+    asked = await session.submit(text, "t1")
+
+    assert steps(asked) == ["channel_finding", "channel_read", "channel_write", "respond"]
+    (op,) = operations(asked)
+    assert op["channel"] == VCM08 and op["new_value"] == pytest.approx(0.2 * factor)
+    assert op["derived_from"]["channel"] == VCM07
+    await session.resume("t1", False)
+    assert machine.value(VCM07) == pytest.approx(0.2)
 
 
 async def test_a_restore_takes_the_archived_value_at_the_moment(session, machine: SimMachine):

@@ -26,6 +26,14 @@ VCMS_SECTOR_7 = ("SR07C:VCM19:Current:SP", "SR07C:VCM20:Current:SP", "SR07C:VCM2
             "First you show me the HCM 8 actual readback, after you make it 0.1 A more.",
             {"SR03C:HCM08:Current:SP": 0.1},
         ),
+        # a courtesy between the verb and its value; a value in words after a late verb
+        ("For the quadrupole QD 20 you put please 95.8 ampere", {QD20: 95.8}),
+        ("for QF 13 put one hundred nineteen point five amps", {QF13: 119.5}),
+        # a device described in words, its number no value
+        (
+            "for the horizontal steering magnet number 20 put 0.45 A",
+            {"SR07C:HCM20:Current:SP": 0.45},
+        ),
     ],
 )
 async def test_the_approval_proposes_the_value_the_words_say(session, machine, text, proposed):

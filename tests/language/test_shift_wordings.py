@@ -803,3 +803,71 @@ def test_the_last_of_a_list_of_device_numbers_before_an_arrow_is_a_device():
     request = parse("vertical correctors 19, 20, 21 → −0.1 A")
     assert len(request.targets) == 3 and request.quantity.value == -0.1
     assert parse("ID 11 gap: 18 → 17 mm").quantity.value == 17.0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "can you make one plot with the current and lifetime",
+        "could you make two plots: current and lifetime",
+        "lifetime and current, make one plot",
+        "I want to put one more plot of the lifetime",
+        "make a plot of HCM 3 and HCM 4 over one hour",
+    ],
+)
+def test_a_plot_made_is_a_plot_never_a_change_with_its_count(text):
+    request = parse(text)
+    assert request.intent == "plot" and request.quantity is None
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("IG 13 last hour, has it spiked?", "IG13"),
+        ("lifetime since 8 - did it crash", "lifetime"),
+    ],
+)
+def test_what_is_asked_of_a_target_named_before_is_no_word_of_it(text, target):
+    request = parse(text)
+    assert request.targets == (target,) and not request.unused
+
+
+@pytest.mark.parametrize(
+    ("text", "intent", "target"),
+    [
+        ("leave the RF alone, just read me the voltage", "read", "the voltage"),
+        ("leave HCM 3 alone and show me HCM 4", "read", "HCM4"),
+        ("leave the ID 7 gap as it is and plot the lifetime", "plot", "the lifetime"),
+    ],
+)
+def test_a_device_left_alone_beside_a_request_is_refused_and_the_request_stands(
+    text, intent, target
+):
+    request = parse(text)
+    assert (request.intent, request.targets) == (intent, (target,))
+
+
+def test_leaving_a_device_alone_and_nothing_else_changes_nothing():
+    assert parse("no, leave the gap as it is, thanks").intent == "conversation"
+
+
+def test_volts_named_for_the_quantity_is_the_voltage_and_a_value_stays_a_value():
+    assert parse("rf volts last 2h").targets == ("rf voltage",)
+    assert parse("set the RF voltage to 2.5 volts").quantity.value == 2.5
+
+
+@pytest.mark.parametrize(
+    ("text", "factor"),
+    [
+        ("ID 11 gap = half the ID 9 gap", 0.5),
+        ("set QF 3 to twice QF 5", 2.0),
+        ("set VCM 4 to 80% of VCM 5", 0.8),
+        ("make QD 2 a third of QD 4", 1 / 3),
+    ],
+)
+def test_another_devices_value_scaled_is_a_copy_with_its_factor(text, factor):
+    request = parse(text)
+    assert request.intent == "copy" and len(request.targets) == 2
+    assert request.quantity.kind == "factor"
+    assert request.quantity.value == pytest.approx(factor, rel=1e-5)
+    assert parse("set HCM 3 to half an amp").quantity.kind == "absolute"

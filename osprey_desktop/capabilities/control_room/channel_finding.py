@@ -1360,8 +1360,13 @@ def _write_clause(text: str) -> tuple[str, str, bool]:
         # "to the same value as HCM35 readback": the source is found as it is said, read-only
         # roles too (a write search finds only setpoints)
         return derivation.target, derivation.source, False
-    if derivation is not None and derivation.kind == "copy" and derivation.offset:
-        # "set VCM15 to the same value as VCM14 plus 0.2": the offset names no channel
+    if (
+        derivation is not None
+        and derivation.kind == "copy"
+        and (derivation.offset or derivation.factor != 1.0)
+    ):
+        # "set VCM15 to the same value as VCM14 plus 0.2", "... as ID09 times 0.5": the
+        # offset or the scale names no channel
         return f"set {derivation.target} to the same value as {derivation.source}", "", False
     return text, "", False
 

@@ -54,6 +54,11 @@ class DerivedValues:
         offset ``derivation`` asks ("QD10 minus 0.5 A"), kept in the origin as its own fact."""
         units = str(origin.get("units") or "") or None
         value = float(origin["value"])
+        if derivation is not None and derivation.factor != 1.0:
+            # "half the ID09 gap": the source's value scaled, kept in the origin too
+            value *= derivation.factor
+            origin = {**origin, "factor": derivation.factor}
+            text = f"{derivation.factor:g} times {text}"
         if derivation is not None and derivation.offset:
             offset = (
                 value * derivation.offset / 100.0  # "QF17 plus 1 %": of the source's value

@@ -65,10 +65,13 @@ class Derivation:
     #: as typed (None: the channel's)
     offset: float = 0.0
     offset_unit: str | None = None
+    #: copy: the source's value times this ("half the ID09 gap": 0.5), before any offset
+    factor: float = 1.0
 
     def describe(self) -> str:
         if self.kind == "copy":
-            return f"the present value of {self.source}{self.offset_words()}"
+            times = f"{self.factor:g} times " if self.factor != 1.0 else ""
+            return f"{times}the present value of {self.source}{self.offset_words()}"
         if self.kind == "restore":
             return f"the archived value of {self.target} at {self.moment}"
         assert self.condition is not None
@@ -322,7 +325,27 @@ _OFFSET_AFTER = re.compile(
 )
 
 
+# "set ID11 gap to the same value as ID09 gap times 0.5": the source's value scaled
+_FACTOR_AFTER = re.compile(
+    r"\s*,?\s+(?:times|multiplied\s+by|x|\*|×)\s*(?P<num>(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?)"
+    r"(?=\s*(?:$|[.!?]|,?\s*(?:plus|minus|\+|-|−)\s*\d))",
+    re.I,
+)
+
+
 def _copy(text: str) -> Derivation | None:
+    factor = 1.0
+    scaled = _FACTOR_AFTER.search(text)
+    if scaled is not None:
+        factor = float(scaled.group("num"))
+        text = text[: scaled.start()] + text[scaled.end() :]
+    derivation = _copy_offset(text)
+    if derivation is None or factor == 1.0:
+        return derivation
+    return replace(derivation, factor=factor)
+
+
+def _copy_offset(text: str) -> Derivation | None:
     offset, offset_unit = 0.0, None
     tail = _OFFSET_AFTER.search(text)
     if tail is not None:
