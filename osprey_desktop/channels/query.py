@@ -57,7 +57,7 @@ _NOW_PHRASES = re.compile(r"\b(right now|at the moment|currently|current value|a
 #: "What does dipole 7 read?": what the device reads, not how it is set ("read HCM01" alone
 #: is every channel of it).
 _READS_QUESTION = re.compile(r"\b(?:do|does|did)\b.*\bread\b")
-_EVERYTHING_TEXT = "all every each any values pvs channels signals everything"
+_EVERYTHING_TEXT = "all every each any values pvs channels signals everything everywhere"
 EVERYTHING_WORDS = frozenset(_EVERYTHING_TEXT.split())
 
 #: Units that make a number part of a quantity, not an instance ("1 min", "10 hz").
@@ -105,6 +105,7 @@ FILLER = frozenset(
     can could would see check look up let lets let's do does it its them they how much many
     value current_value just only also again both hey hi ok okay thanks thank cheers kindly
     want need like know find list report fetch return quick quickly there's where who
+    good fine healthy sane
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 

@@ -66,6 +66,11 @@ _ONLY_A_SPAN = re.compile(
 )
 
 
+_READBACK_SAID = re.compile(
+    r"\s*\b(?:readbacks?|rbv?|reading|measured|actual)\b(?:\s+value)?", re.I
+)
+
+
 def follow_up(
     previous: Request, new: Request, vocabulary: Vocabulary | None = None
 ) -> Request | None:
@@ -186,15 +191,19 @@ def follow_up(
         return _written(previous, new, quantity, before)
     pronoun = re.search(r"\b(?:it|that|them|those|these|this)\b", new.canonical, re.I)
     if pronoun and (new.verb or new.quantity) and not _names_a_device(new):
+        targets = previous.targets
+        if new.changes:
+            # "bring it up a bit" after "what's the QF25 readback": the device's setting
+            # changes, never what it reads back
+            old_phrase = _READBACK_SAID.sub("", old_phrase).strip() or old_phrase
+            targets = tuple(_READBACK_SAID.sub("", t).strip() or t for t in targets)
         canonical = new.canonical[: pronoun.start()] + old_phrase + new.canonical[pronoun.end() :]
         time = new.time
         if time is None and previous.time is not None and not new.changes:
             # "plot that" after "tunes over the last hour": the same channels over that time
             canonical = f"{canonical.rstrip(' ?.!')} {previous.time.canonical}"
             time = previous.time
-        return replace(
-            new, targets=previous.targets, canonical=canonical, refers_back=True, time=time
-        )
+        return replace(new, targets=targets, canonical=canonical, refers_back=True, time=time)
     roles = _roles_only(new)
     if roles and previous.changes:  # "what's its readback now?" after "set VCM14 to 0.5 A"
         targets = tuple(

@@ -3,7 +3,8 @@ every ring has, and the operators written around them.
 
 * tunes: "Qx", "Q_y", "νx", "nu_y" → "horizontal tune", "vertical tune";
 * RF: "V_RF", "Vrf", "RF V" → "RF voltage"; "f_RF", "frf", "RF f" → "RF frequency";
-* beam: "I_beam", "Ibeam" → "beam current"; "τ" → "lifetime";
+* beam: "I_beam", "Ibeam" → "beam current"; "τ" → "lifetime"; "ξx", "xi_y" → "horizontal
+  chromaticity", "vertical chromaticity";
 * statistics of a signal: "σ(BPM20 x)" → "standard deviation of BPM20 x", "rms(X)", "mean(X)",
   "max(X)", "min(X)", "p2p(X)" likewise;
 * a change written as a difference: "ΔI(QD16) = -0.5 A", "Δ(QD16) = -0.5 A", "ΔQD16 = +0.2 A"
@@ -27,6 +28,9 @@ _SYMBOLS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?<![\w:])(?:f_?RF|f_?rf|RF\s+f)(?![\w:])"), "RF frequency"),
     (re.compile(r"(?<![\w:])I_?(?:beam|b)(?![\w:])", re.I), "beam current"),
     (re.compile(r"(?<![\w:])τ(?![\w:])"), "lifetime"),
+    # ξ: the chromaticity of a plane ("ξx", "xi_y")
+    (re.compile(r"(?<![\w:])(?:ξ|xi)_?\{?x\}?(?![\w:])"), "horizontal chromaticity"),
+    (re.compile(r"(?<![\w:])(?:ξ|xi)_?\{?y\}?(?![\w:])"), "vertical chromaticity"),
     # η: the dispersion of a plane ("η_x"), or an efficiency ("η_inj")
     (re.compile(r"(?<![\w:])(?:η|eta)_?\{?x\}?(?![\w:])"), "horizontal dispersion"),
     (re.compile(r"(?<![\w:])(?:η|eta)_?\{?y\}?(?![\w:])"), "vertical dispersion"),

@@ -24,6 +24,9 @@ _RELAYED = re.compile(
     r"^\W*(?P<who>(?:the\s+)?(?:[a-z]+\s+){0,3}?(?:(?:at|on|of|from)\s+(?:the\s+)?)?"
     r"(?:[a-z]+\s+)?(?P<device>[A-Za-z]{1,5}\d{1,3})(?:\s+[a-z]+)?(?:\s+\([^)]*\))?|"
     r"(?:the\s+)?(?:users?|beamlines?|people)\s+(?:on|at|of)\s+[^,;:]*?\(?(?P<dev2>[A-Za-z]{1,5}\d{1,3})\)?|"
+    # "the users in sector 11 asked ...": their devices are the sector's
+    r"(?:the\s+)?(?:[a-z]+\s+)?(?:users?|beamlines?|people|experiment(?:ers)?|scientists?|group|team)"
+    r"\s+(?:in|at|on|of)\s+(?:the\s+)?sector\s+(?P<sector>\d{1,2})|"
     # "beamline 9 is asking whether ...": people and no device, for a question only
     r"(?P<people>(?:the\s+)?(?:[a-z]+\s+){0,2}?(?:beamlines?|users?|people|group|team|physicists?|"
     r"scientists?|experiment|hutch|crew)(?:\s+\d{1,2})?))"
@@ -72,11 +75,24 @@ def _asked_for(question: str) -> str:
     return f"tell me {question}" if re.match(r"(?:whether|if)\b", question, re.I) else question
 
 
+#: "... asked if their gap could be opened to 20 mm": the change they asked, said as a wish
+_ASKED_IF_IT_COULD_BE = re.compile(
+    r"\b(?:asked|ask|asks|are\s+asking|is\s+asking|wonder(?:ed|s)?|want\s+to\s+know)\s+(?:if|whether)\s+"
+    r"(?P<what>[^,;.?!]+?)\s+(?:could|can|might|may|would)\s+be\s+(?P<done>opened|closed|set|raised|"
+    r"lowered|increased|decreased|reduced|moved|changed|brought|put)\s+(?=(?:up\s+|down\s+|back\s+)?"
+    r"(?:to|by|at)\b)",
+    re.I,
+)
+
+
 def said_as_their_own(text: str) -> str:
     """A relayed request said as the operator's own, its nouns bound to the asker's device."""
+    text = _ASKED_IF_IT_COULD_BE.sub(lambda m: f"want {m['what']} {m['done']} ", text)
     found = _RELAYED.match(text) or _RELAYED.match(_GIVE_THEM.sub("", text))
     if found is None:
         return text
+    if found["sector"]:
+        return _in_their_sector(found, f"sector {int(found['sector'])}")
     if found["wish"] and not PEOPLE.search(found["who"]):
         return text  # "VCM33 wants to come down": a device does not ask, people do
     what = _GIVE_THEM.sub("", found["what"].strip())
@@ -115,3 +131,17 @@ def said_as_their_own(text: str) -> str:
             )[0]
             what = f"{head} on {device}{what[len(head) :]}"
     return f"I'd like {what}"
+
+
+def _in_their_sector(found: re.Match[str], place: str) -> str:
+    """ "the users in sector 11 want their gap opened to 20 mm": the gap in sector 11."""
+    what = _GIVE_THEM.sub("", found["what"].strip())
+    valued = _VALUE_FIRST.match(what)
+    if valued is not None and not _MORE.match(valued["noun"] or ""):
+        # "are asking for a 10 mm gap": the sector's gap to 10 mm
+        noun = f" {valued['noun']}" if valued["noun"] else ""
+        return f"set the{noun} in {place} to {valued['value']}{valued['rest']}"
+    if re.match(r"(?:what|how|when|where|which|whether|if|why)\b", what, re.I):
+        return _asked_for(re.sub(r"\btheir\s+(\w+)", rf"the \1 in {place}", what, count=1))
+    said = re.sub(r"\b(?:their|the)\s+(\w+)", rf"the \1 in {place}", what, count=1, flags=re.I)
+    return f"I'd like {said}" if said != what else f"I'd like {what} in {place}"

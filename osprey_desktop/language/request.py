@@ -202,6 +202,9 @@ _TARGET_NOISE = re.compile(
     r"|\bnot\s+(?:(?:too|that|so)\s+)?(?:much|a\s+lot|by\s+much|far)\b(?=\s*(?:$|[,;.?!]))"
     # "is the orbit within half a mm?": the comparison of the amount taken out before
     r"|\b(?:within|beyond|exceeding|above|below|under|over|any)\b(?=\s*(?:[?.!,;]\s*)?$)"
+    # "is the vacuum good everywhere?", "RF looking fine?": a judgement asked, no channel's word
+    r"|\b(?:good|fine|healthy|sane)\b(?=\s*(?:everywhere|anywhere|overall|now|today|again)?"
+    r"\s*(?:[?.!,;]|$))"
     # "rf volts last 2h - did it trip", "IG 13, has it spiked?": what is asked of the target
     # named before it (the word after "did it" is a verb, never a channel's)
     r"|(?:\s[-–—]|[,;])?\s*\b(?:did|does|do|has|have|had)\s+(?:it|they|that|this)\s+[a-z]+\b"

@@ -59,8 +59,48 @@ def said_plainly(text: str) -> str:
         work,
         flags=re.I,
     )
+    # "lower HCM 3 by about 0.2 A", "set QF 5 to roughly 121 A": the value said, approximately
+    work = re.sub(
+        r"\b(?P<mark>by|to)\s+(?:about|around|roughly|approximately|approx\.?|some|~)\s*"
+        r"(?=[-+−]?\.?\d)",
+        r"\g<mark> ",
+        work,
+        flags=re.I,
+    )
+    # "over about 2 hours", "roughly 30 min ago": the span said, approximately
+    work = re.sub(
+        r"\b(?:about|around|roughly|approximately|approx\.?|some|~)\s*(?=\d+(?:\.\d+)?\s*(?:h|hrs?|hours?|"
+        r"min|mins|minutes?|days?)\b)",
+        "",
+        work,
+        flags=re.I,
+    )
+    # "a little smaller for the users - say 12 mm", "down a bit (maybe 0.2 A)": the vague
+    # amount made exact by the value said after it
+    work = _VAGUE_THEN_SAY.sub(_vague_then_said, work)
+    # "the undulator gap for the sector 7 beamline": the sector's
+    work = _SECTOR_BEAMLINE.sub(r"in sector \g<n>", work)
+    # "shift the RF by -1 kHz", "shift QF 3 up 1 A": moved by that much ("the night shift",
+    # "shift handover" are no change)
+    work = re.sub(
+        r"\bshift\s+(?=(?:the\s+)?[\w\s:-]{1,40}?\s+(?:by|up|down)\s+[-+−]?\.?\d)",
+        "move ",
+        work,
+        flags=re.I,
+    )
     # "ID11 gap = half the ID09 gap", "set QF 3 to twice QF 5": another device's value scaled
     work = _SCALED_COPY.sub(_scaled_copy, work)
+    # "over the whole of yesterday", "the entire night", "all day yesterday": the day itself
+    work = _THE_WHOLE_OF.sub("", work)
+    # "show me how the beam current looked yesterday": the current, its history
+    work = _HOW_IT_LOOKED.sub(lambda m: m["what"], work)
+    # "what energy are we running at today?", "which fill pattern is it today": today said of
+    # the present asks the value now, not a history since midnight
+    if _TODAY_IN_THE_PRESENT.search(work) and not _PAST_OR_SPAN.search(work):
+        work = " ".join(re.sub(r",?\s*\btoday\b", "", work, flags=re.I).split())
+    # "how much beam was there at midnight", "how has the beam been today?": the beam said
+    # alone is how much of it there is, its current (never "beam energy", "beam size")
+    work = _THE_BEAM_ALONE.sub("beam current", work)
     # "rf volts last 2h", "cavity volts?": the unit named for the quantity (never after a
     # number: "2.5 volts" is a value)
     work = re.sub(
@@ -228,6 +268,12 @@ _PURPOSE_AFTER_A_VALUE = re.compile(
     r"prepare|support|compensate|correct))\s+(?:the|their|our|a|an|this|that|my|his|her|tonight'?s|"
     r"tomorrow'?s|today'?s)\s+(?![^,;.?!\d]*\b(?:last|past|next|previous|hours?|minutes?|days?|weeks?|"
     r"shift|night|morning|evening|afternoon|while|moment|now)\b)[a-z][^,;.?!\d]*[.!]?\s*$",
+    re.I,
+)
+#: "open their gap to 20 mm while they change samples": when or why, after the value
+_WHILE_AFTER_A_VALUE = re.compile(
+    r"(?P<value>\d(?:\s*(?:%|[a-zµ]{1,4}\b))?)\s*,?\s+(?:while|whilst|as|so\s+that|because|since)\s+"
+    r"(?:they|we|he|she|the\s+[a-z]+|users?|people)\s+[a-z][^,;.?!\d]*(?=[.;?!]|$)",
     re.I,
 )
 #: "For the weekly report I need the minimum lifetime over the past 24 hours; could you find it
@@ -538,6 +584,7 @@ def proposal_asked_for(text: str) -> str:
 def _without_reasons(text: str) -> str:
     """``text`` without a reason said before or after the request."""
     text = _PURPOSE_AFTER_A_VALUE.sub(r"\g<value>", text, count=1)
+    text = _WHILE_AFTER_A_VALUE.sub(r"\g<value>", text, count=1)
     text = _REASON_FIRST.sub("", text, count=1)
     text = _REASON_AFTER.sub("", text, count=1)
     return _statements_after_dropped(text)
@@ -580,12 +627,16 @@ def _statements_after_dropped(text: str) -> str:
     for sentence in sentences[1:]:
         if _ABOUT_APPROVING.search(sentence):
             continue  # "I'd like to check before approving.": the approval dialog is that
-        words = {w.lower() for w in re.findall(r"[a-z]+", sentence, re.I)}
         more = _MORE_ITEMS.match(sentence) is not None  # "And the current.": an item of its own
+        # a verb of a request leads the sentence or follows "to" ("I want to check it");
+        # "I need it for the weekly report" tells what the request is for
+        opening = _ASKING_LEAD.match(sentence)
+        wanted = {w.lower() for w in re.findall(r"\bto\s+([a-z]+)", sentence, re.I)}
+        asking = bool(opening and opening["verb"].lower() in asks) or bool(wanted & asks)
         if (
             more
             or "?" in sentence
-            or words & asks
+            or asking
             or named_devices(sentence)
             or re.search(r"\d", sentence)
         ):
@@ -644,6 +695,65 @@ def _scaled_copy(found: re.Match[str]) -> str:
     return f"{lead}the same value as {found['source']} times {factor:.6g}"
 
 
+_VAGUE_THEN_SAY = re.compile(
+    r"(?P<between>[^,;.?!()]*?)"
+    r"\s*(?:\b(?:a\s+(?:little|bit|touch|tad)|slightly|somewhat)\b\s*(?:(?:smaller|larger|bigger|"
+    r"lower|higher|narrower|wider|less|more)\b)?|\b(?:smaller|larger|bigger|lower|higher|narrower|"
+    r"wider)\b)(?:\s+for\s+(?:the\s+|them|us|me)\w*)?"
+    r"\s*(?:[,;]|\s[-–—]|(?P<paren>\())\s*(?:say|let'?s\s+say|something\s+like|maybe|perhaps|about|"
+    r"around|roughly|approximately|approx\.?)\s+(?P<value>[-+−]?\.?\d[\d.]*\s*(?:%|[a-zµ]{1,4}\b)?)"
+    r"(?(paren)\s*\))",
+    re.I,
+)
+
+
+def _vague_then_said(found: re.Match[str]) -> str:
+    """ "make the gap a little smaller, say 12 mm": to 12 mm (the state it is made); "lower
+    HCM 3 a bit (maybe 0.2 A)": by 0.2 A (the verb's way); "open the gap a bit, say 20 mm"
+    stays open to the writer's question, to or by."""
+    verbs = re.findall(
+        r"\b(raise|lower|increase|decrease|reduce|bump|drop|open|close|widen|narrow)\b",
+        found["between"],
+        re.I,
+    )
+    verb = verbs[-1].lower() if verbs else ""
+    word = "" if verb in ("open", "close") else "by " if verb else "to "
+    return f"{found['between']} {word}{found['value']}"
+
+
+_SECTOR_BEAMLINE = re.compile(
+    r"\b(?:for|of|at|on|in)\s+(?:the\s+)?sector\s+(?P<n>\d{1,2})\s+beamline\b", re.I
+)
+_THE_WHOLE_OF = re.compile(
+    r"\b(?:(?:over|for|during|across|throughout|through)\s+)?(?:the\s+)?(?:whole|entire|full)\s+"
+    r"(?:of\s+)?(?=yesterday|today|last\s+night|tonight|this\s+(?:morning|afternoon|evening|shift)|"
+    r"the\s+(?:night|day|shift|morning|afternoon|evening|weekend)\b)"
+    r"|\ball\s+(?:of\s+|day\s+|night\s+)?(?=yesterday\b|last\s+night\b|today\b)",
+    re.I,
+)
+_HOW_IT_LOOKED = re.compile(
+    r"\bhow\s+(?!(?:often|much|many|long|far|high|low|fast|big|large|small)\b)"
+    r"(?P<what>(?:the\s+)?[^?.;,!]{1,60}?)\s+(?:looked|behaved|evolved|developed|fared|performed|"
+    r"(?:has|have)\s+been\s+(?:doing|behaving|looking)|was\s+(?:doing|behaving|looking))\b",
+    re.I,
+)
+_TODAY_IN_THE_PRESENT = re.compile(
+    r"^\W*(?:(?:what|which|how\s+(?:much|many|high|low))\b[^.;!]*?(?:\b(?:is|are|am)\b|'s\b|'re\b)"
+    r"|(?:is|are)\b)[^.;!]*\btoday\b\s*[?.!]*\s*$",
+    re.I,
+)
+_PAST_OR_SPAN = re.compile(
+    r"\b(?:was|were|been|did|had|has|have|since|until|from|plot|trend|history|average|mean|max|"
+    r"maximum|min|minimum|highest|lowest|peak|worst|best|over|during|so\s+far|all\s+day|through|"
+    r"throughout|how\s+often|spread|\w{3,}ed)\b",
+    re.I,
+)
+_THE_BEAM_ALONE = re.compile(
+    r"(?<=\bhow\smuch\s)beam\b(?!\s+(?:current|energy|size|position|lifetime|loss|charge)\b)"
+    r"|(?<=\bthe\s)beam(?=\s+(?:been|was|is|were|has|had|today|now|yesterday|since|over|during|"
+    r"this|last)\b|\s*(?:[?.!,;]|$))",
+    re.I,
+)
 _MAKE_A_PLOT = re.compile(
     r"\b(?:make|do|draw|create|produce|generate|build|prepare|(?:put|add)(?:\s+up)?)\s+"
     r"(?:me\s+|us\s+)?(?:(?:a|an|one|two|three|four|some|another|\d)\s+)?(?:(?:single|quick|combined|common|separate|"

@@ -129,6 +129,14 @@ def test_a_change_verb_without_an_amount_after_a_read_changes_the_device_read():
     assert merged.quantity is None or merged.quantity.value is None
 
 
+@pytest.mark.parametrize("said", ["bring it up a bit", "raise it by 0.5 A"])
+def test_it_after_a_readback_changes_the_device_never_its_readback(said):
+    merged = after("what's the QF25 readback", said)
+
+    assert merged is not None and merged.changes
+    assert merged.targets == ("the QF25",) and "readback" not in merged.canonical
+
+
 def test_a_change_without_a_target_after_a_monitor_is_left_alone():
     merged = after("what is the lifetime", "a bit up")
 

@@ -871,3 +871,94 @@ def test_another_devices_value_scaled_is_a_copy_with_its_factor(text, factor):
     assert request.quantity.kind == "factor"
     assert request.quantity.value == pytest.approx(factor, rel=1e-5)
     assert parse("set HCM 3 to half an amp").quantity.kind == "absolute"
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("is the vacuum good everywhere?", "the vacuum everywhere"),
+        ("how much beam was there at midnight", "much beam current was there"),
+        ("How has the beam been today?", "the beam current"),
+    ],
+)
+def test_a_judgement_asked_and_the_beam_said_alone_are_read_plainly(text, target):
+    request = parse(text)
+    assert request.targets == (target,)
+    assert "good" not in request.unused
+
+
+@pytest.mark.parametrize(
+    ("text", "has_time"),
+    [
+        ("what energy are we running at today?", False),
+        ("what's the lifetime today", False),
+        ("what was the lifetime today", True),
+        ("what's the highest the beam current reached today", True),
+    ],
+)
+def test_today_said_of_the_present_asks_the_value_now(text, has_time):
+    assert (parse(text).time is not None) is has_time
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Could you show me how the beam current looked over the whole of yesterday? I need it "
+        "for the weekly report.",
+        "plot the beam current all day yesterday",
+    ],
+)
+def test_the_whole_of_a_day_and_how_it_looked_are_that_days_history(text):
+    request = parse(text)
+    assert request.targets == ("the beam current",) and not request.unused
+    assert request.time is not None and request.time.canonical == "yesterday"
+
+
+@pytest.mark.parametrize(
+    ("text", "target", "value"),
+    [
+        (
+            "The users in sector 11 asked if their gap could be opened to 20 mm while they "
+            "change samples. Could you do that please?",
+            "the gap in sector 11",
+            20.0,
+        ),
+        ("the users in sector 5 are asking for a 12 mm gap", "the gap in sector 5", 12.0),
+        (
+            "Would it be possible to make the undulator gap for the sector 7 beamline a little "
+            "smaller for the users - say 12 mm?",
+            "the undulator gap in sector 7",
+            12.0,
+        ),
+    ],
+)
+def test_a_relayed_or_hedged_change_is_the_value_they_said(text, target, value):
+    request = parse(text)
+    assert request.intent == "write" and request.targets == (target,)
+    assert request.quantity.kind == "absolute" and request.quantity.value == value
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "value"),
+    [
+        ("lower HCM 3 a bit (maybe 0.2 A)", "relative", -0.2),
+        ("lower HCM 3 by about 0.2 A", "relative", -0.2),
+        ("set QF 5 to roughly 121 A", "absolute", 121.0),
+        ("shift the RF by -1 kHz", "relative", -1.0),
+    ],
+)
+def test_an_approximate_amount_is_the_amount_in_the_verbs_way(text, kind, value):
+    request = parse(text)
+    assert request.changes
+    assert (request.quantity.kind, request.quantity.value) == (kind, value)
+
+
+def test_a_vague_open_with_a_value_stays_to_or_by_and_a_span_stays_a_span():
+    assert "open" in parse("could you open the ID 5 gap a bit, say 20 mm").canonical
+    assert parse("plot the lifetime over about 2 hours").time.canonical == "over the last 2 hours"
+    assert not parse("shift handover: current, lifetime").changes
+
+
+def test_chromaticity_said_as_a_symbol_is_asked_for_by_its_name():
+    request = parse("chromaticity ξx, ξy now?")
+    assert "vertical chromaticity" in request.targets
