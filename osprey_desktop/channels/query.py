@@ -274,7 +274,9 @@ def parse_channel_query(text: str, known: Callable[[str], bool] | None = None) -
     ("7bpm4") is kept whole only when it has."""
     query = ChannelQuery()
     lowered = text.lower()
-    if _NOW_PHRASES.search(lowered) or _READS_QUESTION.search(lowered):
+    setting_asked = re.search(r"\bset\s+(?:to|at)\b|\bsetting\b", lowered)
+    if (_NOW_PHRASES.search(lowered) or _READS_QUESTION.search(lowered)) and not setting_asked:
+        # "what is the ID05 gap set to right now?" asks the setting, now
         query.role = "readback"
         lowered = _NOW_PHRASES.sub(" ", lowered)
     query.paths = [
@@ -330,11 +332,15 @@ def parse_channel_query(text: str, known: Callable[[str], bool] | None = None) -
         index += 1
         if token in _INSTANCE_WORDS or token in _LIST_WORDS or token in _RANGE_WORDS:
             continue
+        # "the readback, not the setpoint": a role said only to be ruled out
+        ruled_out = any(t in ("not", "no") for t in tokens[max(0, index - 3) : index - 1])
         if token in SETPOINT_WORDS:
-            roles.add("setpoint")
+            if not ruled_out:
+                roles.add("setpoint")
             continue
         if token in READBACK_WORDS:
-            roles.add("readback")
+            if not ruled_out:
+                roles.add("readback")
             continue
         if token in EVERYTHING_WORDS:
             query.everything = True

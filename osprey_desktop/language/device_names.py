@@ -300,6 +300,13 @@ GIVEN_A_REFERENCE = re.compile(
 _MARK_BEFORE = re.compile(r"(?:\bto|\bat|->|→|:?=|:)\s*$", re.I)
 
 
+_COMPARED_BEFORE = re.compile(
+    r"(?:\b(?:below|above|under|over|beyond|exceeding|exceeds?|(?:less|more|greater|higher|lower|"
+    r"bigger|smaller)\s+than)|(?<![-=])[<>]|[≤≥])\s*(?:about\s+|around\s+)?[-+−]?\s*$",
+    re.I,
+)
+
+
 def gives_a_value(
     text: str,
     quantity: Quantity | None,
@@ -318,6 +325,8 @@ def gives_a_value(
     found = amounts(text)
     if not found:
         return False
+    if _COMPARED_BEFORE.search(text[: found[-1].start]):
+        return False  # "the current below 490 mA": a threshold, never a value given
     marked = bool(_MARK_BEFORE.search(text[: found[-1].start]))
     if not (marked or quantity.unit):
         return False  # "HCM01 1.5": a bare number after a name gives no value (it is read)

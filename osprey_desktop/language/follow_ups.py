@@ -17,7 +17,7 @@ import re
 from dataclasses import replace
 
 from osprey_desktop.language.lexicon import DOWN_WORDS, ROLE_WORDS, UP_WORDS
-from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, as_typed
+from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, as_typed, read_number
 from osprey_desktop.language.pronoun_follow_ups import (
     change_called_off,
     change_of_what_was_read,
@@ -240,6 +240,30 @@ def follow_up(
             said = f"{' and '.join(previous.targets)} now vs {new.time.canonical}"
             return replace(parse_request(said, vocabulary), text=new.text)
         return _with_new_time(previous, new)
+    if (
+        _THAT_WITH_NOW.match(new.text)
+        and not previous.changes
+        and previous.time is not None
+        and previous.time.kind == "moment"
+    ):
+        # "and how does that compare with now?" after "the current at 04:00": now vs then
+        said = f"{' and '.join(previous.targets)} now vs {previous.time.canonical}"
+        again = parse_request(said, vocabulary)
+        if again.targets:
+            return replace(again, text=new.text, refers_back=True)
+    hour = _AN_HOUR_ONLY.match(new.text)
+    if hour and not previous.changes and previous.time is not None:
+        # "and at nine?" after "the tune at seven this morning": that hour, that day
+        number = read_number(hour["hour"] or hour["hour2"])
+        said_then = re.search(r"\b\d{1,2}:\d{2}\b", previous.time.canonical)
+        if number is not None and said_then and 0 <= number < 24 and number == int(number):
+            minute = hour["minute"] or hour["minute2"] or "00"
+            when = previous.time.canonical.replace(
+                said_then.group(0), f"{int(number):02d}:{minute}", 1
+            )
+            again = parse_request(f"what was {' and '.join(previous.targets)} {when}", vocabulary)
+            if again.targets and again.time is not None:
+                return replace(again, text=new.text, refers_back=True)
     if _NOW_ONLY.match(new.text) and not previous.changes and previous.time is not None:
         # "and now?" after "what was the lifetime 3 hours ago": the same channels now
         said = f"what is {' and '.join(previous.targets)} now"
@@ -303,6 +327,7 @@ def follow_up(
     # "Not the ID 7, the ID 9 I wanted.", "no, not QF3 - QF5": the other target, all else kept
     plainly = _same_for_said_plainly(new.text)
     plainly = _FOR_INSTEAD.sub(r"same for \g<rest>", plainly)  # "for the lifetime instead"
+    plainly = _ITEM_TOO.sub(r"and \g<rest>", plainly)  # "Qy too" after "Qx trend 2h"
     same = (
         (_SAME_FOR.match(plainly) if _SAME_PERIOD.search(new.text) else None)
         or _SAME_FOR.match(new.canonical)
@@ -377,6 +402,10 @@ _DEVICE_ALONE = re.compile(r"(?:the\s+)?[A-Za-z]{1,5}\s?\d{1,3}", re.I)
 _FOR_INSTEAD = re.compile(
     r"^\W*(?:and\s+)?for\s+(?P<rest>.+?)\s+(?:instead|too|as\s+well)\W*$", re.I
 )
+_ITEM_TOO = re.compile(
+    r"^\W*(?!(?:and|also|same|now|what|how)\b)(?P<rest>[^,;?!]+?)\s+(?:too|as\s+well|also)\W*$",
+    re.I,
+)
 _SAME_PERIOD = re.compile(
     r",?\s+(?:(?:over|for|in|during|across)\s+)?(?:the\s+)?same\s+"
     r"(?:period|time(?:\s+(?:frame|span|range))?|window|range|interval|span|timeframe|hours?)\b",
@@ -422,6 +451,21 @@ _LIMITS_OF_THAT = re.compile(
     r"(?:inside|within|in|outside|over|past|beyond)\s+(?:the\s+|its\s+)?limits?\b"
     r"|\b(?:is|was|would)\s+(?:that|it|this)\s+(?:even\s+)?(?:be\s+)?(?:allowed|permitted|ok(?:ay)?\s+"
     r"for\s+the\s+limits)\b",
+    re.I,
+)
+_THAT_WITH_NOW = re.compile(
+    r"^\W*(?:(?:and|so|ok(?:ay)?)\W+)?(?:how\s+(?:does|do|did)\s+(?:that|it|this|they)\s+compare|"
+    r"(?:is|was)\s+(?:that|it)\s+(?:different|higher|lower)|compared?|comparison|difference)"
+    r"\s+(?:with|to|from|against|vs\.?)\s+(?:now|the\s+present|today|right\s+now|the\s+current\s+value)"
+    r"\s*[?.!]*$",
+    re.I,
+)
+_AN_HOUR_ONLY = re.compile(
+    # "and at nine?", "what about 9 o'clock", "and 15:10?" (a bare number may name a device)
+    r"^\W*(?:(?:and|so|ok(?:ay)?|then)\W+)?(?:what\s+about\s+|how\s+about\s+)?"
+    rf"(?:at\s+(?P<hour>\d{{1,2}}|{SPELLED_NUMBER_PATTERN})(?::(?P<minute>[0-5]\d))?(?:\s*o'?clock)?"
+    rf"|(?P<hour2>\d{{1,2}}|{SPELLED_NUMBER_PATTERN})(?::(?P<minute2>[0-5]\d)|\s*o'?clock))"
+    r"\s*[?.!]*$",
     re.I,
 )
 _NOW_ONLY = re.compile(

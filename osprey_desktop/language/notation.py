@@ -3,7 +3,8 @@ every ring has, and the operators written around them.
 
 * tunes: "Qx", "Q_y", "νx", "nu_y" → "horizontal tune", "vertical tune";
 * RF: "V_RF", "Vrf", "RF V" → "RF voltage"; "f_RF", "frf", "RF f" → "RF frequency";
-* beam: "I_beam", "Ibeam" → "beam current"; "τ" → "lifetime"; "ξx", "xi_y" → "horizontal
+* beam: "I_beam", "Ibeam", "I" beside an operator or a statistic ("I + lt", "I p2p") →
+  "beam current"; "τ" → "lifetime"; "ξx", "xi_y" → "horizontal
   chromaticity", "vertical chromaticity";
 * statistics of a signal: "σ(BPM20 x)" → "standard deviation of BPM20 x", "rms(X)", "mean(X)",
   "max(X)", "min(X)", "p2p(X)" likewise;
@@ -28,6 +29,15 @@ _SYMBOLS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?<![\w:])(?:f_?RF|f_?rf|RF\s+f)(?![\w:])"), "RF frequency"),
     (re.compile(r"(?<![\w:])I_?(?:beam|b)(?![\w:])", re.I), "beam current"),
     (re.compile(r"(?<![\w:])τ(?![\w:])"), "lifetime"),
+    # "I + lt now", "lt, I", "I p2p last 2h": the current as a symbol beside other items or a
+    # statistic (never the pronoun: "I mean", "I want", "I + lt" only with its operator)
+    (
+        re.compile(
+            r"(?<![\w'’])I(?=\s*[+&]\s*\w|\s+(?:p2p|pk-pk|rms|σ|sigma|avg|max|min|std)\b)"
+            r"|(?<=[+&/]\s)I(?![\w'’])|(?<=[+&/])I(?![\w'’])"
+        ),
+        "beam current",
+    ),
     # ξ: the chromaticity of a plane ("ξx", "xi_y")
     (re.compile(r"(?<![\w:])(?:ξ|xi)_?\{?x\}?(?![\w:])"), "horizontal chromaticity"),
     (re.compile(r"(?<![\w:])(?:ξ|xi)_?\{?y\}?(?![\w:])"), "vertical chromaticity"),

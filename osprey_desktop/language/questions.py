@@ -528,12 +528,16 @@ def forbids_writes(text: str) -> bool:
     return NO_WRITE_SAID.search(text) is not None
 
 
+_LIMITS_SHORT = re.compile(r"\blims?\b(?=\s*[?.!]*\s*$)")
+
+
 def asks_for_limits(text: str) -> bool:
     """ "HCM max step?", "what's the max I can set the RF frequency to?", "how far could HCM10
     be moved in one step?", "If I put VCM 2 at 7 A, is that permitted?": a question about the
     write limits, answered from the write policy; never a reading, never a write. "the max of
     the beam current over the last hour" is a statistic of its history, not this."""
-    lowered = " ".join(text.lower().split())
+    # "HCM18 lim?", "vcm lims": the limits, shortened
+    lowered = _LIMITS_SHORT.sub("limits", " ".join(text.lower().split()))
     if (
         _VALUE_WITHIN_LIMITS.search(lowered)
         or _VALUE_ON_WITHIN_LIMITS.search(lowered)

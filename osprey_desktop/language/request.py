@@ -202,6 +202,10 @@ _TARGET_NOISE = re.compile(
     r"|\bnot\s+(?:(?:too|that|so)\s+)?(?:much|a\s+lot|by\s+much|far)\b(?=\s*(?:$|[,;.?!]))"
     # "is the orbit within half a mm?": the comparison of the amount taken out before
     r"|\b(?:within|beyond|exceeding|above|below|under|over|any)\b(?=\s*(?:[?.!,;]\s*)?$)"
+    # "RF V → 2.4 later": when, for a change placed later (answered, never held)
+    r"|\blater(?:\s+(?:on|today|tonight))?\b(?=\s*[.!?]*\s*$)"
+    # "how often did the current go below 490 mA": a count of crossings asked (the checks)
+    r"|\bhow\s+often\b"
     # "is the vacuum good everywhere?", "RF looking fine?": a judgement asked, no channel's word
     r"|\b(?:good|fine|healthy|sane)\b(?=\s*(?:everywhere|anywhere|overall|now|today|again)?"
     r"\s*(?:[?.!,;]|$))"
@@ -595,6 +599,8 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     work = _context_dropped(asked_part(work))  # "The current dipped an hour ago; show ..."
     work = re.sub(r"\bzero\s+out\b", "zero", work, flags=re.I)  # a phrasal verb, one verb
     work = request_words_spelled(work, facility_words(vocabulary))  # "hisotry", "avergae"
+    # "what is the ID 5 gap set to right now?": its setpoint, asked before any rewording
+    work = set_to_question(work)
     work = said_plainly(work)  # "put them on one plot", "give 0.2 A to VCM 9", ...
     work = spoken_times(work)  # "a quarter past nine", "an hour and a half ago"
     work = duration_statistics(work)  # "one hour average of X": X's average over the last hour

@@ -80,6 +80,8 @@ def said_plainly(text: str) -> str:
     work = _VAGUE_THEN_SAY.sub(_vague_then_said, work)
     # "the undulator gap for the sector 7 beamline": the sector's
     work = _SECTOR_BEAMLINE.sub(r"in sector \g<n>", work)
+    # "@ 23:00: RF V → 2.4 (not now)": a change placed later, never one refused
+    work = re.sub(r"[,;]?\s*\(\s*not\s+(?:right\s+)?now\s*\)", " later", work, flags=re.I)
     # "shift the RF by -1 kHz", "shift QF 3 up 1 A": moved by that much ("the night shift",
     # "shift handover" are no change)
     work = re.sub(

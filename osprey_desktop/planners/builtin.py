@@ -63,6 +63,14 @@ logger = logging.getLogger(__name__)
 _FOLLOW_UP = re.compile(r'^(?P<primary>.*?) \(follow-up to: "(?P<previous>.*)"\)$', re.S)
 
 
+#: "→ 1.2 A", "= 0.3 A please", "to 94 then": a value given, and nothing it is given to
+_VALUE_ALONE = re.compile(
+    r"^\W*?(?:→|->|=>|:=|=|\bto\b)\s*(?P<value>[-+−]?\.?\d[\d.]*\s*(?:%|[a-zµ]{1,4}\b)?)"
+    r"\s*(?:please|pls|then)?\s*[.!]*$",
+    re.I,
+)
+
+
 def _human_texts(messages: Sequence[BaseMessage]) -> list[str]:
     texts = []
     for message in messages:
@@ -522,6 +530,10 @@ class BuiltinPlanner:
         if request.changes and not request.targets and previous is None and not _names_any(request):
             # "move it up a little" as a first request: nothing to find, ask what "it" is
             return "Which channel should I change? Name the device (for example “HCM01”)."
+        if previous is None and not request.targets and _VALUE_ALONE.match(primary):
+            # "→ 1.2 A" as a first request: a value for a channel nobody named
+            value = _VALUE_ALONE.match(primary)["value"].strip()
+            return f"Which channel should get {value}? Name it, for example “set HCM01 to {value}”."
         return None
 
     async def create_plan(

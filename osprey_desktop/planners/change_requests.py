@@ -191,7 +191,11 @@ def change_for_later(text: str) -> str | None:
         return None
     # the words of the change, not of its reason ("for the exposures tonight, please raise
     # ..."); a clock time is in the parse's time slot
-    return later_moment(f"{request.canonical} {request.time.words if request.time else ''}")
+    said = f"{request.canonical} {request.time.words if request.time else ''}"
+    # "set HCM 3 to 0.1 A later": a "later" ending the change, which its canonical form
+    # leaves out ("for the exposures tonight, please raise ..." places only its reason)
+    last = re.search(r"\blater(?:\s+(?:on|today|tonight))?\W*$", text, re.I)
+    return later_moment(said) or (" ".join(last[0].split()).strip(" .!?") if last else None)
 
 
 LATER_CHANGE_ANSWER = (

@@ -153,6 +153,10 @@ def test_a_facility_extends_the_vocabulary():
         ("the 3rd corrector setpoint", set(), set(), ("nth", 3), "setpoint"),
         ("what does it read right now", set(), set(), None, "readback"),
         ("one-minute average dose rate at monitor 2", {2}, set(), None, None),
+        # a role said only to be ruled out; the setting asked now is still the setting
+        ("the gap of ID 11, the readback not the setpoint", {11}, set(), None, "readback"),
+        ("gap 11 setpoint, not the readback", {11}, set(), None, "setpoint"),
+        ("what is gap 5 set to right now", {5}, set(), None, "setpoint"),
     ],
 )
 def test_the_query_parts_are_read(text, numbers, sectors, ordinal, role):

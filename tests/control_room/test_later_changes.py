@@ -14,6 +14,9 @@ import pytest
         "raise HCM 4 by 0.1 A after the injection",
         "set QF 1 to 121 tomorrow",
         "open the ID 4 gap to 20 mm in an hour",
+        "at 23:00 set QF 1 to 121 A",
+        "@ 23:00: RF V → 2.4 (not now)",
+        "set HCM 3 to 0.1 A later",
     ],
 )
 async def test_a_change_for_later_is_asked_back_and_never_proposed(session, text):
@@ -112,3 +115,16 @@ async def test_a_signed_amount_or_a_verb_with_a_way_is_no_question(session):
     (op,) = result.pending_approval["resume_payload"]["operations"]
     assert op["new_value"] == -0.1
     await session.resume("t1", False)
+
+
+async def test_a_value_alone_as_a_first_request_asks_which_channel(session):
+    result = await session.submit("→ 1.2 A", "t1")
+
+    assert result.pending_approval is None
+    assert "Which channel should get 1.2 A?" in result.response
+
+
+async def test_limits_shortened_are_answered_from_the_write_policy(session):
+    result = await session.submit("HCM18 lim?", "t1")
+
+    assert result.pending_approval is None and "Write limits" in result.response

@@ -410,3 +410,33 @@ def test_another_device_with_a_value_of_its_own_keeps_its_value():
 def test_another_device_with_a_time_of_its_own_is_no_change():
     request = after("set HCM 3 to 0.2 A", "HCM 4 readback since 06:00")
     assert request is None or not request.changes
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "intent", "targets"),
+    [
+        ("Qx trend 2h", "Qy too", "plot", ("vertical tune",)),
+        ("plot the lifetime for the last hour", "the current too", "plot", ("the current",)),
+    ],
+)
+def test_an_item_said_with_too_keeps_the_request_and_its_time(first, then, intent, targets):
+    merged = after(first, then)
+    assert merged is not None and (merged.intent, merged.targets) == (intent, targets)
+    assert merged.time is not None
+
+
+@pytest.mark.parametrize(
+    ("then", "when"),
+    [("and at nine?", "09:00"), ("what about 10 o'clock", "10:00"), ("and 15:10?", "15:10")],
+)
+def test_an_hour_alone_after_a_moment_is_that_hour(then, when):
+    merged = after("what was the horizontal tune at 7:00", then)
+    assert merged is not None and when in merged.time.canonical
+    assert after("what was HCM 3 at 14:30", "and 4") is None or (
+        "04:00" not in (after("what was HCM 3 at 14:30", "and 4").canonical)
+    )
+
+
+def test_that_compared_with_now_after_a_moment_is_now_against_then():
+    merged = after("What was the stored current at 04:00?", "And how does that compare with now?")
+    assert merged is not None and merged.intent == "compare"

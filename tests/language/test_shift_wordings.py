@@ -962,3 +962,41 @@ def test_a_vague_open_with_a_value_stays_to_or_by_and_a_span_stays_a_span():
 def test_chromaticity_said_as_a_symbol_is_asked_for_by_its_name():
     request = parse("chromaticity ξx, ξy now?")
     assert "vertical chromaticity" in request.targets
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["the current below four ninety milliamps", "HCM 3 above 0.5 A", "QF 3 > 121 A?"],
+)
+def test_a_threshold_is_never_a_value_given(text):
+    assert not parse(text).changes
+    assert parse("HCM 3 -> 0.5 A").changes
+
+
+def test_how_often_is_no_target_of_its_own():
+    request = parse("how many times did the beam current go below 490 mA in the last 12 hours")
+    assert request.targets == ("the beam current",)
+
+
+def test_the_setting_asked_right_now_is_its_setpoint():
+    request = parse("what is the undulator gap in sector 5 set to right now?")
+    assert request.targets == ("the undulator gap in sector 5 setpoint",)
+
+
+@pytest.mark.parametrize(
+    ("text", "targets"),
+    [
+        ("I + lt now", ("beam current", "lt")),
+        ("lt + I", ("lt", "beam current")),
+        ("I p2p last 2h", ("beam current p2p",)),
+    ],
+)
+def test_the_current_as_a_symbol_beside_an_operator_is_the_beam_current(text, targets):
+    assert parse(text).targets == targets
+    assert "beam current" not in " ".join(parse("I mean HCM 4").targets)
+    assert "beam current" not in " ".join(parse("I/O status").targets)
+
+
+def test_a_clock_time_before_the_verb_places_the_change_and_leaves_the_verb():
+    request = parse("at 23:00 set HCM 3 to 0.2 A")
+    assert request.changes and request.targets == ("HCM3",)

@@ -16,6 +16,7 @@ from osprey_desktop.channels.finding import configured_finder
 from osprey_desktop.channels.query import QUERY_WORDS, expand_name_ranges
 from osprey_desktop.channels.search import is_sector_reference, without_sector
 from osprey_desktop.language.lexicon import CHANGE, NOUN_VERBS
+from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
 from osprey_desktop.language.time_parsing import strip_time_expressions
 from osprey_desktop.language.write_parsing import (
     WriteRequestError,
@@ -119,7 +120,10 @@ def without_values(text: str) -> str:
 
 
 _QUANTITY = re.compile(
-    r"(?<![\w.])[-+−]?\d+(?:\.\d+)?(?:e[-+−]?\d+)?\s*(?P<unit>[a-zµ%]{1,12})\b", re.I
+    r"(?:(?<![\w.])[-+−]?\d+(?:\.\d+)?(?:e[-+−]?\d+)?|(?<![\w-])" + SPELLED_NUMBER_PATTERN + r")"
+    # "below four ninety milliamps": an amount in words is no device's number
+    r"\s*(?P<unit>[a-zµ%]{1,12})\b",
+    re.I,
 )
 
 
