@@ -177,9 +177,10 @@ def canonical_change(
             sign = "plus" if quantity.value > 0 else "minus"
             offset = f" {sign} {as_typed(abs(quantity.value))}{unit}"
         source = targets[-1]
-        said = re.split(r"\s+(?:plus|minus|times|\+|-|−)(?:\s|\d|$)", reference.words, maxsplit=1)[
-            0
-        ]
+        # "VCM07 setpoint to VCM08": the source's own words end where the target's begin
+        said = re.split(
+            r"\s+(?:plus|minus|times|to|onto|into|\+|-|−)(?:\s|\d|$)", reference.words, maxsplit=1
+        )[0]
         if any(w in ROLE_WORDS for w in re.findall(r"[a-z]+", said.lower())):
             source = said  # "the value the VCM07 readback shows": its role said, not its offset
         return f"set {' and '.join(targets[:-1])} to the same value as {source}{offset}"

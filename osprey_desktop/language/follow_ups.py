@@ -127,6 +127,21 @@ def follow_up(
         again = parse_request(said, vocabulary)
         if again.targets and again.time is not None and not again.changes:
             return replace(again, text=new.text, refers_back=True)
+    if (
+        _BOTH_TOGETHER.match(new.text)
+        and vocabulary is not None
+        and not previous.changes
+        and len(previous.targets) == 1
+    ):
+        # "could both of them be on one chart?" after a plot of the horizontal tune: both
+        # planes of what was shown
+        target = previous.targets[0]
+        other = _in_plane(target, "vertical", vocabulary)
+        if other == target:
+            other = _in_plane(target, "horizontal", vocabulary)
+        if other != target:
+            canonical = previous.canonical.replace(target, f"{target} and {other}", 1)
+            return replace(previous, text=new.text, targets=(target, other), canonical=canonical)
     slots = slots_replaced(previous, new, vocabulary)
     if slots is not None:  # "max instead", "sector 8", "15 minutes later?", "the RB value"
         return slots
@@ -341,6 +356,7 @@ def follow_up(
         rest = re.sub(
             r"^s(?:ec(?:tor)?)?\.?\s*(\d{1,2})$", r"sector \1", same.group("rest"), flags=re.I
         )
+        rest = re.sub(r"[,\s]*\b(?:please|pls|thanks)\b\W*$", "", rest, flags=re.I)
         targets = parse_request(rest, vocabulary).targets
         if not targets:
             return None  # "the same for the last 10 minutes": a new time, the same channels
@@ -435,6 +451,13 @@ _ASSENT = re.compile(
     re.I,
 )
 # "and the vertical one?", "what about horizontal?": the other plane of what was read
+_BOTH_TOGETHER = re.compile(
+    r"^\W*(?:(?:and|now|ok(?:ay)?|then|please)\W+)*(?:(?:could|can|would)\s+(?:you\s+)?)?"
+    r"(?:(?:put|show|plot|have|get)\s+)?both(?:\s+of\s+them|\s+planes)?\s+(?:be\s+)?"
+    r"(?:on|in)\s+(?:one|the\s+same|a\s+single)\s+(?:chart|plot|graph|figure)\b[^?]*\??\s*$"
+    r"|^\W*(?:and\s+)?both\s+planes\W*$",
+    re.I,
+)
 _PLANE_ONLY = re.compile(
     r"^\W*(?:(?:and|now|ok(?:ay)?|then|what\s+about|how\s+about|(?P<add>add|plus|with|also))\W+)*"
     r"(?:the\s+)?(?:in\s+)?(?P<plane>vertical|horizontal|vert|horiz|x|y)"

@@ -37,7 +37,9 @@ _COPY = re.compile(
     r"(?<!'d\s)(?<!would\s)(?<!\bi\s)(?<!\bwe\s)(?<!they\s)like|"
     r"identical\s+to|copy(?:\s+of)?|from|to\s+what(?:ever)?)\s+(?:the\s+)?"
     # a number with a unit after it is an amount, not a device's ("the gap 1 mm narrower")
-    r"(?P<source>[A-Za-z]{1,5}\s?\d{1,3}\b(?!\.\d|\s*(?:mm|a|amps?|ma|kv|mv|v|%|mhz|khz|hz|torr)\b)"
+    # a device by its name or described ("vertical steerer 15", "corrector 9")
+    r"(?P<source>(?:[A-Za-z]{1,5}\s?|(?:[A-Za-z]+\s+){0,2}[A-Za-z]{3,}\s)\d{1,3}\b"
+    r"(?!\.\d|\s*(?:mm|a|amps?|ma|kv|mv|v|%|mhz|khz|hz|torr|h|hours?|min|minutes?)\b)"
     r"[\w\s]*?)(?=\s+(?:is|reads|shows|has|says)\b|[^\w\s]|$)",
     re.I,
 )

@@ -17,7 +17,7 @@ from osprey_desktop.language.change_phrasings import changes_said_plainly
 from osprey_desktop.language.clauses import CHANGE, named_devices
 from osprey_desktop.language.indirect_requests import indirect_said_plainly
 from osprey_desktop.language.lexicon import PLOT_VERBS, READ_VERBS
-from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
+from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, read_number
 from osprey_desktop.language.units import lookup_unit
 
 __all__ = ["proposal_asked_for", "said_plainly"]
@@ -78,6 +78,10 @@ def said_plainly(text: str) -> str:
     # "a little smaller for the users - say 12 mm", "down a bit (maybe 0.2 A)": the vague
     # amount made exact by the value said after it
     work = _VAGUE_THEN_SAY.sub(_vague_then_said, work)
+    # "the two sector 5 gauges", "both RF readbacks": how many there are, no device number
+    work = _COUNTED_FAMILY.sub(_counted_family, work)
+    # "the gauges in 11 since 23:00", "beam loss monitors in 6": a family in a sector
+    work = _FAMILY_IN_A_NUMBER.sub(r"\g<family> in sector \g<n>", work)
     # "the undulator gap for the sector 7 beamline": the sector's
     work = _SECTOR_BEAMLINE.sub(r"in sector \g<n>", work)
     # "@ 23:00: RF V → 2.4 (not now)": a change placed later, never one refused
@@ -90,6 +94,12 @@ def said_plainly(text: str) -> str:
         work,
         flags=re.I,
     )
+    # "make horizontal corrector 8 agree with corrector 9", "have VCM 14 take on the same
+    # setting as VCM 15": one device made equal to another
+    work = re.sub(r"\bagrees?\s+with\b", "match", work, flags=re.I)
+    work = _TAKE_ON_THE_SAME.sub(lambda m: f"make {m['what']} the same as", work)
+    # "vertical steerer 14 ... the same as number 15": the other device of that family
+    work = _SAME_AS_A_NUMBER.sub(_same_family, work)
     # "ID11 gap = half the ID09 gap", "set QF 3 to twice QF 5": another device's value scaled
     work = _SCALED_COPY.sub(_scaled_copy, work)
     # "over the whole of yesterday", "the entire night", "all day yesterday": the day itself
@@ -697,6 +707,36 @@ def _scaled_copy(found: re.Match[str]) -> str:
     return f"{lead}the same value as {found['source']} times {factor:.6g}"
 
 
+_TAKE_ON_THE_SAME = re.compile(
+    r"\b(?:have|let|get)\s+(?P<what>[^,;?.]{1,60}?)\s+(?:take\s+on|adopt|assume|get|have|go\s+to)\s+"
+    r"(?:exactly\s+|precisely\s+)?(?:the\s+)?same\s+(?:value|setting|setpoint|current|one\s+)?\s*as\b",
+    re.I,
+)
+_SAME_AS_A_NUMBER = re.compile(
+    r"\b(?P<relation>same\s+(?:\w+\s+)?as|match(?:es)?|equal\s+to)\s+(?:the\s+)?"
+    r"(?:number\s+|no\.?\s*|#|one\s+)(?P<second>\d{1,3})\b",
+    re.I,
+)
+_FAMILY_BEFORE = re.compile(
+    r"(?P<family>[a-z]+(?:\s+[a-z]+)?)\s+(?:number\s+|no\.?\s*|#)?\d{1,3}\b(?!.*\d)", re.I | re.S
+)
+
+
+def _same_family(found: re.Match[str]) -> str:
+    """ "vertical steerer 14 ... the same as number 15" -> "... as vertical steerer 15": the
+    device named by its number alone is of the family named before it."""
+    before = _FAMILY_BEFORE.search(found.string[: found.start()])
+    if before is None:
+        return found.group(0)
+    words = [w for w in before["family"].split() if w.lower() not in CHANGE | _NOT_FAMILY]
+    if not words:
+        return found.group(0)
+    return f"{found['relation']} {' '.join(words)} {found['second']}"
+
+
+_NOT_FAMILY = frozenset({"the", "a", "to", "have", "make", "let", "get", "and", "of", "for"})
+
+
 _VAGUE_THEN_SAY = re.compile(
     r"(?P<between>[^,;.?!()]*?)"
     r"\s*(?:\b(?:a\s+(?:little|bit|touch|tad)|slightly|somewhat)\b\s*(?:(?:smaller|larger|bigger|"
@@ -723,6 +763,37 @@ def _vague_then_said(found: re.Match[str]) -> str:
     return f"{found['between']} {word}{found['value']}"
 
 
+_COUNTED_FAMILY = re.compile(
+    r"(?P<lead>(?:^|[,;:]\s*|\b(?:and|plus|show|read|plot|check|the|of)\s+))(?:the\s+)?"
+    r"(?:both|two|three|four|five|six)\s+"
+    r"(?=(?P<family>(?:sector\s+\d{1,2}\s+|[a-z]+\s+){0,2}(?P<plural>[a-z]{3,}s))\b)",
+    re.I,
+)
+
+
+def _counted_family(found: re.Match[str]) -> str:
+    """ "the two sector 5 gauges" -> "all sector 5 gauges"; "two amps down", "three hours"
+    stay (an amount, a span)."""
+    plural = found["plural"].lower()
+    family = found["family"].lower().split()
+    if (
+        lookup_unit(plural)
+        or lookup_unit(plural[:-1])
+        or plural in _SPANS
+        or re.search(r"(?:ss|is|us|ys)$", plural)
+        or any(w.isalpha() and read_number(w) is not None for w in family)
+    ):
+        return found.group(0)  # "five thirty this morning": a time, not five of a family
+    return f"{found['lead']}all "
+
+
+_SPANS = frozenset({"hours", "minutes", "mins", "days", "weeks", "seconds", "secs", "times"})
+_FAMILY_IN_A_NUMBER = re.compile(
+    r"\b(?P<family>(?!(?:hours|minutes|mins|secs|seconds|days|times|steps|amps|volts)\b)"
+    r"[a-z]{3,}s)\s+in\s+(?P<n>\d{1,2})\b(?![.:,]\d|\s*(?:h|hrs?|hours?|min|mins|minutes?|"
+    r"s|sec|secs|seconds?|days?|am|pm|a\.m\.|p\.m\.|o'?clock|mm|%|steps?)\b)",
+    re.I,
+)
 _SECTOR_BEAMLINE = re.compile(
     r"\b(?:for|of|at|on|in)\s+(?:the\s+)?sector\s+(?P<n>\d{1,2})\s+beamline\b", re.I
 )

@@ -148,6 +148,9 @@ _DEVICE = re.compile(r"^[A-Za-z]{1,5}\d{1,3}$")
 _PLURAL_ROLES = frozenset({"readbacks", "setpoints"})
 
 
+_ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.I)
+
+
 def _roles_over_a_run(parts: list[str]) -> list[str]:
     """ "QF1 and QD2 setpoints", "BPM2 and BPM3 vertical": role words and qualifiers after the
     last device of a run of device names belong to every device of the run; so do the words of
@@ -176,8 +179,9 @@ def _roles_over_a_run(parts: list[str]) -> list[str]:
         )
         family = re.match(r"[A-Za-z]+", words[0]).group(0).lower()  # type: ignore[union-attr]
         before = at - 1
-        while before >= 0 and _DEVICE.match(out[before].strip()):
-            same = out[before].strip().lower().startswith(family)
+        # "the ID 4 and ID 5 gap readbacks": an article before the first name is no word of it
+        while before >= 0 and _DEVICE.match(bare := _ARTICLE.sub("", out[before].strip())):
+            same = bare.lower().startswith(family)
             if not (qualifiers or same):
                 break
             out[before] = f"{out[before].strip()} {' '.join(rest)}"

@@ -34,7 +34,10 @@ _ALARM_LIMITS = re.compile(r"\balarm\s+(?:limits?|thresholds?|levels?|settings?)
 _INCIDENT = re.compile(
     r"\b(?:what\s+happened|figure\s+out|root\s+cause|what\s+(?:went|goes)\s+wrong|"
     r"what\s+caused|why\s+did\s+(?:the\s+)?(?:beam|rf|current|machine)|"
-    r"(?:beam|current)\s+(?:dumped|dump|tripped|trip|was\s+lost|loss|lost|dropped|fell)|"
+    # ("beam loss monitors", "beam loss rate": devices and signals, no incident)
+    r"(?:beam|current)\s+(?:dumped|dump|tripped|trip|was\s+lost|"
+    r"loss(?!\s+(?:monitors?|detectors?|rates?|signals?|counters?|readings?|bpms?|blms?))|"
+    r"lost|dropped|fell)|"
     r"(?:lost|lose|losing)\s+(?:about\s+|around\s+|some\s+|~\s*)?(?:[\d.]+\s*ma\s+of\s+)?"
     r"(?:the\s+)?beam|"
     r"(?:do|did|does)\s+anything\s+(?:weird|strange|odd|unusual|funny)|"

@@ -167,6 +167,24 @@ async def test_a_scaled_copy_writes_the_source_times_its_factor_and_never_the_so
     assert machine.value(VCM07) == pytest.approx(0.2)
 
 
+async def test_described_devices_copy_each_other_and_a_shorter_source_is_of_the_targets_family(
+    session, machine: SimMachine
+):
+    machine.set_setpoint("SR03C:HCM09:Current:SP", 0.2)
+
+    asked = await session.submit(
+        "Would you kindly make horizontal corrector 8 agree with corrector 9, plus a tenth of "
+        "an ampere?",
+        "t1",
+    )
+
+    (op,) = operations(asked)
+    assert op["channel"] == "SR03C:HCM08:Current:SP"
+    assert op["new_value"] == pytest.approx(0.3)
+    assert op["derived_from"]["channel"] == "SR03C:HCM09:Current:SP"
+    await session.resume("t1", False)
+
+
 async def test_a_restore_takes_the_archived_value_at_the_moment(session, machine: SimMachine):
     now = time.time()
     machine.set_setpoint(QF11, 121.0, t=now - 3 * 3600)

@@ -440,3 +440,25 @@ def test_an_hour_alone_after_a_moment_is_that_hour(then, when):
 def test_that_compared_with_now_after_a_moment_is_now_against_then():
     merged = after("What was the stored current at 04:00?", "And how does that compare with now?")
     assert merged is not None and merged.intent == "compare"
+
+
+def test_another_quantity_after_a_readback_is_its_readback_without_the_courtesy():
+    merged = after("Could you tell me the RF frequency readback?", "And the voltage, please?")
+    assert merged is not None and merged.targets == ("the voltage readback",)
+    assert "please" not in merged.canonical
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "targets"),
+    [
+        (
+            "Could you plot the horizontal tune for the last hour?",
+            "Could both of them be on one chart, please?",
+            ("the horizontal tune", "the vertical tune"),
+        ),
+        ("plot HCM 3 for an hour", "both planes", ("HCM3", "VCM3")),
+    ],
+)
+def test_both_after_one_plane_shown_is_both_planes(first, then, targets):
+    merged = after(first, then)
+    assert merged is not None and merged.targets == targets and merged.time is not None

@@ -1000,3 +1000,43 @@ def test_the_current_as_a_symbol_beside_an_operator_is_the_beam_current(text, ta
 def test_a_clock_time_before_the_verb_places_the_change_and_leaves_the_verb():
     request = parse("at 23:00 set HCM 3 to 0.2 A")
     assert request.changes and request.targets == ("HCM3",)
+
+
+@pytest.mark.parametrize(
+    ("text", "targets"),
+    [
+        ("make HCM 8 agree with HCM 9", ("HCM8", "HCM9")),
+        (
+            "Would it be possible to have vertical steerer number 14 take on exactly the same "
+            "setting as number 15?",
+            ("vertical steerer 14", "vertical steerer 15"),
+        ),
+    ],
+)
+def test_one_device_made_to_agree_with_another_is_a_copy(text, targets):
+    request = parse(text)
+    assert request.intent == "copy" and request.targets == targets
+
+
+def test_a_copy_said_with_its_source_role_names_the_source_alone():
+    assert parse("copy the VCM07 setpoint to VCM08").canonical == (
+        "set VCM08 to the same value as VCM07 setpoint"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("the gauges in 11 since 23:00 last night", "the gauges in sector 11"),
+        ("plot the lifetime and the two sector 5 gauges", "all sector 5 gauges"),
+    ],
+)
+def test_a_family_counted_or_placed_by_a_bare_number_is_that_sectors(text, target):
+    assert target in parse(text).targets
+    assert parse("plot the correctors in 5 minutes").time is not None
+    assert "thirty" not in " ".join(parse("the beam current at, um, five thirty today").targets)
+
+
+def test_a_field_and_role_after_two_devices_belong_to_both():
+    request = parse("vacuum in sector 4, plus the ID 4 and ID 5 gap readbacks")
+    assert request.targets[1:] == ("the ID4 gap readbacks", "ID5 gap readbacks")

@@ -1363,6 +1363,26 @@ def _write_clause(text: str) -> tuple[str, str, bool]:
     if (
         derivation is not None
         and derivation.kind == "copy"
+        and not (DEVICE_NAME.search(derivation.target) and DEVICE_NAME.search(derivation.source))
+        and re.search(r"\d", derivation.target)
+        and re.search(r"\d", derivation.source)
+    ):
+        # "make vertical steerer 14 the same as vertical steerer 15": devices described by
+        # their words and numbers, each found on its own (together they read as one device
+        # with two numbers); the source is a setting, like the target
+        source = derivation.source
+        said = re.findall(r"[a-z]+", source.lower())
+        named = re.findall(r"[a-z]+", derivation.target.lower())
+        number = re.search(r"\d+", source)
+        if said and number and set(said) < set(named):
+            # "horizontal corrector 8 ... corrector 9": the source is of the target's family
+            source = f"{' '.join(w for w in named if w not in _ROLE_WORDS)} {number[0]}"
+        if not any(w in _ROLE_WORDS for w in re.findall(r"[a-z]+", source.lower())):
+            source = f"{source} setpoint"
+        return f"set {derivation.target}", source, False
+    if (
+        derivation is not None
+        and derivation.kind == "copy"
         and (derivation.offset or derivation.factor != 1.0)
     ):
         # "set VCM15 to the same value as VCM14 plus 0.2", "... as ID09 times 0.5": the
