@@ -100,6 +100,18 @@ def said_plainly(text: str) -> str:
     work = _TAKE_ON_THE_SAME.sub(lambda m: f"make {m['what']} the same as", work)
     # "vertical steerer 14 ... the same as number 15": the other device of that family
     work = _SAME_AS_A_NUMBER.sub(_same_family, work)
+    # "if lt < 7h -> set HCM 3 to 0.2 else leave it": nothing asked when it does not hold
+    work = _ELSE_NOTHING.sub("", work)
+    # "is HCM 22 beyond 1 A? if so halve it": the question is the condition of the change
+    work = _ASKED_IF_SO.sub(
+        lambda m: f"if {m['what']} {m['be']} {m['compared']}, {m['then']}", work
+    )
+    # "if VCM 28 is negative, set it to 0": a sign is a comparison with zero
+    work = _SIGN_COMPARED.sub(
+        lambda m: f"{m['lead']} {'below' if m['sign'].lower() == 'negative' else 'above'} 0", work
+    )
+    # "halve it", "double QF 3", "cut HCM 4 in half": a change by a share of its own value
+    work = _HALVED.sub(_halved, work)
     # "ID11 gap = half the ID09 gap", "set QF 3 to twice QF 5": another device's value scaled
     work = _SCALED_COPY.sub(_scaled_copy, work)
     # "over the whole of yesterday", "the entire night", "all day yesterday": the day itself
@@ -705,6 +717,43 @@ def _scaled_copy(found: re.Match[str]) -> str:
     if not lead.strip().lower().startswith("make"):
         lead = "to " if lead.strip() in ("=", "->", "→", ":=") else lead
     return f"{lead}the same value as {found['source']} times {factor:.6g}"
+
+
+_ELSE_NOTHING = re.compile(
+    r"[,;]?\s*\b(?:else|otherwise|if\s+not)\b[,\s]*(?:just\s+)?(?:leave\s+(?:it|them|everything)"
+    r"(?:\s+(?:alone|be|as\s+(?:it\s+is|they\s+are)))?|do\s+nothing|nothing|don'?t\s+touch\s+"
+    r"(?:it|them|anything)|keep\s+(?:it|them)(?:\s+as\s+(?:it\s+is|they\s+are))?|no\s+change)"
+    r"\s*[.!]*\s*$",
+    re.I,
+)
+_ASKED_IF_SO = re.compile(
+    r"^\W*(?P<be>is|are)\s+(?P<what>[^?]{1,60}?)\s+(?P<compared>(?:still\s+)?(?:beyond|above|over|"
+    r"below|under|greater\s+than|more\s+than|less\s+than|higher\s+than|lower\s+than|at|"
+    r"not\s+at)\s+[-+−]?\.?\d[^?]*?)\s*\?\s*(?:(?:and\s+)?if\s+(?:so|yes|it\s+is|they\s+are)|"
+    r"then|yes\s*\?)[,:\s]+(?P<then>.+)$",
+    re.I,
+)
+_SIGN_COMPARED = re.compile(
+    r"(?P<lead>\b(?:if|when|whenever|unless|once)\s+[^,;?]{1,40}?\s+(?:is|are|goes|gets|reads|"
+    r"turns)(?:\s+still)?)\s+(?P<sign>negative|positive)\b",
+    re.I,
+)
+_HALVED = re.compile(
+    r"\b(?:(?P<verb>halve|double|triple)\s+(?P<what>it|them|(?:the\s+)?[A-Za-z]{1,5}\s?\d{1,3}"
+    r"(?:\s+(?:setpoint|sp|current|gap))?)|cut\s+(?P<cut>it|them|(?:the\s+)?[A-Za-z]{1,5}\s?\d{1,3})"
+    r"\s+in\s+half)(?=\s*(?:[,.;!?]|$|\b(?:please|pls|now|then|and)\b))",
+    re.I,
+)
+
+
+def _halved(found: re.Match[str]) -> str:
+    """ "halve it" -> "decrease it by 50%", "double QF 3" -> "increase QF 3 by 100%"."""
+    if found["cut"]:
+        return f"decrease {found['cut']} by 50%"
+    verb = found["verb"].lower()
+    if verb == "halve":
+        return f"decrease {found['what']} by 50%"
+    return f"increase {found['what']} by {100 if verb == 'double' else 200}%"
 
 
 _TAKE_ON_THE_SAME = re.compile(

@@ -57,7 +57,9 @@ MEASURED_INTENTS = frozenset({"read", "history", "plot", "statistic", "compare"}
 __all__ = ["as_measured", "split_targets", "with_roles", "without_slot_words"]
 
 _ITEM_SPLIT = re.compile(
-    r"\s*(?:,|;|\band\b|\bas\s+well\s+as\b|\bplus\b|&|\balong\s+with\b|(?<=\w)\s+\+\s+(?=[a-z]))\s*",
+    r"\s*(?:,|;|\band\b|\bas\s+well\s+as\b|\bplus\b|&|\balong\s+with\b|(?<=\w)\s+\+\s+(?=[a-z])"
+    # "plot QF 3. Also the lifetime.": a sentence that adds an item
+    r"|(?<=\w)[.!]\s+(?:also|then|too|plus)\b)\s*",
     re.I,
 )
 _DEVICE_AND_NUMBER = re.compile(

@@ -233,6 +233,31 @@ async def test_a_condition_that_holds_is_asked_with_the_reading_it_was_checked_o
     assert "below -1 A" in asked.pending_approval["user_message"]
 
 
+@pytest.mark.parametrize(
+    ("text", "setpoint", "proposed"),
+    [
+        ("is HCM20 beyond 1 A? if so halve it", 1.6, 0.8),
+        ("if HCM20 is not at zero, zero it", 0.4, 0.0),
+        ("if HCM20 is negative set it to 0", -0.3, 0.0),
+        ("if HCM20 < -1 A -> set it to -1 A else leave it", -1.6, -1.0),
+    ],
+)
+async def test_a_condition_asked_as_a_question_or_said_with_a_sign_is_checked_first(
+    session, machine: SimMachine, text, setpoint, proposed
+):
+    machine.set_setpoint(HCM20, setpoint)
+
+    asked = await session.submit(text, "t1")
+
+    (op,) = operations(asked)
+    assert op["channel"] == HCM20 and op["new_value"] == pytest.approx(proposed)
+    await session.resume("t1", False)
+    machine.set_setpoint(HCM20, proposed)
+    again = await session.submit(text, "t2")
+    assert again.pending_approval is None and "the condition does not hold" in again.response
+    assert "not not" not in again.response
+
+
 async def test_a_condition_said_last_about_the_beam_current_is_checked_on_the_beam_current(
     session,
 ):

@@ -1040,3 +1040,7 @@ def test_a_family_counted_or_placed_by_a_bare_number_is_that_sectors(text, targe
 def test_a_field_and_role_after_two_devices_belong_to_both():
     request = parse("vacuum in sector 4, plus the ID 4 and ID 5 gap readbacks")
     assert request.targets[1:] == ("the ID4 gap readbacks", "ID5 gap readbacks")
+
+
+def test_a_sentence_that_adds_an_item_is_an_item_of_its_own():
+    assert parse("plot QF 3. Also the lifetime.").targets == ("QF3", "the lifetime")

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from osprey_desktop.base.errors import ClarificationRequired
-from osprey_desktop.capabilities.control_room.write_derivation import Derivation
+from osprey_desktop.capabilities.control_room.write_derivation import Condition, Derivation
 from osprey_desktop.capabilities.control_room.write_operations import named_by
 from osprey_desktop.capabilities.control_room.write_origins import clock_with_date
 from osprey_desktop.channels.addresses import channel_key
@@ -448,7 +448,7 @@ async def checked_condition(
     check = type(condition)(condition.subject, condition.comparison, threshold, None, "")
     if not check.holds(value):
         raise ConditionNotMet(
-            f"{subject} reads {shown}, not {condition.describe()}: the condition does not hold, "
+            f"{subject} reads {shown}, {_not(condition)}: the condition does not hold, "
             "so nothing was asked or written",
             origin,
         )
@@ -554,3 +554,9 @@ __all__ = [
     "restore_period",
     "restored_values",
 ]
+
+
+def _not(condition: Condition) -> str:
+    """ "not above 1 A"; for "not equal to 0" the plain "equal to 0", never "not not"."""
+    said = condition.describe()
+    return said[len("not ") :] if said.startswith("not ") else f"not {said}"

@@ -93,7 +93,7 @@ _COMPARISONS: tuple[tuple[str, str], ...] = (
     (r"not\s+(?:below|under|less\s+than|lower\s+than)|no\s+less\s+than", ">="),
     (r"at\s+most|<=|≤|less\s+than\s+or\s+equal\s+to", "<="),
     (r"at\s+least|>=|≥|greater\s+than\s+or\s+equal\s+to|more\s+than\s+or\s+equal\s+to", ">="),
-    (r"not\s+equal\s+to|different\s+from|!=|≠", "!="),
+    (r"not\s+equal\s+to|not\s+at|different\s+from|!=|≠", "!="),
     (r"below|under|beneath|less\s+than|lower\s+than|smaller\s+than|<", "<"),
     (
         r"above|over|beyond|greater\s+than|higher\s+than|more\s+than|larger\s+than|"
