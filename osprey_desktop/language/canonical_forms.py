@@ -32,7 +32,18 @@ _SET_TO = re.compile(
 _GENERIC_WHAT = frozenset({"value", "values", "setting", "settings", "number", "level"})
 
 
+# "I only want to know what HCM 27 is set to": the question in a statement's word order
+_WHAT_IT_IS_SET_TO = re.compile(
+    r"\b(?P<lead>know|tell\s+me|see|check|ask)\s+what\s+(?P<device>(?:the\s+)?[^?.!;,]{1,40}?)\s+"
+    r"(?P<be>is|are|was|were)\s+(?:currently\s+|now\s+)?set\s+(?:to|at)\b",
+    re.I,
+)
+
+
 def set_to_question(text: str) -> str:
+    text = _WHAT_IT_IS_SET_TO.sub(
+        lambda m: f"{m['lead']} what {m['be']} {m['device']} set to", text
+    )
     found = _SET_TO.match(text)
     if found is None:
         return text

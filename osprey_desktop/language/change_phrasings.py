@@ -260,7 +260,8 @@ _TAKE_OFF = re.compile(
 _SAID_AMOUNT = rf"(?:[-+−]?(?:\d+(?:\.\d*)?|\.\d+)|{SPELLED_NUMBER_PATTERN})"
 # "to 1.5 A, no wait, 1.2 A", "qf 5 to 121.5 ... wait, 121.25", "vcm 33 up 0.12, no, 0.1": the
 # value said first and taken back
-_PAUSE = r"(?:[,;…]|\.+(?![\d.]))?"  # never the point of the next value (".35")
+# never the point of the next value (".35"); a dash set apart is a pause ("121 - no sorry")
+_PAUSE = r"(?:[,;…]|(?<=\s)[-–—](?=\s)|\.+(?![\d.]))?"
 _CORRECTED_VALUE = re.compile(
     r"(?:(?<=\b(?:to|at|by|up)\s)|(?<=\bdown\s)|(?<=[=→>]\s)|(?<=[=→>]))"
     rf"{_SAID_AMOUNT}\s*(?:[a-zµ%]{{1,8}}\s*)?{_PAUSE}\s*(?:(?:no(?:\s+wait)?|wait|"
@@ -282,8 +283,13 @@ _ASSIGNED_PLUS = re.compile(
     rf"\s*{_OFFSET}(?=\s*(?:[,.;!?]|$))",
     re.I,
 )
+# "set QD10 half an amp below QD12", "VCM 33 0.1 A above VCM 32": an amount in words too, and
+# the verb left out
+_SIDE_OFFSET = (
+    rf"(?P<amount>(?:[-+−]?(?:\d+(?:\.\d*)?|\.\d+)|{SPELLED_NUMBER_PATTERN})\s*(?:[a-zµ%]{{1,8}})?)"
+)
 _COPY_OFFSET = re.compile(
-    rf"\b(?:set|put|make|bring|move|have)\s+(?P<target>{_NAMED})\s+(?:to\s+be\s+)?{_OFFSET}\s+"
+    rf"(?:\b(?:set|put|make|bring|move|have)\s+|^\W*)(?P<target>{_NAMED})\s+(?:to\s+be\s+)?{_SIDE_OFFSET}\s+"
     r"(?P<side>above|over|higher\s+than|more\s+than|below|under|lower\s+than|less\s+than)\s+"
     rf"(?P<source>{_NAMED})(?=\s*(?:[,.;!?]|$))",
     re.I,

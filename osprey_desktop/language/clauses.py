@@ -16,6 +16,7 @@ from osprey_desktop.language.lexicon import (
     DETERMINERS,
     HISTORY_WORDS,
     NEGATIONS,
+    NO_WAY_VERBS,
     NOUN_VERB_STEMS,
     NOUN_VERBS,
     PHRASAL_CHANGES,
@@ -330,8 +331,9 @@ _CLAUSE_END = r"[,;!?]|\.(?!\d)|:\s|\s[-–—]\s"
 # "..., no wait, cancel that", "... - scratch that": the whole message taken back at its end
 _TAKEN_BACK = re.compile(
     r"(?:[,.;!?(]|\s[-–—]|\.\.\.|…)\s*"
-    r"(?:(?:no|wait|hold\s+on|actually|sorry|oh|hmm+|um+|oops|please|on\s+second\s+thoughts?)\W+)*"
-    r"(?:cancel\s+(?:that|it|this)|scratch\s+that|never\s*mind|forget\s+(?:it|that|i\s+asked)|"
+    r"(?:(?:no|nah|nope|naw|wait|hold\s+on|actually|sorry|oh|hmm+|um+|oops|please|"
+    r"on\s+second\s+thoughts?)\W+)*"
+    r"(?:cancel(?:\s+(?:that|it|this))?|scratch\s+that|never\s*mind|forget\s+(?:it|that|i\s+asked)|"
     r"belay\s+that|hold\s+that|hold\s+off|just\s+kidding|(?:jk|j/k)(?:\s+ignore)?|"
     # "please disregard this", "ignore that request", "disregard, not my call"
     r"(?:disregard|ignore)(?:\s+(?:that|this|it|me|my\s+(?:last\s+)?(?:request|message)|"
@@ -467,7 +469,7 @@ def reading_in_place_of_a_change(text: str) -> str | None:
 _TAKEN_BACK_SHORT = re.compile(
     r"\s(?:nvm|nevermind|jk|j/k|jkjk|"
     # "set hcm 13 to 0.5 wait no cancel": typed on without a stop
-    r"(?:(?:wait|no|nope|actually|hmm+|oh|oops)\s+)+(?:cancel(?:\s+(?:that|it|this))?|"
+    r"(?:(?:wait|no|nope|nah|naw|actually|hmm+|oh|oops)\s+)+(?:cancel(?:\s+(?:that|it|this))?|"
     r"scratch\s+that|never\s*mind|forget\s+(?:it|that)|don'?t|stop)"
     r"(?:\s+(?:leave\s+(?:it|that|them)(?:\s+(?:alone|be))?|forget\s+it|never\s*mind))*)\W*$",
     re.I,
@@ -581,6 +583,23 @@ _NEXT_REQUEST = re.compile(
 )
 
 
+#: a device said as what a value is measured against ("half an amp below QD12", "the same
+#: as VCM 7", "higher than QF 5"): the change's reference, never its target
+_AS_A_REFERENCE = re.compile(
+    r"\b(?:than|(?<!well\s)as(?!\s+well\b)|above|below|under|over)\s+(?:that\s+of\s+|the\s+one\s+"
+    r"(?:on|of|in|at)\s+)?(?:the\s+)?(?P<device>[a-z]{1,5}[\s-]?\d{1,3})(?![\w.]|:\d)",
+    re.I,
+)
+
+
+def reference_devices(text: str) -> set[str]:
+    """The devices ``text`` names only as a reference ("set QD10 half an amp below QD12":
+    QD12), as "QD12"; a device also named elsewhere is not one."""
+    said = {d for m in _AS_A_REFERENCE.finditer(text) for d in named_devices(m["device"])}
+    rest = _AS_A_REFERENCE.sub(" ", text)
+    return said - named_devices(rest)
+
+
 def named_devices(text: str) -> set[str]:
     """The devices ``text`` names by family and number, as "HCM3" (no leading zeros)."""
     return {
@@ -649,6 +668,12 @@ def without_refused_devices(text: str) -> str:
         r"\b(?:it|its|them|their)\b", rest, re.I
     ):
         return text
+    role = re.search(r"\b(?:rb|rbv|sp|readbacks?|setpoints?)\b", rest, re.I)
+    if not named_devices(rest) and role:
+        # "dont touch vcm 20 just read rb": the role is the refused device's
+        if len(refused) != 1:
+            return text
+        rest = f"{rest[: role.start()]}{next(iter(refused))} {rest[role.start() :]}"
     rest = re.sub(r"(?:\s*(?:[,;]|\b(?:and|but|or)\b))+\s*$", "", rest, flags=re.I)
     rest = re.sub(r"^\s*(?:[,;]|\b(?:and|but|so|then)\b)\s*", "", rest, flags=re.I)
     return " ".join(rest.split())
@@ -674,7 +699,7 @@ def without_refusal_words(phrase: str) -> str:
     return " ".join(phrase.split())
 
 
-_CHANGING_STEMS = frozenset({stem(v) for v in CHANGE} | {"touch"})
+_CHANGING_STEMS = frozenset({stem(v) for v in CHANGE | NO_WAY_VERBS} | {"touch"})
 
 
 def _changes_word(word: str | None) -> bool:

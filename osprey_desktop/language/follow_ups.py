@@ -142,6 +142,14 @@ def follow_up(
         if other != target:
             canonical = previous.canonical.replace(target, f"{target} and {other}", 1)
             return replace(previous, text=new.text, targets=(target, other), canonical=canonical)
+    that = _STATISTIC_OF_THAT.match(new.canonical)
+    if that and not previous.changes and (new.time or previous.time) is not None:
+        # "10-min average of that?" after "IG07 pressure" ("min" there is no minimum)
+        when = (new.time or previous.time).canonical  # type: ignore[union-attr]
+        said = f"{that['stat']} of {' and '.join(previous.targets)} {when}"
+        again = parse_request(said, vocabulary)
+        if again.targets:
+            return replace(again, text=new.text, refers_back=True)
     slots = slots_replaced(previous, new, vocabulary)
     if slots is not None:  # "max instead", "sector 8", "15 minutes later?", "the RB value"
         return slots
@@ -283,10 +291,10 @@ def follow_up(
         # "and now?" after "what was the lifetime 3 hours ago": the same channels now
         said = f"what is {' and '.join(previous.targets)} now"
         return replace(parse_request(said, vocabulary), text=new.text)
-    statistic = _STATISTIC_OF_IT.match(new.text)
-    if statistic and not previous.changes and previous.time is not None:
+    statistic = _STATISTIC_OF_IT.match(new.text) or _STATISTIC_OF_THAT.match(new.canonical)
+    if statistic and not previous.changes and (previous.time or new.time) is not None:
         # "and its mean over that window?" after a plot of the last 4 hours
-        when = new.time.canonical if new.time is not None else previous.time.canonical
+        when = new.time.canonical if new.time is not None else previous.time.canonical  # type: ignore[union-attr]
         said = f"{statistic['stat']} of {' and '.join(previous.targets)} {when}"
         again = parse_request(said, vocabulary)
         if again.targets:
@@ -500,6 +508,13 @@ _STATISTIC_OF_IT = re.compile(
     r"^\W*(?:(?:and|so|ok(?:ay)?|now)\W+)?(?:what(?:'s|\s+is|\s+was)\s+)?(?:its|their|the)\s+"
     r"(?P<stat>mean|average|avg|max(?:imum)?|min(?:imum)?|std|standard\s+deviation|spread|rms|"
     r"peak[-\s]to[-\s]peak|drift|median)\b[^?]*[?.!]*$",
+    re.I,
+)
+# "10-min average of that?" after "IG07 pressure": that channel's statistic over that time
+_STATISTIC_OF_THAT = re.compile(
+    r"^\W*(?:(?:and|so|ok(?:ay)?|now)\W+)?(?:what(?:'s|\s+is|\s+was)\s+)?(?:the\s+)?"
+    r"(?P<stat>mean|average|avg|max(?:imum)?|min(?:imum)?|std|standard\s+deviation|spread|rms|"
+    r"peak[-\s]to[-\s]peak|drift|median)\s+of\s+(?:that|it|this|them|those)\b[^?]*[?.!]*$",
     re.I,
 )
 _VERSUS_LEAD = re.compile(r"^\W*(?:and\s+)?(?:vs\.?|versus|compared|against)\b", re.I)

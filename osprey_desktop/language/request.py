@@ -149,7 +149,11 @@ from osprey_desktop.language.references import (
     copy_relation,
     find_reference,
 )
-from osprey_desktop.language.rewordings import proposal_asked_for, said_plainly
+from osprey_desktop.language.rewordings import (
+    proposal_asked_for,
+    said_plainly,
+    what_seems_off_checked,
+)
 from osprey_desktop.language.spelling import request_words_spelled, slips_respelled, verb_spelled
 from osprey_desktop.language.symbols import pictographs_dropped
 from osprey_desktop.language.targets import (
@@ -273,6 +277,7 @@ def parse_request(
         )
     )
     spoken = _DOTTED_RANGE.sub(" through ", spoken)  # "VCM05..VCM08": no sentence ends there
+    spoken = what_seems_off_checked(spoken)  # "lifetime looks low - check it, and if ..."
     if asks_for_limits(spoken):
         # "if I put the ID 11 gap at 5 mm, would that go through?": asked of the write policy
         # as typed (its courtesy and its "that" are part of the question)

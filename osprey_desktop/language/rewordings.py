@@ -23,6 +23,12 @@ from osprey_desktop.language.units import lookup_unit
 __all__ = ["proposal_asked_for", "said_plainly"]
 
 
+def what_seems_off_checked(text: str) -> str:
+    """ "lifetime looks low to me - check it, and if ..." -> "check lifetime, and if ...":
+    what is checked named where "it" stood, before the statement is dropped as context."""
+    return _SEEMS_OFF_CHECK_IT.sub(lambda m: f"{m['verb']} {m['what'].strip()}", text)
+
+
 def said_plainly(text: str) -> str:
     """``text`` with the phrasings above said the one way the parse reads them."""
     work = text
@@ -94,12 +100,23 @@ def said_plainly(text: str) -> str:
         work,
         flags=re.I,
     )
+    # "QD12 should be QD10 minus half an amp, set it", "QF19 -> whatever QF17 is sitting at":
+    # another device's value given, with its go-ahead
+    work = _SHOULD_BE_ANOTHER.sub(r"set \g<what> to the same value as \g<source>", work)
+    work = _WHATEVER_IT_IS.sub(r" to the same value as \g<source>", work)
+    work = _SET_IT_AFTER.sub("", work) if _SAME_VALUE.search(work) else work
+    # "Two things: set VCM22 ...", "Last item on my list: ...": how the message is organised
+    work = _MESSAGE_PARTS.sub("", work)
     # "make horizontal corrector 8 agree with corrector 9", "have VCM 14 take on the same
     # setting as VCM 15": one device made equal to another
     work = re.sub(r"\bagrees?\s+with\b", "match", work, flags=re.I)
     work = _TAKE_ON_THE_SAME.sub(lambda m: f"make {m['what']} the same as", work)
     # "vertical steerer 14 ... the same as number 15": the other device of that family
     work = _SAME_AS_A_NUMBER.sub(_same_family, work)
+    # "take the ID 2 gap out to 20 mm", "bring the gap in to 12 mm": open and close
+    work = _TAKE_OUT_TO.sub(
+        lambda m: f"{'open' if m['way'].lower() == 'out' else 'close'} {m['what']} ", work
+    )
     # "if lt < 7h -> set HCM 3 to 0.2 else leave it": nothing asked when it does not hold
     work = _ELSE_NOTHING.sub("", work)
     # "is HCM 22 beyond 1 A? if so halve it": the question is the condition of the change
@@ -696,9 +713,10 @@ _FACTORS = {
     "quarter": 0.25,
 }
 _SCALED_COPY = re.compile(
-    r"(?P<lead>(?:\bto|\bbe|=|->|→|:=)\s*|\bmake\s+(?:the\s+)?[A-Za-z]{1,5}\s?\d{1,3}(?:\s+[a-z]+)?\s+)"
+    r"(?P<lead>(?:\bto|\bbe|\bat|=|->|→|:=)\s*|\bmake\s+(?:the\s+)?[A-Za-z]{1,5}\s?\d{1,3}(?:\s+[a-z]+)?\s+)"
     r"(?:(?P<word>half|twice|double|triple|(?:a|one)\s+(?:third|quarter))|"
     r"(?P<times>\d+(?:\.\d+)?)\s*(?:times|x)|(?P<pct>\d+(?:\.\d+)?)\s*(?:%|percent)(?=\s+of\b))"
+    # "twice the gap of the one in sector 5" is said further below
     r"\s+(?:of\s+)?(?:the\s+)?(?:(?:value|setting|setpoint|reading)\s+of\s+)?(?:what\s+)?"
     r"(?P<source>[A-Za-z]{1,5}\s?\d{1,3}\b(?:\s+(?:gap|setpoint|sp|current|readback|rb))?)",
     re.I,
@@ -715,10 +733,21 @@ def _scaled_copy(found: re.Match[str]) -> str:
         factor = float(found["pct"]) / 100.0
     lead = found["lead"]
     if not lead.strip().lower().startswith("make"):
-        lead = "to " if lead.strip() in ("=", "->", "→", ":=") else lead
+        lead = "to " if lead.strip().lower() in ("=", "->", "→", ":=", "at") else lead
     return f"{lead}the same value as {found['source']} times {factor:.6g}"
 
 
+_SEEMS_OFF_CHECK_IT = re.compile(
+    r"^\W*(?P<what>(?:the\s+)?[a-z][\w\s]{0,30}?)\s+(?:looks?|seems?|is|'s)\s+(?:a\s+bit\s+|rather\s+|"
+    r"too\s+|very\s+|quite\s+)?(?:low|high|off|odd|weird|strange|wrong|noisy|bad|unstable)"
+    r"(?:\s+to\s+me)?\s*(?:[-–—,;:.]|\s)\s*(?:(?:can|could)\s+you\s+|please\s+)?"
+    r"(?P<verb>check|read|show)\s+(?:it|them|that)\b",
+    re.I,
+)
+_TAKE_OUT_TO = re.compile(
+    r"\b(?:take|bring|move)\s+(?P<what>(?:the\s+)?[^,;?.]{1,30}?)\s+(?P<way>out|in)\s+(?=to\s+[-+]?\.?\d)",
+    re.I,
+)
 _ELSE_NOTHING = re.compile(
     r"[,;]?\s*\b(?:else|otherwise|if\s+not)\b[,\s]*(?:just\s+)?(?:leave\s+(?:it|them|everything)"
     r"(?:\s+(?:alone|be|as\s+(?:it\s+is|they\s+are)))?|do\s+nothing|nothing|don'?t\s+touch\s+"
@@ -756,6 +785,30 @@ def _halved(found: re.Match[str]) -> str:
     return f"increase {found['what']} by {100 if verb == 'double' else 200}%"
 
 
+_SHOULD_BE_ANOTHER = re.compile(
+    r"\b(?P<what>(?:the\s+)?[A-Za-z]{1,5}\s?\d{1,3}(?:\s+(?:setpoint|sp|current|gap))?)\s+(?:should|must|"
+    r"needs?\s+to|has\s+to|ought\s+to)\s+(?:be|equal|match)\s+(?:the\s+same\s+as\s+|equal\s+to\s+)?"
+    r"(?P<source>(?:the\s+)?[A-Za-z]{1,5}\s?\d{1,3})\b(?!\s*(?:[.:]\d|mm|a\b|amps?|%))",
+    re.I,
+)
+_WHATEVER_IT_IS = re.compile(
+    r"\s*(?:\bto|->|→|=)\s*(?:what(?:ever)?|where(?:ever)?)\s+(?P<source>(?:the\s+)?[A-Za-z]{1,5}\s?\d{1,3}"
+    r"(?:\s+(?:setpoint|sp|readback|rb|gap))?)\s+(?:is|'s|reads|sits|shows|has)"
+    r"(?:\s+(?:sitting|reading|set|now|currently|right\s+now))*(?:\s+at)?(?=\s*(?:[,.;!?]|$))",
+    re.I,
+)
+_SAME_VALUE = re.compile(r"\bthe\s+same\s+value\s+as\b", re.I)
+_SET_IT_AFTER = re.compile(
+    r"\s*[,;.]\s*(?:so\s+|then\s+)?(?:please\s+)?(?:set|do|apply)\s+(?:it|that|this)(?:\s+please)?\W*$",
+    re.I,
+)
+_MESSAGE_PARTS = re.compile(
+    r"^\W*(?:(?:two|three|four|a\s+few|some|a\s+couple\s+of)\s+(?:things|items|points|tasks|requests)|"
+    r"(?:last|first|next|final|one\s+more)\s+(?:item|thing|point|task)(?:\s+on\s+my\s+list)?|"
+    r"(?:tasks?|items?|to-?dos?|jobs?)\s+for\s+(?:the\s+)?(?:night|day|late|early|next)?\s*shift)"
+    r"\s*(?::|-|,)\s*",
+    re.I,
+)
 _TAKE_ON_THE_SAME = re.compile(
     r"\b(?:have|let|get)\s+(?P<what>[^,;?.]{1,60}?)\s+(?:take\s+on|adopt|assume|get|have|go\s+to)\s+"
     r"(?:exactly\s+|precisely\s+)?(?:the\s+)?same\s+(?:value|setting|setpoint|current|one\s+)?\s*as\b",
@@ -836,7 +889,10 @@ def _counted_family(found: re.Match[str]) -> str:
     return f"{found['lead']}all "
 
 
-_SPANS = frozenset({"hours", "minutes", "mins", "days", "weeks", "seconds", "secs", "times"})
+_SPANS = frozenset(
+    {"hours", "minutes", "mins", "days", "weeks", "seconds", "secs", "times"}
+    | {"things", "items", "points", "tasks", "requests", "questions", "steps"}
+)
 _FAMILY_IN_A_NUMBER = re.compile(
     r"\b(?P<family>(?!(?:hours|minutes|mins|secs|seconds|days|times|steps|amps|volts)\b)"
     r"[a-z]{3,}s)\s+in\s+(?P<n>\d{1,2})\b(?![.:,]\d|\s*(?:h|hrs?|hours?|min|mins|minutes?|"

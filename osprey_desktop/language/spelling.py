@@ -101,6 +101,8 @@ _GRAMMAR_TO_SPELL = frozenset(
         "actually",
         # "in the lsat 4 hours", "did somone change ...": the words of a question of the past
         *("last", "past", "someone", "anyone", "changed", "touched"),
+        # "dont alter anythign": what a refusal covers
+        *("anything", "everything"),
     )
 )
 #: Chat spellings of grammar words, each one word for another.

@@ -185,6 +185,22 @@ async def test_described_devices_copy_each_other_and_a_shorter_source_is_of_the_
     await session.resume("t1", False)
 
 
+async def test_a_device_named_only_as_a_reference_is_never_written(session, machine: SimMachine):
+    asked = await session.submit("raise QF 3 by 1 A above QF 5", "t1")
+
+    assert asked.pending_approval is None
+    assert "QF5 is named as what the value is measured against" in asked.response
+
+
+async def test_a_copy_below_another_writes_only_the_target(session, machine: SimMachine):
+    asked = await session.submit("set QD10 half an amp below QD12", "t1")
+
+    (op,) = operations(asked)
+    assert op["channel"] == "SR03C:QD10:Current:SP"
+    assert op["derived_from"]["channel"] == "SR03C:QD12:Current:SP"
+    await session.resume("t1", False)
+
+
 async def test_a_restore_takes_the_archived_value_at_the_moment(session, machine: SimMachine):
     now = time.time()
     machine.set_setpoint(QF11, 121.0, t=now - 3 * 3600)

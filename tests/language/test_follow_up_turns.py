@@ -462,3 +462,9 @@ def test_another_quantity_after_a_readback_is_its_readback_without_the_courtesy(
 def test_both_after_one_plane_shown_is_both_planes(first, then, targets):
     merged = after(first, then)
     assert merged is not None and merged.targets == targets and merged.time is not None
+
+
+def test_a_statistic_of_that_over_a_span_after_a_reading():
+    merged = after("IG07 pressure", "10-min average of that?")
+    assert merged is not None and merged.intent == "statistic"
+    assert merged.targets == ("IG07 pressure",) and "10 minutes" in merged.time.canonical

@@ -1044,3 +1044,62 @@ def test_a_field_and_role_after_two_devices_belong_to_both():
 
 def test_a_sentence_that_adds_an_item_is_an_item_of_its_own():
     assert parse("plot QF 3. Also the lifetime.").targets == ("QF3", "the lifetime")
+
+
+@pytest.mark.parametrize(
+    ("text", "targets", "kind", "value"),
+    [
+        ("QD12 should be QD10 minus half an amp, set it", ("QD12", "QD10"), "relative", -0.5),
+        ("QF19 -> whatever QF17 is sitting at", ("QF19", "QF17"), None, None),
+        ("set QD10 half an amp below QD12", ("QD10", "QD12"), "relative", -0.5),
+        ("VCM 33 0.1 A above VCM 32", ("VCM33", "VCM32"), "relative", 0.1),
+        ("put the ID09 gap at 80 % of the ID11 gap", ("ID09", "ID11"), "factor", 0.8),
+    ],
+)
+def test_another_devices_value_said_in_any_order_is_a_copy(text, targets, kind, value):
+    request = parse(text)
+    assert request.intent == "copy" and request.targets == targets
+    if kind is None:
+        assert request.quantity is None
+    else:
+        assert (request.quantity.kind, request.quantity.value) == (kind, pytest.approx(value))
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("Two things: set VCM22 to -0.3 A, and then show me HCM 4", "set VCM22 to -0.3 A"),
+        ("Last item on my list: copy the HCM26 setpoint to HCM27", "set HCM27 to"),
+        ("qf 7 to 121 - no sorry, 121.5", "set QF7 to 121.5"),
+    ],
+)
+def test_how_a_message_is_laid_out_and_a_value_taken_back_say_nothing_more(text, canonical):
+    assert parse(text).canonical.startswith(canonical)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["set hcm 5 to 0.2... nah scratch that", "set hcm 5 to 0.2, nope, cancel"],
+)
+def test_a_change_taken_back_in_slang_is_taken_back(text):
+    assert not parse(text).changes
+
+
+def test_a_role_after_a_refused_device_is_that_devices():
+    request = parse("dont touch vcm 20 just read rb")
+    assert request.intent == "read" and request.targets == ("VCM20 rb",)
+
+
+def test_what_a_device_is_set_to_in_a_statements_order_is_its_setpoint():
+    request = parse("Please dont alter anythign, I only want to know what HCM 27 is set to.")
+    assert request.targets == ("what is the HCM27 setpoint",) or request.targets == (
+        "the HCM27 setpoint",
+    )
+    assert not request.changes
+
+
+def test_a_check_of_what_seems_off_names_it_for_the_condition():
+    request = parse(
+        "lifetime looks low to me - check it, and if it's under 9 h take the ID 2 gap out to 20 mm"
+    )
+    assert request.changes and "lifetime" in request.canonical and "open" in request.canonical

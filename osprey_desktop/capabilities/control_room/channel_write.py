@@ -296,6 +296,8 @@ class ChannelWriteCapability(ControlRoomCapability):
                 derived = DerivedValues(assign_values(channels, specs))
             except WriteRequestError as exc:
                 raise _missing_value_question(exc, channels) from exc
+            if derivation is None:
+                _refuse_references([c for c, _ in derived.assignments], self._said())
             if derivation is not None:
                 origin = await checked_condition(
                     derivation,
@@ -313,6 +315,12 @@ class ChannelWriteCapability(ControlRoomCapability):
                 operation["derived_from"] = derived.origins[channel]
             operations.append(operation)
         return operations
+
+    def _said(self) -> str:
+        """The operator's own words for this turn (the step's when there are none)."""
+        from osprey_desktop.state import StateManager
+
+        return str(StateManager.get_user_query(self._state) or self.request_text())
 
     def _derivation(self) -> Derivation | None:
         """A copy, restore or conditional write in the request (the step's words first)."""
@@ -535,6 +543,28 @@ def _audit_log() -> AuditLog:
     from osprey_desktop.safety.audit import audit_log_of_running_graph
 
     return audit_log_of_running_graph()
+
+
+def _refuse_references(channels: Sequence[str], said: str) -> None:
+    """Fail closed on a write to a device the operator named only as a reference ("set QD10
+    half an amp below QD12" read as a plain value would write QD12 too): asked, never sent."""
+    from osprey_desktop.language.clauses import named_devices, reference_devices
+
+    references = reference_devices(said)
+    if not references:
+        return
+    database = _channel_database()
+    for channel in channels:
+        record = database.get(channel) if database is not None else None
+        device = named_devices(str(getattr(record, "device", "") or ""))
+        if device & references:
+            (named,) = sorted(device & references)[:1]
+            raise ClarificationRequired(
+                f"{named} is named as what the value is measured against, not as a device to "
+                "change, so nothing was asked. Say it as a copy (for example “set <device> to "
+                f"the same value as {named} plus 0.5 A”) or name only the devices to change.",
+                [f"set ... to the same value as {named}"],
+            )
 
 
 def _missing_value_question(

@@ -133,6 +133,12 @@ _IF_WORD = re.compile(rf"\b{_IF}\b", re.I)
 _CLAUSE_END = re.compile(rf"[,;]|\bthen\b|->|→|=>|\s{_CHANGE_LEAD}", re.I)
 _CONDITION_LAST = re.compile(rf"^(?P<write>.+?)\s*,?\s*\b{_IF}\b\s+(?P<cond>.+)$", re.I | re.S)
 _PRONOUN = re.compile(r"\b(?:it|them|its|their)\b", re.I)
+#: "check the lifetime, and if it ...": what a clause before the condition reads
+_CHECKED_FIRST = re.compile(
+    r"\b(?:check|read|look\s+at|show|see)\s+(?P<what>(?!it\b|them\b)[^,;]+?)\s*(?:,|;)?\s*"
+    r"(?:and|then)?\s*$",
+    re.I,
+)
 
 # -- copy ----------------------------------------------------------------------------------
 _COPY_VERB = r"(?:make|set|bring|put|change|adjust|match|align)"
@@ -255,7 +261,11 @@ def _conditional(text: str) -> Derivation | None:
             # "HCM3: if it is above 2 A, set it to 0"; not "check the current, and if ..."
             write = f"{lead} {write}"
         subject = condition.subject
-        if _PRONOUN.search(subject):
+        checked = _CHECKED_FIRST.search(lead) if pattern is _CONDITION_FIRST else None
+        if _PRONOUN.search(subject) and checked is not None:
+            # "check lifetime, and if it's under 9 h open the ID 2 gap": "it" is what was checked
+            subject = checked.group("what").strip()
+        elif _PRONOUN.search(subject):
             # "set HCM20 to 0 if it is above 2 A": "it" is the write's own target
             subject = ""
         if subject and _PRONOUN.search(write):
