@@ -801,6 +801,9 @@ class ChannelFinder:
                 wanted = order[:count]
             elif kind == "last":
                 wanted = order[-count:]
+            elif kind == "middle":
+                # "the middle corrector of sector 6": the one in the middle of an odd count
+                wanted = [order[len(order) // 2]] if len(order) % 2 == 1 else order
             else:
                 wanted = [order[count - 1]] if 0 < count <= len(order) else []
             kept |= {i for device in wanted for i in devices[device]}

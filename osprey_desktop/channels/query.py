@@ -46,7 +46,15 @@ _CARDINALS: dict[str, int] = {
 }
 _ORDINAL_SUFFIX = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 #: Words that turn a following count into a selection of instances ("first three").
-_SELECTORS = {"first": "first", "last": "last", "final": "last", "initial": "first"}
+_SELECTORS = {
+    "first": "first",
+    "last": "last",
+    "final": "last",
+    "initial": "first",
+    "middle": "middle",
+    "centre": "middle",
+    "center": "middle",
+}
 
 _SETPOINT_TEXT = "setpoint setpoints set setting settings sp demand demanded commanded setvalue"
 SETPOINT_WORDS = frozenset(_SETPOINT_TEXT.split())

@@ -65,7 +65,7 @@ MODAL_VALUE = re.compile(
     r"(?:\s+(?:at|to|on))?\s+"
     rf"(?=[-+−]?\.?\d|minus\b|negative\b|{SPELLED_NUMBER_PATTERN})"
     # "ID05 should sit 2 mm wider than ID04": an amount of difference, not the value
-    r"(?!(?:\S+\s+){1,3}(?:higher|lower|more|less|wider|narrower|larger|smaller|above|below)\b)",
+    r"(?!(?:\S+\s+){1,3}(?:higher|lower|more|less|wider|narrower|larger|smaller|above|below|stronger|weaker)\b)",
     re.I,
 )
 _AS_IT_WAS = re.compile(

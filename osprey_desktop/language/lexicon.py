@@ -76,9 +76,11 @@ STATE_VERBS = {
 NO_WAY_VERBS = _set(
     "change move step adjust shift trim tweak nudge modify alter vary jog offset retune correct"
 )
-UP_WORDS = _set("higher up more raise increase wider larger bigger further above open widen")
+UP_WORDS = _set(
+    "higher up more raise increase wider larger bigger further above open widen stronger"
+)
 DOWN_WORDS = _set(
-    "lower down dn dwn less reduce decrease narrower smaller below close drop cut narrow"
+    "lower down dn dwn less reduce decrease narrower smaller below close drop cut narrow weaker"
 )
 #: Words of a turn that offers a value ("try 0.25 instead", "say 0.3", "make that 0.35"): the
 #: number after them is an amount, never a device's number.
@@ -111,7 +113,7 @@ MODIFIERS = _set(
 ROLE_WORDS = _set("setpoint setpoints readback readbacks reference sp rb setting settings monitor")
 PRONOUNS = _set("it that them those these this one everything anything something")
 RANGE_WORDS = _set("through thru to till until from")
-ORDINALS = _set("first second third fourth fifth sixth last next previous")
+ORDINALS = _set("first second third fourth fifth sixth last next previous middle")
 
 #: Words that never name a thing (auxiliaries, pronouns, hedges, the whole machine): a channel
 #: list without them lacks nothing the request asks for ("the lifetime we have", "the current

@@ -188,7 +188,9 @@ def read_quantity(text: str, lowered_words: list[str]) -> tuple[Quantity | None,
             used.add("times")
             return Quantity("factor", amount.value, None, amount.words), used
         if before_words[-1:] == ["by"]:
-            way = _direction(before_words[-8:])
+            # "please lower the last horizontal corrector in sector 12 (HCM 36) by 0.3 A": the
+            # verb leading a long description says the way too
+            way = _direction(before_words[-8:]) or _way_of_the_verb(before_words)
             if not way and "back" in before_words[-4:-1]:
                 way = -1  # "ease VCM 20 back by 0.05 A", "dial it back by 1 kHz": less
             if way and amount.value < 0:

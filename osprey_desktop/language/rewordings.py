@@ -86,6 +86,21 @@ def said_plainly(text: str) -> str:
     work = _VAGUE_THEN_SAY.sub(_vague_then_said, work)
     # "the two sector 5 gauges", "both RF readbacks": how many there are, no device number
     work = _COUNTED_FAMILY.sub(_counted_family, work)
+    # "the first focusing quadrupole in sector 3 needs to be 0.8 A stronger": a change by it
+    work = _NEEDS_TO_BE_MORE.sub(
+        lambda m: (
+            f"{'increase' if m['cmp'].lower() in _MORE_WORDS else 'decrease'} "
+            f"{m['what'].strip()} by {m['amount']}"
+        ),
+        work,
+    )
+    # "the horizontal steering magnet in sector 7, the third one, to 0.4 A", "the corrector at
+    # the start of sector 10": which of them, said after them
+    work = _WHICH_ONE_AFTER.sub(lambda m: f"the {m['which']} {m['what'].strip()} ", work)
+    work = _WHERE_IN_THE_SECTOR.sub(
+        lambda m: f"the {_PLACE_ORDINAL[m['where'].lower()]} {m['what'].strip()} in {m['place']}",
+        work,
+    )
     # "the gauges in 11 since 23:00", "beam loss monitors in 6": a family in a sector
     work = _FAMILY_IN_A_NUMBER.sub(r"\g<family> in sector \g<n>", work)
     # "the undulator gap for the sector 7 beamline": the sector's
@@ -865,6 +880,32 @@ def _vague_then_said(found: re.Match[str]) -> str:
     return f"{found['between']} {word}{found['value']}"
 
 
+_NEEDS_TO_BE_MORE = re.compile(
+    r"^\W*(?P<what>[^,;?]{2,60}?)\s+(?:needs?|has|have|ought|should|must)\s+(?:to\s+)?(?:be|go|sit|get)\s+"
+    r"(?P<amount>[-+]?\.?\d[\d.]*\s*(?:%|[a-zµ]{1,5}\b)?)\s+(?P<cmp>stronger|weaker|higher|lower|more|"
+    r"less|wider|narrower|larger|smaller|bigger)\b(?!\s+than\b)",
+    re.I,
+)
+_MORE_WORDS = frozenset({"stronger", "higher", "more", "wider", "larger", "bigger"})
+_ORDINAL_WORDS = r"first|second|third|fourth|fifth|sixth|last|middle|1st|2nd|3rd|4th|5th|6th"
+_WHICH_ONE_AFTER = re.compile(
+    r"\bthe\s+(?P<what>(?!(?:" + _ORDINAL_WORDS + r")\b)[a-z][a-z\s]{2,40}?(?:\s+(?:in|of)\s+"
+    r"sector\s+\d{1,2})?)\s*,\s*the\s+(?P<which>" + _ORDINAL_WORDS + r")\s+one\b\s*,?",
+    re.I,
+)
+_PLACE_ORDINAL = {
+    "start": "first",
+    "beginning": "first",
+    "end": "last",
+    "middle": "middle",
+    "centre": "middle",
+    "center": "middle",
+}
+_WHERE_IN_THE_SECTOR = re.compile(
+    r"\bthe\s+(?P<what>[a-z][a-z\s]{2,40}?)\s+(?:at|in)\s+the\s+(?P<where>start|beginning|end|"
+    r"middle|centre|center)\s+of\s+(?P<place>sector\s+\d{1,2})\b",
+    re.I,
+)
 _COUNTED_FAMILY = re.compile(
     r"(?P<lead>(?:^|[,;:]\s*|\b(?:and|plus|show|read|plot|check|the|of)\s+))(?:the\s+)?"
     r"(?:both|two|three|four|five|six)\s+"

@@ -332,3 +332,7 @@ def test_what_is_near_a_device_is_found_in_the_devices_sector():
     assert found(placed, "pressure next to COR 7") == ["S4:GAUGE1:P", "S4:GAUGE2:P"]
     # the device itself, with a word of its own: no place given
     assert found(placed, "the current near COR09") == ["S5:COR09:I"]
+
+
+def test_the_middle_of_an_odd_row_is_its_centre_device(finder):
+    assert found(finder, "the middle horizontal beam position in sector 2") == ["S02C:BPM2:X"]

@@ -1103,3 +1103,43 @@ def test_a_check_of_what_seems_off_names_it_for_the_condition():
         "lifetime looks low to me - check it, and if it's under 9 h take the ID 2 gap out to 20 mm"
     )
     assert request.changes and "lifetime" in request.canonical and "open" in request.canonical
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        (
+            "Please lower the horizontal corrector in sector 12, the last one (HCM 36), by 0.3 A.",
+            -0.3,
+        ),
+        ("please lower the last horizontal corrector magnet of sector number 12 by 0.3 A", -0.3),
+        ("the first focusing quadrupole in sector 3 needs to be 0.8 A stronger", 0.8),
+        ("the QD 4 magnet has to be half an amp weaker", -0.5),
+    ],
+)
+def test_the_way_of_a_change_survives_a_long_description_of_its_device(text, value):
+    request = parse(text)
+    assert request.changes and request.quantity.kind == "relative"
+    assert request.quantity.value == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        (
+            "set the horizontal steering magnet in sector 7, the third one, to 0.4 A",
+            "the third horizontal steering magnet in sector 7",
+        ),
+        (
+            "the horizontal corrector at the start of sector 10, set it to 0.12 A please",
+            "the first horizontal corrector in sector 10",
+        ),
+        (
+            "lower the middle horizontal corrector of sector 3 by 0.05 amps",
+            "the middle horizontal corrector of sector 3",
+        ),
+    ],
+)
+def test_which_device_of_a_sector_said_after_it_or_by_its_place(text, target):
+    request = parse(text)
+    assert request.changes and target in request.canonical
