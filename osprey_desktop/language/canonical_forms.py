@@ -15,7 +15,7 @@ from osprey_desktop.language.lexicon import DOWN_WORDS, PRONOUNS, ROLE_WORDS, ST
 from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, as_typed
 from osprey_desktop.language.parsed_request import TimeSlot
 from osprey_desktop.language.quantities import Amount, Quantity, amounts
-from osprey_desktop.language.references import Reference
+from osprey_desktop.language.references import AVERAGE_OF, Reference
 
 # "what frequency is cavity 1 set to?", "what is QF 3 set at", "what was HCM20 set to at 3 pm
 # yesterday": the device's setpoint of that quantity, asked ("what is the cavity 1 frequency
@@ -175,6 +175,8 @@ def canonical_change(
             return f"{word} {' and '.join(targets)} by {as_typed(abs(quantity.value))}{unit}"
     # "copy X to Y": the source comes first, unless a relation put the target first
     same = re.search(r"\bcopy\b", canonical, re.I) and not ordered
+    if intent == "copy" and AVERAGE_OF.search(canonical):
+        return canonical  # "set VCM31 to the average of VCM30 and VCM32": the writer reads it
     if intent == "copy" and reference is not None and len(targets) >= 2 and not same:
         offset = ""
         if quantity is not None and quantity.kind == "factor" and quantity.value is not None:

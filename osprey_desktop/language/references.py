@@ -15,7 +15,13 @@ from typing import Literal
 
 from osprey_desktop.language.lexicon import GOLDEN_WORDS
 
-__all__ = ["Reference", "copy_relation", "find_reference", "without_reference_words"]
+__all__ = [
+    "AVERAGE_OF",
+    "Reference",
+    "copy_relation",
+    "find_reference",
+    "without_reference_words",
+]
 
 
 @dataclass(frozen=True)
@@ -87,6 +93,15 @@ _ASKS = re.compile(
 )
 
 
+#: "to the average of VCM30 and VCM32", "= the mean of QF 15 and QF 19": several devices'
+#: values averaged (the sources are devices named by their numbers)
+AVERAGE_OF = re.compile(
+    r"\b(?:to|=|->|→|at|be)\s+(?:the\s+)?(?:average|mean)\s+(?:value\s+|setting\s+)?(?:of|between)\s+"
+    rf"(?:the\s+)?(?P<sources>{_DEVICE}(?:\s*(?:,|\band\b)\s*(?:the\s+)?{_DEVICE})+)",
+    re.I,
+)
+
+
 def find_reference(text: str, changes: bool) -> tuple[Reference | None, set[str]]:
     """The reference of a change and the words it used (none for a request that reads)."""
     if not changes:
@@ -94,6 +109,10 @@ def find_reference(text: str, changes: bool) -> tuple[Reference | None, set[str]
     restore = _RESTORE.search(text)
     if restore:
         return Reference("archive", restore.group(0)), set(re.findall(r"[a-z]+", restore[0]))
+    average = AVERAGE_OF.search(text)
+    if average:
+        # "set VCM31 to the average of VCM30 and VCM32": the value of several, averaged
+        return Reference("channel", average["sources"].strip()), {"average", "mean", "of"}
     copy = _COPY.search(text)
     if copy and re.search(r"\d", copy.group("source")):
         words = set(re.findall(r"[a-z]+", copy.group(0).lower()))

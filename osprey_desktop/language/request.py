@@ -815,7 +815,7 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     if source:
         phrase = re.split(
             r"\b(?:match(?:es)?|in\s+line\s+with|the\s+same\s+|equals?(?:\s+to)?|identical\s+to|"
-            r"to\s+what(?:ever)?)\b",
+            r"to\s+what(?:ever)?|(?:to|at|be)\s+(?:the\s+)?(?:average|mean)\s+(?:value\s+)?(?:of|between))\b",
             phrase,
             maxsplit=1,
             flags=re.I,

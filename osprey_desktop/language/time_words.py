@@ -372,7 +372,9 @@ _HOUR_IT_WAS = re.compile(
 # "since 8 this morning", is read by the clock grammar)
 _SINCE_AN_HOUR = re.compile(
     rf"\b(?P<lead>since|after)\s+(?P<h>[01]?\d|2[0-3]|{NUMBER_WORD_PATTERN})(?:\s*o'?clock)?"
-    r"(?=\s*(?:[?!;,]|\.(?!\d)|$)|\s+(?:and|or|then|please|pls|on|in|for)\b)",
+    r"(?=\s*(?:[?!;,]|\.(?!\d)|$)|\s+(?:and|or|then|please|pls|on|in|for)\b)"
+    # "since 3 in the afternoon": a part of the day qualifies it (``times`` reads it whole)
+    r"(?!\s+in\s+the\s+(?:morning|afternoon|evening|night)\b)",
     re.I,
 )
 _PAST_OR_COMPARED = re.compile(

@@ -201,6 +201,23 @@ async def test_a_copy_below_another_writes_only_the_target(session, machine: Sim
     await session.resume("t1", False)
 
 
+async def test_a_mean_of_two_devices_reads_both_and_writes_only_the_target(
+    session, machine: SimMachine
+):
+    machine.set_setpoint(VCM07, 0.2)
+    machine.set_setpoint("SR02C:VCM04:Current:SP", 0.4)
+
+    asked = await session.submit("set VCM08 to the average of VCM07 and VCM04", "t1")
+
+    assert steps(asked) == ["channel_finding", "channel_read", "channel_write", "respond"]
+    (op,) = operations(asked)
+    assert op["channel"] == VCM08 and op["new_value"] == pytest.approx(0.3)
+    assert op["derived_from"]["kind"] == "mean"
+    assert "the mean of" in asked.pending_approval["user_message"]
+    await session.resume("t1", False)
+    assert machine.value(VCM08) == 0.0
+
+
 async def test_a_restore_takes_the_archived_value_at_the_moment(session, machine: SimMachine):
     now = time.time()
     machine.set_setpoint(QF11, 121.0, t=now - 3 * 3600)

@@ -80,3 +80,13 @@ def test_a_day_said_beside_a_range_of_hours_moves_the_range_to_that_day():
         assert "yesterday" not in request.canonical, text  # the range holds the day now
     today = parse_request("plot lt from 2 to 4 pm today", None, now)
     assert today.time.canonical == "from 2026-11-26 14:00 to 2026-11-26 16:00"
+
+
+@pytest.mark.parametrize("hour", [13, 15, 16, 23])
+def test_an_hour_since_qualified_by_its_part_of_the_day_is_read_whole_at_any_time(hour):
+    from osprey_desktop.language.request import parse_request
+
+    now = datetime(2026, 11, 26, hour, 6, tzinfo=ZONE)
+    request = parse_request("energy since 3 in the afternoon", None, now)
+    assert request.targets == ("energy",) and request.time is not None
+    assert request.time.canonical.endswith("15:00")

@@ -123,6 +123,26 @@ def test_a_copy_whose_source_moved_sends_nothing_and_asks_again_with_the_new_val
     assert console.setpoint(VCM08) == 1.0
 
 
+def test_a_mean_whose_source_moved_sends_nothing_and_asks_again_with_the_new_mean(console):
+    console.move(VCM07, 0.2)
+    console.move(VCM04, 0.4)
+    thread = console.ask("set VCM08 to the average of VCM07 and VCM04")
+    console.move(VCM04, 1.0)
+
+    approved = console("approve", "--thread", thread, "yes")
+
+    text = approved.stdout + approved.stderr
+    assert approved.returncode == 3, text
+    assert console.setpoint(VCM08) == 0.0, "the stale mean must not be written"
+    assert f"{VCM04} now reads 1.000 A, not 0.400 A" in text, text
+    assert "write **0.6 A**" in text and "the mean of" in text, text
+
+    again = console("approve", "--thread", thread, "yes")
+
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert console.setpoint(VCM08) == pytest.approx(0.6)
+
+
 def test_a_thread_database_restored_from_a_copy_cannot_replay_an_approval(console):
     thread = console.ask("set HCM01 to 1.5 A")
     backup = console.home / "threads-backup.sqlite"

@@ -113,6 +113,8 @@ def copied_values(
     database: Any,
 ) -> DerivedValues:
     """ "make VCM08 the same as VCM07": VCM08's setpoint gets VCM07's setpoint reading."""
+    if derivation.mean:
+        return _mean_values(derivation, channels, readings, database)
     sources = named_among(database, derivation.source, channels)
     targets = [
         c
@@ -136,6 +138,55 @@ def copied_values(
             )
         origin = _copied(source, reading, value)
         out.add(target, derivation.target, origin, f"= {source}", derivation)
+    return out
+
+
+def _mean_values(
+    derivation: Derivation,
+    channels: Sequence[str],
+    readings: Mapping[str, Any],
+    database: Any,
+) -> DerivedValues:
+    """ "set VCM31 to the average of VCM30 and VCM32": the mean of the sources' readings, each
+    one read and shown; a source without a numeric reading, or in other units, is asked."""
+    sources = named_among(database, derivation.source, channels)
+    targets = [
+        c
+        for c in named_among(database, derivation.target, channels)
+        if c not in sources and getattr(database.get(c), "writable", False)
+    ]
+    if len(sources) < 2 or not targets:
+        missing = derivation.source if len(sources) < 2 else derivation.target
+        raise ClarificationRequired(
+            f"I could not tell which channels '{missing}' are among {', '.join(channels)}; "
+            "nothing was asked. Name them, e.g. 'set VCM31 to the average of VCM30 and VCM32'."
+        )
+    parts = []
+    for source in sources:
+        reading = readings.get(source)
+        value = to_float(getattr(reading, "value", None))
+        if reading is None or value is None or not math.isfinite(value):
+            raise ClarificationRequired(
+                f"{source} has no numeric reading to average; nothing was asked."
+            )
+        parts.append(_copied(source, reading, value))
+    if len({p["units"] for p in parts}) > 1:
+        raise ClarificationRequired(
+            f"{derivation.source} are read in different units; nothing was asked."
+        )
+    mean = sum(p["value"] for p in parts) / len(parts)
+    origin = {
+        "kind": "mean",
+        "channel": ", ".join(sources),
+        "sources": parts,
+        "value": mean,
+        "units": parts[0]["units"],
+        "precision": parts[0]["precision"],
+        "timestamp": min((p["timestamp"] for p in parts if p["timestamp"]), default=None),
+    }
+    out = DerivedValues()
+    for target in targets:
+        out.add(target, derivation.target, origin, f"= mean of {', '.join(sources)}")
     return out
 
 

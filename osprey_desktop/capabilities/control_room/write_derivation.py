@@ -67,8 +67,12 @@ class Derivation:
     offset_unit: str | None = None
     #: copy: the source's value times this ("half the ID09 gap": 0.5), before any offset
     factor: float = 1.0
+    #: copy: the mean of the sources named ("the average of VCM30 and VCM32")
+    mean: bool = False
 
     def describe(self) -> str:
+        if self.kind == "copy" and self.mean:
+            return f"the mean of the present values of {self.source}"
         if self.kind == "copy":
             times = f"{self.factor:g} times " if self.factor != 1.0 else ""
             return f"{times}the present value of {self.source}{self.offset_words()}"
@@ -343,7 +347,20 @@ _FACTOR_AFTER = re.compile(
 )
 
 
+# "set VCM31 to the average of VCM30 and VCM32": the mean of several devices' values
+_COPY_MEAN = re.compile(
+    rf"\b{_COPY_VERB}\s+(?P<target>.+?)\s+(?:to|=|->|→|at)\s+(?:the\s+)?(?:average|mean)\s+"
+    r"(?:value\s+|setting\s+)?(?:of|between)\s+(?:the\s+)?(?P<source>[^.!?]+?)\s*[.!?]*$",
+    re.I | re.S,
+)
+
+
 def _copy(text: str) -> Derivation | None:
+    mean = _COPY_MEAN.search(text) if re.search(r"\b(?:average|mean)\b", text, re.I) else None
+    if mean is not None:
+        return Derivation(
+            "copy", target=mean["target"].strip(" ,."), source=mean["source"].strip(), mean=True
+        )
     factor = 1.0
     scaled = _FACTOR_AFTER.search(text)
     if scaled is not None:

@@ -28,7 +28,19 @@ def describe_origin(origin: Mapping[str, Any]) -> str:
             plus = (
                 f" {'plus' if offset > 0 else 'minus'} {abs(offset):g} {origin.get('units') or ''}"
             )
-        return f"copied from `{origin.get('channel')}` (read {value} at {when}){plus.rstrip()}"
+        factor = to_float(origin.get("factor"))
+        times = f" times {factor:g}" if factor not in (None, 1.0) else ""
+        return (
+            f"copied from `{origin.get('channel')}` (read {value} at {when}){times}{plus.rstrip()}"
+        )
+    if kind == "mean":
+        read = " and ".join(
+            f"`{part.get('channel')}` ({part.get('value'):g} {part.get('units') or ''})".replace(
+                " )", ")"
+            )
+            for part in origin.get("sources") or []
+        )
+        return f"the mean of {read}, read at {when}"
     if kind == "listed":
         channel = origin.get("channel")
         return f"the {origin.get('word')} value of `{channel}` in the channel list ({value})"

@@ -5,7 +5,8 @@ from VCM07 (read 0.000 A)", "restored from the archive: QF11 was 2.0 A at 09:30"
 checked: HCM03 reads 1.0 A, above 0.5 A". The machine may move while the approval waits, so
 right before the first put each fact is derived again from fresh reads:
 
-* a **copy** reads its source again: the value it would copy now must be the approved one;
+* a **copy** reads its source again: the value it would copy now must be the approved one (a
+  mean, each of its sources);
 * a **restore** asks the archive again for the sample in force at the moment, or, for a
   period ("this morning"), for every sample in force during it: it must still be one value,
   the approved one;
@@ -59,6 +60,15 @@ async def changed_facts(
         kind = origin.get("kind")
         if kind == "copy":
             reason = await _copy_changed(op, origin, connector)
+        elif kind == "mean":
+            # each source of a mean, read again: any of them moved is a difference
+            parts = origin.get("sources") or []
+            found = [await _copy_changed(op, part, connector) for part in parts]
+            reason = (
+                "; ".join(r for r in found if r)
+                if parts
+                else (f"the sources of the mean for {op.get('channel')} are not recorded")
+            )
         elif kind == "condition":
             reason = await _condition_changed(origin, connector)
         elif kind == "archive" and "period" in origin:
