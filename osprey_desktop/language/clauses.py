@@ -310,7 +310,9 @@ def in_order(text: str) -> str:
 
 #: A change refused in words: "don't set ...", "never touch ...", "leave it as it is".
 _REFUSED_CHANGE = re.compile(
-    r"\b(?:(?:do\s+not|don'?t|dont|never|no\s+need\s+to|not\s+going\s+to|won'?t)\s+"
+    r"\b(?:(?:do\s+not|don'?t|dont|never|no\s+need\s+to|not\s+going\s+to|won'?t|let'?s\s+not|"
+    # "nobody writes to the quads", "no one should touch the RF": a standing order, not a report
+    r"(?:nobody|no\s+one|no-one)(?=\s+(?:writes|touches|changes|sets|moves|should|may|must|is\s+to)\b))\s+"
     r"(?P<first>[a-z]+)(?:\s+(?P<second>[a-z]+))?|leave\s+(?:it|them|this|that|[a-z]{1,5}\s?\d{1,3}|"
     # "leave the RF alone", "leave the ID 7 gap as it is": a device said in a few words
     r"the\s+(?:[\w-]+\s+){0,3}?[\w-]+)\s+"
@@ -322,7 +324,12 @@ _REFUSED_CHANGE = re.compile(
 #: What may follow a refusal without asking anything: "understood?", "ok?", "thanks".
 _ACKNOWLEDGED = re.compile(
     r"^(?:(?:so|and|but|then)\s+)?(?:understood|ok(?:ay)?|right|got\s+it|clear|thanks?|thank\s+you|please|no|"
-    r"whatever\s+[\w\s]+|for\s+now|today|tonight|this\s+shift)$",
+    r"whatever\s+[\w\s]+|for\s+now|today|tonight|this\s+shift|"
+    # "..., and call me if the lifetime drops under 6 h": asked of a person, not of the machine
+    r"(?:call|ping|phone|wake|page|text|tell|warn)\s+(?:me|us|the\s+\w+)\b.*|"
+    # "Notes for the next shift:", "For the next hour": the frame of a standing order
+    r"(?:notes?|reminder|standing\s+orders?)(?:\s+for\s+(?:the\s+)?[\w\s]+)?|"
+    r"for\s+the\s+(?:next|rest\s+of\s+the)\s+[\w\s]+|until\s+(?:i|we)\s+say\s+so)$",
     re.I,
 )
 _CLAUSE_END = r"[,;!?]|\.(?!\d)|:\s|\s[-–—]\s"

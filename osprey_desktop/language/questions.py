@@ -325,6 +325,8 @@ def is_knowledge_question(text: str) -> bool:
 
 _LIMIT_WORDS = re.compile(
     r"\b(?:max(?:imum)?|min(?:imum)?|limits?|highest|lowest|largest|biggest|how\s+(?:high|low|far|much)|"
+    # "how big a step can I take on the RF frequency?"
+    r"how\s+(?:big|large|small)\s+(?:a\s+)?(?:step|change|jump)|"
     r"allowed|permitted|okay\s+to|ok\s+to|legal|(?:allowed|permitted|legal|safe)\s+range|"
     r"(?:write\s+)?polic(?:y|ies))\b",
     re.I,
@@ -369,7 +371,9 @@ _CHANGE_VERB = (
 _SIMULATED_CHANGE = re.compile(
     rf"^\W*(?:simulate|dry[-\s]?run|pretend(?:\s+to)?|rehearse|test\s+only|just\s+(?:checking|testing)|"
     rf"as\s+a\s+test)\b\W*(?:\w+\s+){{0,2}}?{_CHANGE_VERB}\b"
-    r"|^\W*(?:simulate|dry[-\s]?run|test\s+only)\s*[:\-]",
+    r"|^\W*(?:simulate|dry[-\s]?run|test\s+only)\s*[:\-]"
+    # "rehearsal only, do not send anything: copy QF 5 to QF 7"
+    r"|^\W*(?:(?:a\s+)?rehearsal|dry[-\s]?run|simulation|test)(?:\s+only)?\s*[,:;-]",
 )
 #: a change written down for later, not asked ("note for later: VCM 20 -> 0.4 A", "just
 #: noting it, no action", "FYI", "for the record")

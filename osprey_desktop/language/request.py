@@ -278,6 +278,11 @@ def parse_request(
     )
     spoken = _DOTTED_RANGE.sub(" through ", spoken)  # "VCM05..VCM08": no sentence ends there
     spoken = what_seems_off_checked(spoken)  # "lifetime looks low - check it, and if ..."
+    asked = _reading_before_a_mentioned_change(spoken)
+    if asked is not None:
+        # "what's QF 5 at? I'm thinking of raising it by 1 A after the injection, not now": the
+        # reading is asked; the change is only mentioned (never proposed, never answered alone)
+        return replace(parse_request(asked, vocabulary, now), text=" ".join(str(text).split()))
     if asks_for_limits(spoken):
         # "if I put the ID 11 gap at 5 mm, would that go through?": asked of the write policy
         # as typed (its courtesy and its "that" are part of the question)
@@ -314,6 +319,32 @@ def parse_request(
         again = _parse(dotted, vocabulary, now)
         return replace(again, text=request.text)
     return request
+
+
+_MENTIONED_ONLY = re.compile(
+    r"\bnot\s+(?:yet|now|today|right\s+now)\b|\b(?:may|might|maybe|perhaps|thinking\s+of|"
+    r"considering|planning|plan\s+to|will\s+ask|we'?ll\s+(?:ask|discuss|see|decide)|later)\b",
+    re.I,
+)
+
+
+def _reading_before_a_mentioned_change(text: str) -> str | None:
+    """The question of "what's the ID09 gap right now? I may want to close it to 12 mm
+    later, not yet", "is the undulator in sector 7 really at 15 mm? don't move it": a reading
+    asked first, then a change only mentioned (later, maybe, refused). None otherwise."""
+    from osprey_desktop.language.clauses import only_refuses_changes
+    from osprey_desktop.language.questions import asks_for_limits
+
+    first, mark, rest = text.partition("?")
+    if not mark or not rest.strip() or not first.strip() or asks_for_limits(first + "?"):
+        return None
+    words = {w.lower() for w in re.findall(r"[a-z]+", rest, re.I)}
+    changing = {stem(v) for v in CHANGE}
+    if not (any(stem(w) in changing for w in words) or only_refuses_changes(rest)):
+        return None
+    if not (_MENTIONED_ONLY.search(rest) or only_refuses_changes(rest) or takes_itself_back(rest)):
+        return None
+    return first.strip() + "?"
 
 
 _LEAVE_THE_X_ALONE = re.compile(

@@ -128,3 +128,55 @@ async def test_limits_shortened_are_answered_from_the_write_policy(session):
     result = await session.submit("HCM18 lim?", "t1")
 
     assert result.pending_approval is None and "Write limits" in result.response
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "let's not touch the correctors in sector 4 today",
+        "Notes for the next shift: don't touch the RF, leave the ID09 gap where it is, and call "
+        "me if the lifetime drops under 6 h.",
+        "For the next hour nobody writes to the quads - please don't change any quadrupole "
+        "until I say so.",
+    ],
+)
+async def test_a_standing_order_not_to_change_is_taken_in_and_reads_nothing(session, text):
+    result = await session.submit(text, "t1")
+
+    assert result.pending_approval is None and "nothing was changed" in result.response
+
+
+@pytest.mark.parametrize(
+    ("text", "channel"),
+    [
+        (
+            "what's the ID09 gap right now? I may want to close it to 12 mm later, not yet",
+            "SR09C:ID09:Gap:RB",
+        ),
+        (
+            "what's QF 5 at? I'm thinking of raising it by 1 A after the injection, not now",
+            "SR02C:QF05:Current:RB",
+        ),
+        (
+            "is the undulator in sector 7 really at 15 mm like the beamline says? don't move it",
+            "SR07C:ID07:Gap:RB",
+        ),
+    ],
+)
+async def test_a_reading_asked_before_a_change_only_mentioned_is_read(session, text, channel):
+    result = await session.submit(text, "t1")
+
+    assert result.pending_approval is None and channel in result.response
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "rehearsal only, do not send anything: copy QF 5 to QF 7",
+        "(no write, just asking) how big a step can I take on the RF frequency?",
+    ],
+)
+async def test_a_rehearsal_or_a_step_asked_is_answered_from_the_write_policy(session, text):
+    result = await session.submit(text, "t1")
+
+    assert result.pending_approval is None and "Write limits" in result.response
