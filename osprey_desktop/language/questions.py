@@ -379,7 +379,9 @@ _SIMULATED_CHANGE = re.compile(
 #: noting it, no action", "FYI", "for the record")
 _NOTED_CHANGE = re.compile(
     r"\b(?:no\s+action(?:\s+(?:needed|required|now))?|just\s+noting|(?:a\s+)?note\s+for\s+later|"
-    r"for\s+later|fyi|for\s+the\s+record|for\s+your\s+information)\b"
+    r"for\s+later|fyi|for\s+the\s+record|for\s+your\s+information|"
+    # "Note for the shift: if ... we lower QD02 by half an amp. Nothing to do right now."
+    r"nothing\s+to\s+do\s+(?:right\s+)?now|(?:a\s+)?note\s+for\s+the\s+(?:next\s+)?shift)\b"
 )
 #: a change the speaker means to make later ("tomorrow we'll put QF 1 at 121", "we plan to
 #: raise QF 20 by 1 A after the fill")
@@ -594,6 +596,8 @@ def asks_for_limits(text: str) -> bool:
         and bool(_LIMIT_WORDS.search(lowered))
         and bool(_SETTING_WORDS.search(lowered))
         and not _STATISTIC_TIME.search(lowered)
+        # "how much did the lifetime change between 3 and 4 pm?": what happened, not a limit
+        and not re.search(r"\b(?:did|has|have|had)\b[^?]*\bchange", lowered)
     )
 
 

@@ -86,6 +86,15 @@ def said_plainly(text: str) -> str:
     work = _VAGUE_THEN_SAY.sub(_vague_then_said, work)
     # "the two sector 5 gauges", "both RF readbacks": how many there are, no device number
     work = _COUNTED_FAMILY.sub(_counted_family, work)
+    # "make the ID02 gap 2 mm wider than it is": wider than now, a change by that much
+    work = re.sub(
+        r"\s+than\s+(?:it|they)\s+(?:is|are)(?:\s+(?:now|right\s+now|at\s+the\s+moment))?\b",
+        "",
+        work,
+        flags=re.I,
+    )
+    # "id 11 gap smaller pls": a device and a comparative, the change whose amount is asked
+    work = _DEVICE_THEN_COMPARED.sub(r"make \g<what> a bit \g<cmp>", work)
     # "the first focusing quadrupole in sector 3 needs to be 0.8 A stronger": a change by it
     work = _NEEDS_TO_BE_MORE.sub(
         lambda m: (
@@ -880,6 +889,12 @@ def _vague_then_said(found: re.Match[str]) -> str:
     return f"{found['between']} {word}{found['value']}"
 
 
+_DEVICE_THEN_COMPARED = re.compile(
+    r"^\W*(?P<what>(?:the\s+)?[A-Za-z]{1,5}\s?\d{1,3}(?:\s+(?:gap|current|setpoint|sp))?)\s+"
+    r"(?P<cmp>smaller|larger|bigger|wider|narrower|higher|lower|stronger|weaker)"
+    r"(?=\s*(?:pls|please|thanks|now|a\s+bit|a\s+little)?\W*$)",
+    re.I,
+)
 _NEEDS_TO_BE_MORE = re.compile(
     r"^\W*(?P<what>[^,;?]{2,60}?)\s+(?:needs?|has|have|ought|should|must)\s+(?:to\s+)?(?:be|go|sit|get)\s+"
     r"(?P<amount>[-+]?\.?\d[\d.]*\s*(?:%|[a-zµ]{1,5}\b)?)\s+(?P<cmp>stronger|weaker|higher|lower|more|"

@@ -73,6 +73,8 @@ def slots_replaced(
     text = re.sub(
         r"\b(?:current|present|latest)\s+(?=values?\b|readings?\b)", "now ", text, flags=re.I
     )
+    # "now sector 9" after a history of sector 4: "now" says next, not the present
+    text = re.sub(r"^\W*now\b[\s,]+(?=(?:sector|cell)\s+\d)", "", text, flags=re.I)
     dropped = _DROPPED.match(text)
     plot_dropped = bool(dropped and dropped["what"].lower() in PLOT_VERBS | {"plot", "plots"})
     if dropped:

@@ -107,6 +107,7 @@ _GRAMMAR_TO_SPELL = frozenset(
 )
 #: Chat spellings of grammar words, each one word for another.
 _CHAT_SPELLINGS = {
+    "midnite": "midnight",
     "wat": "what",
     "wht": "what",
     "whts": "what's",
@@ -204,7 +205,7 @@ def slips_respelled(
         return close[0] if len(close) == 1 else found.group(0)
 
     text = re.sub(
-        r"\b[A-Za-z][A-Za-z0-9]{0,4}\b",
+        r"\b[A-Za-z][A-Za-z0-9]{0,6}\b",
         lambda m: (
             m.group(0)
             if m.group(0).lower() in facility_words or m.group(0) in ("U", "R")

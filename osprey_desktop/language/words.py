@@ -87,9 +87,19 @@ def has_change_verb(text: str) -> bool:
     return False
 
 
+#: a farewell and what goes with it ("good night, handing over to Anna - thanks for the help")
+_FAREWELL = re.compile(
+    r"\b(?:handing\s+over(?:\s+to\s+[a-z]+)?|signing\s+off|see\s+you(?:\s+tomorrow|\s+later)?|"
+    r"have\s+a\s+(?:good|nice|quiet)\s+(?:one|night|shift|evening|day)|"
+    r"for\s+(?:the|your|all\s+the)\s+help|for\s+everything)\b",
+    re.I,
+)
+
+
 def is_greeting(text: str) -> bool:
-    ws = [w for w in words(text) if w not in STOP_WORDS]
-    return bool(ws) and all(w in GREETINGS for w in ws)
+    farewell = _FAREWELL.search(text) is not None
+    ws = [w for w in words(_FAREWELL.sub(" ", text)) if w not in STOP_WORDS]
+    return (bool(ws) or farewell) and all(w in GREETINGS for w in ws)
 
 
 def references_earlier_results(text: str) -> bool:

@@ -468,3 +468,9 @@ def test_a_statistic_of_that_over_a_span_after_a_reading():
     merged = after("IG07 pressure", "10-min average of that?")
     assert merged is not None and merged.intent == "statistic"
     assert merged.targets == ("IG07 pressure",) and "10 minutes" in merged.time.canonical
+
+
+def test_now_and_a_place_after_a_history_is_that_place_over_that_time():
+    merged = after("vacuum in sector 4 over the last 24 h", "now sector 9")
+    assert merged is not None and merged.time is not None
+    assert "sector 9" in " ".join(merged.targets)

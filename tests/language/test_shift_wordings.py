@@ -1143,3 +1143,23 @@ def test_the_way_of_a_change_survives_a_long_description_of_its_device(text, val
 def test_which_device_of_a_sector_said_after_it_or_by_its_place(text, target):
     request = parse(text)
     assert request.changes and target in request.canonical
+
+
+def test_a_device_and_a_comparative_asks_how_much_and_than_it_is_is_now():
+    request = parse("id 11 gap smaller pls")
+    assert request.changes and request.quantity.kind == "comparative"
+    wider = parse("make the ID02 gap 2 mm wider than it is")
+    assert wider.changes and wider.quantity.value == 2.0
+
+
+def test_a_change_that_happened_is_no_question_of_the_limits():
+    request = parse("how much did the lifetime change between 3 and 4 pm?")
+    assert request.intent != "knowledge" and not request.changes
+
+
+def test_a_farewell_and_a_chat_spelling_of_a_time():
+    from osprey_desktop.language.words import is_greeting
+
+    assert is_greeting("good night, handing over to Anna - thanks for the help")
+    assert not is_greeting("handing over to Anna, plot the lifetime")
+    assert parse("cur since midnite").time is not None
