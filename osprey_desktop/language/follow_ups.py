@@ -38,7 +38,9 @@ __all__ = ["follow_up"]
 _ONLY_A_VALUE = re.compile(
     rf"^(?:(?:ok(?:ay)?|no|wait|sorry|oops|hmm|um|fine|right|alright|so|then|and|"
     rf"make\s+(?:that|it)|try|i\s+mean(?:t)?|let'?s(?:\s+(?:say|try|do))?|instead|rather|please|"
-    rf"actually|do|go(?:\s+(?:with|for))?|use|on\s+second\s+thoughts?|better|no\s+better|to)\b"
+    rf"actually|do|go(?:\s+(?:with|for))?|use|on\s+second\s+thoughts?|better|no\s+better|to|"
+    # "by 0.1 A" after "nudge VCM 20 up a bit" (asked how much): the amount of that change
+    rf"(?P<by>by))\b"
     rf"(?:[\s,:;]|\.(?=\s)|\s[—–-]\s|[—–])*|(?:→|->|=>|⇒)\s*)*"
     rf"(?P<amount>{NUM_PATTERN}|{SPELLED_NUMBER_PATTERN})\s*(?P<unit>%|[a-zµ]+)?"
     rf"(?:[\s,]*(?:then|instead|please|rather|thanks|(?:would\s+be|is)\s+(?:enough|better|fine|"
@@ -119,6 +121,15 @@ def follow_up(
         return called_off
     if new.intent in ("conversation", "knowledge") or not previous.targets:
         return None
+    if (
+        new.time is not None
+        and previous.intent == "restore"
+        and _no_targets(new)
+        and new.quantity is None
+        and new.time.kind != "range"
+    ):
+        # "make it 3 hours ago" after "put QF11 back to where it was 2 hours ago": that moment
+        return _with_new_time(previous, replace(new, text=new.text))
     that_moment = _THAT_MOMENT_SAID.search(new.text)
     if that_moment and previous.time is not None and previous.time.kind == "moment":
         # "and the lifetime at that moment?" after "the beam current at 9:40 yesterday"
@@ -197,6 +208,9 @@ def follow_up(
         vague = earlier is None or (earlier.kind == "comparative" and earlier.value is None)
         way = _direction_said(previous.text) if vague else 0
         said_to = re.search(r"\bto\b", new.text, re.I)
+        unsigned = not re.match(r"\s*[-+]", value["amount"])
+        if way and value["by"] and quantity.kind == "relative" and quantity.value and unsigned:
+            quantity = replace(quantity, value=way * abs(quantity.value))  # its way, said
         if (changed_by or way) and quantity.kind == "absolute" and not said_to:
             # "make it 0.5" after "increase QF3 by 1 A": the change's size, in its direction
             # (never QF3 set to 0.5); "0.4 A" after "nudge QF 27 up" (asked how much): up by
@@ -384,6 +398,11 @@ def follow_up(
         if place and old_place:  # "what about sector 5?" after "vacuum in sector 4"
             rest = old_phrase[: old_place.start()] + place.group(0) + old_phrase[old_place.end() :]
             targets = (rest,)
+        if previous.intent == "copy" and len(targets) == 1 and len(previous.targets) >= 2:
+            # "and QF 9 too" after "copy QF 5 to QF 7": the same source, another target
+            canonical = previous.canonical.replace(previous.targets[0], targets[0], 1)
+            targets = (targets[0], *previous.targets[1:])
+            return replace(previous, text=new.text, targets=targets, canonical=canonical)
         if old_phrase and old_phrase in previous.canonical:
             canonical = previous.canonical.replace(old_phrase, rest, 1)
         else:

@@ -44,16 +44,19 @@ _COPY = re.compile(
     r"identical\s+to|copy(?:\s+of)?|from|to\s+what(?:ever)?)\s+(?:the\s+)?"
     # a number with a unit after it is an amount, not a device's ("the gap 1 mm narrower")
     # a device by its name or described ("vertical steerer 15", "corrector 9")
-    r"(?P<source>(?:[A-Za-z]{1,5}\s?|(?:[A-Za-z]+\s+){0,2}[A-Za-z]{3,}\s)\d{1,3}\b"
+    r"(?P<source>(?:[A-Za-z]{1,5}\s?|(?:[A-Za-z]+\s+){0,4}[A-Za-z]{3,}\s)\d{1,3}\b"
     r"(?!\.\d|\s*(?:mm|a|amps?|ma|kv|mv|v|%|mhz|khz|hz|torr|h|hours?|min|minutes?)\b)"
     r"[\w\s]*?)(?=\s+(?:is|reads|shows|has|says)\b|[^\w\s]|$)",
     re.I,
 )
 # "give HCM13 the same setting as HCM14", "have QD04 match QD02": a device, at most two words
 # of its own ("the ID04 gap"), the relation, the other device
+# "the undulator in sector 11 should match the undulator in sector 9": devices described by
+# their kind and sector
+_DESCRIBED = r"(?:the\s+)?(?:[a-z]+\s+){1,4}?(?:in|of|at)\s+sector\s+\d{1,2}\b"
 _COPY_RELATION = re.compile(
-    rf"(?P<target>{_DEVICE})(?:\s+[a-z]+){{0,2}}?\s+{RELATION}\s+(?:that\s+of\s+)?(?:the\s+)?"
-    rf"(?P<source>{_DEVICE})",
+    rf"(?P<target>{_DEVICE}|{_DESCRIBED})(?:\s+[a-z]+){{0,2}}?\s+{RELATION}\s+(?:that\s+of\s+)?"
+    rf"(?:the\s+)?(?P<source>{_DEVICE}|{_DESCRIBED})",
     re.I,
 )
 _TIME_POSSESSORS = "|".join(

@@ -110,6 +110,14 @@ def said_plainly(text: str) -> str:
         lambda m: f"the {_PLACE_ORDINAL[m['where'].lower()]} {m['what'].strip()} in {m['place']}",
         work,
     )
+    # "the undulator in sector 11 should match the one in sector 9", "the second defocusing
+    # quad of sector 4 ... as the first one": "one" is the device said before, at its place
+    work = _one_said_again(work)
+    # "the ID 4 gap needs changing", "the last quadrupole in sector 10 needs to change": a
+    # change whose value is asked
+    work = _NEEDS_CHANGING.sub(lambda m: f"change {m['what'].strip()}", work)
+    # "Our beamline sits in sector 11. Can you take its undulator gap to 16.5 mm?"
+    work = _OUR_BEAMLINE_SITS.sub(_its_in_that_sector, work)
     # "the gauges in 11 since 23:00", "beam loss monitors in 6": a family in a sector
     work = _FAMILY_IN_A_NUMBER.sub(r"\g<family> in sector \g<n>", work)
     # "the undulator gap for the sector 7 beamline": the sector's
@@ -902,6 +910,61 @@ _NEEDS_TO_BE_MORE = re.compile(
     re.I,
 )
 _MORE_WORDS = frozenset({"stronger", "higher", "more", "wider", "larger", "bigger"})
+_DESCRIBED_IN_PLACE = re.compile(
+    r"\bthe\s+(?:(?:first|second|third|fourth|fifth|last|middle)\s+)?"
+    r"(?P<head>(?!one\b)[a-z]+(?:\s+(?!one\b)[a-z]+){0,2}?)\s+(?P<place>(?:in|of|at)\s+sector\s+\d{1,2})\b",
+    re.I,
+)
+_ONE_AGAIN = re.compile(
+    r"\bthe\s+(?:(?P<ord>first|second|third|fourth|fifth|last|middle)\s+)?one"
+    r"(?:\s+(?P<place>(?:in|of|at)\s+sector\s+\d{1,2}))?\b(?!\s+of\b)",
+    re.I,
+)
+
+
+def _one_said_again(text: str) -> str:
+    """ "the one in sector 9" -> "the undulator in sector 9" after "the undulator in sector
+    11"; "the first one" -> "the first defocusing quad of sector 4" after "the second
+    defocusing quad of sector 4"."""
+    first = _DESCRIBED_IN_PLACE.search(text)
+    if first is None:
+        return text
+
+    def again(found: re.Match[str]) -> str:
+        if found.start() < first.end() or not (found["ord"] or found["place"]):
+            return found.group(0)
+        ordinal = f"{found['ord']} " if found["ord"] else ""
+        return f"the {ordinal}{first['head']} {found['place'] or first['place']}"
+
+    return _ONE_AGAIN.sub(again, text)
+
+
+_NEEDS_CHANGING = re.compile(
+    r"^\W*(?P<what>[^,;?]{2,60}?)\s+(?:needs?|has\s+to|must|should)\s+(?:changing|adjusting|"
+    r"(?:to\s+)?be\s+(?:changed|adjusted|moved)|to\s+(?:change|move))\b",
+    re.I,
+)
+_OUR_BEAMLINE_SITS = re.compile(
+    r"^\W*(?:our|my|the)\s+(?:beamline|experiment|station|hutch)\s+(?:sits|is|lives)\s+(?:in|at|on)\s+"
+    r"(?P<place>sector\s+\d{1,2})\s*[.,;:]\s*(?P<rest>.+)$",
+    re.I,
+)
+
+
+def _its_in_that_sector(found: re.Match[str]) -> str:
+    """ "Our beamline sits in sector 11. Can you take its undulator gap to 16.5 mm?" ->
+    "Can you take the undulator gap in sector 11 to 16.5 mm?"."""
+    rest = found["rest"]
+    said = re.sub(
+        r"\b(?:its|our|my|their)\s+(?P<what>(?:undulator|insertion\s+device|id)(?:\s+gap)?|gap)\b",
+        lambda m: f"the {m['what']} in {found['place']}",
+        rest,
+        count=1,
+        flags=re.I,
+    )
+    return said if said != rest else found.group(0)
+
+
 _ORDINAL_WORDS = r"first|second|third|fourth|fifth|sixth|last|middle|1st|2nd|3rd|4th|5th|6th"
 _WHICH_ONE_AFTER = re.compile(
     r"\bthe\s+(?P<what>(?!(?:" + _ORDINAL_WORDS + r")\b)[a-z][a-z\s]{2,40}?(?:\s+(?:in|of)\s+"

@@ -218,6 +218,21 @@ async def test_a_mean_of_two_devices_reads_both_and_writes_only_the_target(
     assert machine.value(VCM08) == 0.0
 
 
+async def test_devices_picked_by_their_place_in_a_sector_copy_each_other(
+    session, machine: SimMachine
+):
+    machine.set_setpoint("SR04C:QD14:Current:SP", 94.0)
+
+    asked = await session.submit(
+        "give the second defocusing quad of sector 4 the same current as the first one", "t1"
+    )
+
+    (op,) = operations(asked)
+    assert op["channel"] == "SR04C:QD16:Current:SP" and op["new_value"] == pytest.approx(94.0)
+    assert op["derived_from"]["channel"] == "SR04C:QD14:Current:SP"
+    await session.resume("t1", False)
+
+
 async def test_a_restore_takes_the_archived_value_at_the_moment(session, machine: SimMachine):
     now = time.time()
     machine.set_setpoint(QF11, 121.0, t=now - 3 * 3600)

@@ -474,3 +474,23 @@ def test_now_and_a_place_after_a_history_is_that_place_over_that_time():
     merged = after("vacuum in sector 4 over the last 24 h", "now sector 9")
     assert merged is not None and merged.time is not None
     assert "sector 9" in " ".join(merged.targets)
+
+
+@pytest.mark.parametrize(
+    ("first", "way"), [("nudge VCM 20 up a bit", 1), ("nudge VCM 20 down a bit", -1)]
+)
+def test_an_amount_by_after_a_vague_change_is_in_its_way(first, way):
+    merged = after(first, "by 0.1 A")
+    assert merged is not None and merged.quantity.kind == "relative"
+    assert merged.quantity.value == pytest.approx(way * 0.1)
+
+
+def test_another_target_after_a_copy_keeps_its_source():
+    merged = after("copy QF 5 to QF 7", "and QF 9 too")
+    assert merged is not None and merged.intent == "copy" and merged.targets == ("QF9", "QF5")
+
+
+def test_another_moment_after_a_restore_restores_from_it():
+    merged = after("put QF11 back to where it was 2 hours ago", "make it 3 hours ago")
+    assert merged is not None and merged.intent == "restore"
+    assert merged.time.canonical == "3 hours ago"

@@ -1163,3 +1163,36 @@ def test_a_farewell_and_a_chat_spelling_of_a_time():
     assert is_greeting("good night, handing over to Anna - thanks for the help")
     assert not is_greeting("handing over to Anna, plot the lifetime")
     assert parse("cur since midnite").time is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "source"),
+    [
+        (
+            "the undulator in sector 11 should match the one in sector 9, same gap please",
+            "undulator in sector 9",
+        ),
+        (
+            "give the second defocusing quad of sector 4 the same current as the first one",
+            "first defocusing quad of sector 4",
+        ),
+    ],
+)
+def test_one_said_again_is_the_device_said_before_at_its_place(text, source):
+    request = parse(text)
+    assert request.intent == "copy" and request.targets[-1] == source
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("the last quadrupole in sector 10 needs changing", "the last quadrupole in sector 10"),
+        (
+            "Our beamline sits in sector 11. Can you take its undulator gap to 16.5 mm?",
+            "the undulator gap in sector 11",
+        ),
+    ],
+)
+def test_a_change_said_as_a_need_or_of_our_beamline(text, target):
+    request = parse(text)
+    assert request.changes and request.targets == (target,)

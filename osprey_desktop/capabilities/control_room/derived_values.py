@@ -9,6 +9,7 @@ units, time), which the approval and the answer show. Nothing here writes.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -89,9 +90,23 @@ _ROLES = {
 }
 
 
+#: an ordinal and a sector pick one device among a sector's ("the first ... of sector 4")
+_PICKED_BY_PLACE = re.compile(
+    r"\b(?:first|second|third|fourth|fifth|sixth|last|middle)\b.*\bsector\s+\d", re.I
+)
+
+
 def named_among(database: Any, words: str, channels: Sequence[str]) -> list[str]:
     """The channels among ``channels`` that ``words`` name (device or PV names first, then
     the ranked search restricted to ``channels``)."""
+    if _PICKED_BY_PLACE.search(words):
+        # "the second defocusing quad of sector 4": which of a sector's devices, by the finder
+        from osprey_desktop.channels.finding import configured_finder
+
+        picked = configured_finder(database).find(words).names
+        among = [c for c in channels if any(_same_device(database, c, p) for p in picked)]
+        if among:
+            return among
     pieces = [w.strip("'’") for w in words.replace(",", " ").split()]
     # a device or PV name ("VCM07") says more than a field word ("setpoint") beside it
     devices = [w for w in pieces if any(ch.isdigit() for ch in w)]
