@@ -26,6 +26,11 @@ VCMS_SECTOR_7 = ("SR07C:VCM19:Current:SP", "SR07C:VCM20:Current:SP", "SR07C:VCM2
             "First you show me the HCM 8 actual readback, after you make it 0.1 A more.",
             {"SR03C:HCM08:Current:SP": 0.1},
         ),
+        # a negative value alone after a name: the value when the channel can take it, else
+        # the change it says
+        ("HCM 3 -0.2 A", {"SR01C:HCM03:Current:SP": -0.2}),
+        ("RF f −1 kHz", {"SR:RF:Frequency:SP": 499.653}),
+        ("ID 7 gap -0.5 mm", {"SR07C:ID07:Gap:SP": 14.5}),
         # a courtesy between the verb and its value; a value in words after a late verb
         ("For the quadrupole QD 20 you put please 95.8 ampere", {QD20: 95.8}),
         ("for QF 13 put one hundred nineteen point five amps", {QF13: 119.5}),

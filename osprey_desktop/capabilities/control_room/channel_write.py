@@ -19,7 +19,9 @@ Order of events, each one a safety property:
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from osprey_desktop.base.errors import (
@@ -308,8 +310,16 @@ class ChannelWriteCapability(ControlRoomCapability):
                 )
                 derived.origins = {c: origin for c, _ in derived.assignments}
         operations = []
+        said = self._said()
         for channel, spec in derived.assignments:
             operation = await plan_operation(connector, policy, channel, spec)
+            if operation["violation"] and channel not in derived.origins and _sign_only(said, spec):
+                # "RF f −1 kHz": a negative value alone after the name, which the channel
+                # cannot take, is the change it says (asked, as every change is)
+                change = replace(spec, mode="delta")
+                moved = await plan_operation(connector, policy, channel, change)
+                if not moved["violation"]:
+                    operation = moved
             if channel in derived.origins:
                 operation["value_source"] = "derived"
                 operation["derived_from"] = derived.origins[channel]
@@ -543,6 +553,23 @@ def _audit_log() -> AuditLog:
     from osprey_desktop.safety.audit import audit_log_of_running_graph
 
     return audit_log_of_running_graph()
+
+
+def _sign_only(said: str, spec: ValueSpec) -> bool:
+    """Whether ``spec`` is a negative value typed with nothing but its sign to say what it is
+    ("RF f −1 kHz", "ID 7 gap -0.5 mm"): no change verb, and no "to", "at", "=" or arrow
+    before it."""
+    if spec.mode != "absolute" or not spec.amount < 0:
+        return False
+    number = f"{abs(spec.amount):g}"
+    for found in re.finditer(rf"[-−]\s?{re.escape(number)}(?![\d.])", said):
+        before = said[: found.start()]
+        if re.search(r"(?:\bto|\bat|=|->|→|:)\s*$", before, re.I):
+            continue
+        if re.search(r"\b(?:set|put|make|change|move|bring|take|go)\b", before, re.I):
+            continue
+        return True
+    return False
 
 
 def _refuse_references(channels: Sequence[str], said: str) -> None:
