@@ -73,6 +73,20 @@ def said_plainly(text: str) -> str:
         work,
         flags=re.I,
     )
+    # "did the day shift change the ID11 gap?": the shift as the ones who worked, no time
+    work = re.sub(
+        r"\b(?P<aux>did|has|have|had)\s+the\s+(?:day|night|late|early|morning|evening)\s+shift\b",
+        r"\g<aux> someone",
+        work,
+        flags=re.I,
+    )
+    # "at the 2 of afternoon": an hour of a part of the day, said in another language's order
+    work = re.sub(
+        r"\bthe\s+(\d{1,2})\s+of\s+(?:the\s+)?(morning|afternoon|evening|night)\b",
+        r"\1 in the \2",
+        work,
+        flags=re.I,
+    )
     # "over about 2 hours", "roughly 30 min ago": the span said, approximately
     work = re.sub(
         r"\b(?:about|around|roughly|approximately|approx\.?|some|~)\s*(?=\d+(?:\.\d+)?\s*(?:h|hrs?|hours?|"

@@ -494,3 +494,8 @@ def test_another_moment_after_a_restore_restores_from_it():
     merged = after("put QF11 back to where it was 2 hours ago", "make it 3 hours ago")
     assert merged is not None and merged.intent == "restore"
     assert merged.time.canonical == "3 hours ago"
+
+
+def test_a_value_meant_instead_with_a_courtesy_after_it_replaces_the_value():
+    merged = after("set HCM 8 to 0.5 A", "sorry, I meant 0.55 then, could you do that instead?")
+    assert merged is not None and merged.changes and merged.quantity.value == 0.55

@@ -1196,3 +1196,9 @@ def test_one_said_again_is_the_device_said_before_at_its_place(text, source):
 def test_a_change_said_as_a_need_or_of_our_beamline(text, target):
     request = parse(text)
     assert request.changes and request.targets == (target,)
+
+
+def test_the_shift_as_those_who_worked_and_an_hour_of_the_afternoon_in_another_order():
+    request = parse("did the day shift change the ID11 gap? plot the ID11 gap since 07:00")
+    assert request.time is not None and "07:00" in request.time.canonical
+    assert parse("how much was lifetime at the 2 of afternoon").time is not None
