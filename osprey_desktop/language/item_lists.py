@@ -27,6 +27,7 @@ _STEP_LABEL = re.compile(
 )
 #: "2) vertical correctors sector 10: 0.05 A each": a number leading a request of one line
 _NUMBERED_LINE = re.compile(r"^\s*\(?\d{1,2}(?:\)|\.(?!\d))\s*")
+_INLINE_NUMBERS = re.compile(r"(?:^|(?<=\s))\(?\d{1,2}\)\s+")
 _SPACED_SLASH = re.compile(r"(?<=[\w)])\s+/\s+(?=[\w(])")
 # "whether the vacuum in sector 9 looks fine": the vacuum in sector 9
 _WHETHER_FINE = re.compile(
@@ -99,6 +100,9 @@ def items_said_as_a_list(text: str) -> str:
     """``text`` with a list written in lines, slashes or under a shared head said as one
     comma-separated list (see the module docstring)."""
     said = _STEP_LABEL.sub("", text)
+    if "\n" not in said and len(_INLINE_NUMBERS.findall(said)) >= 2:
+        # "1) stored current 2) lifetime 3) RF voltage readback": a numbered list on one line
+        said = _INLINE_NUMBERS.sub(", ", said).strip(" ,")
     said = _lines_joined(said) if "\n" in said else _NUMBERED_LINE.sub("", said, count=1)
     said = _SPACED_SLASH.sub(", ", said)
     said = _WHETHER_FINE.sub(lambda m: m["what"], said)

@@ -129,3 +129,15 @@ def test_an_article_after_a_noun_starts_another_item(text, targets):
 def test_a_head_that_announces_the_list_is_no_part_of_its_items():
     request = parse_request("Please report the following: lifetime, energy, vertical tune", WORDS)
     assert request.targets == ("lifetime", "energy", "vertical tune")
+
+
+def test_a_numbered_list_on_one_line_is_a_list():
+    from osprey_desktop.language.item_lists import items_said_as_a_list
+
+    said = items_said_as_a_list("1) stored current 2) lifetime 3) RF voltage readback")
+    assert [p.strip() for p in said.split(",")] == [
+        "stored current",
+        "lifetime",
+        "RF voltage readback",
+    ]
+    assert items_said_as_a_list("set HCM 3 to 0.2 A (1) and read it").count(",") == 0
