@@ -176,7 +176,13 @@ def canonical_change(
     # "copy X to Y": the source comes first, unless a relation put the target first
     same = re.search(r"\bcopy\b", canonical, re.I) and not ordered
     if intent == "copy" and AVERAGE_OF.search(canonical):
-        return canonical  # "set VCM31 to the average of VCM30 and VCM32": the writer reads it
+        # "set VCM31 to the average of VCM30 and VCM32": the writer reads it; "HCM03 := the
+        # average of ...": said with its verb
+        return re.sub(
+            r"^\W*(?P<target>[^=:→>-]+?)\s*(?::?=|->|→)\s*(?=(?:the\s+)?(?:average|mean)\b)",
+            r"set \g<target> to ",
+            canonical,
+        )
     if intent == "copy" and reference is not None and len(targets) >= 2 and not same:
         offset = ""
         if quantity is not None and quantity.kind == "factor" and quantity.value is not None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["notation_said_in_words"]
+__all__ = ["averages_said_in_words", "notation_said_in_words"]
 
 _NUMBER = r"[-+−]?\s*(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?"
 _SYMBOLS: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -77,9 +77,29 @@ def _difference(found: re.Match[str]) -> str:
     return f"change {what} by {amount} {unit}".rstrip()
 
 
+# "HCM03 := avg(HCM01, HCM02)": the mean of several devices, as the parse reads it
+_MEAN_OF_SEVERAL = re.compile(
+    r"\b(?:avg|mean|average)\s*\(\s*(?P<items>[A-Za-z]{1,5}\s?\d{1,3}"
+    r"(?:\s*,\s*[A-Za-z]{1,5}\s?\d{1,3})+)\s*\)",
+    re.I,
+)
+
+
+def _mean_of_several(found: re.Match[str]) -> str:
+    items = [i.strip() for i in found["items"].split(",")]
+    return f"the average of {', '.join(items[:-1])} and {items[-1]}"
+
+
+def averages_said_in_words(text: str) -> str:
+    """ "avg(HCM01, HCM02)" -> "the average of HCM01 and HCM02" (said before any list is
+    split at its commas)."""
+    return _MEAN_OF_SEVERAL.sub(_mean_of_several, text)
+
+
 def notation_said_in_words(text: str) -> str:
     """``text`` with the notation above said in words (unchanged when it has none)."""
-    said = _DIFFERENCE.sub(_difference, text)
+    said = _MEAN_OF_SEVERAL.sub(_mean_of_several, text)
+    said = _DIFFERENCE.sub(_difference, said)
     said = _STATISTIC.sub(lambda m: f"{_STATISTIC_WORDS[m['op'].lower()]} of {m['what']}", said)
     for pattern, words in _SYMBOLS:
         said = pattern.sub(words, said)

@@ -130,7 +130,7 @@ from osprey_desktop.language.lexicon import (
     UP_WORDS,
     VAGUE_AMOUNTS,
 )
-from osprey_desktop.language.notation import notation_said_in_words
+from osprey_desktop.language.notation import averages_said_in_words, notation_said_in_words
 from osprey_desktop.language.numbers import (
     SPELLED_NUMBER_PATTERN,
     minus_signs_typed_plainly,
@@ -145,6 +145,7 @@ from osprey_desktop.language.parsed_request import (
 )
 from osprey_desktop.language.quantities import Quantity, amounts, read_quantity
 from osprey_desktop.language.references import (
+    AVERAGE_OF,
     Reference,
     copy_relation,
     find_reference,
@@ -262,7 +263,8 @@ def parse_request(
     # "check:\n- lifetime\n- IG13", "lt / curr / tunes": one comma-separated list
     # "VCM17 −0.1A": the sign, as a hyphen; "lt + curr? thx 🙏": no pictograph asks anything
     typed = minus_signs_typed_plainly(pictographs_dropped(str(text)))
-    listed = notation_said_in_words(items_said_as_a_list(typed))  # "Qy", "ΔI(QD16) = -0.5 A"
+    # "Qy", "ΔI(QD16) = -0.5 A"; "avg(HCM01, HCM02)" before its comma splits a list
+    listed = notation_said_in_words(items_said_as_a_list(averages_said_in_words(typed)))
     words = vocabulary or Vocabulary()
     spoken = without_fillers(
         slips_respelled(
@@ -787,6 +789,8 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     # "give HCM13 the same setting as HCM14": a relation of equality is a copy, whatever verb
     relation = copy_relation(canonical)
     changes = changes or relation is not None
+    if not changes and AVERAGE_OF.search(canonical) and not is_question(canonical):
+        changes = not negated(canonical)  # "HCM03 := the average of HCM01 and HCM02"
     if not changes and GIVEN_A_REFERENCE.search(canonical) and not is_question(canonical):
         # "HCM4 back to its 10:00 value", "HCM2 to golden": a value from elsewhere, no verb
         changes = not negated(canonical)
@@ -846,7 +850,8 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     if source:
         phrase = re.split(
             r"\b(?:match(?:es)?|in\s+line\s+with|the\s+same\s+|equals?(?:\s+to)?|identical\s+to|"
-            r"to\s+what(?:ever)?|(?:to|at|be)\s+(?:the\s+)?(?:average|mean)\s+(?:value\s+)?(?:of|between))\b",
+            r"to\s+what(?:ever)?|(?:to|at|be)\s+(?:the\s+)?(?:average|mean)\s+(?:value\s+)?(?:of|between))\b"
+            r"|(?::?=|->|→)\s*(?:the\s+)?(?:average|mean)\s+(?:value\s+)?(?:of|between)\b",
             phrase,
             maxsplit=1,
             flags=re.I,

@@ -80,13 +80,35 @@ def said_plainly(text: str) -> str:
         work,
         flags=re.I,
     )
-    # "at the 2 of afternoon": an hour of a part of the day, said in another language's order
+    # "at the 2 of afternoon", "since 7 of this morning": an hour of a part of the day, said
+    # in another language's order
     work = re.sub(
-        r"\bthe\s+(\d{1,2})\s+of\s+(?:the\s+)?(morning|afternoon|evening|night)\b",
-        r"\1 in the \2",
+        r"\b(?:the\s+)?(\d{1,2})\s+of\s+(?:(this)\s+|the\s+)?(morning|afternoon|evening|night)\b",
+        lambda m: f"{m[1]} this {m[3]}" if m[2] else f"{m[1]} in the {m[3]}",
         work,
         flags=re.I,
     )
+    # "How much is the lifetime in this moment?": now
+    work = re.sub(r"\bin\s+this\s+moment\b", "at the moment", work, flags=re.I)
+    # "HCM 20 must be 0.15 A more high": a comparative said with "more"
+    work = re.sub(
+        r"\bmore\s+(high|low|strong|weak|wide|narrow|large|small|big)\b",
+        lambda m: _COMPARATIVE_OF[m[1].lower()],
+        work,
+        flags=re.I,
+    )
+    # "Put the gap of ID 7 3 mm over the gap of ID 5": in a relation between two devices, each
+    # device's field said the short way
+    if re.search(r"\b(?:above|below|over|under|than|same|match|as)\b", work, re.I) and (
+        len(re.findall(r"\b[A-Za-z]{1,5}\s?\d{1,3}\b", work)) >= 2
+    ):
+        work = re.sub(
+            r"\bthe\s+(gap|current|setpoint|readback|voltage|frequency)\s+of\s+(?:the\s+)?"
+            r"([A-Za-z]{1,5}\s?\d{1,3})\b",
+            r"the \2 \1",
+            work,
+            flags=re.I,
+        )
     # "over about 2 hours", "roughly 30 min ago": the span said, approximately
     work = re.sub(
         r"\b(?:about|around|roughly|approximately|approx\.?|some|~)\s*(?=\d+(?:\.\d+)?\s*(?:h|hrs?|hours?|"
@@ -923,6 +945,17 @@ _NEEDS_TO_BE_MORE = re.compile(
     r"less|wider|narrower|larger|smaller|bigger)\b(?!\s+than\b)",
     re.I,
 )
+_COMPARATIVE_OF = {
+    "high": "higher",
+    "low": "lower",
+    "strong": "stronger",
+    "weak": "weaker",
+    "wide": "wider",
+    "narrow": "narrower",
+    "large": "larger",
+    "small": "smaller",
+    "big": "bigger",
+}
 _MORE_WORDS = frozenset({"stronger", "higher", "more", "wider", "larger", "bigger"})
 _DESCRIBED_IN_PLACE = re.compile(
     r"\bthe\s+(?:(?:first|second|third|fourth|fifth|last|middle)\s+)?"
@@ -1068,7 +1101,7 @@ _THE_BEAM_ALONE = re.compile(
 _MAKE_A_PLOT = re.compile(
     r"\b(?:make|do|draw|create|produce|generate|build|prepare|(?:put|add)(?:\s+up)?)\s+"
     r"(?:me\s+|us\s+)?(?:(?:a|an|one|two|three|four|some|another|\d)\s+)?(?:(?:single|quick|combined|common|separate|"
-    r"new|more|trend)\s+)*(?:plots?|charts?|graphs?|figures?|trends?)\b"
+    r"new|more|trend)\s+)*(?:plots?|charts?|graphs?|graphics?|figures?|trends?|diagrams?|curves?)\b"
     r"(?:\s*(?::|of|for|with|showing|from)\b)?\s*",
     re.I,
 )

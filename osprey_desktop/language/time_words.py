@@ -127,7 +127,7 @@ _BEFORE_A_DURATION = re.compile(
 # "DCCT 13:00-14:30 today", "lifetime 22:15 - 23:00": two clock times joined by a dash, a range
 # ("from 13:00 to 14:30"), unless a word of a range already leads it
 _CLOCK_DASH_CLOCK = re.compile(
-    r"(?<!\bfrom\s)(?<!\bbetween\s)(?<![\d:])(?P<a>(?:[01]?\d|2[0-3]):[0-5]\d)\s*-\s*"
+    r"(?<!\bfrom\s)(?<!\bbetween\s)(?<![\d:])(?P<a>(?:[01]?\d|2[0-3]):[0-5]\d)\s*(?:-|→|->|–|—)\s*"
     r"(?P<b>(?:[01]?\d|2[0-4]):[0-5]\d)(?![\d:])",
     re.I,
 )
@@ -167,10 +167,41 @@ def _spoken_clock(found: re.Match[str]) -> str:
     return f"{found['lead']} {int(hour):02d}:{int(minutes):02d}"
 
 
+_HOURS_SAID = {
+    w: str(n)
+    for n, w in enumerate(
+        [
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+        ],
+        start=1,
+    )
+}
+_HOUR_AM_PM = re.compile(
+    r"\b(?P<h>1[0-2]|0?[1-9]|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s*"
+    r"(?P<ap>[ap])\s?\.?\s?m\b\.?",
+    re.I,
+)
+
+
 def spoken_clock_times(text: str) -> str:
     """``text`` with clock times said in words as digits ("at fourteen thirty two" -> "at
     14:32"); an amount ("at one twenty one point five amps") is no time, and in a change "at
     one twenty" is a value (only "since", "until", "before", "after" say a time there)."""
+    # "at six p m", "at 6 p.m.": an hour of the afternoon, in digits ("at 6 pm")
+    text = _HOUR_AM_PM.sub(
+        lambda m: f"{_HOURS_SAID.get(m['h'].lower(), m['h'])} {m['ap'].lower()}m", text
+    )
     words = {w.lower() for w in re.findall(r"[a-z]+", text, re.I)}
     changes = bool(words & (CHANGE_VERBS | _OTHER_VERBS))
 

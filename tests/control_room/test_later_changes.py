@@ -180,3 +180,9 @@ async def test_a_rehearsal_or_a_step_asked_is_answered_from_the_write_policy(ses
     result = await session.submit(text, "t1")
 
     assert result.pending_approval is None and "Write limits" in result.response
+
+
+async def test_a_change_at_an_hour_spelled_with_p_m_is_never_proposed(session):
+    result = await session.submit("set q f one to one twenty one at six p m", "t1")
+
+    assert result.pending_approval is None and "never later" in result.response

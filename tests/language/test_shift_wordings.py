@@ -1202,3 +1202,34 @@ def test_the_shift_as_those_who_worked_and_an_hour_of_the_afternoon_in_another_o
     request = parse("did the day shift change the ID11 gap? plot the ID11 gap since 07:00")
     assert request.time is not None and "07:00" in request.time.canonical
     assert parse("how much was lifetime at the 2 of afternoon").time is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "has_time"),
+    [
+        ("How much is the lifetime in this moment?", False),
+        ("Show me the beam current since 7 of this morning", True),
+        ("Make me a graphic of the RF frequency readback of yesterday evening", True),
+        ("vac sector 7 yesterday 14:00→15:00", True),
+    ],
+)
+def test_a_time_said_in_another_languages_order_or_with_an_arrow(text, has_time):
+    assert (parse(text).time is not None) is has_time
+
+
+def test_more_with_an_adjective_and_the_field_of_a_device_in_a_relation():
+    assert parse("HCM 20 must be 0.15 A more high").quantity.value == pytest.approx(0.15)
+    request = parse("Put the gap of ID 7 3 mm over the gap of ID 5")
+    assert request.intent == "copy" and request.quantity.value == 3.0
+
+
+def test_an_average_written_as_a_function_is_an_average_copy():
+    request = parse("HCM03 := avg(HCM01, HCM02)")
+    assert request.intent == "copy" and request.targets[0] == "HCM03"
+    assert request.canonical == "set HCM03 to the average of HCM01 and HCM02"
+
+
+def test_an_hour_with_am_or_pm_spelled_apart_places_a_change_later():
+    from osprey_desktop.language.time_words import spoken_clock_times
+
+    assert spoken_clock_times("set QF 1 to 121 at six p m") == "set QF 1 to 121 at 6 pm"
