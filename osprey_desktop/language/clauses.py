@@ -219,6 +219,13 @@ def verb_of(clause: str, vocabulary: Vocabulary) -> tuple[str | None, bool]:
         )
         # "set rf voltage 2.4 MV": what follows is given an amount in a unit
         or (nxt not in ("of", "point", "points") and any(a.unit for a in amounts(clause)))
+        # "set RF frequency setpoint to the same value as RF frequency readback": another
+        # channel's value given
+        or bool(
+            re.search(
+                r"\bto\s+(?:the\s+)?(?:same\s+(?:\w+\s+)?as|(?:average|mean)\s+of)\b", clause, re.I
+            )
+        )
     )
     # "go back to this morning's value", "roll HCM4 back", "go to 0.3 A on HCM14"
     particle = next((w for w in ws[1:5] if w in PHRASAL_CHANGES.get(first, ())), None)

@@ -105,6 +105,13 @@ AVERAGE_OF = re.compile(
 )
 
 
+_SAME_VALUE_AS_DESCRIBED = re.compile(
+    r"\bto\s+the\s+same\s+(?:value|setting|setpoint|current|reading)\s+as\s+(?:the\s+)?"
+    r"(?P<source>[a-z][\w\s-]{2,50}?)\s*[.!?]*$",
+    re.I,
+)
+
+
 def find_reference(text: str, changes: bool) -> tuple[Reference | None, set[str]]:
     """The reference of a change and the words it used (none for a request that reads)."""
     if not changes:
@@ -120,6 +127,12 @@ def find_reference(text: str, changes: bool) -> tuple[Reference | None, set[str]
     if copy and re.search(r"\d", copy.group("source")):
         words = set(re.findall(r"[a-z]+", copy.group(0).lower()))
         return Reference("channel", copy.group("source").strip()), words
+    described = _SAME_VALUE_AS_DESCRIBED.search(text)
+    if described:
+        # "set the RF voltage setpoint to the same value as the RF voltage readback": a source
+        # named by its words alone
+        words = set(re.findall(r"[a-z]+", described.group(0).lower()))
+        return Reference("channel", described.group("source").strip()), words
     golden = _GOLDEN.search(text)
     if golden:
         return Reference("golden", golden.group(0)), {golden.group(0).lower()}

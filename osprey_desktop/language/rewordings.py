@@ -197,6 +197,15 @@ def said_plainly(text: str) -> str:
     )
     # "halve it", "double QF 3", "cut HCM 4 in half": a change by a share of its own value
     work = _HALVED.sub(_halved, work)
+    # "match the RF voltage setpoint to its readback", "rf volt sp ← rb": a device's setting
+    # made what it reads back
+    work = _SETPOINT_TO_ITS_READBACK.sub(
+        lambda m: (
+            f"set the {m['what'].strip()} setpoint to the same value as the "
+            f"{m['what'].strip()} readback"
+        ),
+        work,
+    )
     # "ID11 gap = half the ID09 gap", "set QF 3 to twice QF 5": another device's value scaled
     work = _SCALED_COPY.sub(_scaled_copy, work)
     # "over the whole of yesterday", "the entire night", "all day yesterday": the day itself
@@ -875,6 +884,12 @@ _MESSAGE_PARTS = re.compile(
     r"(?:last|first|next|final|one\s+more)\s+(?:item|thing|point|task)(?:\s+on\s+my\s+list)?|"
     r"(?:tasks?|items?|to-?dos?|jobs?)\s+for\s+(?:the\s+)?(?:night|day|late|early|next)?\s*shift)"
     r"\s*(?::|-|,)\s*",
+    re.I,
+)
+_SETPOINT_TO_ITS_READBACK = re.compile(
+    r"^\W*(?:(?:please\s+)?(?:match|set|bring|put|make)\s+)?(?:the\s+)?(?P<what>[^,;?]{1,40}?)\s+"
+    r"(?:setpoint|sp)\s*(?:to|with|=|←|<-|:=)\s*(?:(?:its|the)\s+)?(?:own\s+)?(?:readback|rb)\b"
+    r"(?:\s+value)?\s*[.!]*$",
     re.I,
 )
 _TAKE_ON_THE_SAME = re.compile(

@@ -1233,3 +1233,16 @@ def test_an_hour_with_am_or_pm_spelled_apart_places_a_change_later():
     from osprey_desktop.language.time_words import spoken_clock_times
 
     assert spoken_clock_times("set QF 1 to 121 at six p m") == "set QF 1 to 121 at 6 pm"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "match the RF voltage setpoint to its readback",
+        "rf volt sp ← rb",
+        "set RF frequency setpoint to the same value as RF frequency readback",
+    ],
+)
+def test_a_setting_made_what_it_reads_back_is_a_copy_from_its_readback(text):
+    request = parse(text)
+    assert request.intent == "copy" and "readback" in request.targets[-1]
