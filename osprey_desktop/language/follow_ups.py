@@ -43,7 +43,7 @@ _ONLY_A_VALUE = re.compile(
     rf"(?P<by>by))\b"
     rf"(?:[\s,:;]|\.(?=\s)|\s[—–-]\s|[—–])*|(?:→|->|=>|⇒)\s*)*"
     rf"(?P<amount>{NUM_PATTERN}|{SPELLED_NUMBER_PATTERN})\s*(?P<unit>%|[a-zµ]+)?"
-    rf"(?:[\s,]*(?:then|instead|please|rather|thanks|(?:would\s+be|is)\s+(?:enough|better|fine|"
+    rf"(?:[\s,]*(?:then|instead|please|rather|thanks|up|down|(?:would\s+be|is)\s+(?:enough|better|fine|"
     rf"plenty)|(?:could|can|would)\s+you\s+(?:please\s+)?do\s+(?:that|it|this)(?:\s+instead)?\??))*"
     # "0.25, not 0.3": the value the new one replaces
     rf"(?:[\s,;]+(?:not|rather\s+than|instead\s+of)\s+(?:{NUM_PATTERN})\s*(?:%|[a-zµ]+)?)?"

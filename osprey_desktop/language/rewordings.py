@@ -206,6 +206,10 @@ def said_plainly(text: str) -> str:
         ),
         work,
     )
+    # "give the undulator in sector 7 twice the gap of the one in sector 5": a scaled copy
+    work = _GIVE_A_SHARE_OF.sub(
+        lambda m: f"set {m['target'].strip()} to {m['factor']} {m['source'].strip()}", work
+    )
     # "ID11 gap = half the ID09 gap", "set QF 3 to twice QF 5": another device's value scaled
     work = _SCALED_COPY.sub(_scaled_copy, work)
     # "over the whole of yesterday", "the entire night", "all day yesterday": the day itself
@@ -795,7 +799,9 @@ _SCALED_COPY = re.compile(
     r"(?P<times>\d+(?:\.\d+)?)\s*(?:times|x)|(?P<pct>\d+(?:\.\d+)?)\s*(?:%|percent)(?=\s+of\b))"
     # "twice the gap of the one in sector 5" is said further below
     r"\s+(?:of\s+)?(?:the\s+)?(?:(?:value|setting|setpoint|reading)\s+of\s+)?(?:what\s+)?"
-    r"(?P<source>[A-Za-z]{1,5}\s?\d{1,3}\b(?:\s+(?:gap|setpoint|sp|current|readback|rb))?)",
+    r"(?P<source>[A-Za-z]{1,5}\s?\d{1,3}\b(?:\s+(?:gap|setpoint|sp|current|readback|rb))?|"
+    # "twice the undulator in sector 5": a device described by its kind and sector
+    r"(?:the\s+)?(?:[a-z]+\s+){1,4}?(?:in|of|at)\s+sector\s+\d{1,2}\b)",
     re.I,
 )
 
@@ -890,6 +896,12 @@ _SETPOINT_TO_ITS_READBACK = re.compile(
     r"^\W*(?:(?:please\s+)?(?:match|set|bring|put|make)\s+)?(?:the\s+)?(?P<what>[^,;?]{1,40}?)\s+"
     r"(?:setpoint|sp)\s*(?:to|with|=|←|<-|:=)\s*(?:(?:its|the)\s+)?(?:own\s+)?(?:readback|rb)\b"
     r"(?:\s+value)?\s*[.!]*$",
+    re.I,
+)
+_GIVE_A_SHARE_OF = re.compile(
+    r"\bgive\s+(?P<target>(?:the\s+)?[^,;?]{2,50}?)\s+(?P<factor>half|twice|double|triple)\s+the\s+"
+    r"(?:gap|current|setting|value|setpoint|voltage)\s+of\s+(?P<source>(?:the\s+)?[^,;?]{2,50}?)"
+    r"(?=\s*(?:[.!?]|$))",
     re.I,
 )
 _TAKE_ON_THE_SAME = re.compile(

@@ -499,3 +499,8 @@ def test_another_moment_after_a_restore_restores_from_it():
 def test_a_value_meant_instead_with_a_courtesy_after_it_replaces_the_value():
     merged = after("set HCM 8 to 0.5 A", "sorry, I meant 0.55 then, could you do that instead?")
     assert merged is not None and merged.changes and merged.quantity.value == 0.55
+
+
+def test_a_spelled_amount_with_its_way_after_a_vague_change():
+    merged = after("nudge HCM 7 a bit", "zero point one amps up")
+    assert merged is not None and merged.changes and merged.quantity.value == pytest.approx(0.1)

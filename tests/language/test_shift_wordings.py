@@ -1246,3 +1246,9 @@ def test_an_hour_with_am_or_pm_spelled_apart_places_a_change_later():
 def test_a_setting_made_what_it_reads_back_is_a_copy_from_its_readback(text):
     request = parse(text)
     assert request.intent == "copy" and "readback" in request.targets[-1]
+
+
+def test_a_share_of_another_devices_value_given_is_a_scaled_copy():
+    request = parse("give the undulator in sector 7 twice the gap of the one in sector 5")
+    assert request.intent == "copy" and request.quantity.kind == "factor"
+    assert request.quantity.value == 2.0
