@@ -43,6 +43,9 @@ list, its time zone) is handed in by the caller.
   beyond ±0.1 mm", "the worst gauge"), told apart from what it reads.
 * ``change_phrasings``: changes said another way (another language's order, corrections, a
   copy with an offset, factors, nudges, wishes, a change suggested as a question).
+* ``copy_phrasings``: another device's value given, said as a copy ("QD12 should be QD10
+  minus half an amp", "-> whatever QF17 is sitting at", "half the ID09 gap", "80 % of the ID11
+  gap", "match the RF voltage setpoint to its readback").
 * ``word_order``: changes said in another language's word order and prepositions ("the QF 29
   make more with 1 ampere", "make less the QD 38 of two percent", "the q.f.21 please set on
   121.5 A", "first you show me X, after you make it 0.5 A less").

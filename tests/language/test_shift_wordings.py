@@ -1252,3 +1252,10 @@ def test_a_share_of_another_devices_value_given_is_a_scaled_copy():
     request = parse("give the undulator in sector 7 twice the gap of the one in sector 5")
     assert request.intent == "copy" and request.quantity.kind == "factor"
     assert request.quantity.value == 2.0
+
+
+def test_double_another_device_is_a_scaled_copy_and_double_a_device_is_its_share():
+    request = parse("set QF 3 to double QF 5")
+    assert request.intent == "copy" and request.quantity.kind == "factor"
+    own = parse("double QF 3")
+    assert own.quantity.kind == "percent" and own.quantity.value == 100.0

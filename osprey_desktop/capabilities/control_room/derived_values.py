@@ -130,12 +130,7 @@ def copied_values(
     """ "make VCM08 the same as VCM07": VCM08's setpoint gets VCM07's setpoint reading."""
     if derivation.mean:
         return _mean_values(derivation, channels, readings, database)
-    sources = named_among(database, derivation.source, channels)
-    targets = [
-        c
-        for c in named_among(database, derivation.target, channels)
-        if c not in sources and getattr(database.get(c), "writable", False)
-    ]
+    sources, targets = _copy_sides(derivation, channels, database)
     if not sources or not targets:
         missing = derivation.source if not sources else derivation.target
         raise ClarificationRequired(
@@ -156,6 +151,19 @@ def copied_values(
     return out
 
 
+def _copy_sides(
+    derivation: Derivation, channels: Sequence[str], database: Any
+) -> tuple[list[str], list[str]]:
+    """(the channels a copy reads, the setpoints it writes) among ``channels``."""
+    sources = named_among(database, derivation.source, channels)
+    targets = [
+        c
+        for c in named_among(database, derivation.target, channels)
+        if c not in sources and getattr(database.get(c), "writable", False)
+    ]
+    return sources, targets
+
+
 def _mean_values(
     derivation: Derivation,
     channels: Sequence[str],
@@ -164,12 +172,7 @@ def _mean_values(
 ) -> DerivedValues:
     """ "set VCM31 to the average of VCM30 and VCM32": the mean of the sources' readings, each
     one read and shown; a source without a numeric reading, or in other units, is asked."""
-    sources = named_among(database, derivation.source, channels)
-    targets = [
-        c
-        for c in named_among(database, derivation.target, channels)
-        if c not in sources and getattr(database.get(c), "writable", False)
-    ]
+    sources, targets = _copy_sides(derivation, channels, database)
     if len(sources) < 2 or not targets:
         missing = derivation.source if len(sources) < 2 else derivation.target
         raise ClarificationRequired(
