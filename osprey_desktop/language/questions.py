@@ -466,6 +466,12 @@ _DEVICE_COULD_GO = re.compile(
 _PERMISSION_OR_ADVICE = re.compile(
     r"^\W*(?:(?:should|shall|can|could|may|might|ought(?:\s+to)?)\s+i\s+(?:(?:just|maybe|also|then|"
     rf"now)\s+)?{_CHANGE_VERB}|do\s+you\s+think\s+(?:i|we))\b"
+    # "The lifetime is 4 h. Should we open ID05 to 40 mm to check?", "should we open ID07 to 40
+    # mm, or wait?": advice asked after what was seen, or beside another way; a bare "should
+    # we set HCM3 to 0.2 A?" proposes the change (asked in the approval)
+    r"|[.!;]\s+\W*(?:should|ought)\s+we\s+(?:(?:just|maybe|also|then|now)\s+)?"
+    rf"{_CHANGE_VERB}\b"
+    r"|^\W*(?:should|ought)\s+we\s+[^?]*,?\s+or\s+(?:wait|not|leave|keep|hold|do\s+nothing)\b"
     r"|\b(?:good\s+idea|bad\s+idea|your\s+(?:opinion|view|advice|thoughts|take)|thoughts\s*\?|"
     r"any\s+objections?|objections?\s*\?|(?:would|do)\s+you\s+(?:recommend|advise|suggest)|"
     r"any\s+reason\s+(?:i|we)\s+shouldn'?t|would\s+you\s+be\s+(?:ok|okay|fine|"

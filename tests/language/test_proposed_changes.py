@@ -241,3 +241,17 @@ def test_an_amount_in_a_unit_the_setpoint_is_not_counted_in_is_not_checked(isola
     answer = limits_answer("would a 2 mm step on QF 3 be allowed?")
     assert "2 mm is no amount in A" in answer
     assert "larger than that" not in answer and "within the largest step" not in answer
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Vacuum on IG13 is rising. Should we open ID07 to 40 mm, or wait?",
+        "The lifetime is 4 h. Should we open ID05 to 40 mm to check?",
+    ],
+)
+def test_advice_asked_after_what_was_seen_or_beside_waiting_is_no_change(text):
+    from osprey_desktop.language.questions import asks_for_limits
+
+    assert asks_for_limits(text)
+    assert not asks_for_limits("should we set HCM3 to 0.2 A?")
