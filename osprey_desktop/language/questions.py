@@ -471,7 +471,11 @@ _PERMISSION_OR_ADVICE = re.compile(
     # we set HCM3 to 0.2 A?" proposes the change (asked in the approval)
     r"|[.!;]\s+\W*(?:should|ought)\s+we\s+(?:(?:just|maybe|also|then|now)\s+)?"
     rf"{_CHANGE_VERB}\b"
-    r"|^\W*(?:should|ought)\s+we\s+[^?]*,?\s+or\s+(?:wait|not|leave|keep|hold|do\s+nothing)\b"
+    r"|\b(?:should|ought|would|do|shall)\s+(?:we|you|i)\s+[^?]*,?\s+or\s+(?:wait|not|leave|keep|hold|"
+    r"do\s+nothing|rather\s+not)\b"
+    # "HCM09 at 0.6 A or 0.55 A, what separates the two?": two values weighed, none chosen
+    r"|[-+]?\d[\d.]*\s*[a-zµ%]{0,4}\s+or\s+[-+]?\d[\d.]*\s*[a-zµ%]{0,4}\b[^?]*\b(?:the\s+two|"
+    r"difference|separates?|better|worse|which\s+one)\b[^?]*\?"
     r"|\b(?:good\s+idea|bad\s+idea|your\s+(?:opinion|view|advice|thoughts|take)|thoughts\s*\?|"
     r"any\s+objections?|objections?\s*\?|(?:would|do)\s+you\s+(?:recommend|advise|suggest)|"
     r"any\s+reason\s+(?:i|we)\s+shouldn'?t|would\s+you\s+be\s+(?:ok|okay|fine|"
@@ -510,10 +514,21 @@ _GIVEN = re.compile(
 _A_VALUE = re.compile(r"(?<![a-z])[-+]?\d*\.?\d+\s*(?:%|[a-zµ]{1,4}\b)?")
 
 
+_OR_WAIT = re.compile(
+    r",?\s+or\s+(?:(?:should\s+(?:we|i)|do\s+we|would\s+you)\s+)?(?:wait|not|leave\s+it|keep\s+it|hold|"
+    r"hold\s+off|do\s+nothing|rather\s+not)\b[^?]*\?",
+    re.I,
+)
+
+
 def _advice_or_fare_of_a_value(lowered: str) -> bool:
     """A change with a value the speaker asks about (permission, advice, whether it is
     allowed or would trip), never asks to be made by the assistant."""
-    if not _A_VALUE.search(lowered) or _ASKED_TO_ACT.search(lowered):
+    if not _A_VALUE.search(lowered):
+        return False
+    if _OR_WAIT.search(lowered):
+        return True  # "would you try HCM33 at 0.4 A, or wait?": advice between two courses
+    if _ASKED_TO_ACT.search(lowered):
         return False
     if _PERMISSION_OR_ADVICE.search(lowered):
         return True

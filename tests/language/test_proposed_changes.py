@@ -255,3 +255,15 @@ def test_advice_asked_after_what_was_seen_or_beside_waiting_is_no_change(text):
 
     assert asks_for_limits(text)
     assert not asks_for_limits("should we set HCM3 to 0.2 A?")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Orbit drifting in sector 11. Would you try HCM33 at 0.4 A, or wait?",
+        "HCM09 at 0.6 A or 0.55 A, what separates the two?",
+    ],
+)
+def test_two_courses_or_two_values_weighed_are_answered_never_proposed(text):
+    assert asks_for_limits(text)
+    assert not asks_for_limits("would you set HCM 3 to 0.2 A please?")
