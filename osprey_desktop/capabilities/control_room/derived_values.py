@@ -140,13 +140,7 @@ def copied_values(
     out = DerivedValues()
     for target in targets:
         source = _counterpart(target, sources, database)
-        reading = readings.get(source)
-        value = to_float(getattr(reading, "value", None))
-        if reading is None or value is None or not math.isfinite(value):
-            raise ClarificationRequired(
-                f"{source} has no numeric reading to copy to {target}; nothing was asked."
-            )
-        origin = _copied(source, reading, value)
+        origin = _read_origin(readings, source, f"to copy to {target}")
         out.add(target, derivation.target, origin, f"= {source}", derivation)
     return out
 
@@ -179,15 +173,7 @@ def _mean_values(
             f"I could not tell which channels '{missing}' are among {', '.join(channels)}; "
             "nothing was asked. Name them, e.g. 'set VCM31 to the average of VCM30 and VCM32'."
         )
-    parts = []
-    for source in sources:
-        reading = readings.get(source)
-        value = to_float(getattr(reading, "value", None))
-        if reading is None or value is None or not math.isfinite(value):
-            raise ClarificationRequired(
-                f"{source} has no numeric reading to average; nothing was asked."
-            )
-        parts.append(_copied(source, reading, value))
+    parts = [_read_origin(readings, source, "to average") for source in sources]
     if len({p["units"] for p in parts}) > 1:
         raise ClarificationRequired(
             f"{derivation.source} are read in different units; nothing was asked."
@@ -522,6 +508,16 @@ async def checked_condition(
             origin,
         )
     return origin
+
+
+def _read_origin(readings: Mapping[str, Any], source: str, why: str) -> dict[str, Any]:
+    """The origin of ``source``'s reading among ``readings``; asked about when it has no
+    numeric value (``why``: what the value was read for, "to average")."""
+    reading = readings.get(source)
+    value = to_float(getattr(reading, "value", None))
+    if reading is None or value is None or not math.isfinite(value):
+        raise ClarificationRequired(f"{source} has no numeric reading {why}; nothing was asked.")
+    return _copied(source, reading, value)
 
 
 def _copied(source: str | None, reading: Any, value: float) -> dict[str, Any]:
