@@ -187,6 +187,25 @@ _HOURS_SAID = {
         start=1,
     )
 }
+_HOUR_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+_HOURS_RANGE_SAID = re.compile(
+    # ("from ten to six" may be ten to six o'clock: only "between ... and" and "till")
+    rf"\b(?P<lead>between|from)\s+(?P<a>{_HOUR_WORDS})\s+(?P<joint>and|till|until)\s+"
+    rf"(?P<b>{_HOUR_WORDS})\b(?!\s+(?:amps?|a\b|mm|ma|hours?|minutes?|mins?|sectors?|of\b))",
+    re.I,
+)
+
+
+def _hours_of_a_range(found: re.Match[str]) -> str:
+    """ "between nine and eleven" -> "between 9 and 11"; "correctors between one and three"
+    (devices of a family, said in the plural before it) stays."""
+    before = re.findall(r"[a-z]+", found.string[: found.start()].lower())[-1:]
+    if before and re.search(r"[^s]s$", before[0]):
+        return found.group(0)
+    a, b = _HOURS_SAID[found["a"].lower()], _HOURS_SAID[found["b"].lower()]
+    return f"{found['lead']} {a} {found['joint']} {b}"
+
+
 _HOUR_AM_PM = re.compile(
     r"\b(?P<h>1[0-2]|0?[1-9]|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s*"
     r"(?P<ap>[ap])\s?\.?\s?m\b\.?",
@@ -198,6 +217,8 @@ def spoken_clock_times(text: str) -> str:
     """``text`` with clock times said in words as digits ("at fourteen thirty two" -> "at
     14:32"); an amount ("at one twenty one point five amps") is no time, and in a change "at
     one twenty" is a value (only "since", "until", "before", "after" say a time there)."""
+    # "between nine and eleven": two hours of a range, in digits (the range asks am or pm)
+    text = _HOURS_RANGE_SAID.sub(_hours_of_a_range, text)
     # "at six p m", "at 6 p.m.": an hour of the afternoon, in digits ("at 6 pm")
     text = _HOUR_AM_PM.sub(
         lambda m: f"{_HOURS_SAID.get(m['h'].lower(), m['h'])} {m['ap'].lower()}m", text

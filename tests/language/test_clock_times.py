@@ -90,3 +90,14 @@ def test_an_hour_since_qualified_by_its_part_of_the_day_is_read_whole_at_any_tim
     request = parse_request("energy since 3 in the afternoon", None, now)
     assert request.targets == ("energy",) and request.time is not None
     assert request.time.canonical.endswith("15:00")
+
+
+def test_hours_of_a_range_said_in_words_are_hours_and_devices_stay_devices():
+    from osprey_desktop.language.time_words import spoken_clock_times
+
+    assert spoken_clock_times("beam current between nine and eleven") == (
+        "beam current between 9 and 11"
+    )
+    assert spoken_clock_times("correctors between one and three") == (
+        "correctors between one and three"
+    )
