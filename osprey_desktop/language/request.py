@@ -637,14 +637,14 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     work = _context_dropped(asked_part(work))  # "The current dipped an hour ago; show ..."
     work = re.sub(r"\bzero\s+out\b", "zero", work, flags=re.I)  # a phrasal verb, one verb
     work = request_words_spelled(work, facility_words(vocabulary))  # "hisotry", "avergae"
-    # "what is the ID 5 gap set to right now?": its setpoint, asked before any rewording
+    # "what frequency is cavity 1 set to?", "what is the ID 5 gap set to right now?": its
+    # setpoint, asked before any rewording
     work = set_to_question(work)
     work = said_plainly(work)  # "put them on one plot", "give 0.2 A to VCM 9", ...
     work = spoken_times(work)  # "a quarter past nine", "an hour and a half ago"
     work = duration_statistics(work)  # "one hour average of X": X's average over the last hour
     work = hours_of_past_moments(work, now)  # "what was X at 7": the last 7 o'clock
     work = bare_durations(work)  # "ig 7 trend 24h": the last 24 h
-    work = set_to_question(work)  # "what frequency is cavity 1 set to?": its setpoint
     # "incraese QF 3 by 1 A", "plto the lifetime": a verb one slip of typing away
     work = verb_spelled(work, lead_stripped(work), facility_words(vocabulary))
     if not is_question(work):

@@ -167,26 +167,6 @@ def _spoken_clock(found: re.Match[str]) -> str:
     return f"{found['lead']} {int(hour):02d}:{int(minutes):02d}"
 
 
-_HOURS_SAID = {
-    w: str(n)
-    for n, w in enumerate(
-        [
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-        ],
-        start=1,
-    )
-}
 _HOUR_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
 _HOURS_RANGE_SAID = re.compile(
     # ("from ten to six" may be ten to six o'clock: only "between ... and" and "till")
@@ -196,13 +176,18 @@ _HOURS_RANGE_SAID = re.compile(
 )
 
 
+def _hour_in_digits(said: str) -> str:
+    """ "six" -> "6", "06" -> "6": an hour said in words or digits, in digits."""
+    return str(int(read_number(said) or 0))
+
+
 def _hours_of_a_range(found: re.Match[str]) -> str:
     """ "between nine and eleven" -> "between 9 and 11"; "correctors between one and three"
     (devices of a family, said in the plural before it) stays."""
     before = re.findall(r"[a-z]+", found.string[: found.start()].lower())[-1:]
     if before and re.search(r"[^s]s$", before[0]):
         return found.group(0)
-    a, b = _HOURS_SAID[found["a"].lower()], _HOURS_SAID[found["b"].lower()]
+    a, b = _hour_in_digits(found["a"]), _hour_in_digits(found["b"])
     return f"{found['lead']} {a} {found['joint']} {b}"
 
 
@@ -220,9 +205,7 @@ def spoken_clock_times(text: str) -> str:
     # "between nine and eleven": two hours of a range, in digits (the range asks am or pm)
     text = _HOURS_RANGE_SAID.sub(_hours_of_a_range, text)
     # "at six p m", "at 6 p.m.": an hour of the afternoon, in digits ("at 6 pm")
-    text = _HOUR_AM_PM.sub(
-        lambda m: f"{_HOURS_SAID.get(m['h'].lower(), m['h'])} {m['ap'].lower()}m", text
-    )
+    text = _HOUR_AM_PM.sub(lambda m: f"{_hour_in_digits(m['h'])} {m['ap'].lower()}m", text)
     words = {w.lower() for w in re.findall(r"[a-z]+", text, re.I)}
     changes = bool(words & (CHANGE_VERBS | _OTHER_VERBS))
 

@@ -96,6 +96,17 @@ _FAREWELL = re.compile(
 )
 
 
+#: what says goodbye ("good night", "handing over to Anna"), a greeting's other end
+_FAREWELL_SAID = re.compile(
+    r"\b(?:good\s*night|bye|goodbye|see\s+you|handing\s+over|signing\s+off)\b", re.I
+)
+
+
+def is_farewell(text: str) -> bool:
+    """A greeting that says goodbye ("good night, handing over to Anna - thanks")."""
+    return is_greeting(text) and _FAREWELL_SAID.search(text) is not None
+
+
 def is_greeting(text: str) -> bool:
     farewell = _FAREWELL.search(text) is not None
     ws = [w for w in words(_FAREWELL.sub(" ", text)) if w not in STOP_WORDS]
@@ -216,6 +227,7 @@ __all__ = [
     "Match",
     "content_stems",
     "has_change_verb",
+    "is_farewell",
     "is_greeting",
     "match_capabilities",
     "references_earlier_results",

@@ -18,7 +18,7 @@ from osprey_desktop.language.questions import (
     is_knowledge_question,
     is_thanks,
 )
-from osprey_desktop.language.words import is_greeting
+from osprey_desktop.language.words import is_farewell, is_greeting
 from osprey_desktop.planners.change_requests import (
     LATER_CHANGE_ANSWER,
     change_for_later,
@@ -28,11 +28,6 @@ from osprey_desktop.planners.channel_words import parse
 from osprey_desktop.planners.limits_answer import limits_answer
 from osprey_desktop.planners.response_writer import render_capability_help, render_summaries
 from osprey_desktop.state.context_summaries import successful_steps
-
-#: "good night", "bye", "handing over to Anna", "see you": a farewell, answered as one
-_FAREWELL_SAID = re.compile(
-    r"\b(?:good\s*night|bye|goodbye|see\s+you|handing\s+over|signing\s+off)\b", re.I
-)
 
 
 def written_answer(
@@ -81,7 +76,7 @@ def written_answer(
                 "change and approve it in the dialog. A standing limit for a channel belongs in "
                 "the write policy (`limits.yaml`), which checks every write."
             )
-        elif is_greeting(primary) and _FAREWELL_SAID.search(primary):
+        elif is_farewell(primary):
             parts.append("Goodbye, and thanks. Nothing was read or changed.")
         elif is_greeting(primary):
             parts.append("Hello! I can help with:\n" + render_capability_help(capabilities))
