@@ -4,7 +4,7 @@
         [--set dev|heldout|blind|blind2|blind3|blind4|styles|outside|outside2|outside3|outside4
                |blind5|outside5|blind6|outside6|outside7|blind7|outside8|blind8|outside9|blind9
                |outside10|blind10|outside11|blind11|outside12|blind12|outside13|blind13
-               |outside14|blind14|outside15|blind15|families|both|all]
+               |outside14|blind14|outside15|blind15|outside16|blind16|families|both|all]
         [--show-misses]
     .venv/bin/python bench/planner_accuracy.py --table     # plans only, over the unit-test table
 
@@ -108,6 +108,12 @@ symptom as often as the channel; a facility coordinator asking in plain words; a
 study shift working in units, conversions and deltas), split the same way (``outside15`` holds
 the texts whose sha256 is even); both were scored first on ``20ac945``, the commit that ended
 the round before theirs, before any rule written after them.
+``outside16`` (dev) and ``blind16`` (blind) are one set of 200 requests by a sixteenth person in
+the same families and three more habits (an engineer used to command-line tools, writing terse
+commands and channel-name fragments; an operator in training, hedging and asking whether to act;
+a shift leader giving compound, multi-step instructions), split the same way; both were scored
+first on ``e5b9a01``, the commit that ended the round before theirs, before any rule written
+after them.
 """
 
 from __future__ import annotations
@@ -164,6 +170,8 @@ SETS = {
     "blind14": QUERIES / "requests_blind14.json",
     "outside15": QUERIES / "requests_outside15.json",
     "blind15": QUERIES / "requests_blind15.json",
+    "outside16": QUERIES / "requests_outside16.json",
+    "blind16": QUERIES / "requests_blind16.json",
 }
 
 PLANS: dict[str, tuple[str, ...]] = {
@@ -384,6 +392,7 @@ async def run_sets(names: list[str], show_misses: bool, show_heldout: bool) -> i
             "outside13": show_misses,
             "outside14": show_misses,
             "outside15": show_misses,
+            "outside16": show_misses,
             "heldout": show_heldout,
         }.get(name, False)
         _report(name, score, time.perf_counter() - started, shown)

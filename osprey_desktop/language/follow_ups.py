@@ -301,6 +301,16 @@ def follow_up(
             again = parse_request(f"what was {' and '.join(previous.targets)} {when}", vocabulary)
             if again.targets and again.time is not None:
                 return replace(again, text=new.text, refers_back=True)
+    if hour and not previous.changes and previous.time is None and previous.intent == "read":
+        # "and at one?" after "bpm 40 x": the same channels at that hour (which one of the
+        # day is read with the clock, when the request is planned: ``time_words``)
+        minute = hour["minute"] or hour["minute2"]
+        said = f"what was {' and '.join(previous.targets)} at {hour['hour'] or hour['hour2']}" + (
+            f":{minute}" if minute else ""
+        )
+        again = parse_request(said, vocabulary)
+        if again.targets and again.time is not None:
+            return replace(again, text=new.text, canonical=said, refers_back=True)
     if _NOW_ONLY.match(new.text) and not previous.changes and previous.time is not None:
         # "and now?" after "what was the lifetime 3 hours ago": the same channels now
         said = f"what is {' and '.join(previous.targets)} now"

@@ -416,7 +416,7 @@ _VALUE_ON_WITHIN_LIMITS = re.compile(
 #: a value asked of a device's limits ("is 0.8 A ok for HCM5?", "would 7 A be allowed on VCM 2?")
 _VALUE_OK_FOR = re.compile(
     r"\b(?:is|would|will|are)\s+(?:a\s+)?[-+]?\.?\d[\d.]*\s*[a-zµ%]{0,4}\s+(?:be\s+)?(?:ok(?:ay)?|fine|"
-    r"allowed|permitted|safe|acceptable|within\s+(?:the\s+)?limits)\s+(?:for|on|with)\s+"
+    r"allowed|permitted|safe|acceptable|(?:within|inside|in)\s+(?:the\s+)?limits?)\s+(?:for|on|with|of)\s+"
     r"(?:the\s+)?[a-z]{2,5}\s?\d{1,3}\b"
 )
 #: a change the operator meant to ask for, and whether it would be fine ("I was going to ask
@@ -542,7 +542,8 @@ NO_WRITE_SAID = re.compile(
     r"\b(?:no|without)\s+(?:any\s+)?(?:writes?|writing|changes?|changing|applying|action)\b"
     r"(?!\s+(?:to|on|of|for)\b)|"
     r"\b(?:don'?t|do\s+not|never)\s+(?:write|apply|change|touch|set|modify|move)\s+(?:anything|it|that|"
-    r"this)\b|\b(?:don'?t|do\s+not)\s+(?:write|apply)\s*(?:[:;,.!)-]|$)|\bread[-\s]only\b|"
+    r"this)\b|\b(?:don'?t|do\s+not)\s+(?:write|apply|put|caput|send)\s*(?:[:;,.!)-]|$)|"
+    r"\bread[-\s]only\b|"
     r"\bnot\s+asking\s+(?:you\s+)?(?:for|to)\s+(?:a\s+|any\s+)?(?:change|write|set|apply)|"
     r"\bjust\s+asking\b|\bwithout\s+(?:applying|changing|touching|writing)\b",
     re.I,
@@ -565,6 +566,8 @@ def asks_for_limits(text: str) -> bool:
     the beam current over the last hour" is a statistic of its history, not this."""
     # "HCM18 lim?", "vcm lims": the limits, shortened
     lowered = _LIMITS_SHORT.sub("limits", " ".join(text.lower().split()))
+    # "max_step for QF 3?": a policy's key, as a config file spells it
+    lowered = re.sub(r"\b(max|min)_(step|value|limit|change)s?\b", r"\1 \2", lowered)
     if (
         _VALUE_WITHIN_LIMITS.search(lowered)
         or _VALUE_ON_WITHIN_LIMITS.search(lowered)

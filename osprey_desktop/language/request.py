@@ -82,6 +82,7 @@ from osprey_desktop.language.clauses import (
     without_refused_devices,
     without_the_refused,
 )
+from osprey_desktop.language.command_lines import command_lines_said_plainly
 from osprey_desktop.language.conditions import (
     YES_NO_LEAD,
     condition_and_change,
@@ -263,6 +264,8 @@ def parse_request(
     # "check:\n- lifetime\n- IG13", "lt / curr / tunes": one comma-separated list
     # "VCM17 −0.1A": the sign, as a hyphen; "lt + curr? thx 🙏": no pictograph asks anything
     typed = minus_signs_typed_plainly(pictographs_dropped(str(text)))
+    # "caput SR04C:VCM11:Current:SP 0.3", "caget -a X", "hcm20 -= 0.1": the command line's forms
+    typed = command_lines_said_plainly(typed)
     # "Qy", "ΔI(QD16) = -0.5 A"; "avg(HCM01, HCM02)" before its comma splits a list
     listed = notation_said_in_words(items_said_as_a_list(averages_said_in_words(typed)))
     words = vocabulary or Vocabulary()

@@ -370,6 +370,14 @@ _PURPOSE_AFTER_A_VALUE = re.compile(
     r"shift|night|morning|evening|afternoon|while|moment|now)\b)[a-z][^,;.?!\d]*[.!]?\s*$",
     re.I,
 )
+#: "get me IG13 at 1 o'clock for the incident report", "the lifetime for the logbook": where
+#: the answer goes, never what is asked
+_FOR_THE_RECORD = re.compile(
+    r"\s*,?\s+for\s+(?:the|my|our|this|a|an|tonight'?s|tomorrow'?s|today'?s)\s+(?:[a-z-]+\s+){0,2}"
+    r"(?:report|logbook|log|elog|e-log|meeting|handover|notes|record|records|minutes|summary|"
+    r"slides?|presentation|email|e-mail)\s*(?=[.!?]*\s*$)",
+    re.I,
+)
 #: "open their gap to 20 mm while they change samples": when or why, after the value
 _WHILE_AFTER_A_VALUE = re.compile(
     r"(?P<value>\d(?:\s*(?:%|[a-zµ]{1,4}\b))?)\s*,?\s+(?:while|whilst|as|so\s+that|because|since)\s+"
@@ -545,10 +553,18 @@ _WAY_VERBS = {
     "adjust": "adjust",
     "tweak": "adjust",
     "change": "change",
+    "↑": "raise",
+    "⬆": "raise",
+    "↓": "lower",
+    "⬇": "lower",
 }
 _TERSE_WAY = re.compile(
-    r"^\W*(?P<what>(?:sr\d{1,2}c[\s:.]*)?[a-z]{1,5}\s?\d{1,3}(?:[\s:.]+(?:sp|setpoint|gap))?)\s+"
-    r"(?P<way>up|higher|dn|down|lower|adjust|tweak|change)\s*[.!]*\s*$",
+    # "VCM 3 down pls", "please QD40 up": a polite word either side changes nothing
+    r"^\W*(?:(?:please|pls|plz)\s+)?"
+    r"(?P<what>(?:sr\d{1,2}c[\s:.]*)?[a-z]{1,5}\s?\d{1,3}(?:[\s:.]+(?:sp|setpoint|gap))?)\s+"
+    r"(?P<way>up|higher|dn|down|lower|adjust|tweak|change|[↑⬆↓⬇])(?:\s*,?\s*(?:please|pls|plz))?"
+    # "QD 40 ↑ ?": an arrow says a way, never asks whether it is up
+    r"(?:(?<=[↑⬆↓⬇])\s*\?+)?\s*[.!]*\s*$",
     re.I,
 )
 _NEW_VALUE = r"(?:a\s+)?(?:new|different|another)\s+(?:value|setpoint|setting|set\s*point)"
@@ -687,6 +703,7 @@ def _without_reasons(text: str) -> str:
     text = _WHILE_AFTER_A_VALUE.sub(r"\g<value>", text, count=1)
     text = _REASON_FIRST.sub("", text, count=1)
     text = _REASON_AFTER.sub("", text, count=1)
+    text = _FOR_THE_RECORD.sub("", text, count=1)
     return _statements_after_dropped(text)
 
 

@@ -6,8 +6,8 @@ nothing at all.
 lifetime over the last 2 hours" the statistic; "just the value now" after a plot asks the same
 channels now; "15 minutes later?" after "lifetime at 03:00" moves the moment; "sector 8" after
 "plot the sector 7 vacuum since midnight" moves the place and keeps the plot and its time;
-"never mind the plot, what is it right now?" drops the plot first; "sector 9 as well" adds the
-place. A turn with one word that is
+"never mind the plot, what is it right now?" drops the plot first; "sector 9 as well" asks the
+same of sector 9, "add sector 9" adds the place. A turn with one word that is
 neither a slot nor a word that never names a thing is a request of its own: this module
 returns None and the other readings of follow-ups (``follow_ups``) go on.
 """
@@ -56,6 +56,7 @@ _SHIFT = re.compile(
     re.I,
 )
 _ADDED = re.compile(r"\b(?:as\s+well|too|also|add|plus)\b", re.I)
+_ADDED_TO = re.compile(r"\b(?:add|plus)\b", re.I)
 _PLACE = re.compile(r"\b(?P<word>sector|cell)\s+(?P<number>\d{1,2})\b", re.I)
 _CLOCK = re.compile(r"\b(?P<hour>[01]?\d|2[0-3]):(?P<minute>[0-5]\d)\b")
 _STAT_PHRASES = {"standard deviation": "std", "peak to peak": "peak-to-peak"}
@@ -79,7 +80,9 @@ def slots_replaced(
     plot_dropped = bool(dropped and dropped["what"].lower() in PLOT_VERBS | {"plot", "plots"})
     if dropped:
         text = text[dropped.end() :]
-    additive = _ADDED.search(text) is not None  # "sector 9 as well": both places
+    # "add sector 9": both places; "sector 9 as well" asks the same of sector 9 (the previous
+    # answer is on the screen already)
+    additive = _ADDED_TO.search(text) is not None
     text = _ADDED.sub(" ", text)
     shift = _SHIFT.search(text)
     if shift:

@@ -140,6 +140,8 @@ _BARE_HOUR = re.compile(
     r"\b(?:since|after|from|between)\s+(\d{1,2})(?:\s*o'?clock)?\b(?!\s*[:.h]?\d)"
     rf"(?![\s-]*(?:am|pm|a\.m|p\.m|{UNIT_PATTERN})\b)"
 )
+#: "the lifetime at 2 o'clock" (an hour that has passed twice today): which of the two
+_AT_BARE_HOUR = re.compile(r"\bat\s+(\d{1,2})\s*o'?clock\b")
 _SHIFT = re.compile(r"\b(this|last|the|previous|current|night|day|owl|swing)\s+shift\b")
 #: Which shift the words name, counted back from the one running now (0) to the one before (1).
 _SHIFT_WHICH = {"this": 0, "current": 0, "the": 0, "last": 1, "previous": 1}
@@ -209,6 +211,13 @@ def parse_time_range(
         raise AmbiguousTimeRange(
             f"'{bare.group(0)}' could mean {hour:02d}:00 or {hour + 12:02d}:00",
             [f"since {hour:02d}:00", f"since {hour + 12:02d}:00"],
+        )
+    bare = _AT_BARE_HOUR.search(lowered)
+    if bare and 1 <= int(bare.group(1)) <= 12:
+        hour = int(bare.group(1)) % 12
+        raise AmbiguousTimeRange(
+            f"'{bare.group(0)}' could mean {hour:02d}:00 or {hour + 12:02d}:00",
+            [f"at {hour:02d}:00", f"at {hour + 12:02d}:00"],
         )
 
     points = find_points(lowered, current)

@@ -29,6 +29,8 @@ _TIME_WORDS = re.compile(
     rf"\d{{4}}-\d{{2}}-\d{{2}}(?:[ T]\d{{1,2}}:\d{{2}}(?::\d{{2}})?)?|{_CLOCK_NOT_A_DURATION})"
     r"(?:\s+(?:and|to|until|till|-)\s+(?:\d{4}-\d{2}-\d{2}\s+)?\d{1,2}(?::\d{2}){0,2})?"
     r"|\bat\s+(?:\d{4}-\d{2}-\d{2}\s+)?\d{1,2}:\d{2}(?::\d{2})?\b"
+    # "at 2 o'clock" when 02:00 and 14:00 have both passed (``time_words``): asked which
+    r"|\bat\s+\d{1,2}\s+o'clock\b"
     r"|(?<=\bits\s)\d{1,2}:\d{2}(?::\d{2})?\b"
     # a clock time made absolute ("its 7 am value")
     r"|\b\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}(?::\d{2})?\b"

@@ -390,10 +390,13 @@ def bare_durations(text: str) -> str:
 # 9" reads the hour the same way: the approval names the moment whose value it writes, and the
 # hour is never the value written
 _HOUR_AT = re.compile(
-    rf"\bat\s+(?P<h>[01]?\d|2[0-3]|{NUMBER_WORD_PATTERN})(?:\s*o'?clock)?"
-    r"(?=\s*(?:[?!;]|[.,](?!\d)|$)|\s+(?:yesterday|today|this|last|and|or|then|please|pls)\b)",
+    rf"\bat\s+(?P<h>[01]?\d|2[0-3]|{NUMBER_WORD_PATTERN})"
+    # "at 1 o'clock for the incident report": said so, the hour ends there
+    r"(?:\s*o'?clock\b(?!\s+(?:yesterday|today|tonight|this|last|in\s+the)\b)|(?:\s*o'?clock)?"
+    r"(?=\s*(?:[?!;]|[.,](?!\d)|$)|\s+(?:yesterday|today|this|last|and|or|then|please|pls)\b))",
     re.I,
 )
+_QUALIFIED_AFTER = re.compile(r"\s+(?:yesterday|today|tonight|this|last|in\s+the)\b", re.I)
 # "put QF5 back to how it was at 9 before the trip", "set HCM3 to what it read at 2 in the
 # night": the hour of a value said as it was then is that moment, whatever follows it
 _HOUR_IT_WAS = re.compile(
@@ -483,6 +486,15 @@ def _clock_then_day(found: re.Match[str]) -> str:
     return f"at {found['clock']} {found['day']}"
 
 
+def _twice_today(said: str, now: datetime | None) -> bool:
+    """Whether a bare hour of a 12-hour clock ("2") names two hours that have both passed
+    today (at 16:00, 02:00 and 14:00): which one is meant is for the operator to say."""
+    hour = read_number(said)
+    if now is None or hour is None or hour != int(hour) or not 1 <= hour <= 12:
+        return False
+    return hour % 12 + 12 <= now.hour
+
+
 def _on_the_clock(said: str, now: datetime | None) -> int | None:
     """The hour (0-23) a bare hour names: as typed, or, with ``now`` and an hour a 12-hour
     clock could mean twice (1-12), the later of the two that has passed ("at 8" at 06:55 is
@@ -507,11 +519,20 @@ def hours_of_past_moments(text: str, now: datetime | None = None) -> str:
 
     def clock(found: re.Match[str]) -> str:
         clause = re.split(r"[,;.!?]", found.string[: found.start()])[-1]
-        if not _PAST_OR_COMPARED.search(clause):
+        # "beam current at 3 o'clock?": an hour said as o'clock is a moment of itself, in a
+        # clause that changes nothing ("set HCM3 to 0.2 at 3 o'clock" is for later)
+        said_as_clock = "clock" in found.group(0).lower() and not {
+            w.lower() for w in re.findall(r"[a-z]+", clause, re.I)
+        } & (CHANGE_VERBS | _OTHER_VERBS)
+        if not (_PAST_OR_COMPARED.search(clause) or said_as_clock):
             return found.group(0)
         hour = _on_the_clock(found["h"], now)
         if hour is None:
             return found.group(0)
+        if _twice_today(found["h"], now) and not _QUALIFIED_AFTER.match(found.string, found.end()):
+            # "what was the lifetime at 2?" at 16:00: 02:00 and 14:00 have both passed today;
+            # said as the clock's hour, which the time parser asks about
+            return f"at {hour % 12 or 12} o'clock"
         return f"at {hour:02d}:00"
 
     def hour_it_was(found: re.Match[str]) -> str:

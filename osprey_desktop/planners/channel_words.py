@@ -15,6 +15,7 @@ from datetime import datetime, tzinfo
 from functools import lru_cache
 from typing import Any
 
+from osprey_desktop.channels.patterns import patterns_expanded
 from osprey_desktop.language.lexicon import GRAMMAR_WORDS
 from osprey_desktop.language.request import Request, Vocabulary, parse_request
 
@@ -98,7 +99,12 @@ def parse(text: str) -> Request:
     """The parse of one request with the facility's words and clock (``language.request``);
     a plan asks for it several times, so the parses of the current minute are kept."""
     now = facility_now()
-    return _parse_at(text, configured_vocabulary(), now.replace(second=0, microsecond=0))
+    vocabulary = configured_vocabulary()
+    database = _database() if any(c in text for c in "*?[") else None
+    if database is not None:
+        # "caget SR07C:IG*", "ig1? pressures": a shell pattern is the names it matches
+        text = patterns_expanded(text, database, vocabulary.channel_words)
+    return _parse_at(text, vocabulary, now.replace(second=0, microsecond=0))
 
 
 @lru_cache(maxsize=256)

@@ -169,7 +169,10 @@ def test_do_that_again_names_no_new_target():
     [
         ("what was the lifetime at 7", 6, "at 19:00"),  # before 7 in the morning: last evening
         ("what was the lifetime at 7", 10, "at 07:00"),  # after it: this morning
-        ("what was the lifetime at 7", 21, "at 19:00"),
+        # both 07:00 and 19:00 have passed today: said as the clock's hour, which is asked
+        ("what was the lifetime at 7", 21, "at 7 o'clock"),
+        ("the lifetime at 2 o'clock for the report", 16, "at 2 o'clock"),
+        ("the lifetime at 2 this afternoon", 16, "at 2 this afternoon"),  # the day part says
         ("the average current since 8", 7, "since 20:00"),
         ("the average current since 8", 9, "since 08:00"),
         ("the average current since 14", 9, "since 14:00"),  # a 24-hour clock says it itself

@@ -96,8 +96,15 @@ def test_an_amount_answering_a_change_keeps_its_direction_or_its_typed_sign(
     assert request.quantity.value == pytest.approx(value)
 
 
-def test_a_place_said_with_as_well_adds_the_place():
+def test_a_place_said_with_as_well_asks_the_same_of_that_place():
+    # the previous answer is on the screen: "too" asks the same of sector 10
     request = merged("the vacuum in sector 2", "sector 10 too")
+    assert request is not None
+    assert request.targets == ("the vacuum in sector 10",)
+
+
+def test_a_place_added_keeps_both_places():
+    request = merged("plot the vacuum in sector 2 over the last hour", "add sector 10")
     assert request is not None
     assert len(request.targets) == 2 and "2" in request.targets[0] and "10" in request.targets[1]
 

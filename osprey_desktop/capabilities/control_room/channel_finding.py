@@ -53,6 +53,7 @@ from osprey_desktop.channels.query import (
     expand_name_ranges,
 )
 from osprey_desktop.channels.search import without_sector
+from osprey_desktop.config import get_config_value
 from osprey_desktop.language.clauses import (
     without_question_about_it,
     without_refused_devices,
@@ -77,6 +78,13 @@ logger = logging.getLogger(__name__)
 # Database words too general to signal that a request is about a channel.
 _GENERIC_WORDS = "time next device part sum rate until added integer top"
 _GENERIC = frozenset(_GENERIC_WORDS.split())
+
+
+def _list_is_whole_machine() -> bool:
+    """Whether the channel list is every channel there is (the simulated ring): a name it
+    lacks names nothing, so it is asked about, never read as typed."""
+    return str(get_config_value("control_system.type", "") or "").lower() == "sim"
+
 
 _SECTOR_NAME = re.compile(r"\b(?:sector|sect|sec)\s*#?\s*\w+\b")
 
@@ -1121,8 +1129,13 @@ class ChannelFindingCapability(ControlRoomCapability):
                     database, text, writable=writable, max_write_channels=max_channels_per_write()
                 )
             except ClarificationRequired:
-                # an exact name the list lacks is read as typed, never written (channel_read)
-                names = [] if writable else [n for n in typed_names(text) if n not in database]
+                # an exact name the list lacks is read as typed, never written (channel_read);
+                # the simulated ring has no channel beyond its list: there it is asked about
+                names = (
+                    []
+                    if writable or _list_is_whole_machine()
+                    else [n for n in typed_names(text) if n not in database]
+                )
                 if not names:
                     raise
                 note = unlisted_note(names)
