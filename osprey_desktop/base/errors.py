@@ -165,6 +165,19 @@ class MissingAfterLookups(str):
     target_known = False
 
 
+class MissingBeforeStep(MissingAfterLookups):
+    """A ``MissingAfterLookups`` whose lookups stop before the step of ``stops_before`` (a
+    capability's name): "lifetime between 9 and 11" finds the lifetime, then asks which 9
+    o'clock, before any range is worked out or any archive is read."""
+
+    stops_before: str = ""
+
+    def __new__(cls, text: str, stops_before: str = "") -> MissingBeforeStep:
+        made = super().__new__(cls, text)
+        made.stops_before = stops_before
+        return made
+
+
 class MissingValue(MissingAfterLookups):
     """A ``MissingAfterLookups`` whose target exists: only the value is missing or unfit."""
 
@@ -176,6 +189,7 @@ __all__ = [
     "ErrorClassification",
     "ErrorSeverity",
     "MissingAfterLookups",
+    "MissingBeforeStep",
     "MissingValue",
     "RetryPolicy",
     "default_error_classification",

@@ -140,6 +140,26 @@ _BARE_HOUR = re.compile(
     r"\b(?:since|after|from|between)\s+(\d{1,2})(?:\s*o'?clock)?\b(?!\s*[:.h]?\d)"
     rf"(?![\s-]*(?:am|pm|a\.m|p\.m|{UNIT_PATTERN})\b)"
 )
+#: "between 9 and 11", "from 1 to 2": both ends, offered in the morning and in the evening
+_BARE_RANGE = re.compile(
+    r"\b(?P<lead>between|from)\s+(?P<a>\d{1,2})(?:\s*o'?clock)?\s+(?:and|to|until|till|-)\s+"
+    r"(?P<b>\d{1,2})(?:\s*o'?clock)?\b(?!\s*[:.h]?\d)"
+)
+
+
+def _both_readings(lowered: str, hour: int) -> list[str]:
+    """What to say instead of a bare hour: the range with both ends in the morning and in
+    the afternoon ("between 09:00 and 11:00", "between 21:00 and 23:00"), or the hour."""
+    both = _BARE_RANGE.search(lowered)
+    if both and int(both["a"]) == hour and 1 <= int(both["b"]) <= 12 and int(both["b"]) > hour:
+        end = int(both["b"])
+        return [
+            f"between {hour:02d}:00 and {end:02d}:00",
+            f"between {hour + 12:02d}:00 and {(end + 12) % 24:02d}:00",
+        ]
+    return [f"since {hour:02d}:00", f"since {hour + 12:02d}:00"]
+
+
 #: "the lifetime at 2 o'clock" (an hour that has passed twice today): which of the two
 _AT_BARE_HOUR = re.compile(r"\bat\s+(\d{1,2})\s*o'?clock\b")
 _SHIFT = re.compile(r"\b(this|last|the|previous|current|night|day|owl|swing)\s+shift\b")
@@ -210,7 +230,7 @@ def parse_time_range(
         hour = int(bare.group(1))
         raise AmbiguousTimeRange(
             f"'{bare.group(0)}' could mean {hour:02d}:00 or {hour + 12:02d}:00",
-            [f"since {hour:02d}:00", f"since {hour + 12:02d}:00"],
+            _both_readings(lowered, hour),
         )
     bare = _AT_BARE_HOUR.search(lowered)
     if bare and 1 <= int(bare.group(1)) <= 12:

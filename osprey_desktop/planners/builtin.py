@@ -206,6 +206,17 @@ def _missing_information(goals: Sequence[Any], text: str, state: Mapping[str, An
     return None
 
 
+def _providers(goals: Sequence[Any], capabilities: Sequence[Any]) -> list[Any]:
+    """The capabilities that make what the goals require (the time step of a history): what
+    they lack is asked as early as what the goals lack."""
+    wanted = {t for g in goals for t in g.required_context_types()}
+    return [
+        c
+        for c in capabilities
+        if c not in goals and set(getattr(c, "provides", None) or []) & wanted
+    ]
+
+
 #: a device's name as the parse joins it ("IG8", "QF03")
 _NAMED_DEVICE = re.compile(r"\b[A-Za-z]{1,5}\d{1,3}\b(?![:.]\d)")
 _PERSONAL = re.compile(
@@ -546,11 +557,13 @@ class BuiltinPlanner:
             # "set QF 1 to 121 at 18:00": nothing is planned; the answer says why
             return {"steps": [closing_step("respond", task, PlanDraft())]}
         text, goals = self._goals(task, capabilities)
-        missing = _missing_information(goals, text, state)
+        missing = _missing_information([*goals, *_providers(goals, capabilities)], text, state)
         if missing:
             lookups = []
             if getattr(missing, "after_lookups", False):
-                lookups = self._lookups_before_asking(task, capabilities, state)
+                lookups = self._lookups_before_asking(
+                    task, capabilities, state, getattr(missing, "stops_before", "")
+                )
             return {"steps": [*lookups, closing_step("clarify", text, PlanDraft(), missing)]}
         text, draft, _ = self._draft(task, capabilities, state, react=False)
         if draft.missing:
@@ -562,18 +575,23 @@ class BuiltinPlanner:
         return {"steps": [*draft.steps, closing_step("respond", text, draft)]}
 
     def _lookups_before_asking(
-        self, task: str, capabilities: Sequence[Any], state: Mapping[str, Any]
+        self,
+        task: str,
+        capabilities: Sequence[Any],
+        state: Mapping[str, Any],
+        stops_before: str = "",
     ) -> list[dict[str, Any]]:
         """The steps that make a question concrete, run before it is asked: the plan's steps
         before its first change, none of which changes anything ("set HCM01" finds HCM01,
-        then asks for the value). Never a write."""
+        then asks for the value), and before the step ``stops_before`` names (a range read
+        two ways is asked before any archive is read). Never a write."""
         writes = {c.name for c in capabilities if getattr(c, "writes", False)}
         _, draft, _ = self._draft(task, capabilities, state, react=False)
         if draft.missing:
             return []
         lookups = []
         for step in draft.steps:
-            if step.get("capability") in writes:
+            if step.get("capability") in writes or step.get("capability") == stops_before:
                 break
             lookups.append(step)
         return lookups
@@ -623,7 +641,8 @@ class BuiltinPlanner:
             examples = [cap.examples[0] for cap in capabilities if cap.examples][:3]
         lines = ["**I need more information before I can do this.**", ""]
         lines.append(reason or f"“{primary}” does not say clearly enough what to do.")
-        if examples:
+        if examples and "“" not in (reason or ""):
+            # a reason that quotes what to say needs no examples of other requests
             lines += ["", "For example, you could ask:"] + [f"- “{e}”" for e in examples]
         return "\n".join(lines)
 

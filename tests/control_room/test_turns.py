@@ -114,3 +114,12 @@ async def test_a_request_to_show_me_a_device_reads_it(session):
         assert steps(result) == ["channel_finding", "channel_read", "respond"]
     about = await session.submit("tell me about yourself", "c")
     assert steps(about) == ["respond"]
+
+
+async def test_a_range_read_two_ways_is_asked_before_any_archive_is_read(session):
+    # the channel is found, the question asked: no range worked out, no archive read
+    result = await session.submit("lifetime between 9 and 11", "t1")
+    assert steps(result) == ["channel_finding", "clarify"]
+    assert "'between 9' could mean 09:00 or 21:00" in result.response
+    assert "“between 09:00 and 11:00” or “between 21:00 and 23:00”" in result.response
+    assert "For example, you could ask" not in result.response  # its own offers suffice

@@ -9,11 +9,12 @@ rephrasings; an impossible one (reversed, in the future) is explained the same w
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from datetime import datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from osprey_desktop.base.errors import ClarificationRequired
+from osprey_desktop.base.errors import ClarificationRequired, MissingBeforeStep
 from osprey_desktop.capabilities.control_room.common import ControlRoomCapability
 from osprey_desktop.capabilities.control_room.contexts import TimeRangeContext
 from osprey_desktop.language.time_parsing import (
@@ -84,6 +85,28 @@ class TimeRangeParsingCapability(ControlRoomCapability):
         # "now" names the present, which a read answers: no range
         text = _PRESENT.sub(" ", text.lower())
         return " ".join(text.split()) != " ".join(strip_time_expressions(text).split())
+
+    def missing_information(self, request: str, state: Mapping[str, Any]) -> str | None:
+        """A range read two ways ("lifetime between 9 and 11", "at 2" when 02:00 and 14:00
+        have both passed) is asked as the request is planned, once its channels are found:
+        no archive is read for a time not yet known. A restore's moment is the write's."""
+        from osprey_desktop.capabilities.control_room.write_derivation import parse_derivation
+
+        derivation = parse_derivation(request)
+        if derivation is not None and derivation.kind == "restore":
+            return None
+        try:
+            parse_time_range(request, tz=configured_timezone(), shifts=configured_shifts())
+        except AmbiguousTimeRange as exc:
+            said = " or ".join(f"“{s}”" for s in exc.suggestions)
+            offer = f" You could say {said}." if said else ""
+            return MissingBeforeStep(
+                f"Which time do you mean? {exc.reason[0].upper()}{exc.reason[1:]}.{offer}",
+                stops_before=self.name,
+            )
+        except TimeRangeError:
+            return None  # no range, or one the step explains when it runs
+        return None
 
     async def execute(self) -> dict[str, Any]:
         try:
