@@ -88,6 +88,54 @@ _ACKNOWLEDGED_FIRST = re.compile(
     re.I,
 )
 _ADDRESSED = re.compile(r"^\W*osprey\b[,:!]?\s*|,?\s*\bosprey\s*(?=[.!?]*$)", re.I)
+#: what follows a thanks that only praises ("thanks, that helps a lot", "thank you, very
+#: useful"): the thanks is the message, never an acknowledgement before a request
+_PRAISE = frozenset(
+    [
+        "that",
+        "this",
+        "it",
+        "was",
+        "is",
+        "that's",
+        "it's",
+        "helps",
+        "helped",
+        "helpful",
+        "useful",
+        "a",
+        "lot",
+        "very",
+        "really",
+        "so",
+        "much",
+        "great",
+        "perfect",
+        "exactly",
+        "what",
+        "i",
+        "needed",
+        "good",
+        "job",
+        "nice",
+        "work",
+        "quick",
+        "fast",
+        "appreciated",
+        "for",
+        "the",
+        "help",
+        "everything",
+        "all",
+        "your",
+        "you",
+        "last",
+        "night",
+        "earlier",
+        "today",
+        "super",
+    ]
+)
 
 
 _SAID_NUMBER_WORD = (
@@ -111,7 +159,9 @@ def without_fillers(text: str) -> str:
     cleaned = _SPOKEN_OPENING.sub("", cleaned)
     cleaned = _ADDRESSED.sub(" ", cleaned).strip()
     # "fine, then open it to 24 mm", "great, now plot it": an acknowledgement before a request
-    cleaned = _ACKNOWLEDGED_FIRST.sub("", cleaned)
+    acknowledged = _ACKNOWLEDGED_FIRST.sub("", cleaned)
+    if set(re.findall(r"[a-z']+", acknowledged.lower())) - _PRAISE:
+        cleaned = acknowledged
     return cleaned.strip(" ,") or text
 
 

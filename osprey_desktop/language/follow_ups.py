@@ -30,6 +30,7 @@ from osprey_desktop.language.pronoun_follow_ups import (
     what_was_read_over_time,
 )
 from osprey_desktop.language.quantities import NUM_PATTERN, Quantity
+from osprey_desktop.language.questions import asks_for_limits
 from osprey_desktop.language.request import Request, Vocabulary, parse_request
 from osprey_desktop.language.slot_follow_ups import slots_replaced
 
@@ -68,6 +69,7 @@ _ONLY_A_SPAN = re.compile(
 )
 
 
+_LIMITS_OF_IT = re.compile(r"\b(?:for|on|of|with)\s+(?P<it>it|that|this|them)\b", re.I)
 _READBACK_SAID = re.compile(
     r"\s*\b(?:readbacks?|rbv?|reading|measured|actual)\b(?:\s+value)?", re.I
 )
@@ -119,6 +121,12 @@ def follow_up(
     called_off = change_called_off(previous, new, vocabulary)
     if called_off is not None:  # "no wait, dont touch the corrector" after a change
         return called_off
+    limits_of_it = _LIMITS_OF_IT.search(new.text) if new.intent == "knowledge" else None
+    if limits_of_it and previous.targets and asks_for_limits(new.text):
+        # "is 0.3 A too much for it?" after "HCM 4 readback?": the limits of that device
+        device = _READBACK_SAID.sub("", previous.targets[0]).strip() or previous.targets[0]
+        said = new.text[: limits_of_it.start("it")] + device + new.text[limits_of_it.end("it") :]
+        return replace(parse_request(said, vocabulary), text=new.text, refers_back=True)
     if new.intent in ("conversation", "knowledge") or not previous.targets:
         return None
     if (

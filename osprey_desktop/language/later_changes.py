@@ -27,6 +27,14 @@ LATER = re.compile(
     r"(?![\d])(?!\s+(?:yesterday|last|this\s+morning)\b))",
     re.I,
 )
+#: "Bob wants HCM 18 at 0.4 A but wait for his ok", "... until she says so": a change held
+#: for someone's word, whatever else the message says
+_SOMEONES_WORD = re.compile(
+    r"\b(?:wait(?:ing)?|hold(?:ing)?\s+off)\s+(?:for|until)\s+(?:his|her|their|my|our|the|[a-z]+'s)\s+"
+    r"(?:ok(?:ay)?|go(?:-ahead)?|go\s+ahead|approval|signal|word|call|confirmation|green\s+light)\b|"
+    r"\b(?:until|till|once)\s+(?:he|she|they|i|we|[a-z]+)\s+(?:says?|gives?)\s+(?:so|ok(?:ay)?|the\s+go)\b",
+    re.I,
+)
 #: a clock time ("at 18:00") placing a change, unless the value is the one it had then
 _VALUE_OF_A_MOMENT = re.compile(
     r"\b(?:back|was|were|had|value|setting|before|ago|since|yesterday|last|restore|return|revert|"
@@ -44,6 +52,9 @@ _SOMETHING_ELSE_LATER = re.compile(
 def later_moment(text: str) -> str | None:
     """The words placing the change ``text`` asks at a later moment, or None ("set QF 1 to
     121 at 18:00" -> "at 18:00"; "put QF 1 back to its 18:00 value" -> None)."""
+    word = _SOMEONES_WORD.search(text)
+    if word is not None:
+        return " ".join(word[0].split())
     if _VALUE_OF_A_MOMENT.search(text):
         return None
     for found in LATER.finditer(text):

@@ -229,7 +229,9 @@ def asks_for_help(text: str) -> bool:
 
 
 _THANKS = re.compile(
-    r"^(?:ok(?:ay)?[\s,]+)?(?:that'?s\s+(?:all|enough|it|fine|great|perfect)(?:\s+for\s+now)?"
+    # "morning! thanks for the help last night": a greeting before the thanks
+    r"^(?:(?:good\s+)?(?:morning|afternoon|evening|hi|hello|hey)\W+)?"
+    r"(?:ok(?:ay)?[\s,]+)?(?:that'?s\s+(?:all|enough|it|fine|great|perfect)(?:\s+for\s+now)?"
     r"[\s,!.]+)?(?:thanks|thank\s+you|thx|cheers|ta|great,?\s+thanks)\b"
 )
 
@@ -416,8 +418,10 @@ _VALUE_ON_WITHIN_LIMITS = re.compile(
 #: a value asked of a device's limits ("is 0.8 A ok for HCM5?", "would 7 A be allowed on VCM 2?")
 _VALUE_OK_FOR = re.compile(
     r"\b(?:is|would|will|are)\s+(?:a\s+)?[-+]?\.?\d[\d.]*\s*[a-zµ%]{0,4}\s+(?:be\s+)?(?:ok(?:ay)?|fine|"
-    r"allowed|permitted|safe|acceptable|(?:within|inside|in)\s+(?:the\s+)?limits?)\s+(?:for|on|with|of)\s+"
-    r"(?:the\s+)?[a-z]{2,5}\s?\d{1,3}\b"
+    r"allowed|permitted|safe|acceptable|(?:within|inside|in)\s+(?:the\s+)?limits?|"
+    # "is 0.3 A too much for HCM 4?", "would 2 mm be too far for it?"
+    r"too\s+(?:much|high|big|large|far|low|small|little|strong|weak))\s+(?:for|on|with|of)\s+"
+    r"(?:the\s+)?(?:[a-z]{2,5}\s?\d{1,3}\b|(?:it|that|this)\b)"
 )
 #: a change the operator meant to ask for, and whether it would be fine ("I was going to ask
 #: you to set the ID 5 gap to 8 mm. Is that OK for the machine?")
@@ -447,9 +451,17 @@ _CHANGE_AFTER = re.compile(
 
 #: whether a change would be safe, asked before it is made
 _SAFE_TO_CHANGE = re.compile(
-    r"\b(?:is|would|will)\s+it\s+(?:be\s+)?(?:safe|ok(?:ay)?|fine|allowed|permitted|wise)\s+"
-    r"(?:for\s+(?:me|us)\s+)?to\s+(?:set|put|close|open|raise|lower|move|increase|decrease|"
-    r"change|take|bring|drive|ramp|push|go)\b"
+    r"\b(?:is|would|will|does|could)\s+it\s+(?:be\s+)?(?:safe|ok(?:ay)?|fine|allowed|permitted|wise|"
+    # "would it hurt to put HCM 4 at 0.3 A?", "would it be a problem to set QF 5 to 122?"
+    r"(?:a\s+)?(?:problem|issue|bad|risky|dangerous|harmful|mistake)|hurt|matter|harm\s+anything)\s+"
+    r"(?:for\s+(?:me|us)\s+)?(?:to|if\s+(?:i|we)|were\s+(?:i|we)\s+to)\s+(?:set|put|close|open|raise|"
+    r"lower|move|increase|decrease|change|take|bring|drive|ramp|push|go)\b"
+)
+#: "how would I set the ID 9 gap to 15 mm?", "how do I change HCM 3 to 0.4?": the way asked
+_HOW_TO_CHANGE = re.compile(
+    r"^\W*how\s+(?:would|do|can|could|should|shall)\s+(?:i|we|one)\s+(?:go\s+about\s+)?"
+    r"(?:set|put|close|open|raise|lower|move|increase|decrease|change|take|bring|drive|ramp|"
+    r"adjust|apply)\b[^?]*\?"
 )
 #: a device asked whether it could go to a value ("could QD 30 go to 104 A without tripping
 #: anything?"); "could you set ..." is a request, not this
@@ -500,7 +512,9 @@ _FARE = re.compile(
 _ASKED_TO_ACT = re.compile(
     r"\b(?:(?:could|can|would|will)\s+(?:you|u)\s+(?:please\s+)?(?!recommend|advise|suggest|"
     r"think|tell|say|check|confirm|let)[a-z]+|please\s+(?:set|put|raise|lower|apply|change|move|go|"
-    r"increase|decrease|take|bring|open|close)|go\s+ahead)\b"
+    r"increase|decrease|take|bring|open|close)|go\s+ahead|"
+    # "should I maybe lower VCM 25 by 0.1? actually yes, please do it": answered by the asker
+    r"(?:please|yes|yeah|yep|ok(?:ay)?)[,\s]+(?:please\s+)?(?:do\s+(?:it|that|so)|make\s+it\s+so))\b"
 )
 #: a value given to a device or a change ("at 84 A", "to 499.71", "= -5 A", "2.5 A on vcm 11",
 #: "raise ... by 0.5 A"), never a clock time
@@ -605,7 +619,11 @@ def asks_for_limits(text: str) -> bool:
         return True  # "what if I set QF3 to 125 A?", "if I put ..., would that go through?"
     if _CHANGE_AFTER.search(lowered) and re.search(r"\d", lowered):
         return False  # "I'm not sure if that's allowed, but could you set HCM 5 to 4 A?"
-    if _SAFE_TO_CHANGE.search(lowered) or _DEVICE_COULD_GO.search(lowered):
+    if (
+        _SAFE_TO_CHANGE.search(lowered)
+        or _DEVICE_COULD_GO.search(lowered)
+        or _HOW_TO_CHANGE.search(lowered)
+    ):
         return True  # "is it safe to close the ID 9 gap to 10 mm?", "could QD 30 go to 104 A?"
     asked = "?" in lowered or bool(
         re.match(r"^(?:\W*)(?:what|whats|how|can|could|may|is|are|would|if)\b", lowered)

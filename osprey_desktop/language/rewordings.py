@@ -525,7 +525,8 @@ _AMOUNT_UNKNOWN = re.compile(
 # "..., could you do it?", "Please do that", "can you sett it": what was said before is the
 # request
 _DO_IT_AFTER = re.compile(
-    r"[?.!,;]\s*(?:so\s+|then\s+|ok(?:ay)?,?\s+)?(?:(?:please|pls|kindly)\s+)?"
+    r"[?.!,;]\s*(?:actually,?\s+|on\s+second\s+thoughts?,?\s+)?(?:(?:yes|yeah|yep),?\s+)?"
+    r"(?:so\s+|then\s+|ok(?:ay)?,?\s+)?(?:(?:please|pls|kindly)\s+)?"
     r"(?:(?:could|can|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+)?)?(?:go\s+ahead\s+and\s+)?"
     r"(?:do|sett?|make|apply|change|execute|perform)\s+(?:it|that|this|so|the\s+change)\b"
     r"(?:\s+(?:please|pls|for\s+me|now|then|instead|so))*[\s?.!]*$",
@@ -534,6 +535,8 @@ _DO_IT_AFTER = re.compile(
 _PROPOSAL_LEAD = re.compile(
     r"^\W*(?:(?:i\s+(?:think|believe|guess|suppose|reckon)|maybe|perhaps|probably)\s*,?\s*"
     r"(?:that\s+)?)?(?:(?:i|we)\s+(?:should|need\s+to|have\s+to|must|ought\s+to|want\s+to)\s+"
+    # "should I maybe lower VCM 25 by 0.1? actually yes, please do it": asked, then answered
+    r"(?=[a-z]+\s)|(?:should|shall|can|could)\s+(?:i|we)\s+(?:maybe\s+|perhaps\s+|just\s+)?"
     r"(?=[a-z]+\s))?",
     re.I,
 )

@@ -1,0 +1,81 @@
+"""A trainee's hedges: a change asked about is answered, never proposed; a change asked about
+and then asked for is proposed; a thanks that praises is a thanks; a change held for someone's
+word is not proposed now."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from osprey_desktop.language.follow_ups import follow_up
+from osprey_desktop.language.later_changes import later_moment
+from osprey_desktop.language.request import Vocabulary, parse_request
+
+WORDS = Vocabulary(
+    device_prefixes=frozenset({"hcm", "vcm", "qf", "qd", "bpm", "id", "ig"}),
+    channel_words=frozenset({"beam", "current", "lifetime", "tune", "gap", "vacuum", "voltage"}),
+)
+NOW = datetime(2026, 11, 26, 15, 30, tzinfo=ZoneInfo("UTC"))
+
+
+def parse(text: str):
+    return parse_request(text, WORDS, NOW)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "would it hurt to put HCM 4 at 0.3 A?",
+        "would it be a problem to set QF 5 to 122?",
+        "is it ok if I set HCM 3 to 0.2?",
+        "is it ok if I lower VCM 7 by 0.1 A?",
+        "how would I set the ID 9 gap to 15 mm?",
+        "how do I change HCM 3 to 0.4?",
+        "is 0.3 A too much for HCM 4?",
+    ],
+)
+def test_a_change_asked_about_is_a_question_for_the_write_policy(text):
+    request = parse(text)
+    assert request.intent == "knowledge" and not request.changes
+
+
+def test_a_change_asked_about_then_asked_for_is_the_change():
+    request = parse("should I maybe lower VCM 25 by 0.1? actually yes, please do it")
+    assert request.changes and request.targets == ("VCM25",)
+    assert request.quantity is not None and request.quantity.value == -0.1
+
+
+def test_the_limits_of_it_are_those_of_the_device_just_read():
+    merged = follow_up(parse("HCM 4 readback?"), parse("is 0.3 A too much for it?"), WORDS)
+    assert merged is not None and merged.intent == "knowledge"
+    assert "HCM 4" in merged.canonical or "HCM4" in merged.canonical
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "thanks, that helps a lot",
+        "thank you, very useful",
+        "morning! thanks for the help last night",
+    ],
+)
+def test_a_thanks_that_praises_is_a_thanks(text):
+    assert parse(text).intent == "conversation"
+
+
+def test_a_thanks_before_a_request_is_only_its_lead():
+    request = parse("thanks, now plot the lifetime")
+    assert request.intent == "plot" and request.targets == ("the lifetime",)
+
+
+@pytest.mark.parametrize(
+    ("text", "held"),
+    [
+        ("Bob wants HCM 18 at 0.4 A but wait for his ok before anything moves", "wait for his ok"),
+        ("set QF 3 to 121 A once she says so", "once she says so"),
+    ],
+)
+def test_a_change_held_for_someones_word_is_for_later(text, held):
+    assert later_moment(text) == held
