@@ -91,50 +91,12 @@ _ADDRESSED = re.compile(r"^\W*osprey\b[,:!]?\s*|,?\s*\bosprey\s*(?=[.!?]*$)", re
 #: what follows a thanks that only praises ("thanks, that helps a lot", "thank you, very
 #: useful"): the thanks is the message, never an acknowledgement before a request
 _PRAISE = frozenset(
-    [
-        "that",
-        "this",
-        "it",
-        "was",
-        "is",
-        "that's",
-        "it's",
-        "helps",
-        "helped",
-        "helpful",
-        "useful",
-        "a",
-        "lot",
-        "very",
-        "really",
-        "so",
-        "much",
-        "great",
-        "perfect",
-        "exactly",
-        "what",
-        "i",
-        "needed",
-        "good",
-        "job",
-        "nice",
-        "work",
-        "quick",
-        "fast",
-        "appreciated",
-        "for",
-        "the",
-        "help",
-        "everything",
-        "all",
-        "your",
-        "you",
-        "last",
-        "night",
-        "earlier",
-        "today",
-        "super",
-    ]
+    re.findall(
+        r"\S+",
+        """that this it was is that's it's helps helped helpful useful a lot very really so much
+        great perfect exactly what i needed good job nice work quick fast appreciated for the
+        help everything all your you last night earlier today super""",
+    )
 )
 
 
