@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from osprey_desktop.language.lexicon import base_form
-from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
+from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, as_typed, read_number
 from osprey_desktop.language.terse_writes import terse_said_plainly
 from osprey_desktop.language.word_order import changes_in_english_order, said_in_english_order
 
@@ -270,7 +270,11 @@ _CORRECTED_VALUE = re.compile(
     re.I,
 )
 _NAMED = r"(?:the\s+)?[A-Za-z]{1,5}\s?\d{1,3}(?:\s+[a-z]+)?"
-_OFFSET = r"(?P<amount>[-+−]?(?:\d+(?:\.\d*)?|\.\d+)\s*(?:[a-zµ%]{1,8})?)"
+# "plus 0.5 A", "plus point five", "minus half an amp": the amount, in digits or in words
+_OFFSET = (
+    rf"(?P<amount>(?:[-+−]?(?:\d+(?:\.\d*)?|\.\d+)|(?:point\s+[a-z]+|{SPELLED_NUMBER_PATTERN}))"
+    r"\s*(?:[a-zµ%]{1,8})?)"
+)
 _COPY_PLUS = re.compile(
     rf"\b(?:set|put|make|bring|move)\s+(?P<target>{_NAMED})\s+(?:to|=|->|at)\s+(?P<source>{_NAMED}?)"
     rf"(?:'s|’s)?(?:\s+(?:value|setting|setpoint|current|reading))?,?\s+(?P<sign>plus|\+|minus|−|-)"
@@ -381,12 +385,24 @@ def _joined(name: str) -> str:
     return re.sub(r"\b([A-Za-z]{1,5})\s(\d{1,3})\b", r"\1\2", name)
 
 
+def _in_digits(amount: str) -> str:
+    """ "point five A" -> "0.5 A", "half an amp" -> "0.5 amp"; digits stay as typed."""
+    if re.match(r"[-+−]?[\d.]", amount):
+        return amount
+    said = re.match(rf"(?P<n>point\s+[a-z]+|{SPELLED_NUMBER_PATTERN})(?P<unit>.*)$", amount, re.I)
+    value = read_number(said["n"]) if said else None
+    if said is None or value is None:
+        return amount
+    unit = re.sub(r"^\s*(?:an?\s+)?", " ", said["unit"]).rstrip() if said["unit"].strip() else ""
+    return f"{as_typed(value)}{unit}"
+
+
 def _offset_copies(text: str) -> str:
     """The forms above said "set X to the same value as Y plus A" (or "minus A")."""
 
     def plus(found: re.Match[str]) -> str:
         sign = "minus" if found["sign"].lower() in ("minus", "-", "−") else "plus"
-        amount = found["amount"].lstrip("+")
+        amount = _in_digits(found["amount"].lstrip("+"))
         # "HCM 34 - 0.2 A": the name joined, never read as a range of devices
         target, source = _joined(found["target"]), _joined(found["source"])
         return f"set {target} to the same value as {source} {sign} {amount}"

@@ -6,7 +6,7 @@ as Y" with an offset, a scale or a role.
   9", "have VCM 14 take on the same setting as number 15" (a number alone is of the family
   named before it);
 * a device's setting made what it reads back: "match the RF voltage setpoint to its
-  readback", "rf volt sp ← rb";
+  readback", "rf volt sp ← rb", "... to what the readback shows";
 * a share of another device's value: "ID11 gap = half the ID09 gap", "set QF 3 to twice QF
   5", "put the ID09 gap at 80 % of the ID11 gap", "give the undulator in sector 7 twice the
   gap of the one in sector 5" ("... times 0.5", read by ``quantities`` as a factor).
@@ -105,9 +105,12 @@ _NOT_FAMILY = frozenset({"the", "a", "to", "have", "make", "let", "get", "and", 
 
 
 _SETPOINT_TO_ITS_READBACK = re.compile(
-    r"^\W*(?:(?:please\s+)?(?:match|set|bring|put|make)\s+)?(?:the\s+)?(?P<what>[^,;?]{1,40}?)\s+"
-    r"(?:setpoint|sp)\s*(?:to|with|=|←|<-|:=)\s*(?:(?:its|the)\s+)?(?:own\s+)?(?:readback|rb)\b"
-    r"(?:\s+value)?\s*[.!]*$",
+    # "could you match the cavity voltage setpoint to what the readback shows?", "make the
+    # HCM 3 setpoint equal to its readback"
+    r"^\W*(?:(?:could|can|would|will)\s+you\s+)?(?:(?:please\s+)?(?:match|set|bring|put|make)\s+)?"
+    r"(?:the\s+)?(?P<what>[^,;?]{1,40}?)\s+(?:setpoint|sp)\s*(?:(?:be\s+)?equal\s+to|to|with|=|←|<-|:=)"
+    r"\s*(?:what(?:ever)?\s+)?(?:(?:its|the)\s+)?(?:own\s+)?(?:readback|rb)\b"
+    r"(?:\s+value|\s+(?:shows|says|reads|is|gives))?\s*(?:please)?\s*[.!?]*$",
     re.I,
 )
 

@@ -169,6 +169,7 @@ from osprey_desktop.language.time_words import (
     dotted_clock_times,
     duration_statistics,
     hours_of_past_moments,
+    iso_times_spaced,
     spoken_clock_times,
     spoken_times,
 )
@@ -265,7 +266,7 @@ def parse_request(
     # "VCM17 −0.1A": the sign, as a hyphen; "lt + curr? thx 🙏": no pictograph asks anything
     typed = minus_signs_typed_plainly(pictographs_dropped(str(text)))
     # "caput SR04C:VCM11:Current:SP 0.3", "caget -a X", "hcm20 -= 0.1": the command line's forms
-    typed = command_lines_said_plainly(typed)
+    typed = iso_times_spaced(command_lines_said_plainly(typed))  # "2024-05-14T06:00" too
     # "Qy", "ΔI(QD16) = -0.5 A"; "avg(HCM01, HCM02)" before its comma splits a list
     listed = notation_said_in_words(items_said_as_a_list(averages_said_in_words(typed)))
     words = vocabulary or Vocabulary()

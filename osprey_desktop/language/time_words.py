@@ -217,6 +217,14 @@ def spoken_clock_times(text: str) -> str:
     return _SPOKEN_CLOCK.sub(clock, text)
 
 
+_ISO_T = re.compile(r"\b(\d{4}-\d{2}-\d{2})[Tt](\d{1,2}:\d{2}(?::\d{2})?)(?![\d.Z+])")
+
+
+def iso_times_spaced(text: str) -> str:
+    """ "2024-05-14T06:00" (ISO 8601, as scripts print it) -> "2024-05-14 06:00"."""
+    return _ISO_T.sub(r"\1 \2", text)
+
+
 def spoken_times(text: str) -> str:
     """``text`` with clock times told by the hand or written "14h30", and durations with a
     half, in digits."""

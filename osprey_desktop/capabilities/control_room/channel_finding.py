@@ -1217,6 +1217,10 @@ class ChannelFindingCapability(ControlRoomCapability):
 _QUANTIFIERS = frozenset(["all", "every", "each", "both", "entire", "whole", "everywhere"])
 
 
+#: words before a value: a number word after them is the value, never a count of devices
+_VALUE_LEADS = frozenset({"to", "at", "by", "minus", "plus", "of", "is", "be", "equals"})
+
+
 def _one_device_meant(database: ChannelDatabase, text: str) -> bool:
     """Whether a request speaks of one device: "the undulator gap", "the horizontal corrector
     in sector 2" (no "all", "every", "both", no plural of a channel word, no count)."""
@@ -1226,8 +1230,15 @@ def _one_device_meant(database: ChannelDatabase, text: str) -> bool:
     vocabulary = set(_vocabulary(database))
     words = re.findall(r"[a-z]+", expand_name_ranges(text.lower()))
     for at, word in enumerate(words):
-        placed = at > 0 and words[at - 1] in ("sector", "sect", "sec", "cell", "number", "no")
-        if word in _QUANTIFIERS or (word in NUMBER_WORDS and word != "one" and not placed):
+        before = words[at - 1] if at > 0 else ""
+        after = words[at + 1] if at + 1 < len(words) else ""
+        placed = before in ("sector", "sect", "sec", "cell", "number", "no")
+        # "set QF to one twenty one", "to twenty": a value said in words counts nothing
+        valued = before in _VALUE_LEADS or before in NUMBER_WORDS or after in NUMBER_WORDS
+        valued = valued or after in ("point", "and", "") or before == "point"
+        if word in _QUANTIFIERS or (
+            word in NUMBER_WORDS and word != "one" and not placed and not valued
+        ):
             return False  # "both", "all", "three correctors"; not "in sector eight"
         if word.endswith("s") and normalize(word) != word and normalize(word) in vocabulary:
             return False  # "gaps", "correctors": the family
