@@ -119,6 +119,13 @@ def asked_part(text: str) -> str:
     if len(pieces) < 2:
         return without_discourse_markers(text)
     kinds = [_asks(p) for p in pieces]
+    if pieces and not kinds[0] and any(kinds) and _only_a_time(pieces[0]):
+        # "yesterday evening: plot the lifetime": the time the request asks about, said first
+        first = kinds.index(True)
+        pieces[first] = f"{pieces[first].rstrip(' ?.!')} {pieces[0].strip(' ,.;:-')}"
+        pieces, kinds = pieces[1:], kinds[1:]
+        if all(kinds):
+            return _joined(pieces)
     for i in range(1, len(pieces)):
         if _POLICY_NOTE.match(pieces[i - 1]) and _TELL_ME.match(pieces[i]):
             kinds[i] = False  # "if the step's too big, tell me": the policy's answer, expected
@@ -139,6 +146,14 @@ def asked_part(text: str) -> str:
         # "the orbit in sector 10 looks off, could the correctors there be tweaked?"
         request = re.sub(r"\bthere\b", f"in {places.pop()}", request, count=1, flags=re.I)
     return _with_antecedent(request, told_before, devices, text)
+
+
+def _only_a_time(piece: str) -> bool:
+    """ "yesterday evening:", "between 10 and 11 this morning -": nothing but a time."""
+    from osprey_desktop.language.time_parsing import strip_time_expressions
+
+    said = piece.strip(" ,.;:-")
+    return bool(said) and not re.search(r"[a-z]", strip_time_expressions(said), re.I)
 
 
 def _joined(asked: list[str]) -> str:
@@ -291,10 +306,32 @@ def only_tells(text: str) -> bool:
         return False
     said = [_LEADING_MARKERS.sub("", p.strip(" ,;:-"), count=1) for p in pieces]
     said = [p for p in said if re.search(r"[A-Za-z0-9]", p)]
-    return bool(said) and all(_FIRST_PERSON.match(p) for p in said)
+    # "per the handover, HCM05 was moved to 0.35 A by the previous shift": a change done, told
+    return (
+        bool(said)
+        and all(
+            _FIRST_PERSON.match(p) or _CHANGE_DONE.search(p) or _ONLY_WHO_TOLD.fullmatch(p)
+            for p in said
+        )
+        and any(not _ONLY_WHO_TOLD.fullmatch(p) for p in said)
+    )
 
 
 _FIRST_PERSON = re.compile(r"(?:i|we)(?:'ve|'m|'ll|'re|\s+have|\s+am|\s+will|\s+are)\b", re.I)
+#: a change reported as done ("HCM05 was moved to 0.35 A", "QF 3 has been set to 121 A")
+_CHANGE_DONE = re.compile(
+    r"\b(?:was|were|has\s+been|have\s+been|had\s+been|got|is\s+already|are\s+already)\s+"
+    r"(?:already\s+|just\s+|only\s+)?(?:moved|set|changed|raised|lowered|put|brought|taken|"
+    r"increased|decreased|reduced|opened|closed|adjusted|trimmed|bumped|nudged|ramped|zeroed|"
+    r"restored|returned)\s+(?:back\s+)?(?:to|by|at|from)\b",
+    re.I,
+)
+#: who told it, alone ("per the handover", "according to the logbook")
+_ONLY_WHO_TOLD = re.compile(
+    r"(?:per|according\s+to|from|as\s+per)\s+(?:the\s+)?(?:handover|logbook|log|elog|notes?|"
+    r"shift\s+notes?|previous\s+shift|night\s+shift)[\s.,:;]*",
+    re.I,
+)
 
 
 #: who tells rather than what is told about: never the subject a pronoun points back to

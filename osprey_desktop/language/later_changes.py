@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["LATER", "later_moment"]
+__all__ = ["LATER", "held_for_someone", "later_moment"]
 
 _DAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 #: words that place something after now
@@ -32,7 +32,10 @@ LATER = re.compile(
 _SOMEONES_WORD = re.compile(
     r"\b(?:wait(?:ing)?|hold(?:ing)?\s+off)\s+(?:for|until)\s+(?:his|her|their|my|our|the|[a-z]+'s)\s+"
     r"(?:ok(?:ay)?|go(?:-ahead)?|go\s+ahead|approval|signal|word|call|confirmation|green\s+light)\b|"
-    r"\b(?:until|till|once)\s+(?:he|she|they|i|we|[a-z]+)\s+(?:says?|gives?)\s+(?:so|ok(?:ay)?|the\s+go)\b",
+    r"\b(?:until|till|once)\s+(?:he|she|they|i|we|[a-z]+)\s+(?:says?|gives?)\s+(?:so|ok(?:ay)?|the\s+go)\b|"
+    # "the shift leader has to OK it first", "needs her sign-off first"
+    r"\b(?:has|have|needs?)\s+to\s+(?:ok|okay|approve|sign\s+off(?:\s+on)?)\s+(?:it|this|that)?\s*first\b|"
+    r"\bneeds?\s+(?:his|her|their|the\s+[a-z]+'s)\s+(?:ok|okay|approval|sign-?off)\s+first\b",
     re.I,
 )
 #: a clock time ("at 18:00") placing a change, unless the value is the one it had then
@@ -49,12 +52,20 @@ _SOMETHING_ELSE_LATER = re.compile(
 )
 
 
+def held_for_someone(text: str) -> str | None:
+    """The words holding a change for someone's word ("wait for his ok", "the shift leader
+    has to OK it first"), or None: said anywhere in the message, even in a clause the
+    request itself leaves out."""
+    word = _SOMEONES_WORD.search(text)
+    return " ".join(word[0].split()) if word is not None else None
+
+
 def later_moment(text: str) -> str | None:
     """The words placing the change ``text`` asks at a later moment, or None ("set QF 1 to
     121 at 18:00" -> "at 18:00"; "put QF 1 back to its 18:00 value" -> None)."""
-    word = _SOMEONES_WORD.search(text)
+    word = held_for_someone(text)
     if word is not None:
-        return " ".join(word[0].split())
+        return word
     if _VALUE_OF_A_MOMENT.search(text):
         return None
     for found in LATER.finditer(text):

@@ -243,7 +243,7 @@ _ACKNOWLEDGING = frozenset(
         """ok okay cool great perfect fine good nice excellent wonderful super brilliant thanks
         thank you very much lot so understood got it noted roger copy alright right sure wait
         never mind sorry my mistake no yes that's that is all for now bye goodbye cheers thx ta
-        awesome""",
+        ty awesome""",
     )
 )
 
@@ -506,7 +506,9 @@ _FARE = re.compile(
     r"(?:control|allowed|permitted)\s+range|(?:on|over|under|past|beyond|at)\s+the\s+limits?|"
     r"outside\s+(?:the\s+)?(?:control\s+)?(?:range|limits?)|"
     # "would it be possible to lower HCM 8 by 0.05 A?": a polite request, not this
-    r"possible(?!\s+(?:for\s+(?:you|us)\s+)?to\b)|permitted|allowed|safe)\b"
+    r"possible(?!\s+(?:for\s+(?:you|us)\s+)?to\b)|permitted|allowed|safe)\b|"
+    # "qf 17 up 1A ok?": whether it is fine, asked at the end
+    r"\b(?:ok|okay|fine|alright)\s*\?+\s*$"
 )
 #: the assistant asked to act ("could you set ...", "please put ..."): a change, not advice
 _ASKED_TO_ACT = re.compile(
@@ -523,11 +525,22 @@ _GIVEN = re.compile(
     r"\d\s*(?:%|a|amps?|mm|mv|kv|v|hz|khz|mhz)\s+(?:on|for)\b|"
     r"\b[a-z]{2,5}\s?\d{1,3}\s+[-+]?\d*\.?\d+\s*(?:%|a|amps?|mm|mv|khz|mhz)\b|"
     # "HCM05 1.2 -- would that clip?", "...:sp 121.5 within max_step?": a decimal after a name
-    r"\b(?:sp|setpoint|[a-z]{2,5}\s?\d{1,3})\s+[-+]?\d*\.\d+(?![\d.:])"
+    r"\b(?:sp|setpoint|[a-z]{2,5}\s?\d{1,3})\s+[-+]?\d*\.\d+(?![\d.:])|"
+    # "qf 17 up 1A", "V_RF -100 kV", "QF 9 = QF 11": an amount, a signed value, another device
+    r"\b(?:up|down)\s+[-+]?\d*\.?\d+|\b[a-z_]{2,8}\s+[-+]\d*\.?\d+\s*(?:%|a|amps?|mm|mv|kv|v|hz|khz|mhz)\b|"
+    r"=\s*(?:the\s+)?[a-z]{2,5}\s?\d{1,3}\b"
 )
 _A_VALUE = re.compile(r"(?<![a-z])[-+]?\d*\.?\d+\s*(?:%|[a-zµ]{1,4}\b)?")
 
 
+#: "not sure HCM26 should be at 0.7 A, explain what's normal": a value doubted, asked about
+_DOUBTED = re.compile(
+    r"^\W*(?:i'?m\s+|i\s+am\s+)?(?:not\s+sure|unsure|i\s+doubt|(?:i'?m\s+)?wondering|i\s+wonder)\s+"
+    # the doubt is of the value, in its own clause ("I'm not sure how to say this, but QF 3
+    # should be 121 A" doubts the wording and asks the change)
+    r"(?!how\s+to\b)(?:if\s+|whether\s+|that\s+)?[^?.;,]*\b(?:should|ought\s+to|needs?\s+to)\s+"
+    r"(?:be|go|sit|stay)\b"
+)
 _OR_WAIT = re.compile(
     r",?\s+or\s+(?:(?:should\s+(?:we|i)|do\s+we|would\s+you)\s+)?(?:wait|not|leave\s+it|keep\s+it|hold|"
     r"hold\s+off|do\s+nothing|rather\s+not)\b[^?]*\?",
@@ -544,9 +557,16 @@ def _advice_or_fare_of_a_value(lowered: str) -> bool:
         return True  # "would you try HCM33 at 0.4 A, or wait?": advice between two courses
     if _ASKED_TO_ACT.search(lowered):
         return False
-    if _PERMISSION_OR_ADVICE.search(lowered):
+    if _PERMISSION_OR_ADVICE.search(lowered) or _DOUBTED.search(lowered):
         return True
-    asked = "?" in lowered or re.match(r"^\W*(?:is|are|would|will|could|can|does)\b", lowered)
+    asked = (
+        "?" in lowered
+        or re.match(r"^\W*(?:is|are|would|will|could|can|does)\b", lowered)
+        # "V_RF -100 kV, is that allowed", "QF 9 = QF 11 - would that pass limits"
+        or re.search(
+            r"(?:[,;:]|\s[-–—])\s*(?:is|would|will|does|could)\s+(?:that|it|this)\b", lowered
+        )
+    )
     return bool(asked) and _FARE.search(lowered) is not None and _GIVEN.search(lowered) is not None
 
 
@@ -559,7 +579,10 @@ NO_WRITE_SAID = re.compile(
     r"this)\b|\b(?:don'?t|do\s+not)\s+(?:write|apply|put|caput|send)\s*(?:[:;,.!)-]|$)|"
     r"\bread[-\s]only\b|"
     r"\bnot\s+asking\s+(?:you\s+)?(?:for|to)\s+(?:a\s+|any\s+)?(?:change|write|set|apply)|"
-    r"\bjust\s+asking\b|\bwithout\s+(?:applying|changing|touching|writing)\b",
+    r"\bjust\s+asking\b|\bwithout\s+(?:applying|changing|touching|writing)\b|"
+    # "HCM03 := HCM02 + 0.15A - just check, no put", "hcm 4 => 0.3 ? (q only)", "--dry-run"
+    r"\bno\s+(?:put|caput|send)\b|\(\s*q(?:uestion)?\s+only\s*\)|\bquestion\s+only\b|"
+    r"--?dry-?run\b|\bdry[\s-]run\b",
     re.I,
 )
 

@@ -194,6 +194,7 @@ def said_plainly(text: str) -> str:
     work = _THE_WHOLE_OF.sub("", work)
     # "show me how the beam current looked yesterday": the current, its history
     work = _HOW_IT_LOOKED.sub(lambda m: m["what"], work)
+    work = _HOW_DID_IT_LOOK.sub(lambda m: m["what"], work)  # "how did the lifetime behave"
     # "what energy are we running at today?", "which fill pattern is it today": today said of
     # the present asks the value now, not a history since midnight
     if _TODAY_IN_THE_PRESENT.search(work) and not _PAST_OR_SPAN.search(work):
@@ -1012,9 +1013,16 @@ _THE_WHOLE_OF = re.compile(
     re.I,
 )
 _HOW_IT_LOOKED = re.compile(
-    r"\bhow\s+(?!(?:often|much|many|long|far|high|low|fast|big|large|small)\b)"
+    # "how did the lifetime behave yesterday evening?": the auxiliary is no part of the thing
+    r"\bhow\s+(?:(?:did|does|do|has|have)\s+)?(?!(?:often|much|many|long|far|high|low|fast|big|"
+    r"large|small)\b)"
     r"(?P<what>(?:the\s+)?[^?.;,!]{1,60}?)\s+(?:looked|behaved|evolved|developed|fared|performed|"
     r"(?:has|have)\s+been\s+(?:doing|behaving|looking)|was\s+(?:doing|behaving|looking))\b",
+    re.I,
+)
+_HOW_DID_IT_LOOK = re.compile(
+    r"\bhow\s+(?:did|does|do)\s+(?P<what>(?:the\s+)?[^?.;,!]{1,60}?)\s+(?:look|behave|evolve|"
+    r"develop|fare|perform)\b",
     re.I,
 )
 _TODAY_IN_THE_PRESENT = re.compile(

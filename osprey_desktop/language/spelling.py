@@ -118,7 +118,6 @@ _CHAT_SPELLINGS = {
     "tnx": "thanks",
     "plz": "please",
     "pls": "please",
-    "ty": "thanks",
     # the shorthand of a shift's notes ("rd QF45 SP", "SP hist 3h, no chg")
     "rd": "read",
     "hist": "history",
@@ -130,6 +129,7 @@ _CHAT_SPELLINGS = {
     "u": "you",
     "ur": "your",
     "r": "are",
+    "cn": "can",
     "cud": "could",
     "wud": "would",
     "shud": "should",

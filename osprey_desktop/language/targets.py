@@ -131,6 +131,8 @@ def without_slot_words(phrase: str, intent: str, reference: Reference | None) ->
         phrase = _COMPARATIVE.sub(" ", phrase)
     if reference is not None and reference.kind == "archive":
         phrase = without_reference_words(phrase)
+    # "give me the mean and the min": who it is given to names no channel
+    phrase = re.sub(r"^\W*(?:me|us)\b", " ", phrase, flags=re.I)
     return " ".join(phrase.split()).strip(" ,.?!")
 
 

@@ -79,3 +79,44 @@ def test_a_thanks_before_a_request_is_only_its_lead():
 )
 def test_a_change_held_for_someones_word_is_for_later(text, held):
     assert later_moment(text) == held
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "per the handover, HCM05 was moved to 0.35 A by the previous shift",
+        "QF 3 has been set to 121 A",
+    ],
+)
+def test_a_change_reported_as_done_is_taken_in(text):
+    assert parse(text).intent == "conversation"
+
+
+def test_a_change_held_for_a_sign_off_said_before_it_is_for_later():
+    from osprey_desktop.language.later_changes import held_for_someone
+
+    text = "the shift leader has to OK it first, but I want to set QF25 to 121.5 A"
+    assert held_for_someone(text) == "has to OK it first"
+
+
+@pytest.mark.parametrize(
+    ("text", "targets", "when"),
+    [
+        ("yesterday evening: plot the lifetime", ("the lifetime",), "yesterday evening"),
+        ("this morning - what was the max current?", ("current",), "this morning"),
+    ],
+)
+def test_a_time_said_first_is_the_time_of_the_request(text, targets, when):
+    request = parse(text)
+    assert request.targets == targets and request.time is not None
+    assert request.time.words == when
+
+
+def test_how_a_thing_behaved_asks_its_history():
+    request = parse("how did the lifetime behave yesterday evening?")
+    assert request.intent in ("history", "statistic") and request.targets == ("the lifetime",)
+
+
+def test_ty_is_thanks_alone_and_nothing_else_beside_other_words():
+    assert parse("ok ty").intent == "conversation"
+    assert parse("ty at 06:48").intent != "conversation"
