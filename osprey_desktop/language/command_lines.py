@@ -3,7 +3,8 @@
 * a read tool before names: "caget SR:DCCT:Current", "pvget -v SR:TUNE:X", "camonitor X",
   "cainfo X" → "read ..." (its options are the tool's, never the request's);
 * a write tool before a name and a value: "caput SR04C:VCM11:Current:SP 0.3", "pvput X=0.3"
-  → "set X to 0.3"; without a value ("caput X") → "set X", whose value is asked;
+  → "set X to 0.3"; without a value ("caput X") → "set X", whose value is asked; with another
+  channel's value read by the shell ("caput A $(caget -t B)") → "set A to the same value as B";
 * an assignment that changes by an amount: "hcm20 += 0.1" → "increase hcm20 by 0.1",
   "hcm20 -= 0.1" → "decrease hcm20 by 0.1", "qf1 *= 1.01" → "scale qf1 by 1.01",
   "qf1 /= 2" → "scale qf1 by 0.5"; alone after a change ("no, -= 0.1") the change is of "it".
@@ -24,6 +25,12 @@ _READ_TOOL = re.compile(
     rf"^\W*(?:caget|pvget|cainfo|pvinfo|camonitor|pvmonitor){_OPTIONS}\s+(?P<rest>\S.*)$",
     re.I | re.S,
 )
+#: "caput A $(caget -t B)": the value another channel holds, read by the shell first
+_WRITE_OF_A_READ = re.compile(
+    rf"^\W*(?:caput|pvput){_OPTIONS}\s+(?P<name>[^\s=]+)\s*=?\s*[\"']?\$\(\s*(?:caget|pvget)"
+    rf"{_OPTIONS}\s+(?P<source>[^\s)]+)\s*\)[\"']?\s*[.!]*$",
+    re.I | re.S,
+)
 _WRITE_TOOL = re.compile(
     rf"^\W*(?:caput|pvput){_OPTIONS}\s+(?P<name>[^\s=]+)"
     rf"(?:\s*=\s*|\s+)?(?P<value>{_VALUE})?(?P<unit>\s*[a-zµ%]{{1,4}})?\s*[.!]*$",
@@ -40,6 +47,9 @@ _VERBS = {"+=": "increase", "-=": "decrease", "−=": "decrease", "*=": "scale",
 
 def command_lines_said_plainly(text: str) -> str:
     """``text`` with the command-line forms above said in words (unchanged when none fits)."""
+    copied = _WRITE_OF_A_READ.match(text)
+    if copied is not None:
+        return f"set {copied['name']} to the same value as {copied['source']}"
     written = _WRITE_TOOL.match(text)
     if written is not None:
         value = written["value"]
@@ -48,6 +58,9 @@ def command_lines_said_plainly(text: str) -> str:
         return f"set {written['name']} to {value}{written['unit'] or ''}"
     read = _READ_TOOL.match(text)
     if read is not None:
+        names = read["rest"].split()
+        if len(names) > 1 and all(":" in n for n in names):
+            return f"read {', '.join(names)}"  # "caget A B": each name its own item
         return f"read {read['rest']}"
     return _ASSIGNED.sub(_assignment, text)
 

@@ -32,6 +32,7 @@ from osprey_desktop.language.pronoun_follow_ups import (
 from osprey_desktop.language.quantities import NUM_PATTERN, Quantity
 from osprey_desktop.language.questions import asks_for_limits
 from osprey_desktop.language.request import Request, Vocabulary, parse_request
+from osprey_desktop.language.rewordings import proposal_asked_for
 from osprey_desktop.language.slot_follow_ups import slots_replaced
 
 __all__ = ["follow_up"]
@@ -106,6 +107,13 @@ def follow_up(
     if previous.changes and _ASSENT.match(new.text):
         # "yes, go ahead" after a change: that change again, to approve
         return replace(previous, text=new.text)
+    if previous.intent == "knowledge" and _ASSENT.match(new.text):
+        # "ok, do it then" after "is it ok if I raise the RF voltage to 2.7 MV?": the change
+        # asked about, now asked for (the question answered by the one who asked it)
+        said = proposal_asked_for(f"{previous.text.rstrip(' ?.!')}? yes, do it")
+        again = parse_request(said, vocabulary) if said != previous.text else None
+        if again is not None and again.changes:
+            return replace(again, text=new.text, refers_back=True)
     way = _ONLY_A_WAY.match(new.text)
     if (
         way

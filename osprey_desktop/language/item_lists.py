@@ -7,7 +7,8 @@
 * a head before a colon shared by every item ("booster: current / extraction energy"): each
   item is the head's ("booster current, booster extraction energy"); a head that is an
   occasion ("before our next scan:", "for the handover:") is no part of the items;
-* "whether the vacuum in sector 9 looks fine" asks for the vacuum in sector 9.
+* "whether the vacuum in sector 9 looks fine" asks for the vacuum in sector 9;
+* device numbers after their family and a colon ("ID gaps: 04, 07 and 11") are devices.
 """
 
 from __future__ import annotations
@@ -18,6 +19,13 @@ from osprey_desktop.language.lexicon import PLOT_VERBS, READ_VERBS
 
 __all__ = ["items_said_as_a_list"]
 
+#: "ID gaps: 04, 07 and 11": device numbers listed after their family and its noun, never a
+#: value after a colon
+_NUMBERS_OF_A_FAMILY = re.compile(
+    r"(?P<head>\b[A-Za-z]{1,5}\s+[a-z]{3,}s)\s*:\s*"
+    r"(?=\d{1,3}\s*(?:,|&|\band\b)\s*\d{1,3}(?:\s*(?:,|&|\band\b)\s*\d{1,3})*\s*[.?!]*\s*$)",
+    re.I,
+)
 _BULLET = re.compile(r"^\s*(?:[-*•·‣–]|\d{1,2}[.)])\s+")
 # "Step 3: VCM 35 — read, then zero", "2) vertical correctors sector 10: 0.05 A each", "Change 1
 # of 2: VCM 12 = -0.15 A": a label a checklist or an e-log numbers its lines with
@@ -105,6 +113,7 @@ def items_said_as_a_list(text: str) -> str:
         said = _INLINE_NUMBERS.sub(", ", said).strip(" ,")
     said = _lines_joined(said) if "\n" in said else _NUMBERED_LINE.sub("", said, count=1)
     said = _SPACED_SLASH.sub(", ", said)
+    said = _NUMBERS_OF_A_FAMILY.sub(r"\g<head> ", said)  # "ID gaps: 04, 07 and 11"
     said = _WHETHER_FINE.sub(lambda m: m["what"], said)
     said = _OCCASION.sub("", said, count=1)
     said = _ANNOUNCED.sub(lambda m: f"{m['lead']} {m['items']}".strip(), said, count=1)

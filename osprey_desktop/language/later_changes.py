@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["LATER", "held_for_someone", "later_moment"]
+__all__ = ["LATER", "held_back", "later_moment"]
 
 _DAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 #: words that place something after now
@@ -27,15 +27,17 @@ LATER = re.compile(
     r"(?![\d])(?!\s+(?:yesterday|last|this\s+morning)\b))",
     re.I,
 )
-#: "Bob wants HCM 18 at 0.4 A but wait for his ok", "... until she says so": a change held
-#: for someone's word, whatever else the message says
+#: "Bob wants HCM 18 at 0.4 A but wait for his ok", "... until she says so", "not now": a
+#: change held back, whatever else the message says
 _SOMEONES_WORD = re.compile(
     r"\b(?:wait(?:ing)?|hold(?:ing)?\s+off)\s+(?:for|until)\s+(?:his|her|their|my|our|the|[a-z]+'s)\s+"
     r"(?:ok(?:ay)?|go(?:-ahead)?|go\s+ahead|approval|signal|word|call|confirmation|green\s+light)\b|"
     r"\b(?:until|till|once)\s+(?:he|she|they|i|we|[a-z]+)\s+(?:says?|gives?)\s+(?:so|ok(?:ay)?|the\s+go)\b|"
     # "the shift leader has to OK it first", "needs her sign-off first"
     r"\b(?:has|have|needs?)\s+to\s+(?:ok|okay|approve|sign\s+off(?:\s+on)?)\s+(?:it|this|that)?\s*first\b|"
-    r"\bneeds?\s+(?:his|her|their|the\s+[a-z]+'s)\s+(?:ok|okay|approval|sign-?off)\s+first\b",
+    r"\bneeds?\s+(?:his|her|their|the\s+[a-z]+'s)\s+(?:ok|okay|approval|sign-?off)\s+first\b|"
+    # "put qd22 to 96 but not now", "not yet: HCM 3 to 0.2"
+    r"\bnot\s+(?:now|yet|right\s+now)\b",
     re.I,
 )
 #: a clock time ("at 18:00") placing a change, unless the value is the one it had then
@@ -52,10 +54,10 @@ _SOMETHING_ELSE_LATER = re.compile(
 )
 
 
-def held_for_someone(text: str) -> str | None:
-    """The words holding a change for someone's word ("wait for his ok", "the shift leader
-    has to OK it first"), or None: said anywhere in the message, even in a clause the
-    request itself leaves out."""
+def held_back(text: str) -> str | None:
+    """The words holding a change back ("not now", "wait for his ok", "the shift leader has
+    to OK it first"), or None: said anywhere in the message, even in a clause the request
+    itself leaves out."""
     word = _SOMEONES_WORD.search(text)
     return " ".join(word[0].split()) if word is not None else None
 
@@ -63,7 +65,7 @@ def held_for_someone(text: str) -> str | None:
 def later_moment(text: str) -> str | None:
     """The words placing the change ``text`` asks at a later moment, or None ("set QF 1 to
     121 at 18:00" -> "at 18:00"; "put QF 1 back to its 18:00 value" -> None)."""
-    word = held_for_someone(text)
+    word = held_back(text)
     if word is not None:
         return word
     if _VALUE_OF_A_MOMENT.search(text):

@@ -62,8 +62,15 @@ def _unit_after(text: str, end: int) -> tuple[str | None, int]:
 def _is_target_number(text: str, start: int, end: int | None = None) -> bool:
     """A number that names a device or a place ("sector 5", "BPM 12", "first three")."""
     before = text[:start].rstrip().lower()
-    if re.search(rf"\b(?:{'|'.join(PLACE_WORDS)})\s+\d+\s*(?:to|through|thru|-|and)$", before):
-        # "sectors 2 to 4"; not "the undulator in sector 9 to 25 mm": a unit makes it a value
+    ranged = re.search(
+        rf"\b(?:{'|'.join(PLACE_WORDS)})\s+(?P<first>\d+)\s*(?:to|through|thru|-|and)$", before
+    )
+    if ranged:
+        # "sectors 2 to 4"; not "the undulator in sector 9 to 25 mm": a unit makes it a value,
+        # and so does a number no range could end on ("the correctors in sector 8 to zero")
+        said = read_number(text[start:end]) if end is not None else None
+        if said is not None and (said <= int(ranged["first"]) or said != int(said)):
+            return False
         unit = re.match(r"\s*([a-zA-Zµ%]+)\b", text[end:]) if end is not None else None
         return unit is None or unit.group(1) in ("x", "y", "X", "Y") or not lookup_unit(unit[1])
     last = re.findall(r"[a-z]+$", before)

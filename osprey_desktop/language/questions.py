@@ -224,8 +224,15 @@ _HELP = re.compile(
 
 
 def asks_for_help(text: str) -> bool:
-    """ "What can you do?", "help": a question about what the assistant can do."""
-    return bool(_HELP.search(_LEAD.sub("", " ".join(text.lower().split())).strip()))
+    """ "What can you do?", "help": a question about what the assistant can do; also as the
+    last clause after what the operator tells ("hi! first shift today, what can you do?")."""
+    lowered = " ".join(text.lower().split())
+    if _HELP.search(_LEAD.sub("", lowered).strip()):
+        return True
+    if re.search(r"\d", lowered):
+        return False  # "set HCM 3 to 0.2, what can you do": a request comes first
+    last = re.split(r"[,;.!]\s+|\s[-–—]\s", lowered.rstrip(" ?!."))[-1]
+    return last != lowered.rstrip(" ?!.") and bool(_HELP.fullmatch(_LEAD.sub("", last).strip()))
 
 
 _THANKS = re.compile(
@@ -533,6 +540,13 @@ _GIVEN = re.compile(
 _A_VALUE = re.compile(r"(?<![a-z])[-+]?\d*\.?\d+\s*(?:%|[a-zµ]{1,4}\b)?")
 
 
+#: "...? yes, do it", "...? I think so, please copy it over", "... - go ahead": the question
+#: answered by the one asking it, and the change asked
+_ANSWERED_BY_THE_ASKER = re.compile(
+    r"[?.!,;]\s*(?:actually,?\s+)?(?:(?:yes|yeah|yep|ok(?:ay)?),?\s+|i\s+(?:think|guess)\s+so,?\s+)"
+    r"(?:please\s+)?(?:do\s+(?:it|that|so)|go\s+ahead|copy\s+it(?:\s+over)?|make\s+it\s+so|"
+    r"set\s+it|apply\s+it)\b[\s.!]*$"
+)
 #: "not sure HCM26 should be at 0.7 A, explain what's normal": a value doubted, asked about
 _DOUBTED = re.compile(
     r"^\W*(?:i'?m\s+|i\s+am\s+)?(?:not\s+sure|unsure|i\s+doubt|(?:i'?m\s+)?wondering|i\s+wonder)\s+"
@@ -603,6 +617,8 @@ def asks_for_limits(text: str) -> bool:
     the beam current over the last hour" is a statistic of its history, not this."""
     # "HCM18 lim?", "vcm lims": the limits, shortened
     lowered = _LIMITS_SHORT.sub("limits", " ".join(text.lower().split()))
+    if _ANSWERED_BY_THE_ASKER.search(lowered):
+        return False  # "is it ok if I set HCM 12 to 0.25 A? yes, do it": the change is asked
     # "max_step for QF 3?": a policy's key, as a config file spells it
     lowered = re.sub(r"\b(max|min)_(step|value|limit|change)s?\b", r"\1 \2", lowered)
     if (

@@ -527,9 +527,12 @@ _AMOUNT_UNKNOWN = re.compile(
 # request
 _DO_IT_AFTER = re.compile(
     r"[?.!,;]\s*(?:actually,?\s+|on\s+second\s+thoughts?,?\s+)?(?:(?:yes|yeah|yep),?\s+)?"
+    # "should VCM 11 be the same as VCM 10? I think so, please copy it over"
+    r"(?:i\s+(?:think|guess|believe)\s+so,?\s+)?"
     r"(?:so\s+|then\s+|ok(?:ay)?,?\s+)?(?:(?:please|pls|kindly)\s+)?"
     r"(?:(?:could|can|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+)?)?(?:go\s+ahead\s+and\s+)?"
-    r"(?:do|sett?|make|apply|change|execute|perform)\s+(?:it|that|this|so|the\s+change)\b"
+    r"(?:(?:do|sett?|make|apply|change|execute|perform)\s+(?:it|that|this|so|the\s+change)\b|"
+    r"copy\s+(?:it|that|this)(?:\s+(?:over|across))?\b|go\s+ahead\b)"
     r"(?:\s+(?:please|pls|for\s+me|now|then|instead|so))*[\s?.!]*$",
     re.I,
 )
@@ -538,11 +541,14 @@ _PROPOSAL_LEAD = re.compile(
     r"(?:that\s+)?)?(?:(?:i|we)\s+(?:should|need\s+to|have\s+to|must|ought\s+to|want\s+to)\s+"
     # "should I maybe lower VCM 25 by 0.1? actually yes, please do it": asked, then answered
     r"(?=[a-z]+\s)|(?:should|shall|can|could)\s+(?:i|we)\s+(?:maybe\s+|perhaps\s+|just\s+)?"
-    r"(?=[a-z]+\s))?",
+    # "is it ok if I set HCM 12 to 0.25 A? yes, do it", "would it hurt to ...? go ahead"
+    r"(?=[a-z]+\s)|(?:is|would)\s+it\s+(?:be\s+)?(?:ok(?:ay)?|fine|alright|safe|a\s+problem)\s+"
+    r"(?:if\s+(?:i|we)|to)\s+(?=[a-z]+\s)|would\s+it\s+hurt\s+to\s+(?=[a-z]+\s))?",
     re.I,
 )
 
 
+_SHOULD_IT_BE = re.compile(r"^\W*should\s+(?P<what>[^?,;]+?)\s+be\s+(?=the\s+same\b|equal\b)", re.I)
 _STRENGTH_OF = re.compile(
     r"(?:(?<=\braise\s)|(?<=\blower\s)|(?<=\breduce\s)|(?<=\bincrease\s)|(?<=\bdecrease\s)|"
     r"(?<=\bchange\s)|(?<=\bset\s)|(?<=\badjust\s))(?:the\s+)?(?:field\s+)?strength\s+(?:of\s+)?",
@@ -695,9 +701,12 @@ def proposal_asked_for(text: str) -> str:
         return said
     head = work[: asked.start()]
     lead = _PROPOSAL_LEAD.match(head)
-    if not (lead and lead.group(0).strip(" ,")) and not head.rstrip().endswith("?"):
+    questioned = head.rstrip().endswith("?") or work[asked.start() :].lstrip().startswith("?")
+    if not (lead and lead.group(0).strip(" ,")) and not questioned:
         return said  # "..., so please set that": a request that says its own change
     proposal = head[lead.end() if lead else 0 :].strip(" ,;?")
+    # "should VCM 11 be the same as VCM 10? I think so, ...": the device made what it should be
+    proposal = _SHOULD_IT_BE.sub(r"make \g<what> ", proposal)
     return proposal if re.search(r"[a-z]{2}", proposal, re.I) else said
 
 

@@ -82,6 +82,8 @@ def has_change_verb(text: str) -> bool:
     """True when ``text`` uses a change verb as a verb ("set X to 5", not "the set value")."""
     ws = words(text)
     for i, w in enumerate(ws):
+        if w == "zero" and i > 0 and ws[i - 1] in ("to", "at", "from", "is", "be"):
+            continue  # "the correctors in sector 8 to zero": the value, not the verb
         if stem(w) in _CHANGE_STEMS and (i == 0 or ws[i - 1] not in NOUN_MARKERS):
             return True
     return False

@@ -299,9 +299,19 @@ def _is_value(kind: str, m: re.Match[str], text: str, index: _TextIndex) -> bool
         return True  # an assignment is a command whatever follows
     if mark == "at":
         return False  # "HCM01 at 1.5 A" states a value, it does not ask for one
-    if mark == "to" and _ENDS_WITH_NUMBER.search(clause):
+    ended = _ENDS_WITH_NUMBER.search(clause) if mark == "to" else None
+    if ended is not None and not _no_range_end(ended.group(0), m.group("num")):
         return False  # "sectors 2 to 4", "from 10:00 to 12:00": a range
     return unit is None or lookup_unit(unit) is not None
+
+
+def _no_range_end(before: str, said: str) -> bool:
+    """ "the correctors in sector 8 to 0 A": a number no range from ``before`` ends on (not
+    above it, or not whole) is a value."""
+    if ":" in before:
+        return False  # "from 10:00 to 12:00"
+    start, end = read_number(before.strip()), read_number(said.strip())
+    return start is not None and end is not None and (end <= start or end != int(end))
 
 
 def _after_name(

@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from osprey_desktop.language.later_changes import held_for_someone, later_moment
+from osprey_desktop.language.later_changes import held_back, later_moment
 from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
 from osprey_desktop.language.request import leading_verb
 from osprey_desktop.language.words import CHANGE_VERBS, has_change_verb, stem, words
@@ -195,7 +195,7 @@ def change_for_later(text: str) -> str | None:
     # "set HCM 3 to 0.1 A later": a "later" ending the change, which its canonical form
     # leaves out ("for the exposures tonight, please raise ..." places only its reason)
     last = re.search(r"\blater(?:\s+(?:on|today|tonight))?\W*$", text, re.I)
-    held = later_moment(said) or held_for_someone(text)
+    held = later_moment(said) or held_back(text)
     return held or (" ".join(last[0].split()).strip(" .!?") if last else None)
 
 

@@ -29,3 +29,59 @@ async def test_a_change_asked_about_is_never_proposed(session, text):
     result = await session.submit(text, "t1")
 
     assert result.pending_approval is None and "channel_write" not in steps(result)
+
+
+def proposed(result) -> dict[str, float]:
+    payload = (result.pending_approval or {}).get("resume_payload") or {}
+    return {op["channel"]: op["new_value"] for op in payload.get("operations") or []}
+
+
+@pytest.mark.parametrize(
+    ("text", "channel", "value"),
+    [
+        ("is it ok if I set HCM 12 to 0.25 A? yes, do it", "SR04C:HCM12:Current:SP", 0.25),
+        (
+            "should I maybe lower VCM 25 by 0.1? actually yes, please do it",
+            "SR09C:VCM25:Current:SP",
+            -0.1,
+        ),
+    ],
+)
+async def test_a_change_asked_about_then_asked_for_is_proposed(session, text, channel, value):
+    result = await session.submit(text, "t1")
+
+    assert proposed(result) == {channel: pytest.approx(value)}
+    await session.resume("t1", False)
+
+
+async def test_a_copy_asked_about_then_asked_for_reads_its_source_first(session):
+    text = "should VCM 11 be the same as VCM 10? I think so, please copy it over"
+    result = await session.submit(text, "t1")
+
+    assert steps(result)[:3] == ["channel_finding", "channel_read", "channel_write"]
+    assert set(proposed(result)) == {"SR04C:VCM11:Current:SP"}
+    await session.resume("t1", False)
+
+
+async def test_do_it_after_a_question_about_a_change_asks_that_change(session):
+    first = await session.submit("is it ok if I raise the RF voltage to 2.7 MV?", "t1")
+    assert first.pending_approval is None
+
+    again = await session.submit("ok, do it then", "t1")
+
+    assert proposed(again) == {"SR:RF:Voltage:SP": pytest.approx(2.7)}
+    await session.resume("t1", False)
+
+
+async def test_a_group_given_a_value_without_a_verb_is_a_change_of_each(session):
+    result = await session.submit("all vertical correctors in sector 8 to zero", "t1")
+
+    assert proposed(result) == {f"SR08C:VCM{n}:Current:SP": 0.0 for n in (22, 23, 24)}
+    await session.resume("t1", False)
+
+
+@pytest.mark.parametrize("text", ["put qd22 to 96 but not now", "not now: put qd22 96"])
+async def test_a_change_not_now_is_not_proposed(session, text):
+    result = await session.submit(text, "t1")
+
+    assert result.pending_approval is None and "channel_write" not in steps(result)

@@ -81,3 +81,32 @@ async def test_a_full_name_the_ring_lacks_is_asked_about_never_read(session, tex
 
     assert steps(result)[-1] == "clarify" and "channel_read" not in steps(result)
     assert "in the channel list" in result.response
+
+
+async def test_a_put_of_a_value_read_by_the_shell_copies_it(session):
+    result = await session.submit(
+        "caput SR03C:VCM08:Current:SP $(caget -t SR03C:VCM07:Current:SP)", "t1"
+    )
+
+    assert steps(result)[:3] == ["channel_finding", "channel_read", "channel_write"]
+    assert set(proposed(result)) == {"SR03C:VCM08:Current:SP"}
+    await session.resume("t1", False)
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("caget SR:DCCT:Current SR:DCCT:Lifetime", {"SR:DCCT:Current", "SR:DCCT:Lifetime"}),
+        (
+            "ID gaps: 04, 07 and 11",
+            {"SR04C:ID04:Gap:RB", "SR07C:ID07:Gap:RB", "SR11C:ID11:Gap:RB"},
+        ),
+    ],
+)
+async def test_several_names_or_numbers_are_each_read(session, text, read):
+    from osprey_desktop.cli.common import found_channels
+
+    result = await session.submit(text, "t1")
+
+    assert result.pending_approval is None and "channel_write" not in steps(result)
+    assert {c["name"] for c in found_channels(result)} == read

@@ -77,7 +77,7 @@ def test_a_thanks_before_a_request_is_only_its_lead():
         ("set QF 3 to 121 A once she says so", "once she says so"),
     ],
 )
-def test_a_change_held_for_someones_word_is_for_later(text, held):
+def test_a_change_held_backs_word_is_for_later(text, held):
     assert later_moment(text) == held
 
 
@@ -93,10 +93,10 @@ def test_a_change_reported_as_done_is_taken_in(text):
 
 
 def test_a_change_held_for_a_sign_off_said_before_it_is_for_later():
-    from osprey_desktop.language.later_changes import held_for_someone
+    from osprey_desktop.language.later_changes import held_back
 
     text = "the shift leader has to OK it first, but I want to set QF25 to 121.5 A"
-    assert held_for_someone(text) == "has to OK it first"
+    assert held_back(text) == "has to OK it first"
 
 
 @pytest.mark.parametrize(
@@ -120,3 +120,7 @@ def test_how_a_thing_behaved_asks_its_history():
 def test_ty_is_thanks_alone_and_nothing_else_beside_other_words():
     assert parse("ok ty").intent == "conversation"
     assert parse("ty at 06:48").intent != "conversation"
+
+
+def test_what_can_you_do_after_a_greeting_asks_for_help():
+    assert parse("hi! first shift today, what can you do?").intent == "conversation"
