@@ -5,6 +5,8 @@ as Y" with an offset, a scale or a role.
   "QF19 -> whatever QF17 is sitting at", "make horizontal corrector 8 agree with corrector
   9", "have VCM 14 take on the same setting as number 15" (a number alone is of the family
   named before it);
+* the point between two devices: "put QF 9 halfway between QF 7 and QF 11" is their average;
+* a device's reference value said alone: "QF 29 back to nominal" is its nominal value;
 * a device's setting made what it reads back: "match the RF voltage setpoint to its
   readback", "rf volt sp ← rb", "... to what the readback shows";
 * a share of another device's value: "ID11 gap = half the ID09 gap", "set QF 3 to twice QF
@@ -26,7 +28,11 @@ __all__ = ["copies_said_plainly"]
 
 def copies_said_plainly(text: str) -> str:
     """``text`` with the forms of the module docstring said as copies."""
-    work = _SHOULD_BE_ANOTHER.sub(r"set \g<what> to the same value as \g<source>", text)
+    # "put QF 9 halfway between QF 7 and QF 11": the average of the two
+    work = _HALFWAY.sub(" to the average of ", text)
+    # "QF 29 back to nominal pls", "set QF 29 to nominal": its nominal value
+    work = _TO_NOMINAL.sub(lambda m: f"{m['to']} its {m['ref'].lower()} value", work)
+    work = _SHOULD_BE_ANOTHER.sub(r"set \g<what> to the same value as \g<source>", work)
     work = _WHATEVER_IT_IS.sub(r" to the same value as \g<source>", work)
     work = _SET_IT_AFTER.sub("", work) if _SAME_VALUE.search(work) else work
     work = re.sub(r"\bagrees?\s+with\b", "match", work, flags=re.I)
@@ -45,6 +51,16 @@ def copies_said_plainly(text: str) -> str:
     return _SCALED_COPY.sub(_scaled_copy, work)
 
 
+_HALFWAY = re.compile(
+    r"\s+(?:(?:to|at)\s+)?(?:(?:exactly|right)\s+)?(?:halfway|half-way|midway|in\s+the\s+middle)\s+"
+    r"between\s+(?=(?:the\s+)?[A-Za-z]{1,5}\s?\d{1,3}\b)",
+    re.I,
+)
+_TO_NOMINAL = re.compile(
+    r"\b(?P<to>(?:back\s+)?to)\s+(?:its\s+|their\s+|the\s+)?(?P<ref>nominal|design|default|golden)\b"
+    r"(?!\s+(?:values?|settings?|setpoints?|currents?|gaps?)\b)",
+    re.I,
+)
 _SHOULD_BE_ANOTHER = re.compile(
     r"\b(?P<what>(?:the\s+)?[A-Za-z]{1,5}\s?\d{1,3}(?:\s+(?:setpoint|sp|current|gap))?)\s+(?:should|must|"
     r"needs?\s+to|has\s+to|ought\s+to)\s+(?:be|equal|match)\s+(?:the\s+same\s+as\s+|equal\s+to\s+)?"

@@ -107,6 +107,22 @@ def follow_up(
     if previous.changes and _ASSENT.match(new.text):
         # "yes, go ahead" after a change: that change again, to approve
         return replace(previous, text=new.text)
+    relative = _RELATIVE_TO_IT.search(new.text) if new.changes else None
+    if relative and not previous.changes and len(previous.targets) == 1:
+        # "put ID 7 3 mm above that" after "ID 5 gap?": above the ID 5 gap
+        said = (
+            new.text[: relative.start("it")] + previous.targets[0] + new.text[relative.end("it") :]
+        )
+        again = parse_request(said, vocabulary)
+        if again.intent == "copy":
+            return replace(again, text=new.text, refers_back=True)
+    device = _DEVICE_NAMED.search(previous.text) if previous.intent == "knowledge" else None
+    if device and new.changes and re.search(r"\b(?:it|that|this)\b", new.text, re.I):
+        # "fine, set it to 0.3 then" after "is 0.3 A too much for HCM 4?": HCM 4 is "it"
+        said = re.sub(r"\b(?:it|that|this)\b", device.group(0), new.text, count=1, flags=re.I)
+        again = parse_request(said, vocabulary)
+        if again.changes and again.targets:
+            return replace(again, text=new.text, refers_back=True)
     if previous.intent == "knowledge" and _ASSENT.match(new.text):
         # "ok, do it then" after "is it ok if I raise the RF voltage to 2.7 MV?": the change
         # asked about, now asked for (the question answered by the one who asked it)
@@ -355,6 +371,21 @@ def follow_up(
             again = parse_request(said, vocabulary)
             if again.intent == "restore":
                 return replace(again, text=new.text)
+    other = _OTHER_ONE.match(new.text)
+    if other and vocabulary is not None and not previous.changes:
+        # "now the other plane" after a plot of the horizontal orbit: the vertical one
+        said = " ".join(previous.targets).lower()
+        plane = (
+            "vertical"
+            if re.search(r"\b(?:horizontal|horiz|x|hcm\w*)\b", said)
+            else "horizontal"
+            if re.search(r"\b(?:vertical|vert|y|vcm\w*)\b", said)
+            else None
+        )
+        if plane is not None:
+            return follow_up(
+                previous, parse_request(f"now the {plane} one", vocabulary), vocabulary
+            )
     plane_only = _PLANE_ONLY.match(new.canonical)
     timed = None
     if plane_only is None and new.time is not None:
@@ -517,6 +548,22 @@ _PLANE_ONLY = re.compile(
     r"(?:\s+(?:one|ones|plane|side))?(?:\s+(?P<too>too|as\s+well|also))?\W*$",
     re.I,
 )
+#: "3 mm above that", "0.1 A below it": another device's value, the one just read
+_RELATIVE_TO_IT = re.compile(
+    r"\b(?:above|below|over|under|(?:higher|lower|more|less|wider|narrower)\s+than)\s+"
+    r"(?P<it>that|it|this)\b",
+    re.I,
+)
+#: a device's name in what was asked ("HCM 4" of "is 0.3 A too much for HCM 4?")
+_DEVICE_NAMED = re.compile(
+    r"\b(?!(?:is|at|to|by|of|in|on|or|and|be|as|it|if|so|up|for|the|was)\b)[A-Za-z]{2,5}\s?\d{1,3}\b"
+    r"(?![.:]\d)",
+    re.I,
+)
+_OTHER_ONE = re.compile(
+    r"^\W*(?:(?:and|now|ok(?:ay)?|then)\W+)*(?:the\s+)?other\s+(?:plane|one|side)(?:\s+please)?\W*$",
+    re.I,
+)
 _ANOTHER_KIND = re.compile(
     r"^\W*(?:and|what\s+about|how\s+about|same\s+for)\s+(?P<kind>(?:a|an)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
     r"\s*[?.!]*$",
@@ -595,7 +642,7 @@ def _in_plane(target: str, plane: str, vocabulary: Vocabulary) -> str:
 
 
 _SIGN_FLIP = re.compile(
-    r"^\W*(?:(?:no|ok(?:ay)?|oops|sorry)\W+)*(?:(?:make\s+(?:it|that)|it\s+should\s+be|go)\s+)?"
+    r"^\W*(?:(?:no|ok(?:ay)?|oops|sorry|now|then|and)\W+)*(?:(?:make\s+(?:it|that)|it\s+should\s+be|go)\s+)?"
     r"(?:minus|negative|the\s+other\s+sign|the\s+opposite\s+sign|(?:the\s+)?(?:other|opposite)\s+"
     r"(?:way(?:\s+round)?|direction))(?:\s+(?:instead|then|please))?\W*$"
     r"|^\W*flip\s+(?:it|the\s+sign)\W*$",

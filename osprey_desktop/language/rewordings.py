@@ -260,6 +260,9 @@ def said_plainly(text: str) -> str:
     # an apology or a doubt about the asking, around the request
     work = _APOLOGY_AFTER.sub("", work)
     work = _DOUBT_BEFORE.sub("", work)
+    # "how often did ... go above 5e-9 in the last 2 days? is that normal?": the judgement of
+    # what the answer shows, asked after the request; "QF 41 up 1 A. Nothing else.": its end
+    work = _JUDGED_AFTER.sub(r"\g<end>", work)
     # "VCM 35 — read, then zero", "QF 3: check, then raise by 1 A": a device, then what to do
     # with it, each verb without its object
     work = _TOPIC_THEN_VERBS.sub(
@@ -497,6 +500,12 @@ _NAMED_IN_PARENTHESES = re.compile(
 )
 _APOLOGY_AFTER = re.compile(
     r"\s*[,;]?\s*\b(?:sorry|apologies)(?:\s+(?:if|for)\b[^,;.?!]*)?[\s.!]*$", re.I
+)
+_JUDGED_AFTER = re.compile(
+    r"(?P<end>[?.!])\s*(?:(?:and\s+)?(?:is|was)\s+(?:that|this|it)\s+(?:normal|ok(?:ay)?|expected|"
+    r"usual|unusual|bad|good|fine|a\s+problem|too\s+(?:much|many|often))|nothing\s+else|that'?s\s+"
+    r"(?:all|it))\s*[?.!]*\s*$",
+    re.I,
 )
 _DOUBT_BEFORE = re.compile(
     r"^\W*(?:sorry,?\s+)?(?:i'?m\s+not\s+(?:sure|certain)|i\s+(?:guess|suppose))"

@@ -206,6 +206,15 @@ def _missing_information(goals: Sequence[Any], text: str, state: Mapping[str, An
     return None
 
 
+def _decides_against(capability: Any, typed: str) -> bool:
+    """A capability with a request form of its own (``claims``) that its own reading of the
+    typed request says is not meant."""
+    if not callable(getattr(capability, "claims", None)):
+        return False
+    decides = getattr(capability, "mentioned_in", None)
+    return callable(decides) and decides(typed) is False
+
+
 def _providers(goals: Sequence[Any], capabilities: Sequence[Any]) -> list[Any]:
     """The capabilities that make what the goals require (the time step of a history): what
     they lack is asked as early as what the goals lack."""
@@ -359,8 +368,12 @@ class BuiltinPlanner:
         if request.intent in ("conversation", "knowledge", "unknown"):
             return primary, []  # answered, or asked about (ask_clarification names the word)
         by_name = {c.name: c for c in capabilities}
-        primary = request.canonical or primary  # joined names, absolute clock times
+        typed, primary = primary, request.canonical or primary  # joined names, clock times
         matches = match_capabilities(primary, capabilities)
+        # a capability that reads whole requests itself ("investigation") decides on the words
+        # typed: "how often did the lifetime drop below 8 h" counts a threshold over the
+        # history, which the canonical form (its threshold apart) no longer shows
+        matches = [m for m in matches if not _decides_against(by_name[m.name], typed)]
         text = primary
         if not matches:
             corrected = correct_spelling(primary, capabilities)  # "whats teh lifetiem"

@@ -77,6 +77,13 @@ _EVENT_WORDS = re.compile(
     r"spike(?:d|s)?|glitch(?:ed|es)?|trip(?:ped|s)?|excursions?)\b",
     re.I,
 )
+#: "how often did the lifetime drop below 8 h": a threshold counted over the history (the
+#: history's statistic), not the events of a signal
+_THRESHOLD_CROSSED = re.compile(
+    r"\b(?:fell|fall|falls|drop(?:ped|s)?|rose|rise|rises|went|go|goes|gone|jump(?:ed|s)?|dip(?:ped|s)?)"
+    r"\s+(?:below|under|above|over|beyond|past)\s+[-+]?\.?\d",
+    re.I,
+)
 # "vacuum in sector 3 vs sector 7", "compare sectors 3 and 7": a comparison across sectors
 _SECTORS_COMPARED = re.compile(
     r"\bsector\s*\d{1,2}\b.*\b(?:vs\.?|versus|against|compared\s+(?:to|with)|than|and|with)\s+"
@@ -219,7 +226,7 @@ def investigation_kind(text: str) -> IntentKind | None:
         return "alarms"
     if _CORRELATION.search(text) and _TIME_WORDS.search(text):
         return "correlation"
-    if _EVENTS.search(text) and _EVENT_WORDS.search(text):
+    if _EVENTS.search(text) and _EVENT_WORDS.search(text) and not _THRESHOLD_CROSSED.search(text):
         return "events"
     if (
         _STATISTICS.search(text)

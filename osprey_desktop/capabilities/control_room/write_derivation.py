@@ -177,9 +177,12 @@ _COPY_FROM = re.compile(
 # "set dipole 4 current to its golden value", "restore the quads to their reference settings"
 _REFERENCE_WORDS = r"golden|reference|saved|stored|design|nominal|default"
 _COPY_REFERENCE = re.compile(
-    r"\b(?:set|restore|put|bring|return|reset|revert|change|move)\s+(?P<target>.+?)\s+(?:back\s+)?"
+    # "QF29 back to its nominal value please": a verb, or "back" said without one
+    r"(?:\b(?:set|restore|put|bring|return|reset|revert|change|move)\s+|^\W*(?=[^,;]+?\s+back\s+to\b))"
+    r"(?P<target>.+?)\s+(?:back\s+)?"
     rf"to\s+(?:its|their|the)?\s*(?P<ref>{_REFERENCE_WORDS})\s+"
-    r"(?:value|values|setting|settings|setpoint|setpoints|current|currents)\s*[.!?]*$",
+    r"(?:value|values|setting|settings|setpoint|setpoints|current|currents)"
+    r"(?:\s*,?\s*(?:please|pls|thanks))?\s*[.!?]*$",
     re.I | re.S,
 )
 
@@ -432,10 +435,11 @@ _NEEDS: dict[re.Pattern[str], tuple[re.Pattern[str], re.Pattern[str]]] = {
         ),
     ),
     _COPY_REFERENCE: (
-        re.compile(r"\b(?:set|restore|put|bring|return|reset|revert|change|move)\s", re.I),
+        re.compile(r"\b(?:set|restore|put|bring|return|reset|revert|change|move|back)\s", re.I),
         re.compile(
             rf"\sto\s+(?:its|their|the)?\s*(?:{_REFERENCE_WORDS})\s+(?:value|values|setting|"
-            r"settings|setpoint|setpoints|current|currents)\s*[.!?]*$",
+            r"settings|setpoint|setpoints|current|currents)(?:\s*,?\s*(?:please|pls|thanks))?"
+            r"\s*[.!?]*$",
             re.I,
         ),
     ),

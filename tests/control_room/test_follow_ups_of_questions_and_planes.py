@@ -1,0 +1,91 @@
+"""Whole turns: a follow-up after a question about a change, after a read, after a plot of
+one plane; a count of threshold crossings answered from the history; a reference value said
+alone; the point halfway between two devices."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.turns import steps
+
+
+def proposed(result) -> dict[str, float]:
+    payload = (result.pending_approval or {}).get("resume_payload") or {}
+    return {op["channel"]: op["new_value"] for op in payload.get("operations") or []}
+
+
+async def test_it_after_a_question_about_a_device_is_that_device(session):
+    await session.submit("is 0.3 A too much for HCM 4?", "t1")
+
+    again = await session.submit("fine, set it to 0.3 then", "t1")
+
+    assert proposed(again) == {"SR02C:HCM04:Current:SP": pytest.approx(0.3)}
+    await session.resume("t1", False)
+
+
+async def test_above_that_after_a_read_is_a_copy_of_what_was_read(session, machine):
+    await session.submit("ID 5 gap?", "t1")
+
+    again = await session.submit("put ID 7 3 mm above that", "t1")
+
+    assert steps(again)[:3] == ["channel_finding", "channel_read", "channel_write"]
+    source = machine.value("SR05C:ID05:Gap:SP")
+    assert proposed(again) == {"SR07C:ID07:Gap:SP": pytest.approx(source + 3)}
+    await session.resume("t1", False)
+
+
+async def test_the_other_plane_after_a_plot_plots_the_other_plane(session):
+    from osprey_desktop.cli.common import found_channels
+
+    await session.submit("plot the horizontal orbit in sector 4 over the last hour", "t1")
+
+    again = await session.submit("now the other plane", "t1")
+
+    assert "archiver_retrieval" in steps(again)
+    names = {c["name"] for c in found_channels(again)}
+    assert names and all(n.endswith(":Y") for n in names)
+
+
+async def test_the_other_way_after_a_change_by_an_amount_is_that_amount_back(session):
+    first = await session.submit("raise the ID 9 gap by 3 mm", "t1")
+    await session.resume("t1", False)
+    before = proposed(first)["SR09C:ID09:Gap:SP"]
+
+    again = await session.submit("now the other way", "t1")
+
+    assert proposed(again) == {"SR09C:ID09:Gap:SP": pytest.approx(before - 6)}
+    await session.resume("t1", False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "how often did the lifetime drop below 8 h in the last 24 h?",
+        "how often did the vacuum in sector 7 go above 5e-9 in the last 2 days? is that normal?",
+    ],
+)
+async def test_a_count_of_threshold_crossings_is_read_from_the_history(session, text):
+    result = await session.submit(text, "t1")
+
+    assert steps(result) == [
+        "channel_finding",
+        "time_range_parsing",
+        "archiver_retrieval",
+        "respond",
+    ]
+
+
+@pytest.mark.parametrize("text", ["QF 29 back to nominal pls", "set QF 29 to nominal"])
+async def test_nominal_said_alone_is_the_nominal_value(session, text):
+    result = await session.submit(text, "t1")
+
+    assert proposed(result) == {"SR08C:QF29:Current:SP": pytest.approx(120.0)}
+    await session.resume("t1", False)
+
+
+async def test_halfway_between_two_devices_is_their_average(session, machine):
+    result = await session.submit("put QF 9 halfway between QF 7 and QF 11", "t1")
+
+    low, high = machine.value("SR02C:QF07:Current:SP"), machine.value("SR03C:QF11:Current:SP")
+    assert proposed(result) == {"SR03C:QF09:Current:SP": pytest.approx((low + high) / 2)}
+    await session.resume("t1", False)
