@@ -46,7 +46,10 @@ _WHETHER_FINE = re.compile(
 # "before our next scan:", "for the handover:", "quick check before injection:": an occasion
 _OCCASION = re.compile(
     r"^\s*(?:(?:quick\s+)?(?:check\s+)?(?:before|after|for|ahead\s+of|prior\s+to|during)\s+"
-    r"(?:the|our|my|a|an|this|that|tonight'?s|today'?s)\b[^:;,.?!]{0,40}):\s*",
+    r"(?:the|our|my|a|an|this|that|tonight'?s|today'?s)\b[^:;,.?!]{0,40}"
+    # "Next steps:", "Plan for the night:", "To do:": a heading that names the list itself
+    r"|(?:(?:the\s+)?(?:next|following|remaining|my|our)\s+)?(?:steps?|plan|tasks?|actions?|to-?dos?|"
+    r"changes|items|checklist|jobs|list)(?:\s+for\s+[^:;,.?!]{1,30})?):\s*",
     re.I,
 )
 # "booster: current / extraction energy": a head of one to three words, and a list after it

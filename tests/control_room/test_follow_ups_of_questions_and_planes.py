@@ -89,3 +89,32 @@ async def test_halfway_between_two_devices_is_their_average(session, machine):
     low, high = machine.value("SR02C:QF07:Current:SP"), machine.value("SR03C:QF11:Current:SP")
     assert proposed(result) == {"SR03C:QF09:Current:SP": pytest.approx((low + high) / 2)}
     await session.resume("t1", False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "raise the RF voltage by 0.1 MV and QF 21 by 0.5 A",
+        "RF voltage up by 0.1 MV; then raise QF 21 by 0.5 A",
+    ],
+)
+async def test_a_described_channel_and_a_named_device_each_get_their_change(session, text):
+    result = await session.submit(text, "t1")
+
+    assert proposed(result) == {
+        "SR:RF:Voltage:SP": pytest.approx(2.6),
+        "SR06C:QF21:Current:SP": pytest.approx(120.5),
+    }
+    await session.resume("t1", False)
+
+
+async def test_a_heading_that_names_the_list_is_no_part_of_its_items(session):
+    text = "Next steps:\n1. HCM 10 to 0.2 A\n2. HCM 11 to -0.2 A\n3. HCM 12 to 0.1 A"
+    result = await session.submit(text, "t1")
+
+    assert proposed(result) == {
+        "SR04C:HCM10:Current:SP": pytest.approx(0.2),
+        "SR04C:HCM11:Current:SP": pytest.approx(-0.2),
+        "SR04C:HCM12:Current:SP": pytest.approx(0.1),
+    }
+    await session.resume("t1", False)

@@ -1124,7 +1124,7 @@ class ChannelFindingCapability(ControlRoomCapability):
         async with consulted(database, text, writable=writable):
             try:  # raises ClarificationRequired, never guesses
                 names, _, note = (
-                    _each_written(database, text) if writable and not source else None
+                    each_written(database, text) if writable and not source else None
                 ) or find_channels_noted(
                     database, text, writable=writable, max_write_channels=max_channels_per_write()
                 )
@@ -1293,7 +1293,7 @@ def _commands_for_state(text: str, names: list[str]) -> list[str]:
     return commands or names
 
 
-def _each_written(database: ChannelDatabase, text: str) -> tuple[list[str], str, str] | None:
+def each_written(database: ChannelDatabase, text: str) -> tuple[list[str], str, str] | None:
     """The setpoints of a write that gives several channels their own values ("set the RF
     frequency to 499.655 MHz and the RF voltage to 2.6 MV"), each value's words found on their
     own; None when it gives one value, or when any of them finds nothing sure (the whole

@@ -519,13 +519,17 @@ def _target_question(request: str, state: str | None = None) -> MissingAfterLook
     ("open") for channels the list gives units (numbers: "open the ID04 gap" needs a value).
     The plan then finds the candidates and asks; it never reaches the write."""
     from osprey_desktop.capabilities.control_room.channel_finding import (
+        each_written,
         find_channels_noted,
         max_channels_per_write,
     )
 
     try:
         database = _channel_database()
-        names, _, _ = find_channels_noted(
+        # "raise the RF voltage by 0.1 MV and QF 21 by 0.5 A": each value's channels found
+        # on their own, as the finding step finds them
+        each = each_written(database, request)
+        names, _, _ = each or find_channels_noted(
             database, request, writable=True, max_write_channels=max_channels_per_write()
         )
     except ClarificationRequired as exc:
