@@ -82,6 +82,11 @@ _SPOKEN_OPENING = re.compile(
 )
 
 
+_HEDGE_AFTER = re.compile(
+    r"(?<=[\w%])[\s,]+(?:i\s+(?:guess|think|suppose|reckon|believe)|maybe|perhaps|probably)"
+    r"(?=\s*[?.!]*\s*$)",
+    re.I,
+)
 _ACKNOWLEDGED_FIRST = re.compile(
     r"^\W*(?:fine|good|great|perfect|cool|nice|excellent|thanks|thank\s+you|got\s+it|understood)"
     r"\s*[,.!;:]\s*(?:(?:then|now|so|and)\b\s*,?\s*)?(?=\S)",
@@ -119,6 +124,8 @@ def without_fillers(text: str) -> str:
     cleaned = _HESITATION_BETWEEN_VALUES.sub(lambda m: f"{m['value']}, no, ", text)
     cleaned = " ".join(_HESITATION.sub(" ", cleaned).split())
     cleaned = _SPOKEN_OPENING.sub("", cleaned)
+    # "by 0.05 MV I guess?", "0.2 A, I think": a hedge said after the words it hedges
+    cleaned = _HEDGE_AFTER.sub("", cleaned)
     cleaned = _ADDRESSED.sub(" ", cleaned).strip()
     # "fine, then open it to 24 mm", "great, now plot it": an acknowledgement before a request
     acknowledged = _ACKNOWLEDGED_FIRST.sub("", cleaned)

@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from osprey_desktop.language.lexicon import DOWN_WORDS, ROLE_WORDS, UP_WORDS
 from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, as_typed, read_number
+from osprey_desktop.language.parsed_request import TimeSlot
 from osprey_desktop.language.pronoun_follow_ups import (
     change_called_off,
     change_of_what_was_read,
@@ -49,7 +50,8 @@ _ONLY_A_VALUE = re.compile(
     rf"plenty)|(?:could|can|would)\s+you\s+(?:please\s+)?do\s+(?:that|it|this)(?:\s+instead)?\??))*"
     # "0.25, not 0.3": the value the new one replaces
     rf"(?:[\s,;]+(?:not|rather\s+than|instead\s+of)\s+(?:{NUM_PATTERN})\s*(?:%|[a-zµ]+)?)?"
-    rf"[\s.!]*$",
+    # "by 0.05 MV?" after "could you lower the RF voltage a little bit?": offered, asked
+    rf"[\s.!?]*$",
     re.I,
 )
 _SAME_FOR = re.compile(
@@ -107,6 +109,34 @@ def follow_up(
     if previous.changes and _ASSENT.match(new.text):
         # "yes, go ahead" after a change: that change again, to approve
         return replace(previous, text=new.text)
+    named_before = _DEVICE_JOINED.findall(previous.canonical) if previous.changes else []
+    named_now = _DEVICE_JOINED.findall(new.canonical)
+    if (
+        new.quantity is None
+        and (new.changes or new.verb is None)
+        and _SAID_INSTEAD.search(new.text)
+        and named_now != named_before
+        and len(named_now) == len(named_before) >= 1
+        and len(set(named_before)) == len(named_before)
+    ):
+        # "make it HCM 5 and VCM 5 instead" after "Set HCM 4 to 0.2 A and VCM 4 to -0.1 A":
+        # each device in the place of the one named there, with its value
+        canonical = re.sub(
+            _DEVICE_JOINED,
+            lambda m: named_now[named_before.index(m.group(0))],
+            previous.canonical,
+        )
+        again = parse_request(canonical, vocabulary)
+        if again.changes:
+            return replace(again, text=new.text, refers_back=True)
+    vaguer = _A_BIT_MORE.match(new.text)
+    if vaguer and previous.changes and previous.targets:
+        # "hmm, maybe a bit lower than that?" after "put QD 22 at 94.5 A": QD 22, how much
+        # lower is asked
+        said = f"make {' and '.join(previous.targets)} a bit {vaguer['cmp'].lower()}"
+        again = parse_request(said, vocabulary)
+        if again.changes:
+            return replace(again, text=new.text, refers_back=True)
     relative = _RELATIVE_TO_IT.search(new.text) if new.changes else None
     if relative and not previous.changes and len(previous.targets) == 1:
         # "put ID 7 3 mm above that" after "ID 5 gap?": above the ID 5 gap
@@ -393,6 +423,9 @@ def follow_up(
         plane_only = _PLANE_ONLY.match(new.canonical.replace(new.time.canonical, " "))
         timed = new.time
     if plane_only and vocabulary is not None and not previous.changes:
+        chosen = _one_of_both(previous, plane_only["plane"], new, timed)
+        if chosen is not None:
+            return chosen
         # "and the vertical one?" after "what's the horizontal tune?"
         swapped = tuple(_in_plane(t, plane_only["plane"], vocabulary) for t in previous.targets)
         if swapped != previous.targets:
@@ -544,8 +577,22 @@ _BOTH_TOGETHER = re.compile(
 )
 _PLANE_ONLY = re.compile(
     r"^\W*(?:(?:and|now|ok(?:ay)?|then|what\s+about|how\s+about|(?P<add>add|plus|with|also))\W+)*"
+    # "plot only the vertical one, last 24 h" after a trend of both tunes
+    r"(?:(?:plot|show|trend|graph|read)\s+)?(?:(?:only|just)\s+)?"
     r"(?:the\s+)?(?:in\s+)?(?P<plane>vertical|horizontal|vert|horiz|x|y)"
     r"(?:\s+(?:one|ones|plane|side))?(?:\s+(?P<too>too|as\s+well|also))?\W*$",
+    re.I,
+)
+_DEVICE_JOINED = re.compile(r"\b[A-Z]{1,5}\d{1,3}\b(?![:.]\d)")
+_SAID_INSTEAD = re.compile(
+    r"\b(?:instead|rather)\b|^\W*(?:no,?\s+)?(?:make\s+(?:it|that|them)|do)\s+", re.I
+)
+_A_BIT_MORE = re.compile(
+    r"^\W*(?:(?:hmm+|ok(?:ay)?|no|maybe|perhaps|actually|then|and|or)\W+)*"
+    r"(?:(?:make\s+(?:it|that)|go|just|rather)\s+)?(?:a\s+(?:bit|little|touch|tad|hair)|slightly|somewhat)\s+"
+    r"(?P<cmp>lower|higher|more|less|smaller|larger|bigger|wider|narrower|stronger|weaker)"
+    r"(?:\s+than\s+(?:that|this|it))?(?:[\s,]+(?:then|please|instead|maybe|perhaps|i\s+guess|"
+    r"i\s+think))*\W*$",
     re.I,
 )
 #: "3 mm above that", "0.1 A below it": another device's value, the one just read
@@ -620,6 +667,26 @@ _RESTORE_ONLY = re.compile(
 _THAT_MOMENT = frozenset(
     {"that", "that value", "then", "that one", "it", "what it was", "what it was then", ""}
 )
+
+
+_BOTH_OF = re.compile(r"\b(?:of\s+)?(?:both|all)\s+(?:the\s+)?(?P<noun>[a-z]+?)s\b", re.I)
+
+
+def _one_of_both(
+    previous: Request, plane: str, new: Request, timed: TimeSlot | None
+) -> Request | None:
+    """ "plot only the vertical one, last 24 h" after a trend of both tunes: the one asked."""
+    word = "horizontal" if plane.lower() in ("horizontal", "horiz", "x") else "vertical"
+    for target in previous.targets:
+        both = _BOTH_OF.search(target)
+        if both is None:
+            continue
+        lead = "plot " if previous.intent in ("plot", "history") else ""
+        when = timed or previous.time
+        said = f"{lead}the {word} {both['noun']} {when.canonical if when else ''}"
+        again = parse_request(said.strip())
+        return replace(again, text=new.text, refers_back=True) if again.targets else None
+    return None
 
 
 def _in_plane(target: str, plane: str, vocabulary: Vocabulary) -> str:

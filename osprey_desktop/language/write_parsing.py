@@ -300,7 +300,10 @@ def _is_value(kind: str, m: re.Match[str], text: str, index: _TextIndex) -> bool
     if mark == "at":
         return False  # "HCM01 at 1.5 A" states a value, it does not ask for one
     ended = _ENDS_WITH_NUMBER.search(clause) if mark == "to" else None
-    if ended is not None and not _no_range_end(ended.group(0), m.group("num")):
+    if ended is not None and (
+        re.search(r"\bfrom\s*$", clause[: ended.start()])  # "from zero up to 0.8": a move
+        or not _no_range_end(ended.group(0), m.group("num"))
+    ):
         return False  # "sectors 2 to 4", "from 10:00 to 12:00": a range
     return unit is None or lookup_unit(unit) is not None
 

@@ -118,3 +118,58 @@ async def test_a_heading_that_names_the_list_is_no_part_of_its_items(session):
         "SR04C:HCM12:Current:SP": pytest.approx(0.1),
     }
     await session.resume("t1", False)
+
+
+async def test_an_amount_offered_with_a_hedge_after_a_vague_change_is_that_change(session):
+    await session.submit("could you lower the RF voltage a little bit?", "t1")
+
+    again = await session.submit("by 0.05 MV I guess?", "t1")
+
+    assert proposed(again) == {"SR:RF:Voltage:SP": pytest.approx(2.45)}
+    await session.resume("t1", False)
+
+
+async def test_a_bit_lower_than_that_after_a_change_asks_how_much(session):
+    first = await session.submit("i need to put QD 22 at ninety four point five amps", "t1")
+    await session.resume("t1", False)
+    assert first.pending_approval is not None
+
+    again = await session.submit("hmm, maybe a bit lower than that?", "t1")
+
+    assert again.pending_approval is None and steps(again)[-1] == "clarify"
+    assert "says no amount" in again.response
+
+
+async def test_only_one_plane_of_both_is_that_plane(session):
+    from osprey_desktop.cli.common import found_channels
+
+    await session.submit("Trend of both tunes over the last 12 h; tell me if either drifted", "t1")
+
+    again = await session.submit("plot only the vertical one, last 24 h", "t1")
+
+    assert {c["name"] for c in found_channels(again)} == {"SR:TUNE:Y"}
+
+
+async def test_other_devices_instead_take_the_values_in_their_order(session):
+    first = await session.submit("Set HCM 4 to 0.2 A and VCM 4 to -0.1 A, one approval", "t1")
+    assert first.pending_approval is not None
+    await session.resume("t1", False)
+
+    again = await session.submit("make it HCM 5 and VCM 5 instead", "t1")
+
+    assert proposed(again) == {
+        "SR02C:HCM05:Current:SP": pytest.approx(0.2),
+        "SR02C:VCM05:Current:SP": pytest.approx(-0.1),
+    }
+    await session.resume("t1", False)
+
+
+async def test_instead_tell_me_after_a_change_reads_and_never_writes(session):
+    first = await session.submit("increase the I D four gap by two millimetres", "t1")
+    await session.resume("t1", False)
+    assert first.pending_approval is not None
+
+    text = "hmm, hold on, no, don't. Instead tell me what the I D four gap readback is"
+    again = await session.submit(text, "t1")
+
+    assert again.pending_approval is None and "channel_write" not in steps(again)
