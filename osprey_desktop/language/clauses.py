@@ -350,6 +350,8 @@ _REFUSED_CHANGE = re.compile(
 #: What may follow a refusal without asking anything: "understood?", "ok?", "thanks".
 _ACKNOWLEDGED = re.compile(
     r"^(?:(?:so|and|but|then)\s+)?(?:understood|ok(?:ay)?|right|got\s+it|clear|thanks?|thank\s+you|please|no|"
+    # "Note to self: ...", "... Acknowledge.": who it is for, and the asked acknowledgement
+    r"notes?\s+to\s+(?:self|myself|me)|acknowledged?|ack|confirm(?:ed)?|noted|roger|"
     r"whatever\s+[\w\s]+|for\s+now|today|tonight|this\s+shift|"
     # "..., and call me if the lifetime drops under 6 h": asked of a person, not of the machine
     r"(?:call|ping|phone|wake|page|text|tell|warn)\s+(?:me|us|the\s+\w+)\b.*|"

@@ -17,7 +17,7 @@ def _set(text: str) -> frozenset[str]:
 READ_VERBS = _set(
     """read show get check display give tell list fetch see report print look what whats
     monitor view pull query find gimme know provide quote quantify assess evaluate estimate
-    determine characterize characterise"""
+    determine characterize characterise record"""
 )
 PLOT_VERBS = _set("plot trend graph chart draw graphic graphics diagram overlay")
 HISTORY_WORDS = _set(

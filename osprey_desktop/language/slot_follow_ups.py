@@ -50,6 +50,11 @@ _DROPPED = re.compile(
     r"skip|drop|no\s+need\s+for)\s+(?:the\s+|that\s+)?(?P<what>[a-z]+)\s*(?:[,.;:!]|\s[—–-]\s)\s*",
     re.I,
 )
+_DROPPED_AFTER = re.compile(
+    r"(?:[,;]\s*|\s+(?:and|but)\s+|\s[—–-]\s)(?:never\s*mind|forget(?:\s+about)?|scrap|skip|drop|"
+    r"no\s+need\s+for|no)\s+(?:the\s+|that\s+)?(?P<what>[a-z]+)\s*[.!]*\s*$",
+    re.I,
+)
 _SHIFT = re.compile(
     r"\b(?P<count>\d+(?:\.\d+)?|an?|half\s+an?)\s*(?P<unit>minutes?|mins?|hours?|hrs?|h)\s+"
     r"(?P<way>later|earlier|before|after(?:wards)?|on|back|before\s+that|after\s+that)\b",
@@ -77,9 +82,13 @@ def slots_replaced(
     # "now sector 9" after a history of sector 4: "now" says next, not the present
     text = re.sub(r"^\W*now\b[\s,]+(?=(?:sector|cell)\s+\d)", "", text, flags=re.I)
     dropped = _DROPPED.match(text)
-    plot_dropped = bool(dropped and dropped["what"].lower() in PLOT_VERBS | {"plot", "plots"})
     if dropped:
         text = text[dropped.end() :]
+    else:
+        dropped = _DROPPED_AFTER.search(text)  # "just the number, skip the plot"
+        if dropped:
+            text = text[: dropped.start()]
+    plot_dropped = bool(dropped and dropped["what"].lower() in PLOT_VERBS | {"plot", "plots"})
     # "add sector 9": both places; "sector 9 as well" asks the same of sector 9 (the previous
     # answer is on the screen already)
     additive = _ADDED_TO.search(text) is not None

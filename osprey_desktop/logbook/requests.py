@@ -26,7 +26,7 @@ _POLITE = re.compile(
     re.I,
 )
 _ENTRY = re.compile(
-    r"^(?:(?:make|create|add|write|post|open|start)\s+(?:a\s+|an\s+|the\s+)?(?:new\s+)?"
+    r"^(?:(?:make|create|add|write|post|open|start|record|enter)\s+(?:a\s+|an\s+|the\s+)?(?:new\s+)?"
     r"(?:e-?log(?:book)?|log(?:book)?)\s+(?:entry|note)"
     r"|log\s+(?:this|that|it|these|those)\b"
     r"|log\s+(?:the|my|our)\s+[\w\s-]{0,40}?\b(?:plot|chart|orbit|values?|writes?|changes?|"

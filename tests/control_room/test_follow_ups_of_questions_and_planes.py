@@ -173,3 +173,17 @@ async def test_instead_tell_me_after_a_change_reads_and_never_writes(session):
     again = await session.submit(text, "t1")
 
     assert again.pending_approval is None and "channel_write" not in steps(again)
+
+
+async def test_just_the_number_skip_the_plot_reads_now(session):
+    await session.submit("plot IG 17 last hour", "t1")
+
+    again = await session.submit("just the number, skip the plot", "t1")
+
+    assert steps(again) == ["channel_finding", "channel_read", "respond"]
+
+
+async def test_record_a_logbook_entry_is_a_logbook_entry(session):
+    result = await session.submit("record a logbook entry: QF 3 changed", "t1")
+
+    assert steps(result)[0] == "logbook_entry"

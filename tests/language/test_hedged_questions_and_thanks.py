@@ -124,3 +124,16 @@ def test_ty_is_thanks_alone_and_nothing_else_beside_other_words():
 
 def test_what_can_you_do_after_a_greeting_asks_for_help():
     assert parse("hi! first shift today, what can you do?").intent == "conversation"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["do NOT touch QD 48 today. Acknowledge.", "Note to self: do NOT touch QD 48 today."],
+)
+def test_a_refusal_noted_and_acknowledged_is_taken_in(text):
+    assert parse(text).intent == "conversation"
+
+
+def test_record_the_values_reads_them():
+    request = parse("Step 4: record the set values of QF 1 and QD 2")
+    assert request.intent == "read" and not request.changes
