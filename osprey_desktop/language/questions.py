@@ -464,6 +464,13 @@ _SAFE_TO_CHANGE = re.compile(
     r"(?:for\s+(?:me|us)\s+)?(?:to|if\s+(?:i|we)|were\s+(?:i|we)\s+to)\s+(?:set|put|close|open|raise|"
     r"lower|move|increase|decrease|change|take|bring|drive|ramp|push|go)\b"
 )
+#: "can the RF voltage setpoint be written from this console?", "is QF 3 writable?": whether
+#: a channel can be written at all (no value given), asked of the write policy
+_WRITABLE_ASKED = re.compile(
+    r"^\W*(?:(?:can|could|may)\s+(?:the\s+)?[^?]{1,50}?\s+be\s+(?:written|set|changed|controlled)"
+    r"(?:\s+(?:from\s+(?:this|here|the)\b[^?\d]*|here|at\s+all|remotely|by\s+(?:me|us|you)))?"
+    r"|(?:is|are)\s+(?:the\s+)?[^?]{1,50}?\s+(?:writable|writeable|settable|read[-\s]only))\s*\?*\s*$"
+)
 #: "how would I set the ID 9 gap to 15 mm?", "how do I change HCM 3 to 0.4?": the way asked
 _HOW_TO_CHANGE = re.compile(
     r"^\W*how\s+(?:would|do|can|could|should|shall)\s+(?:i|we|one)\s+(?:go\s+about\s+)?"
@@ -662,6 +669,7 @@ def asks_for_limits(text: str) -> bool:
         _SAFE_TO_CHANGE.search(lowered)
         or _DEVICE_COULD_GO.search(lowered)
         or _HOW_TO_CHANGE.search(lowered)
+        or _WRITABLE_ASKED.search(lowered)
     ):
         return True  # "is it safe to close the ID 9 gap to 10 mm?", "could QD 30 go to 104 A?"
     asked = "?" in lowered or bool(

@@ -45,6 +45,12 @@ _INCIDENT = re.compile(
     r"(?:rf|cavity|klystron)\s+tripped|dumped)\b",
     re.I,
 )
+#: "has the beam current dropped since 20:00 yesterday?": how it went since then, a history
+_TREND_ASKED = re.compile(
+    r"\b(?:has|have)\s+(?:the\s+)?[\w\s]{0,30}?\b(?:dropped|fallen|fell|risen|rose|decreased|"
+    r"increased|gone\s+(?:up|down))\s+(?:since|over|during|in\s+the\s+last)\b",
+    re.I,
+)
 _CORRELATION = re.compile(
     r"\b(?:correlat\w*|follow(?:ed|s)?\s+(?:the\s+)?\w+|track(?:ed|s)?\s+(?:the\s+)?\w+|"
     r"relat(?:ed|ion)\s+(?:to|between)|caused\s+by|in\s+step\s+with)\b",
@@ -220,7 +226,7 @@ def investigation_kind(text: str) -> IntentKind | None:
         return None
     # "what was the current just before the beam loss at 04:25?": a value at that moment
     text = event_moments_said_as_clocks(text)
-    if _INCIDENT.search(text):
+    if _INCIDENT.search(text) and not _TREND_ASKED.search(text):
         return "incident"
     if _ALARM.search(text) and not _ALARM_LIMITS.search(text) and _only_overview_words(text):
         return "alarms"

@@ -85,3 +85,23 @@ async def test_a_change_not_now_is_not_proposed(session, text):
     result = await session.submit(text, "t1")
 
     assert result.pending_approval is None and "channel_write" not in steps(result)
+
+
+@pytest.mark.parametrize(
+    "text", ["can the RF voltage setpoint be written from this console?", "is QF 3 writable?"]
+)
+async def test_whether_a_channel_can_be_written_is_answered_from_the_write_policy(session, text):
+    result = await session.submit(text, "t1")
+
+    assert steps(result) == ["respond"] and "Write limits" in result.response
+
+
+async def test_has_it_dropped_since_a_moment_is_its_history_not_an_incident(session):
+    result = await session.submit("has the beam current dropped since 20:00 yesterday?", "t1")
+
+    assert steps(result) == [
+        "channel_finding",
+        "time_range_parsing",
+        "archiver_retrieval",
+        "respond",
+    ]
