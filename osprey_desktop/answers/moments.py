@@ -95,7 +95,8 @@ def moment_line(context: Any, channel: str) -> str:
     kind = (context.kinds or {}).get(channel)
     labels = list((context.enum_labels or {}).get(channel, []))
     zone = moment.tzinfo
-    same_day = moment.date() == context.end_date.date()
+    # a moment of another day than today says its date ("at 2026-11-23 08:00")
+    same_day = moment.date() == datetime.now(zone).date()
     when = f"{moment:%H:%M}" if same_day else f"{moment:%Y-%m-%d %H:%M}"
     found = sample_at(
         context.timestamps.get(channel, []),

@@ -172,6 +172,7 @@ from osprey_desktop.language.time_words import (
     iso_times_spaced,
     spoken_clock_times,
     spoken_times,
+    weekday_clock_times,
 )
 from osprey_desktop.language.times import find_clock_spans, replace_clock_spans
 from osprey_desktop.language.units import lookup_unit
@@ -647,6 +648,8 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
     work = said_plainly(work)  # "put them on one plot", "give 0.2 A to VCM 9", ...
     work = spoken_times(work)  # "a quarter past nine", "an hour and a half ago"
     work = duration_statistics(work)  # "one hour average of X": X's average over the last hour
+    # "ID 11 gap on Monday morning at 8", "lifetime at 9.30 last Thursday": that day's clock
+    work = weekday_clock_times(work, now)
     work = hours_of_past_moments(work, now)  # "what was X at 7": the last 7 o'clock
     work = bare_durations(work)  # "ig 7 trend 24h": the last 24 h
     # "incraese QF 3 by 1 A", "plto the lifetime": a verb one slip of typing away

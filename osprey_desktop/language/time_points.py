@@ -130,6 +130,12 @@ _DAY_MONTH_RE = re.compile(
 _MONTH_DAY_RE = re.compile(
     r"\b" + _MONTH_RE + r"\s+(\d{1,2})(?:st|nd|rd|th)?(?!\s*[:h]\d)(?:,?\s+(\d{4}))?\b"
 )
+#: "on the 25th", "since the 3rd": a day of this month (of the last, while it is still ahead)
+_DAY_OF_MONTH_RE = re.compile(
+    r"(?:(?<=\bon\s)|(?<=\bsince\s)|(?<=\bfrom\s)|(?<=\buntil\s)|(?<=\btill\s)|(?<=\bbefore\s)|"
+    r"(?<=\bafter\s)|(?<=\bto\s))the\s+(\d{1,2})(?:st|nd|rd|th)\b"
+    r"(?!\s+(?:of\s+)?" + _MONTH_RE + r")"
+)
 _DAY_WORD_RE = re.compile(r"\b(the day before yesterday|yesterday|today|tonight|now)\b")
 _WEEKDAY_RE = re.compile(r"\b(?:(last|on)\s+)?(" + "|".join(_WEEKDAYS) + r")\b")
 _AGO_RE = re.compile(
@@ -213,6 +219,9 @@ def _date_points(lowered: str, current: datetime) -> list[Point]:
     for m in _MONTH_DAY_RE.finditer(lowered):
         day = _month_date(int(m.group(2)), m.group(1), m.group(3), today, m.group(0))
         points.append(Point(m.start(), m.end(), m.group(0), "date", day=day))
+    for m in _DAY_OF_MONTH_RE.finditer(lowered):
+        day = _day_of_month(int(m.group(1)), today, m.group(0))
+        points.append(Point(m.start(), m.end(), m.group(0), "date", day=day))
     for m in _DAY_WORD_RE.finditer(lowered):
         word = m.group(1)
         if word == "now":
@@ -254,6 +263,14 @@ def _month_date(day: int, month_word: str, year: str | None, today: date, text: 
     candidate = _make_date(today.year, month, day, text)
     # Without a year, the most recent past occurrence.
     return candidate if candidate <= today else _make_date(today.year - 1, month, day, text)
+
+
+def _day_of_month(day: int, today: date, text: str) -> date:
+    """The day of this month, or of the month before when it is still ahead."""
+    if day <= today.day:
+        return _make_date(today.year, today.month, day, text)
+    first = today.replace(day=1) - timedelta(days=1)  # the last day of the month before
+    return _make_date(first.year, first.month, day, text)
 
 
 def _merge_day_and_clock(lowered: str, points: list[Point]) -> list[Point]:

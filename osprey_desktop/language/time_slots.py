@@ -37,7 +37,12 @@ _TIME_WORDS = re.compile(
     r"|\b(?:yesterday|(?:earlier\s+)?today|overnight|tonight|last\s+night|last\s+week|"
     r"(?:during|in)\s+the\s+night|"
     r"this\s+(?:morning|afternoon|evening|week|shift)|(?:the|this|last|past)\s+weekend)\b"
-    r"|\bnow\b(?=.*\bthan\b)",
+    r"|\bnow\b(?=.*\bthan\b)"
+    # "since Friday", "last Thursday", "on Monday morning", "on the 25th", "since the 3rd"
+    r"|\b(?:(?:since|from|until|till|before|after|on|last|this\s+past)\s+)?(?:last\s+)?"
+    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+    r"(?:\s+(?:morning|afternoon|evening|night))?\b"
+    r"|\b(?:on|since|from|until|till|before|after)\s+the\s+\d{1,2}(?:st|nd|rd|th)\b",
     re.I,
 )
 NOW_THAN_THEN = re.compile(

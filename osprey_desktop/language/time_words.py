@@ -19,7 +19,7 @@ Operators say clock times and durations in words the parsers of times do not rea
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, time, timedelta
 
 from osprey_desktop.language.lexicon import CHANGE_VERBS, STATISTIC_WORDS
 from osprey_desktop.language.numbers import (
@@ -215,6 +215,55 @@ def spoken_clock_times(text: str) -> str:
         return _spoken_clock(found)
 
     return _SPOKEN_CLOCK.sub(clock, text)
+
+
+_WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WEEKDAY = rf"(?P<wd>{'|'.join(_WEEKDAY_NAMES)})"
+_WEEKDAY_CLOCK = r"(?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))?(?:\s*(?P<ap>[ap]\.?m\.?))?(?![\w:.]?\d)"
+#: "on Monday morning at 8", "last Thursday at 14:30", "at 9.30 last Thursday": a clock time of
+#: a day of the week
+_DAY_THEN_HOUR = re.compile(
+    rf"\b(?P<lead>(?:on|last)\s+)?{_WEEKDAY}(?:\s+(?P<part>morning|afternoon|evening|night))?\s+"
+    rf"(?:at\s+)?{_WEEKDAY_CLOCK}",
+    re.I,
+)
+_HOUR_THEN_DAY = re.compile(
+    rf"\bat\s+{_WEEKDAY_CLOCK}\s+(?:on\s+)?(?P<lead>last\s+)?{_WEEKDAY}"
+    r"(?:\s+(?P<part>morning|afternoon|evening|night))?\b",
+    re.I,
+)
+
+
+def weekday_clock_times(text: str, now: datetime | None) -> str:
+    """``text`` with a clock time of a day of the week said as a date and a clock time ("on
+    Monday morning at 8" -> "at 2026-11-23 08:00"): the most recent such day whose time has
+    passed; a bare hour of a twelve-hour clock without a part of the day is left as typed."""
+    if now is None:
+        return text
+
+    def said(found: re.Match[str]) -> str:
+        hour, minute = int(found["h"]), int(found["m"] or 0)
+        part = (found["part"] or "").lower()
+        meridiem = (found["ap"] or "").lower().replace(".", "")
+        if meridiem:
+            if not 1 <= hour <= 12:
+                return found.group(0)
+            hour = hour % 12 + (12 if meridiem == "pm" else 0)
+        elif part:
+            hour = hour % 12 + (0 if part == "morning" else 12)
+        elif 1 <= hour <= 12 and found["m"] is None:
+            return found.group(0)  # "on Monday at 8": 08:00 or 20:00, asked
+        if hour > 23:
+            return found.group(0)
+        back = (now.weekday() - _WEEKDAY_NAMES.index(found["wd"].lower())) % 7
+        if back == 0 and (found["lead"] or "").strip().lower() == "last":
+            back = 7
+        day = now.date() - timedelta(days=back)
+        if datetime.combine(day, time(hour, minute), tzinfo=now.tzinfo) > now:
+            day -= timedelta(days=7)
+        return f"at {day.isoformat()} {hour:02d}:{minute:02d}"
+
+    return _HOUR_THEN_DAY.sub(said, _DAY_THEN_HOUR.sub(said, text))
 
 
 _ISO_T = re.compile(r"\b(\d{4}-\d{2}-\d{2})[Tt](\d{1,2}:\d{2}(?::\d{2})?)(?![\d.Z+])")

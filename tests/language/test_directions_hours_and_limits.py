@@ -96,3 +96,40 @@ def test_a_value_or_a_step_asked_of_the_limits_is_a_question_for_the_write_polic
 
 def test_a_change_whose_limits_are_its_condition_is_no_question():
     assert not asks_for_limits("is 0.4 inside the limits for hcm12? if so set it")
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("ID 11 gap on Monday morning at 8", "at 2026-11-23 08:00"),
+        ("lifetime at 9.30 last Thursday", "at 2026-11-19 09:30"),  # today is a Thursday
+        ("QF 3 on Wednesday at 14:30", "at 2026-11-25 14:30"),
+        ("QF 3 on Thursday at 16:00", "at 2026-11-19 16:00"),  # today's 16:00 is still ahead
+    ],
+)
+def test_a_clock_time_of_a_day_of_the_week_is_that_day(text, said):
+    request = parse(text)
+    assert request.time is not None and request.time.canonical == said
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("plot HCM 14 since Friday", "2026-11-20 00:00", None),
+        ("spread of the QF 5 readback since the 25th", "2026-11-25 00:00", None),
+        ("HCM 20 sp on the 25th at 10:00", None, "2026-11-25 10:00"),
+        ("lifetime since the 28th", "2026-10-28 00:00", None),  # the 28th is still ahead
+    ],
+)
+def test_days_of_the_week_and_of_the_month_are_times(text, start, end):
+    request = parse(text)
+    assert request.time is not None
+    found = parse_time_range(request.time.canonical, now=NOW)
+    if start:
+        assert f"{found.start:%Y-%m-%d %H:%M}" == start
+    if end:
+        assert f"{found.end:%Y-%m-%d %H:%M}" == end
+
+
+def test_an_ordinal_of_a_device_is_no_day_of_the_month():
+    assert parse("the 2nd corrector in sector 3").time is None
