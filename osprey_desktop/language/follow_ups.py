@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from osprey_desktop.language.corrections import correction_of
 from osprey_desktop.language.lexicon import DOWN_WORDS, ROLE_WORDS, UP_WORDS
 from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, as_typed, read_number
 from osprey_desktop.language.parsed_request import TimeSlot
@@ -89,6 +90,10 @@ def follow_up(
     if signed != new.text:
         # "no –0.25", "→ −0.1 A": a minus typed as a dash is the value's sign, never a pause
         new = replace(parse_request(signed, vocabulary), text=signed)
+    corrected = correction_of(previous, new, vocabulary)
+    if corrected is not None:
+        # "wrong one, I meant HCM 14", "you read the wrong gauges, I wanted sector 8"
+        return corrected
     if previous.changes and _LIMITS_OF_THAT.search(new.text) and previous.quantity is not None:
         # "wait, is that even inside the limits?" after "HCM 4 to 0.5 A": the write policy's
         # answer for that change (nothing is written)
@@ -129,6 +134,19 @@ def follow_up(
         again = parse_request(canonical, vocabulary)
         if again.changes:
             return replace(again, text=new.text, refers_back=True)
+    share = _A_SHARE_OF_THAT.match(new.text)
+    earlier = previous.quantity
+    if (
+        share
+        and previous.changes
+        and earlier is not None
+        and earlier.kind in ("relative", "percent")
+        and earlier.value
+    ):
+        # "too much, half of that" after "increase the RF frequency by 1 kHz": by 0.5 kHz
+        factor = _SHARES[share["share"].lower()]
+        said = " and ".join(previous.targets)
+        return _written(previous, new, replace(earlier, value=earlier.value * factor), said)
     vaguer = _A_BIT_MORE.match(new.text)
     if vaguer and previous.changes and previous.targets:
         # "hmm, maybe a bit lower than that?" after "put QD 22 at 94.5 A": QD 22, how much
@@ -587,6 +605,13 @@ _DEVICE_JOINED = re.compile(r"\b[A-Z]{1,5}\d{1,3}\b(?![:.]\d)")
 _SAID_INSTEAD = re.compile(
     r"\b(?:instead|rather)\b|^\W*(?:no,?\s+)?(?:make\s+(?:it|that|them)|do)\s+", re.I
 )
+_SHARES = {"half": 0.5, "a third": 1 / 3, "a quarter": 0.25, "twice": 2.0, "double": 2.0}
+_A_SHARE_OF_THAT = re.compile(
+    r"^\W*(?:(?:too\s+(?:much|big|large|far)|that'?s\s+too\s+(?:much|big)|no|hmm+|ok(?:ay)?)\W+)*"
+    r"(?:(?:make\s+it|do|just|only)\s+)?(?P<share>half|a\s+third|a\s+quarter|twice|double)\s+"
+    r"(?:of\s+)?(?:that|it|this)(?:\s+(?:then|please|instead))?\W*$",
+    re.I,
+)
 _A_BIT_MORE = re.compile(
     r"^\W*(?:(?:hmm+|ok(?:ay)?|no|maybe|perhaps|actually|then|and|or)\W+)*"
     r"(?:(?:make\s+(?:it|that)|go|just|rather)\s+)?(?:a\s+(?:bit|little|touch|tad|hair)|slightly|somewhat)\s+"
@@ -794,15 +819,27 @@ def _no_targets(request: Request) -> bool:
 def _with_new_time(previous: Request, new: Request) -> Request:
     """The previous request over the new turn's time."""
     assert new.time is not None
+    when = new.time.canonical
+    # "no, on Monday morning at 8": every word of the time as said (the planner reads the
+    # clock of a day with its own clock), not only the words read without one
+    said = _TIME_LEAD.sub("", new.text).strip(" ?.!")
+    if new.time.words.lower() in said.lower() and not parse_request(said).targets:
+        when = said
     canonical = previous.canonical
     if previous.time is not None and previous.time.canonical in canonical:
-        canonical = canonical.replace(previous.time.canonical, new.time.canonical, 1)
+        canonical = canonical.replace(previous.time.canonical, when, 1)
     else:
-        canonical = f"{canonical.rstrip(' ?.!')} {new.time.canonical}"
+        # "ID 11 gap now" asked again at another time: "now" is no longer asked
+        canonical = f"{_NOW_SAID.sub('', canonical).rstrip(' ?.!')} {when}"
     intent = "history" if previous.intent == "read" else previous.intent
     return replace(previous, text=new.text, intent=intent, time=new.time, canonical=canonical)
 
 
+_NOW_SAID = re.compile(r"\s+(?:right\s+)?now\b", re.I)
+_TIME_LEAD = re.compile(
+    r"^\W*(?:(?:no|nope|and|what\s+about|how\s+about|now|then|ok(?:ay)?|try|make\s+(?:it|that))\b\W*)+",
+    re.I,
+)
 _PLACE = (
     r"(?:sector|sectors|cell|cells|straight|arc)\s+\d+(?:\s*(?:to|through|-|and)\s*\d+(?![.\d]))?"
 )

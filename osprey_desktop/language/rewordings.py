@@ -263,6 +263,8 @@ def said_plainly(text: str) -> str:
     # "how often did ... go above 5e-9 in the last 2 days? is that normal?": the judgement of
     # what the answer shows, asked after the request; "QF 41 up 1 A. Nothing else.": its end
     work = _JUDGED_AFTER.sub(r"\g<end>", work)
+    # "no, 08:00 yesterday, not today": the time ruled out is no part of the request
+    work = _NOT_THAT_TIME.sub("", work)
     # "VCM 35 — read, then zero", "QF 3: check, then raise by 1 A": a device, then what to do
     # with it, each verb without its object
     work = _TOPIC_THEN_VERBS.sub(
@@ -500,6 +502,11 @@ _NAMED_IN_PARENTHESES = re.compile(
 )
 _APOLOGY_AFTER = re.compile(
     r"\s*[,;]?\s*\b(?:sorry|apologies)(?:\s+(?:if|for)\b[^,;.?!]*)?[\s.!]*$", re.I
+)
+_NOT_THAT_TIME = re.compile(
+    r"[,;]?\s+(?:and\s+)?not\s+(?:at\s+|on\s+)?(?:today|yesterday|tonight|this\s+(?:morning|afternoon|"
+    r"evening)|last\s+night|\d{1,2}:\d{2})\b(?=\s*[,;.!?]|\s*$)",
+    re.I,
 )
 _JUDGED_AFTER = re.compile(
     r"(?P<end>[?.!])\s*(?:(?:and\s+)?(?:is|was)\s+(?:that|this|it)\s+(?:normal|ok(?:ay)?|expected|"

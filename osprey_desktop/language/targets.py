@@ -133,6 +133,8 @@ def without_slot_words(phrase: str, intent: str, reference: Reference | None) ->
         phrase = without_reference_words(phrase)
     # "give me the mean and the min": who it is given to names no channel
     phrase = re.sub(r"^\W*(?:me|us)\b", " ", phrase, flags=re.I)
+    # "no, since yesterday", "no, 08:00 yesterday, not today": a correction's "no" names nothing
+    phrase = re.sub(r"^\W*(?:no|nope|not|yes|yeah|ok(?:ay)?)\W*$", " ", phrase, flags=re.I)
     return " ".join(phrase.split()).strip(" ,.?!")
 
 

@@ -34,6 +34,7 @@ _TIME_WORDS = re.compile(
     r"|(?<=\bits\s)\d{1,2}:\d{2}(?::\d{2})?\b"
     # a clock time made absolute ("its 7 am value")
     r"|\b\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}(?::\d{2})?\b"
+    r"|\b(?:(?:since|from|until|till|before|after|on)\s+)?the\s+day\s+before\s+yesterday\b"
     r"|\b(?:yesterday|(?:earlier\s+)?today|overnight|tonight|last\s+night|last\s+week|"
     r"(?:during|in)\s+the\s+night|"
     r"this\s+(?:morning|afternoon|evening|week|shift)|(?:the|this|last|past)\s+weekend)\b"

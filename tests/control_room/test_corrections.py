@@ -1,0 +1,95 @@
+"""Whole turns: a correction of the previous answer ("wrong one, I meant HCM 14", "you read the
+wrong gauges, I wanted sector 8", "wrong unit, in mbar please") is the request before with what
+was meant in the place of what was wrong; a change stays a change, a read a read."""
+
+from __future__ import annotations
+
+import pytest
+
+from osprey_desktop.cli.common import found_channels
+from tests.support.turns import steps
+
+
+def proposed(result) -> dict[str, float]:
+    payload = (result.pending_approval or {}).get("resume_payload") or {}
+    return {op["channel"]: op["new_value"] for op in payload.get("operations") or []}
+
+
+@pytest.mark.parametrize(
+    ("before", "text", "read"),
+    [
+        ("QD 10 setpoint", "wrong, I wanted the readback", {"SR03C:QD10:Current:RB"}),
+        ("read QF 9", "try again with the setpoint", {"SR03C:QF09:Current:SP"}),
+        (
+            "vacuum in sector 3",
+            "you read the wrong gauges, I wanted sector 8",
+            {"SR08C:IG15:Pressure", "SR08C:IG16:Pressure"},
+        ),
+        ("ID 4 gap", "no the other undulator, ID 5", {"SR05C:ID05:Gap:RB"}),
+        ("show BPM 3 X", "not BPM 3, BPM 33", {"SR06C:BPM33:X"}),
+        ("what's the horizontal tune?", "that's the wrong one, the vertical", {"SR:TUNE:Y"}),
+    ],
+)
+async def test_a_read_corrected_reads_what_was_meant(session, before, text, read):
+    await session.submit(before, "t1")
+
+    again = await session.submit(text, "t1")
+
+    assert again.pending_approval is None and "channel_write" not in steps(again)
+    assert {c["name"] for c in found_channels(again)} == read
+
+
+@pytest.mark.parametrize(
+    ("before", "text", "channel", "value"),
+    [
+        ("set HCM 4 to 0.3 A", "wrong one, I meant HCM 14", "SR05C:HCM14:Current:SP", 0.3),
+        ("raise QF 17 by 1 A", "not that one, make that QF 19", "SR05C:QF19:Current:SP", 121.0),
+        (
+            "put vcm 33 at minus 0.35",
+            "that's the wrong plane, horizontal",
+            "SR11C:HCM33:Current:SP",
+            -0.35,
+        ),
+        ("open ID 9 to 40 mm", "wrong undulator - sector 11", "SR11C:ID11:Gap:SP", 40.0),
+        (
+            "increase the RF frequency by 1 kHz",
+            "too much, half of that",
+            "SR:RF:Frequency:SP",
+            499.6545,
+        ),
+    ],
+)
+async def test_a_change_corrected_is_the_change_meant(session, before, text, channel, value):
+    first = await session.submit(before, "t1")
+    await session.resume("t1", False)
+    assert first.pending_approval is not None
+
+    again = await session.submit(text, "t1")
+
+    assert proposed(again) == {channel: pytest.approx(value)}
+    await session.resume("t1", False)
+
+
+async def test_a_copy_corrected_to_another_target_copies_the_same_source(session):
+    first = await session.submit("copy the QF 5 setpoint to QF 7", "t1")
+    await session.resume("t1", False)
+    assert first.pending_approval is not None
+
+    again = await session.submit("wrong target, copy it to QF 9", "t1")
+
+    assert set(proposed(again)) == {"SR03C:QF09:Current:SP"}
+    await session.resume("t1", False)
+
+
+async def test_a_moment_corrected_to_another_day_reads_that_day(session):
+    await session.submit("beam current at 08:00", "t1")
+
+    again = await session.submit("no, 08:00 yesterday, not today", "t1")
+
+    from datetime import timedelta
+
+    from osprey_desktop.planners.channel_words import facility_now
+
+    yesterday = (facility_now() - timedelta(days=1)).date().isoformat()
+    assert "archiver_retrieval" in steps(again)
+    assert f"at {yesterday} 08:00" in again.response
