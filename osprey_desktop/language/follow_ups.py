@@ -90,6 +90,10 @@ def follow_up(
     if signed != new.text:
         # "no –0.25", "→ −0.1 A": a minus typed as a dash is the value's sign, never a pause
         new = replace(parse_request(signed, vocabulary), text=signed)
+    remark = _REMARK_AFTER.search(new.text)
+    if remark is not None and remark.start() > 0:
+        # "no, 18 mm, I misread the request": the remark about the mistake is no request
+        new = replace(parse_request(new.text[: remark.start()], vocabulary), text=new.text)
     corrected = correction_of(previous, new, vocabulary)
     if corrected is not None:
         # "wrong one, I meant HCM 14", "you read the wrong gauges, I wanted sector 8"
@@ -605,6 +609,11 @@ _DEVICE_JOINED = re.compile(r"\b[A-Z]{1,5}\d{1,3}\b(?![:.]\d)")
 _SAID_INSTEAD = re.compile(
     r"\b(?:instead|rather)\b|^\W*(?:no,?\s+)?(?:make\s+(?:it|that|them)|do)\s+", re.I
 )
+_REMARK_AFTER = re.compile(
+    r"[,;.]\s*(?:i\s+(?:misread|mistyped|misspoke|miscounted|mixed\s+(?:them|it)\s+up)[^,;.!?]*|"
+    r"my\s+(?:bad|mistake|fault)|(?:sorry|oops)(?:\s+about\s+that)?|typo)\W*$",
+    re.I,
+)
 _SHARES = {"half": 0.5, "a third": 1 / 3, "a quarter": 0.25, "twice": 2.0, "double": 2.0}
 _A_SHARE_OF_THAT = re.compile(
     r"^\W*(?:(?:too\s+(?:much|big|large|far)|that'?s\s+too\s+(?:much|big)|no|hmm+|ok(?:ay)?)\W+)*"
@@ -613,8 +622,10 @@ _A_SHARE_OF_THAT = re.compile(
     re.I,
 )
 _A_BIT_MORE = re.compile(
-    r"^\W*(?:(?:hmm+|ok(?:ay)?|no|maybe|perhaps|actually|then|and|or)\W+)*"
-    r"(?:(?:make\s+(?:it|that)|go|just|rather)\s+)?(?:a\s+(?:bit|little|touch|tad|hair)|slightly|somewhat)\s+"
+    r"^\W*(?:(?:hmm+|ok(?:ay)?|no|maybe|perhaps|actually|then|and|or|not\s+(?:that|this)\s+"
+    r"(?:value|one|much))\W+)*"
+    r"(?:(?:make\s+(?:it|that)|go|just|rather)\s+)?(?:a\s+(?:bit|little|touch|tad|hair)|slightly|somewhat|"
+    r"something)\s+"
     r"(?P<cmp>lower|higher|more|less|smaller|larger|bigger|wider|narrower|stronger|weaker)"
     r"(?:\s+than\s+(?:that|this|it))?(?:[\s,]+(?:then|please|instead|maybe|perhaps|i\s+guess|"
     r"i\s+think))*\W*$",

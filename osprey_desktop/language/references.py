@@ -99,7 +99,7 @@ _ASKS = re.compile(
 #: "to the average of VCM30 and VCM32", "= the mean of QF 15 and QF 19": several devices'
 #: values averaged (the sources are devices named by their numbers)
 AVERAGE_OF = re.compile(
-    r"(?:\bto|\bat|\bbe|:?=|->|→)\s*(?:the\s+)?(?:average|mean)\s+(?:value\s+|setting\s+)?(?:of|between)\s+"
+    r"(?:\bto|\bat|\bbe|:?=|->|→)\s*(?:the\s+)?(?:average|mean|avg)\s+(?:value\s+|setting\s+)?(?:of|between)\s+"
     rf"(?:the\s+)?(?P<sources>{_DEVICE}(?:\s*(?:,|\band\b)\s*(?:the\s+)?{_DEVICE})+)",
     re.I,
 )

@@ -182,7 +182,7 @@ def said_plainly(text: str) -> str:
     work = _ELSE_NOTHING.sub("", work)
     # "is HCM 22 beyond 1 A? if so halve it": the question is the condition of the change
     work = _ASKED_IF_SO.sub(
-        lambda m: f"if {m['what']} {m['be']} {m['compared']}, {m['then']}", work
+        lambda m: f"if {m['what']} {m['be'] or 'is'} {m['compared']}, {m['then']}", work
     )
     # "if VCM 28 is negative, set it to 0": a sign is a comparison with zero
     work = _SIGN_COMPARED.sub(
@@ -263,6 +263,10 @@ def said_plainly(text: str) -> str:
     # "how often did ... go above 5e-9 in the last 2 days? is that normal?": the judgement of
     # what the answer shows, asked after the request; "QF 41 up 1 A. Nothing else.": its end
     work = _JUDGED_AFTER.sub(r"\g<end>", work)
+    # "RF voltage up by some kV", "vcm 22 needs a few mA more": units not counted, a vague amount
+    work = _UNITS_NOT_COUNTED.sub(
+        lambda m: "a little" if lookup_unit(m["unit"]) is not None else m.group(0), work
+    )
     # "no, 08:00 yesterday, not today": the time ruled out is no part of the request
     work = _NOT_THAT_TIME.sub("", work)
     # "VCM 35 — read, then zero", "QF 3: check, then raise by 1 A": a device, then what to do
@@ -502,6 +506,12 @@ _NAMED_IN_PARENTHESES = re.compile(
 )
 _APOLOGY_AFTER = re.compile(
     r"\s*[,;]?\s*\b(?:sorry|apologies)(?:\s+(?:if|for)\b[^,;.?!]*)?[\s.!]*$", re.I
+)
+_UNITS_NOT_COUNTED = re.compile(
+    r"\b(?:by\s+)?(?:a\s+few|some|several|a\s+couple\s+(?:of\s+)?|a\s+handful\s+of)\s+"
+    # a time is counted in its own words ("some hours ago" stays)
+    r"(?!(?:h|hrs?|hours?|min|mins|minutes?|s|secs?|seconds?|days?|d|weeks?)\b)(?P<unit>[a-zµμ]{1,5})\b",
+    re.I,
 )
 _NOT_THAT_TIME = re.compile(
     r"[,;]?\s+(?:and\s+)?not\s+(?:at\s+|on\s+)?(?:today|yesterday|tonight|this\s+(?:morning|afternoon|"
@@ -830,7 +840,8 @@ _ELSE_NOTHING = re.compile(
     re.I,
 )
 _ASKED_IF_SO = re.compile(
-    r"^\W*(?P<be>is|are)\s+(?P<what>[^?]{1,60}?)\s+(?P<compared>(?:still\s+)?(?:beyond|above|over|"
+    # "lifetime above 8 h? then HCM 34 +0.4A": the verb of the question left out
+    r"^\W*(?:(?P<be>is|are)\s+)?(?P<what>[^?]{1,60}?)\s+(?P<compared>(?:still\s+)?(?:beyond|above|over|"
     r"below|under|greater\s+than|more\s+than|less\s+than|higher\s+than|lower\s+than|at|"
     r"not\s+at)\s+[-+−]?\.?\d[^?]*?)\s*\?\s*(?:(?:and\s+)?if\s+(?:so|yes|it\s+is|they\s+are)|"
     r"then|yes\s*\?)[,:\s]+(?P<then>.+)$",

@@ -235,9 +235,10 @@ def parse_time_range(
     bare = _AT_BARE_HOUR.search(lowered)
     if bare and 1 <= int(bare.group(1)) <= 12:
         hour = int(bare.group(1)) % 12
+        day = "yesterday " if re.search(r"\byesterday\b", lowered) else ""
         raise AmbiguousTimeRange(
             f"'{bare.group(0)}' could mean {hour:02d}:00 or {hour + 12:02d}:00",
-            [f"at {hour:02d}:00", f"at {hour + 12:02d}:00"],
+            [f"{day}at {hour:02d}:00", f"{day}at {hour + 12:02d}:00"],
         )
 
     points = find_points(lowered, current)

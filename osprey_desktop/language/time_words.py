@@ -242,6 +242,9 @@ def weekday_clock_times(text: str, now: datetime | None) -> str:
         return text
 
     def said(found: re.Match[str]) -> str:
+        clause = re.split(r"[,;.!?]", found.string[: found.start()])[-1]
+        if {w.lower() for w in re.findall(r"[a-z]+", clause, re.I)} & CHANGE_VERBS:
+            return found.group(0)  # "set QF 1 to 121 A on Monday at 08:00": for later
         hour, minute = int(found["h"]), int(found["m"] or 0)
         part = (found["part"] or "").lower()
         meridiem = (found["ap"] or "").lower().replace(".", "")
@@ -453,6 +456,11 @@ _HOUR_AT = re.compile(
     r"(?=\s*(?:[?!;]|[.,](?!\d)|$)|\s+(?:yesterday|today|this|last|and|or|then|please|pls)\b))",
     re.I,
 )
+_PART_OF_DAY_AFTER = re.compile(
+    r"\s*(?:in\s+the\s+(?:morning|afternoon|evening|night)|(?:this|yesterday|tomorrow)\s+"
+    r"(?:morning|afternoon|evening)|yesterday|last\s+night|tonight|at\s+night|[ap]\.?\s?m\b)",
+    re.I,
+)
 _QUALIFIED_AFTER = re.compile(r"\s+(?:yesterday|today|tonight|this|last|in\s+the)\b", re.I)
 # "put QF5 back to how it was at 9 before the trip", "set HCM3 to what it read at 2 in the
 # night": the hour of a value said as it was then is that moment, whatever follows it
@@ -586,7 +594,18 @@ def hours_of_past_moments(text: str, now: datetime | None = None) -> str:
         hour = _on_the_clock(found["h"], now)
         if hour is None:
             return found.group(0)
-        if _twice_today(found["h"], now) and not _QUALIFIED_AFTER.match(found.string, found.end()):
+        after = _QUALIFIED_AFTER.match(found.string, found.end())
+        typed = read_number(found["h"])
+        if (
+            after is not None
+            and after.group(0).strip().lower() == "yesterday"
+            and typed is not None
+            and 1 <= typed <= 12
+            and "clock" not in found.group(0).lower()
+        ):
+            # "at 3 yesterday": yesterday's 03:00 and 15:00 have both passed, which is asked
+            return f"at {int(typed)} o'clock"
+        if _twice_today(found["h"], now) and after is None:
             # "what was the lifetime at 2?" at 16:00: 02:00 and 14:00 have both passed today;
             # said as the clock's hour, which the time parser asks about
             return f"at {hour % 12 or 12} o'clock"
@@ -595,7 +614,9 @@ def hours_of_past_moments(text: str, now: datetime | None = None) -> str:
     def hour_it_was(found: re.Match[str]) -> str:
         hour = _on_the_clock(found["h"], now)
         unit = found["next"].strip()
-        if hour is None:
+        if hour is None or _PART_OF_DAY_AFTER.match(found.string, found.start("next")):
+            # "how it was at 6 in the morning": the part of the day says which 6 (the clock
+            # grammar reads it)
             return found.group(0)
         if unit and not found["clock"] and lookup_unit(unit) is not None:
             return found.group(0)  # "what it was at 9 A": a value, said oddly; left as typed

@@ -93,3 +93,39 @@ async def test_a_moment_corrected_to_another_day_reads_that_day(session):
     yesterday = (facility_now() - timedelta(days=1)).date().isoformat()
     assert "archiver_retrieval" in steps(again)
     assert f"at {yesterday} 08:00" in again.response
+
+
+async def test_a_value_corrected_with_a_remark_about_the_mistake_is_that_value(session):
+    await session.submit("set the ID 5 gap to 20 mm", "t1")
+    await session.resume("t1", False)
+
+    again = await session.submit("no, 18 mm, I misread the request", "t1")
+
+    assert proposed(again) == {"SR05C:ID05:Gap:SP": pytest.approx(18.0)}
+    await session.resume("t1", False)
+
+
+async def test_something_smaller_after_a_change_asks_how_much(session):
+    await session.submit("set HCM 10 to 0.4 A", "t1")
+    await session.resume("t1", False)
+
+    again = await session.submit("no, not that value, something smaller", "t1")
+
+    assert again.pending_approval is None and steps(again)[-1] == "clarify"
+
+
+async def test_a_condition_asked_as_a_question_then_a_change_reads_it_first(session):
+    result = await session.submit("lifetime above 8 h? then HCM 34 +0.4A", "t1")
+
+    assert steps(result)[:3] == ["channel_finding", "channel_read", "channel_write"]
+    # the ring's lifetime is about 10 h: the condition holds, the change is asked
+    assert proposed(result) == {"SR12C:HCM34:Current:SP": pytest.approx(0.4)}
+    await session.resume("t1", False)
+
+
+async def test_avg_is_the_average_of_the_devices_named(session, machine):
+    result = await session.submit("set VCM 31 to the avg of VCM 30 and VCM 32", "t1")
+
+    low, high = machine.value("SR10C:VCM30:Current:SP"), machine.value("SR11C:VCM32:Current:SP")
+    assert proposed(result) == {"SR11C:VCM31:Current:SP": pytest.approx((low + high) / 2)}
+    await session.resume("t1", False)

@@ -133,3 +133,32 @@ def test_days_of_the_week_and_of_the_month_are_times(text, start, end):
 
 def test_an_ordinal_of_a_device_is_no_day_of_the_month():
     assert parse("the 2nd corrector in sector 3").time is None
+
+
+def test_an_hour_of_yesterday_read_twice_is_asked_with_its_day():
+    request = parse("what was the vacuum in sector 7 at 3 yesterday")
+    assert request.time is not None
+    with pytest.raises(AmbiguousTimeRange) as asked:
+        parse_time_range(request.time.canonical, now=NOW)
+    assert asked.value.suggestions == ["yesterday at 03:00", "yesterday at 15:00"]
+
+
+def test_a_part_of_the_day_after_an_hour_it_was_decides_it_whatever_the_time_now():
+    late = datetime(2026, 11, 26, 21, 30, tzinfo=ZoneInfo("UTC"))
+    request = parse_request(
+        "QD 26 please make to go back how it was at 6 in the morning.", WORDS, late
+    )
+    assert request.intent == "restore" and "06:00" in request.canonical
+
+
+def test_a_change_on_a_day_of_the_week_is_never_read_as_a_past_moment():
+    request = parse("set QF 1 to 121 A on Monday at 08:00")
+    assert "2026-11-23" not in request.canonical
+
+
+@pytest.mark.parametrize(
+    "text", ["vcm 22 needs a few mA more", "RF voltage up by some kV", "raise QF 3 by a few amps"]
+)
+def test_units_not_counted_are_a_vague_amount(text):
+    request = parse(text)
+    assert request.changes and request.quantity is not None and request.quantity.value is None

@@ -352,14 +352,14 @@ _FACTOR_AFTER = re.compile(
 
 # "set VCM31 to the average of VCM30 and VCM32": the mean of several devices' values
 _COPY_MEAN = re.compile(
-    rf"\b{_COPY_VERB}\s+(?P<target>.+?)\s+(?:to|=|->|→|at)\s+(?:the\s+)?(?:average|mean)\s+"
+    rf"\b{_COPY_VERB}\s+(?P<target>.+?)\s+(?:to|=|->|→|at)\s+(?:the\s+)?(?:average|mean|avg)\s+"
     r"(?:value\s+|setting\s+)?(?:of|between)\s+(?:the\s+)?(?P<source>[^.!?]+?)\s*[.!?]*$",
     re.I | re.S,
 )
 
 
 def _copy(text: str) -> Derivation | None:
-    mean = _COPY_MEAN.search(text) if re.search(r"\b(?:average|mean)\b", text, re.I) else None
+    mean = _COPY_MEAN.search(text) if re.search(r"\b(?:average|mean|avg)\b", text, re.I) else None
     if mean is not None:
         return Derivation(
             "copy", target=mean["target"].strip(" ,."), source=mean["source"].strip(), mean=True
