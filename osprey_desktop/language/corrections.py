@@ -18,9 +18,11 @@ request before:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from osprey_desktop.language.parsed_request import Request, Vocabulary
+from osprey_desktop.language.request import parse_request
 
 __all__ = ["correction_of"]
 
@@ -57,12 +59,15 @@ _FILLER = re.compile(r"\b(?:the|one|please|instead|then|i\s+mean)\b", re.I)
 _SHOWN_IN = re.compile(r"\s+in\s+[a-zµμ%]{1,6}\s*$", re.I)
 
 
+#: how a follow-up merges with the request before (``follow_ups.follow_up``)
+FollowUp = Callable[[Request, Request, Vocabulary | None], Request | None]
+
+
 def correction_of(
-    previous: Request, new: Request, vocabulary: Vocabulary | None = None
+    previous: Request, new: Request, vocabulary: Vocabulary | None, follow_up: FollowUp
 ) -> Request | None:
-    """The request ``new`` corrects ``previous`` into, or None when ``new`` is no correction."""
-    from osprey_desktop.language.follow_ups import follow_up
-    from osprey_desktop.language.request import parse_request
+    """The request ``new`` corrects ``previous`` into, or None when ``new`` is no correction;
+    what was meant is merged with ``previous`` by ``follow_up``."""
 
     if not previous.targets:
         return None

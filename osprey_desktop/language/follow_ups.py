@@ -94,7 +94,7 @@ def follow_up(
     if remark is not None and remark.start() > 0:
         # "no, 18 mm, I misread the request": the remark about the mistake is no request
         new = replace(parse_request(new.text[: remark.start()], vocabulary), text=new.text)
-    corrected = correction_of(previous, new, vocabulary)
+    corrected = correction_of(previous, new, vocabulary, follow_up)
     if corrected is not None:
         # "wrong one, I meant HCM 14", "you read the wrong gauges, I wanted sector 8"
         return corrected

@@ -283,6 +283,8 @@ def parse_request(
             words.device_prefixes or None,
         )
     )
+    # "hcm04..06", "HCM 4 through 6": the family's name said once for both ends
+    spoken = _RANGE_OF_NUMBERS.sub(lambda m: f"{m['p']}{m['a']} through {m['p']}{m['b']}", spoken)
     spoken = _DOTTED_RANGE.sub(" through ", spoken)  # "VCM05..VCM08": no sentence ends there
     spoken = what_seems_off_checked(spoken)  # "lifetime looks low - check it, and if ..."
     asked = _reading_before_a_mentioned_change(spoken)
@@ -465,6 +467,13 @@ def _with_references_resolved(
 
 
 # "VCM05..VCM08": a range of devices, where no sentence ends
+_RANGE_OF_NUMBERS = re.compile(
+    r"\b(?!(?:from|to|at|since|until|till|between|sector|sectors|cell|cells|and|or|by|in|"
+    # dots written against the numbers ("hcm04..06"); "ID five... 20 mm" is a pause
+    r"of|for|the|last|past|over)\b)(?P<p>[A-Za-z]{1,5})\s?(?P<a>\d{1,3})(?:\.{2,3}(?=\d)|\s*\bthrough\b\s*|"
+    r"\s*\bthru\b\s*)(?P<b>\d{1,3})\b(?![.:]\d)",
+    re.I,
+)
 _DOTTED_RANGE = re.compile(r"(?<=\d)\s*\.{2,3}\s*(?=[A-Za-z]{0,5}\d)")
 _LAST_CHANGE_ASKED = re.compile(
     r"\bwhen\b.{0,60}?\b(?:last|latest)\b.{0,20}?\b(?:change[ds]?|moved?|set|adjusted|modified|"

@@ -661,8 +661,12 @@ def _one_of_a_unit(found: re.Match[str]) -> str:
     return f"1 {found['unit']}"
 
 
+_PLACE_NUMBERED = re.compile(
+    r"\b(?:sector|sectors|cell|cells|bpm|ig|id|hcm|vcm|qf|qd|straight)\s?\d{1,3}$", re.I
+)
 _SHOWN_IN = re.compile(
-    r"(?<![\d.])[,;]?\s*\b(?:in|as)\s+(?:units\s+of\s+)?(?P<unit>[A-Za-zµ°%][A-Za-zµ°%/]{1,11})"
+    r"(?:(?<![\d.])|(?<=\bsector\s\d)|(?<=\bsector\s\d\d)|(?<=\bsectors\s\d)|(?<=\bcell\s\d))"
+    r"[,;]?\s*\b(?:in|as)\s+(?:units\s+of\s+)?(?P<unit>[A-Za-zµ°%][A-Za-zµ°%/]{1,11})"
     r"(?P<tail>\s*(?:,?\s*(?:if\s+(?:you\s+)?(?:can|could|possible)|please|thanks|instead))*)"
     r"(?=\s*[.!?]*\s*$)",
     re.I,
@@ -675,8 +679,10 @@ _VALUE_IN_UNIT = re.compile(
 
 
 def _value_in_unit(found: re.Match[str]) -> str:
-    if lookup_unit(found["unit"]) is None:
-        return found.group(0)
+    if lookup_unit(found["unit"]) is None or _PLACE_NUMBERED.search(
+        found.string[: found.end("value")]
+    ):
+        return found.group(0)  # "horizontal orbit sector 4 in microns": a place, no value
     return f"{found['value']} {found['unit']}"
 
 

@@ -385,8 +385,8 @@ def strip_time_expressions(text: str, now: datetime | None = None) -> str:
 
 def _relative_duration(lowered: str) -> tuple[timedelta, str] | None:
     match = _RELATIVE.search(lowered) or _WORTH.search(lowered)
-    if match is None:
-        return None
+    if match is None or re.search(r"\bthis\s+time\s+$", lowered[: match.start()]):
+        return None  # "this time last week": a moment, not the week
     count = parse_number(match.group("n")) if match.group("n") else 1.0
     if count <= 0:
         raise InvalidTimeRange(f"'{match.group(0)}' is an empty range: use a positive amount")

@@ -237,8 +237,15 @@ def _date_points(lowered: str, current: datetime) -> list[Point]:
     return points
 
 
+#: "this time yesterday", "this time last week": now, that long ago
+_THIS_TIME_RE = re.compile(r"\bthis\s+time\s+(yesterday|last\s+week)\b")
+
+
 def _relative_points(lowered: str, current: datetime) -> list[Point]:
     points = []
+    for m in _THIS_TIME_RE.finditer(lowered):
+        back = timedelta(days=1 if m.group(1) == "yesterday" else 7)
+        points.append(Point(m.start(), m.end(), m.group(0), "ago", exact=current - back))
     for m in _AGO_RE.finditer(lowered):
         moment = earlier(current, unit_delta(m.group(2), parse_number(m.group(1))))
         points.append(Point(m.start(), m.end(), m.group(0), "ago", exact=moment))

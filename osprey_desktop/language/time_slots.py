@@ -42,7 +42,9 @@ _TIME_WORDS = re.compile(
     # "since Friday", "last Thursday", "on Monday morning", "on the 25th", "since the 3rd"
     r"|\b(?:(?:since|from|until|till|before|after|on|last|this\s+past)\s+)?(?:last\s+)?"
     r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-    r"(?:\s+(?:morning|afternoon|evening|night))?\b"
+    r"(?:\s+(?:morning|afternoon|evening|night))?(?:\s+(?:at\s+)?\d{1,2}:\d{2})?\b"
+    # "tunes this time last week?", "this time yesterday": now, that long ago
+    r"|\bthis\s+time\s+(?:yesterday|last\s+week)\b"
     r"|\b(?:on|since|from|until|till|before|after)\s+the\s+\d{1,2}(?:st|nd|rd|th)\b",
     re.I,
 )

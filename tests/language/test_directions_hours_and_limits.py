@@ -162,3 +162,22 @@ def test_a_change_on_a_day_of_the_week_is_never_read_as_a_past_moment():
 def test_units_not_counted_are_a_vague_amount(text):
     request = parse(text)
     assert request.changes and request.quantity is not None and request.quantity.value is None
+
+
+@pytest.mark.parametrize(
+    ("text", "targets"),
+    [
+        ("hcm04..06 -> -0.2", ("hcm04 through hcm06",)),
+        ("read BPM 10 thru 12 x", ("BPM10 through BPM12 x",)),
+        ("horizontal orbit sector 4 in microns", ("horizontal orbit sector 4",)),
+    ],
+)
+def test_a_range_of_numbers_of_one_family_and_a_unit_after_a_place(text, targets):
+    assert parse(text).targets == targets
+
+
+def test_this_time_last_week_is_a_moment():
+    request = parse("tunes this time last week?")
+    assert request.time is not None
+    found = parse_time_range(request.time.canonical, now=NOW)
+    assert found.moment is not None and (NOW - found.moment).days == 7
