@@ -48,8 +48,9 @@ _OCCASION = re.compile(
     r"^\s*(?:(?:quick\s+)?(?:check\s+)?(?:before|after|for|ahead\s+of|prior\s+to|during)\s+"
     r"(?:the|our|my|a|an|this|that|tonight'?s|today'?s)\b[^:;,.?!]{0,40}"
     # "Next steps:", "Plan for the night:", "To do:": a heading that names the list itself
-    r"|(?:(?:the\s+)?(?:next|following|remaining|my|our)\s+)?(?:steps?|plan|tasks?|actions?|to-?dos?|"
-    r"changes|items|checklist|jobs|list)(?:\s+for\s+[^:;,.?!]{1,30})?):\s*",
+    # (a "plan for the next shift:" is for later: kept, the later change is answered as such)
+    r"|(?:(?:the\s+)?(?:next|following|remaining|my|our)\s+)?(?:steps?|tasks?|actions?|to-?dos?|"
+    r"changes|items|checklist|jobs|list)):\s*",
     re.I,
 )
 # "booster: current / extraction energy": a head of one to three words, and a list after it

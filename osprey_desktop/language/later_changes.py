@@ -36,8 +36,8 @@ _SOMEONES_WORD = re.compile(
     # "the shift leader has to OK it first", "needs her sign-off first"
     r"\b(?:has|have|needs?)\s+to\s+(?:ok|okay|approve|sign\s+off(?:\s+on)?)\s+(?:it|this|that)?\s*first\b|"
     r"\bneeds?\s+(?:his|her|their|the\s+[a-z]+'s)\s+(?:ok|okay|approval|sign-?off)\s+first\b|"
-    # "put qd22 to 96 but not now", "not yet: HCM 3 to 0.2"
-    r"\bnot\s+(?:now|yet|right\s+now)\b",
+    # "put qd22 to 96 but not now", "not yet: HCM 3 to 0.2", "... nothing now"
+    r"\bnot\s+(?:now|yet|right\s+now)\b|\bnothing\s+(?:now|yet|for\s+now)\b",
     re.I,
 )
 #: a clock time ("at 18:00") placing a change, unless the value is the one it had then

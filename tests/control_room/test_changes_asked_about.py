@@ -23,6 +23,7 @@ from tests.support.turns import steps
         "per the handover, HCM05 was moved to 0.35 A by the previous shift",
         "the shift leader has to OK it first, but I want to set QF25 to 121.5 A",
         "Bob wants HCM 18 at 0.4 A but wait for his ok before anything moves",
+        "plan for the next MD shift: QF09 +1 A, QD10 -0.5 A. nothing now",
     ],
 )
 async def test_a_change_asked_about_is_never_proposed(session, text):
