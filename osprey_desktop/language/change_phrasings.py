@@ -82,6 +82,7 @@ def changes_said_plainly(text: str) -> str:
     # "set QF5 to 121, no, 121.5 A", "... zero point three, scratch that, zero point two": the
     # value said last is the one meant
     work = _CORRECTED_VALUE.sub("", work)
+    work = _CORRECTED_DEVICE.sub("", work)  # "HCM 3, I mean HCM 4": the device meant
     # "set QD12 to QD10 minus 0.5 A", "put the ID07 gap 3 mm above the ID05 gap", "give VCM17
     # whatever VCM16 has, plus 0.1 A": another device's value with an offset
     work = _offset_copies(work)
@@ -267,6 +268,14 @@ _CORRECTED_VALUE = re.compile(
     rf"{_SAID_AMOUNT}\s*(?:[a-zµ%]{{1,8}}\s*)?{_PAUSE}\s*(?:(?:no(?:\s+wait)?|wait|"
     r"scratch\s+that|sorry|i\s+mean|correction|or\s+rather|actually|well|make\s+(?:it|that))"
     rf"\s*{_PAUSE}\s*)+\s*(?={_SAID_AMOUNT})",
+    re.I,
+)
+#: "set HCM 3, I mean HCM 4, to 0.2": the device said first is taken back for the one meant
+_CORRECTED_DEVICE = re.compile(
+    r"\b(?!(?:to|at|by|of|in|on|is|or|and|be|as|it|if|so|up|for|the|was|from|sector)\b)"
+    r"[A-Za-z]{1,5}\s?\d{1,3}\b(?![.:]\d)\s*(?:[,;]|\.{2,3}|\s[-–—])?\s*"
+    r"(?:no[,\s]+|sorry[,\s]+)?(?:i\s+mean(?:t)?|or\s+rather|correction|sorry)\s*[,:]?\s+"
+    r"(?=(?:the\s+)?[A-Za-z]{1,5}\s?\d{1,3}\b)",
     re.I,
 )
 _NAMED = r"(?:the\s+)?[A-Za-z]{1,5}\s?\d{1,3}(?:\s+[a-z]+)?"

@@ -129,3 +129,19 @@ async def test_avg_is_the_average_of_the_devices_named(session, machine):
     low, high = machine.value("SR10C:VCM30:Current:SP"), machine.value("SR11C:VCM32:Current:SP")
     assert proposed(result) == {"SR11C:VCM31:Current:SP": pytest.approx((low + high) / 2)}
     await session.resume("t1", False)
+
+
+@pytest.mark.parametrize(
+    ("text", "channel", "value"),
+    [
+        ("set HCM 3, I mean HCM 4, to 0.2", "SR02C:HCM04:Current:SP", 0.2),
+        ("raise QF 3 - sorry, QF 5 - by 1 A", "SR02C:QF05:Current:SP", 121.0),
+    ],
+)
+async def test_a_device_taken_back_in_the_same_message_is_never_written(
+    session, text, channel, value
+):
+    result = await session.submit(text, "t1")
+
+    assert proposed(result) == {channel: pytest.approx(value)}
+    await session.resume("t1", False)
