@@ -31,7 +31,7 @@ def copies_said_plainly(text: str) -> str:
     # "put QF 9 halfway between QF 7 and QF 11": the average of the two
     work = _HALFWAY.sub(" to the average of ", text)
     # "QF 29 back to nominal pls", "set QF 29 to nominal": its nominal value
-    work = _TO_NOMINAL.sub(lambda m: f"{m['to']} its {m['ref'].lower()} value", work)
+    work = _TO_NOMINAL.sub(_to_its_reference, work)
     work = _SHOULD_BE_ANOTHER.sub(r"set \g<what> to the same value as \g<source>", work)
     work = _WHATEVER_IT_IS.sub(r" to the same value as \g<source>", work)
     work = _SET_IT_AFTER.sub("", work) if _SAME_VALUE.search(work) else work
@@ -51,6 +51,19 @@ def copies_said_plainly(text: str) -> str:
     return _SCALED_COPY.sub(_scaled_copy, work)
 
 
+def _to_its_reference(found: re.Match[str]) -> str:
+    """ "back to nominal": its nominal value; "closer to nominal", "a bit towards nominal" are
+    no value at all (how far is asked)."""
+    if _ONLY_TOWARDS.search(found.string[: found.start()]):
+        return found.group(0)
+    return f"{found['to']} its {found['ref'].lower()} value"
+
+
+_ONLY_TOWARDS = re.compile(
+    r"\b(?:closer|nearer|halfway|half-way|partway|part\s+of\s+the\s+way|a\s+bit|a\s+little|"
+    r"slightly|somewhat|a\s+touch|more|less|back)\s*$",
+    re.I,
+)
 _HALFWAY = re.compile(
     r"\s+(?:(?:to|at)\s+)?(?:(?:exactly|right)\s+)?(?:halfway|half-way|midway|in\s+the\s+middle)\s+"
     r"between\s+(?=(?:the\s+)?[A-Za-z]{1,5}\s?\d{1,3}\b)",

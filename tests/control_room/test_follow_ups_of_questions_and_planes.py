@@ -187,3 +187,12 @@ async def test_record_a_logbook_entry_is_a_logbook_entry(session):
     result = await session.submit("record a logbook entry: QF 3 changed", "t1")
 
     assert steps(result)[0] == "logbook_entry"
+
+
+@pytest.mark.parametrize(
+    "text", ["bring HCM 3 closer to nominal", "move QF 9 a bit towards nominal"]
+)
+async def test_closer_to_nominal_is_no_value_and_is_asked(session, text):
+    result = await session.submit(text, "t1")
+
+    assert result.pending_approval is None and steps(result)[-1] == "clarify"
