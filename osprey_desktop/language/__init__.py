@@ -37,6 +37,9 @@ list, its time zone) is handed in by the caller.
   but only if the lifetime is above 8 h", "current above 495 mA? then ...").
 * ``item_lists``: a list written in lines, bullets or slashes, or under a shared head
   ("booster: current / energy"), said as one list.
+* ``command_lines``: the EPICS tools' forms said in words ("caget -a X", "caput X 0.3",
+  "caput A $(caget -t B)", "hcm20 -= 0.1", "qf1 *= 1.01"); shell patterns of names are the
+  channel finder's (``channels.patterns``).
 * ``notation``: a physicist's notation said in words ("Qy", "V_RF", "σ(BPM20 x)", "ΔI(QD16) =
   -0.5 A").
 * ``checks``: a reading checked against a threshold ("within 0.01 of nominal", "anything
@@ -61,9 +64,12 @@ list, its time zone) is handed in by the caller.
 * ``follow_ups``: a follow-up as the previous parse with the slots the new turn names replaced.
 * ``pronoun_follow_ups``: a follow-up that names no channel ("→ 94 then", "half amp down",
   "what was it at midnight?", "give QF33 the same, like this one") on the channels just read.
+* ``corrections``: a correction of the previous answer ("wrong one, I meant HCM 14", "you read
+  the wrong gauges, I wanted sector 8", "wrong unit, in mbar please"): what was meant, in the
+  place of what was wrong.
 * ``slot_follow_ups``: a follow-up made only of slots (a role, a statistic, "now", a shift of
   the moment, a place, a plot or a table), every other word saying nothing ("max instead",
-  "15 minutes later?", "sector 9 as well").
+  "15 minutes later?", "sector 9 as well", "add sector 9").
 * ``spelling``: a verb typed with one slip, leading a request, read as that verb; slips in
   the grammar's and the channel list's words and chat spellings ("insted", "volatge", "wat");
   a word asking for history, a statistic or a time one slip away ("hisotry", "midnihgt");
