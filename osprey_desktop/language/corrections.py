@@ -11,7 +11,7 @@ request before:
   family with the same words around it ("ID 5" after "ID 4 gap");
 * a place ("sector 11" after "open ID 9 to 40 mm": the device of that kind in sector 11;
   "sector 5" after "pressure at IG 13": the same quantity there);
-* a plane ("horizontal" after "put vcm 33 at minus 0.35": HCM 33);
+* a plane ("horizontal" after "put vcm 33 at minus 0.35": HCM 33, the list having that family);
 * the unit to show the answer in ("in mbar please").
 """
 
@@ -78,7 +78,7 @@ def correction_of(
     rest = new.text[(lead or no).end() :].strip()  # type: ignore[union-attr]
     if not re.search(r"[a-z0-9]", rest, re.I):
         return None
-    said = _one_slot_replaced(previous, rest)
+    said = _one_slot_replaced(previous, rest, vocabulary)
     if said is not None:
         again = parse_request(said, vocabulary)
         return replace(again, text=new.text, refers_back=True) if again.targets else None
@@ -110,7 +110,7 @@ def correction_of(
     return None
 
 
-def _one_slot_replaced(previous: Request, rest: str) -> str | None:
+def _one_slot_replaced(previous: Request, rest: str, vocabulary: Vocabulary | None) -> str | None:
     """The request before with the one slot ``rest`` names in the place of its like."""
     before = previous.canonical
     unit = _UNIT_ONLY.match(rest)
@@ -129,10 +129,17 @@ def _one_slot_replaced(previous: Request, rest: str) -> str | None:
             return f"{before[: named.start()]}{kind}{before[named.end() :]}"
         return None
     plane = _PLANE_ONLY.match(rest)
-    if plane and len(devices) == 1 and devices[0]["prefix"].lower() in ("hcm", "vcm"):
+    if plane and len(devices) == 1 and vocabulary is not None:
+        # "horizontal" after "put vcm 33 at minus 0.35": the family of the other plane, when
+        # the list has it (its name's first letter the plane's: VCM, HCM)
         named = devices[0]
-        letter = "H" if plane["plane"].lower() == "horizontal" else "V"
-        return f"{before[: named.start()]}{letter}CM{named['number']}{before[named.end() :]}"
+        letter = plane["plane"][0].lower()
+        prefix = named["prefix"]
+        other = letter + prefix[1:].lower()
+        swaps = prefix[0].lower() in "hv" and prefix[0].lower() != letter
+        if swaps and other in vocabulary.device_prefixes:
+            other = other.upper() if prefix.isupper() else other
+            return f"{before[: named.start()]}{other}{named['number']}{before[named.end() :]}"
     meant = list(_DEVICE.finditer(rest))
     around = rest[: meant[0].start()] + rest[meant[0].end() :] if len(meant) == 1 else rest
     alone = len(meant) == 1 and not _FILLER.sub("", around).strip(" ,.!?-")

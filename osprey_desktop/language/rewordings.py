@@ -662,7 +662,7 @@ def _one_of_a_unit(found: re.Match[str]) -> str:
 
 
 _PLACE_NUMBERED = re.compile(
-    r"\b(?:sector|sectors|cell|cells|bpm|ig|id|hcm|vcm|qf|qd|straight)\s?\d{1,3}$", re.I
+    r"\b(?:sector|sectors|cell|cells|straight|arc)\s?\d{1,3}$", re.I
 )
 _SHOWN_IN = re.compile(
     r"(?:(?<![\d.])|(?<=\bsector\s\d)|(?<=\bsector\s\d\d)|(?<=\bsectors\s\d)|(?<=\bcell\s\d))"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.turns import steps
+from tests.support.turns import proposed, steps
 
 
 @pytest.mark.parametrize(
@@ -30,11 +30,6 @@ async def test_a_change_asked_about_is_never_proposed(session, text):
     result = await session.submit(text, "t1")
 
     assert result.pending_approval is None and "channel_write" not in steps(result)
-
-
-def proposed(result) -> dict[str, float]:
-    payload = (result.pending_approval or {}).get("resume_payload") or {}
-    return {op["channel"]: op["new_value"] for op in payload.get("operations") or []}
 
 
 @pytest.mark.parametrize(

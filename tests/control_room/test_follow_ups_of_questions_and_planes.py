@@ -6,12 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.turns import steps
-
-
-def proposed(result) -> dict[str, float]:
-    payload = (result.pending_approval or {}).get("resume_payload") or {}
-    return {op["channel"]: op["new_value"] for op in payload.get("operations") or []}
+from tests.support.turns import proposed, steps
 
 
 async def test_it_after_a_question_about_a_device_is_that_device(session):

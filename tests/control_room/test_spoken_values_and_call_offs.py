@@ -6,12 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.turns import steps
-
-
-def proposed(result) -> dict[str, float]:
-    payload = (result.pending_approval or {}).get("resume_payload") or {}
-    return {op["channel"]: op["new_value"] for op in payload.get("operations") or []}
+from tests.support.turns import proposed, steps
 
 
 @pytest.mark.parametrize("text", ["set QF to one twenty one", "set qf to twenty"])

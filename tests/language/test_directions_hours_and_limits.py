@@ -13,19 +13,10 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from osprey_desktop.language.questions import asks_for_limits
-from osprey_desktop.language.request import Vocabulary, parse_request
+from osprey_desktop.language.request import parse_request
 from osprey_desktop.language.time_parsing import parse_time_range
 from osprey_desktop.language.time_points import AmbiguousTimeRange
-
-WORDS = Vocabulary(
-    device_prefixes=frozenset({"hcm", "vcm", "qf", "qd", "bpm", "id", "ig"}),
-    channel_words=frozenset({"beam", "current", "lifetime", "tune", "gap", "vacuum", "pressure"}),
-)
-NOW = datetime(2026, 11, 26, 15, 30, tzinfo=ZoneInfo("UTC"))
-
-
-def parse(text: str):
-    return parse_request(text, WORDS, NOW)
+from tests.support.request_words import NOW, WORDS, parse
 
 
 @pytest.mark.parametrize(

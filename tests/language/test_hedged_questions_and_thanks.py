@@ -4,24 +4,11 @@ word is not proposed now."""
 
 from __future__ import annotations
 
-from datetime import datetime
-from zoneinfo import ZoneInfo
-
 import pytest
 
 from osprey_desktop.language.follow_ups import follow_up
 from osprey_desktop.language.later_changes import later_moment
-from osprey_desktop.language.request import Vocabulary, parse_request
-
-WORDS = Vocabulary(
-    device_prefixes=frozenset({"hcm", "vcm", "qf", "qd", "bpm", "id", "ig"}),
-    channel_words=frozenset({"beam", "current", "lifetime", "tune", "gap", "vacuum", "voltage"}),
-)
-NOW = datetime(2026, 11, 26, 15, 30, tzinfo=ZoneInfo("UTC"))
-
-
-def parse(text: str):
-    return parse_request(text, WORDS, NOW)
+from tests.support.request_words import WORDS, parse
 
 
 @pytest.mark.parametrize(
