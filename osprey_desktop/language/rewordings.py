@@ -661,9 +661,7 @@ def _one_of_a_unit(found: re.Match[str]) -> str:
     return f"1 {found['unit']}"
 
 
-_PLACE_NUMBERED = re.compile(
-    r"\b(?:sector|sectors|cell|cells|straight|arc)\s?\d{1,3}$", re.I
-)
+_PLACE_NUMBERED = re.compile(r"\b(?:sector|sectors|cell|cells|straight|arc)\s?\d{1,3}$", re.I)
 _SHOWN_IN = re.compile(
     r"(?:(?<![\d.])|(?<=\bsector\s\d)|(?<=\bsector\s\d\d)|(?<=\bsectors\s\d)|(?<=\bcell\s\d))"
     r"[,;]?\s*\b(?:in|as)\s+(?:units\s+of\s+)?(?P<unit>[A-Za-zµ°%][A-Za-zµ°%/]{1,11})"
