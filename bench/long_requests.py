@@ -3,10 +3,10 @@
     .venv/bin/python bench/long_requests.py [--sizes 6000,24000,50000] [--turn]
 
 Times every pass the write path makes over the request text (derived writes, write values,
-time expressions, time ranges) on requests of each size and several shapes that used to be
-quadratic (many verbs, many "if"s without a comma, many values, many clock times), and prints
-seconds per pass and the ratio to the smallest size: a linear pass grows with the size, a
-quadratic one with its square. ``--turn`` also runs one whole turn per shape and size on the
+time expressions, time ranges, the command line's forms) on requests of each size and several
+shapes that used to be quadratic (many verbs, many "if"s without a comma, many values, many
+clock times), and prints seconds per pass and the ratio to the smallest size: a linear pass
+grows with the size, a quadratic one with its square. ``--turn`` also runs one whole turn per shape and size on the
 simulated ring (planner included) with ``execution_control.limits.max_execution_time_seconds``
 (or ``--limit``) as its limit and prints how long it took and whether the limit stopped it,
 and where (between nodes, or the planner itself); a size over the request cap (8,000
@@ -42,6 +42,7 @@ SHAPES = {
 
 def _passes() -> dict[str, Callable[[str], Any]]:
     from osprey_desktop.capabilities.control_room.write_derivation import parse_derivation
+    from osprey_desktop.language.command_lines import command_lines_said_plainly
     from osprey_desktop.language.time_parsing import (
         parse_time_range,
         strip_time_expressions,
@@ -53,6 +54,7 @@ def _passes() -> dict[str, Callable[[str], Any]]:
         "parse_write_request": parse_write_request,
         "strip_time_expressions": strip_time_expressions,
         "parse_time_range": parse_time_range,
+        "command_lines": command_lines_said_plainly,
     }
 
 

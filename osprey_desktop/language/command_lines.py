@@ -38,10 +38,11 @@ _WRITE_TOOL = re.compile(
 )
 _ASSIGNED = re.compile(
     r"(?P<lead>^|[,;:]\s*(?:(?:then|and|no|now|ok)\s+)?|\b(?:then|and|no|now|ok)\s+)"
-    r"(?P<name>[\w:.\- ]*?[\w.:])?\s*"
+    r"(?P<name>[\w:.\- ]{0,60}?[\w.:])?\s*"
     rf"(?P<op>\+=|-=|−=|\*=|/=)\s*(?P<value>{_VALUE})(?P<unit>\s*[a-zµ%]{{1,4}}\b)?",
     re.I,
 )
+_AN_OPERATOR = re.compile(r"[-+−*/]=")
 _VERBS = {"+=": "increase", "-=": "decrease", "−=": "decrease", "*=": "scale", "/=": "scale"}
 
 
@@ -62,6 +63,8 @@ def command_lines_said_plainly(text: str) -> str:
         if len(names) > 1 and all(":" in n for n in names):
             return f"read {', '.join(names)}"  # "caget A B": each name its own item
         return f"read {read['rest']}"
+    if not _AN_OPERATOR.search(text):
+        return text  # no "+=" anywhere: nothing to look for at every clause's start
     return _ASSIGNED.sub(_assignment, text)
 
 

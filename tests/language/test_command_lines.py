@@ -34,3 +34,8 @@ def test_a_command_line_form_is_said_in_words(typed, said):
 )
 def test_other_requests_are_left_as_typed(typed):
     assert command_lines_said_plainly(typed) == typed
+
+
+def test_a_long_request_without_an_operator_is_left_as_typed():
+    text = " and ".join(["read the beam current"] * 400)
+    assert command_lines_said_plainly(text) == text
