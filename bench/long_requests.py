@@ -6,8 +6,9 @@ Times every pass the write path makes over the request text (derived writes, wri
 time expressions, time ranges, the command line's forms) on requests of each size and several
 shapes that used to be quadratic (many verbs, many "if"s without a comma, many values, many
 clock times), and prints seconds per pass and the ratio to the smallest size: a linear pass
-grows with the size, a quadratic one with its square. ``--turn`` also runs one whole turn per shape and size on the
-simulated ring (planner included) with ``execution_control.limits.max_execution_time_seconds``
+grows with the size, a quadratic one with its square. ``--turn`` also runs one whole turn
+per shape and size on the simulated ring (planner included) with
+``execution_control.limits.max_execution_time_seconds``
 (or ``--limit``) as its limit and prints how long it took and whether the limit stopped it,
 and where (between nodes, or the planner itself); a size over the request cap (8,000
 characters) is refused at once by the Gateway, so turns use sizes up to the cap.
