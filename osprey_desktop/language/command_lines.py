@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import re
 
+from osprey_desktop.language.quantities import NUM_PATTERN
+
 __all__ = ["command_lines_said_plainly"]
 
-_VALUE = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?"
+_VALUE = NUM_PATTERN
 #: a tool's options ("-a", "-t", "-w 5", "--verbose"), a number only after a one-letter one
 _OPTIONS = r"(?:\s+-{1,2}(?:[a-z#](?:\s+\d+(?:\.\d+)?)?|[a-z][a-z-]+)(?=\s))*"
 _READ_TOOL = re.compile(

@@ -61,7 +61,7 @@ def _to_its_reference(found: re.Match[str]) -> str:
 
 _ONLY_TOWARDS = re.compile(
     r"\b(?:closer|nearer|halfway|half-way|partway|part\s+of\s+the\s+way|a\s+bit|a\s+little|"
-    r"slightly|somewhat|a\s+touch|more|less|back)\s*$",
+    r"slightly|somewhat|a\s+touch|more|less)\s*$",
     re.I,
 )
 _HALFWAY = re.compile(

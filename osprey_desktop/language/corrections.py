@@ -24,7 +24,7 @@ from dataclasses import replace
 from osprey_desktop.language.parsed_request import Request, Vocabulary
 from osprey_desktop.language.request import parse_request
 
-__all__ = ["correction_of"]
+__all__ = ["NAMED_DEVICE", "correction_of"]
 
 _WHAT = (
     r"(?:one|unit|units|sector|gauges?|quantity|plane|undulator|quad|magnet|device|channel|"
@@ -49,7 +49,9 @@ _NO = re.compile(r"^\W*(?:no|nope)\b[,.!]?\s+", re.I)
 _UNIT_ONLY = re.compile(r"^\W*in\s+(?P<unit>[a-zµμ%]{1,6})\b(?:\s*,?\s*please)?\W*$", re.I)
 _PLACE_ONLY = re.compile(r"^\W*(?:in\s+)?(?:the\s+)?(?P<place>sector\s+\d{1,2})\W*$", re.I)
 _PLANE_ONLY = re.compile(r"^\W*(?:the\s+)?(?P<plane>horizontal|vertical)(?:\s+one)?\W*$", re.I)
-_DEVICE = re.compile(
+#: a device's name, said with or without a space ("QD 16", "ID5"), never a short word before a
+#: number ("to 40", "sector 5")
+NAMED_DEVICE = re.compile(
     r"\b(?!(?:to|at|by|of|in|on|is|or|and|be|as|it|if|so|up|for|the|was|from|sector|sectors|"
     r"last|past|since|over)\b)(?P<prefix>[A-Za-z]{1,5})\s?(?P<number>\d{1,3})\b(?![:.]\d)",
     re.I,
@@ -84,7 +86,7 @@ def correction_of(
         return replace(again, text=new.text, refers_back=True) if again.targets else None
     if lead is None:
         return None  # "no, 0.25": a bare "no" corrects only one slot here
-    named = list(_DEVICE.finditer(rest))
+    named = list(NAMED_DEVICE.finditer(rest))
     if previous.intent == "copy" and len(previous.targets) >= 2 and len(named) == 1:
         # "wrong target, copy it to QF 9" after "copy the QF 5 setpoint to QF 7": QF 9 gets it
         target = previous.targets[0]
@@ -117,7 +119,7 @@ def _one_slot_replaced(previous: Request, rest: str, vocabulary: Vocabulary | No
     if unit:
         asked = _SHOWN_IN.sub("", before.rstrip(" ?.!"))  # a unit asked before is replaced
         return f"{asked} in {unit['unit']}"
-    devices = list(_DEVICE.finditer(before))
+    devices = list(NAMED_DEVICE.finditer(before))
     place = _PLACE_ONLY.match(rest)
     if place:
         if _PLACE_IN.search(before):
@@ -140,7 +142,7 @@ def _one_slot_replaced(previous: Request, rest: str, vocabulary: Vocabulary | No
         if swaps and other in vocabulary.device_prefixes:
             other = other.upper() if prefix.isupper() else other
             return f"{before[: named.start()]}{other}{named['number']}{before[named.end() :]}"
-    meant = list(_DEVICE.finditer(rest))
+    meant = list(NAMED_DEVICE.finditer(rest))
     around = rest[: meant[0].start()] + rest[meant[0].end() :] if len(meant) == 1 else rest
     alone = len(meant) == 1 and not _FILLER.sub("", around).strip(" ,.!?-")
     if alone and len(devices) == 1:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from osprey_desktop.language.corrections import correction_of
+from osprey_desktop.language.corrections import NAMED_DEVICE, correction_of
 from osprey_desktop.language.lexicon import DOWN_WORDS, ROLE_WORDS, UP_WORDS
 from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, as_typed, read_number
 from osprey_desktop.language.parsed_request import TimeSlot
@@ -168,7 +168,8 @@ def follow_up(
         again = parse_request(said, vocabulary)
         if again.intent == "copy":
             return replace(again, text=new.text, refers_back=True)
-    device = _DEVICE_NAMED.search(previous.text) if previous.intent == "knowledge" else None
+    # a device's name in what was asked ("HCM 4" of "is 0.3 A too much for HCM 4?")
+    device = NAMED_DEVICE.search(previous.text) if previous.intent == "knowledge" else None
     if device and new.changes and re.search(r"\b(?:it|that|this)\b", new.text, re.I):
         # "fine, set it to 0.3 then" after "is 0.3 A too much for HCM 4?": HCM 4 is "it"
         said = re.sub(r"\b(?:it|that|this)\b", device.group(0), new.text, count=1, flags=re.I)
@@ -635,12 +636,6 @@ _A_BIT_MORE = re.compile(
 _RELATIVE_TO_IT = re.compile(
     r"\b(?:above|below|over|under|(?:higher|lower|more|less|wider|narrower)\s+than)\s+"
     r"(?P<it>that|it|this)\b",
-    re.I,
-)
-#: a device's name in what was asked ("HCM 4" of "is 0.3 A too much for HCM 4?")
-_DEVICE_NAMED = re.compile(
-    r"\b(?!(?:is|at|to|by|of|in|on|or|and|be|as|it|if|so|up|for|the|was)\b)[A-Za-z]{2,5}\s?\d{1,3}\b"
-    r"(?![.:]\d)",
     re.I,
 )
 _OTHER_ONE = re.compile(

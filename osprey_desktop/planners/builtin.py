@@ -618,7 +618,7 @@ class BuiltinPlanner:
         if change_for_later(split_task(task)[0]):
             return closing_step("respond", task, PlanDraft())
         text, goals = self._goals(task, capabilities)
-        missing = _missing_information(goals, text, state)
+        missing = _missing_information([*goals, *_providers(goals, capabilities)], text, state)
         if missing:
             return closing_step("clarify", text, PlanDraft(), missing)
         text, draft, produced = self._draft(task, capabilities, state, react=True)
