@@ -4,7 +4,8 @@
         [--set dev|heldout|blind|blind2|blind3|blind4|styles|outside|outside2|outside3|outside4
                |blind5|outside5|blind6|outside6|outside7|blind7|outside8|blind8|outside9|blind9
                |outside10|blind10|outside11|blind11|outside12|blind12|outside13|blind13
-               |outside14|blind14|outside15|blind15|outside16|blind16|families|both|all]
+               |outside14|blind14|outside15|blind15|outside16|blind16|outside17|blind17
+               |families|both|all]
         [--show-misses]
     .venv/bin/python bench/planner_accuracy.py --table     # plans only, over the unit-test table
 
@@ -114,6 +115,11 @@ commands and channel-name fragments; an operator in training, hedging and asking
 a shift leader giving compound, multi-step instructions), split the same way; both were scored
 first on ``e5b9a01``, the commit that ended the round before theirs, before any rule written
 after them.
+``outside17`` (dev) and ``blind17`` (blind) are one set of 200 requests by a seventeenth person
+in the same families and three more habits (an operator quoting the screen: alarm lines, status
+text and values read off a display; a polite writer in indirect British English; groups and
+ranges of devices), split the same way; both were scored first on ``970297d``, the commit that
+ended the round before theirs, before any rule written after them.
 """
 
 from __future__ import annotations
@@ -172,6 +178,8 @@ SETS = {
     "blind15": QUERIES / "requests_blind15.json",
     "outside16": QUERIES / "requests_outside16.json",
     "blind16": QUERIES / "requests_blind16.json",
+    "outside17": QUERIES / "requests_outside17.json",
+    "blind17": QUERIES / "requests_blind17.json",
 }
 
 PLANS: dict[str, tuple[str, ...]] = {
@@ -393,6 +401,7 @@ async def run_sets(names: list[str], show_misses: bool, show_heldout: bool) -> i
             "outside14": show_misses,
             "outside15": show_misses,
             "outside16": show_misses,
+            "outside17": show_misses,
             "heldout": show_heldout,
         }.get(name, False)
         _report(name, score, time.perf_counter() - started, shown)

@@ -499,7 +499,7 @@ class ChannelFinder:
             chosen = set(np.flatnonzero(mask).tolist())
         else:
             chosen = set(np.flatnonzero(scores >= best - 1e-9).tolist())
-            chosen = self._most_specific(chosen, words)
+            chosen = self._most_specific(chosen, words, everything=query.everything)
         if writable:
             # a write goes to setpoints; a group with none is returned as it is, so the
             # caller can say it is read-only instead of writing to something else
@@ -694,7 +694,9 @@ class ChannelFinder:
             if self.access(i) not in _WRITTEN_KINDS or kinds[self.device_key(i)] <= _WRITTEN_KINDS
         }
 
-    def _most_specific(self, chosen: set[int], words: list[str]) -> set[int]:
+    def _most_specific(
+        self, chosen: set[int], words: list[str], *, everything: bool = False
+    ) -> set[int]:
         """Of kinds of device that fit equally, those whose names say least that was not
         asked: "focusing quad 10" is QF10, not the achromat QFA10 that also focuses. Only the
         device part of a name counts (``SR:MAG:QFA``), never its fields: "all PVs of dipole 1"
@@ -706,7 +708,14 @@ class ChannelFinder:
         for i in chosen:
             shape = self.shape_of(i)
             if shape not in extra_of:
-                extra_of[shape] = self._unasked(shape.kind_words, asked)
+                own = asked
+                if everything:
+                    # "all RF readbacks": a word the kind's name says itself is not also its
+                    # meaning, so the RF voltage is as much an RF channel as the RF frequency
+                    # ("radio frequency"); "the RF" alone is still its frequency
+                    own = self._asked([w for w in words if w not in shape.kind_words])
+                    own.update(words)
+                extra_of[shape] = self._unasked(shape.kind_words, own)
             extra[i] = extra_of[shape]
         fewest = min(extra.values())
         return {i for i in chosen if extra[i] == fewest}

@@ -34,7 +34,7 @@ def changes_said_plainly(text: str) -> str:
     work = text
     # "QF05 to 121 A, QD06 to 94.5 A and QF07 to 121 A in one go": one approval anyway
     work = re.sub(
-        r"[\s,]+(?:in\s+one\s+go|all\s+at\s+once|at\s+once|together)\s*([.!]*)$",
+        r"[\s,]+(?:in\s+one\s+go|all\s+at\s+once|at\s+once|together)\s*([.!?]*)$",
         r"\1",
         work,
         flags=re.I,
@@ -215,7 +215,9 @@ def _value_it_goes_to(found: re.Match[str]) -> str:
 _COUNTED = re.compile(
     r"\b(?:sectors?|sec|s|cells?|straights?|girders?|arcs?|number|no\.?|#)\s*$"
     # "vertical correctors 19, 20, 21 -> -0.1 A": the last of a list of device numbers
-    r"|[a-z]+s?\s+\d{1,3}(?:\s*(?:,|&|\band\b)\s*\d{1,3})*\s*(?:,|&|\band\b)\s*$",
+    r"|[a-z]+s?\s+\d{1,3}(?:\s*(?:,|&|\band\b)\s*\d{1,3})*\s*(?:,|&|\band\b)\s*$"
+    # "vertical correctors 31 through 33 -> -0.15 A": the end of a range of device numbers
+    r"|(?<![\w.])\d{1,3}\s+(?:through|thru)\s*$|[a-z]+s\s+\d{1,3}\s+(?:to|until|till)\s*$",
     re.I,
 )
 _FROM_TO_VALUE = re.compile(

@@ -46,7 +46,15 @@ REQUEST_LEAD = (
     # "can I get the ID 4 gap, ...", "could I see the tunes": what is asked follows
     r"(?:may|can|could)\s+i\s+(?:please\s+)?(?:get|have|see)(?=\s+(?:the|a|an|all|both|[a-z]{1,5}\s?\d))|"
     r"i(?:'d|\s+would)?\s+(?:appreciate\s+it|be\s+grateful)\s+if\s+you\s+(?:could|would|can)|"
-    r"it\s+would\s+be\s+(?:great|nice|good|helpful)\s+if\s+you\s+(?:could|would|can))"
+    r"it\s+would\s+be\s+" + r"(?:great|nice|good|helpful|lovely|wonderful|brilliant|super|ideal|"
+    r"fantastic|marvellous|splendid)\s+if\s+you\s+(?:could|would|can)|"
+    # "I wonder if you could ...", "I was wondering whether you might ..."
+    r"i\s+(?:was\s+)?wonder(?:ing)?\s+(?:if|whether)\s+you\s+(?:could|would|can|might)|"
+    r"would\s+you\s+be\s+so\s+(?:good|kind)\s+as\s+to|(?:may|might)\s+i\s+ask\s+you\s+to|"
+    # "do you happen to know what the ID07 gap is": what is asked follows
+    r"do\s+you\s+(?:happen\s+to\s+)?know(?=\s+(?:what|where|how|which|the|if|whether)\b)|"
+    # "it might be worth opening the ID07 gap a little": a suggestion, its verb after
+    r"it\s+(?:might|may|would|could)\s+be\s+worth(?!\s+(?:it|a|an|the|while)\b))"
 )
 _POLITE_LEAD = re.compile(
     r"^(?:(?:ok(?:ay)?|so|now|also|just|please|kindly|hi|hello|hey|and|then|right|alright|first|"
@@ -61,11 +69,16 @@ _REQUESTED = re.compile(
 )
 # Courtesy that is no condition: "if you could", "if possible", "when you get a chance"
 _COURTESY = re.compile(
-    r",?\s*\b(?:if\s+(?:possible|you\s+(?:can|could|would|don'?t\s+mind|please)|that(?:'s|\s+is)\s+"
+    r",?\s*\b(?:if\s+(?:possible|you\s+(?:can|could|would(?:n'?t|\s+not)?\s+mind|would|"
+    r"(?:don'?t|do\s+not)\s+mind|please)|that(?:'s|\s+is)\s+"
     r"(?:possible|ok(?:ay)?|alright|all\s+right))|when\s+you\s+(?:get|have)\s+a\s+(?:chance|moment|"
-    r"minute|second)|(?:can|could|would|will)\s+you\s+do\s+(?:that|it|this)(?:\s+please)?\??)\b[,.!]?"
+    r"minute|second)|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:do|set|make|apply|"
+    r"change)\s+(?:that|it|this)(?:\s+for\s+me)?(?:,?\s+please)?\??)\b[,.!]?"
     # "..., thanks a lot.": thanks after the request, not a request of their own
-    r"|(?<=\S)[\s,.!]+(?:thanks?(?:\s+you)?|cheers|thx|ta)(?:\s+(?:a\s+lot|very\s+much|so\s+much))?"
+    # "... a little - would you mind?": the request's courtesy after it
+    r"|(?<=\S)\s*[-,.;]?\s*(?:would|do)\s+you\s+mind\s*\?*\s*$"
+    r"|(?:(?<=\?)\s+|(?<=\S)[\s,.!]+)(?:(?:many\s+)?thanks?(?:\s+you)?|cheers|thx|ta|much\s+appreciated)"
+    r"(?:\s+(?:a\s+lot|very\s+much|so\s+much|in\s+advance))?"
     r"[\s.!]*$",
     re.I,
 )
@@ -89,7 +102,7 @@ _HEDGE_AFTER = re.compile(
 )
 _ACKNOWLEDGED_FIRST = re.compile(
     r"^\W*(?:fine|good|great|perfect|cool|nice|excellent|thanks|thank\s+you|got\s+it|understood)"
-    r"\s*[,.!;:]\s*(?:(?:then|now|so|and)\b\s*,?\s*)?(?=\S)",
+    r"\s*(?:[,.!;:]|\s[-–—])\s*(?:(?:then|now|so|and)\b\s*,?\s*)?(?=\S)",
     re.I,
 )
 _ADDRESSED = re.compile(r"^\W*osprey\b[,:!]?\s*|,?\s*\bosprey\s*(?=[.!?]*$)", re.I)
@@ -138,8 +151,10 @@ def without_courtesy(text: str) -> str:
     """``text`` without courtesy phrases that read like conditions or clauses ("I'd
     appreciate it if you could open ...", "..., if possible", "When you get a chance, ...")."""
     lead = re.match(
-        r"^\W*(?:i(?:'d|\s+would)?\s+(?:appreciate\s+it|be\s+grateful)|it\s+would\s+be\s+"
-        r"(?:great|nice|good|helpful))\s+if\s+you\s+(?:could|would|can)\s+",
+        r"^\W*(?:(?:i(?:'d|\s+would)?\s+(?:appreciate\s+it|be\s+grateful)|it\s+would\s+be\s+"
+        r"(?:great|nice|good|helpful|lovely|wonderful|brilliant|super|ideal|fantastic|marvellous|"
+        r"splendid))\s+if|i\s+(?:was\s+)?wonder(?:ing)?\s+(?:if|whether))\s+you\s+"
+        r"(?:could|would|can|might)\s+",
         text,
         re.I,
     )
@@ -147,12 +162,17 @@ def without_courtesy(text: str) -> str:
         text = text[lead.end() :]
     text = _MIND_DOING.sub(lambda m: f"{m['lead']} {_verb_from_gerund(m['gerund'])}", text)
     text = _LOOK_AT.sub("show", text)
+    text = _SITTING_AT.sub(r"\g<be> at", text)
     text = _ALL_FINE.sub("", text)
     return " ".join(_COURTESY.sub(" ", text).split()).strip(" ,") or text
 
 
 # "would you mind plotting ...": the verb in its gerund after "mind"
-_MIND_DOING = re.compile(r"\b(?P<lead>(?:would|do)\s+you\s+mind)\s+(?P<gerund>[a-z]+ing)\b", re.I)
+_MIND_DOING = re.compile(
+    r"\b(?P<lead>(?:would|do)\s+you\s+mind|it\s+(?:might|may|would|could)\s+be\s+worth)\s+"
+    r"(?P<gerund>[a-z]+ing)\b",
+    re.I,
+)
 
 
 def _verb_from_gerund(gerund: str) -> str:
@@ -167,6 +187,10 @@ def _verb_from_gerund(gerund: str) -> str:
 
 # "have a look at X": a reading asked; "... and tell me if everything is fine": the reading
 # itself answers that (values with their alarm state)
+#: "what the ID07 gap is sitting at", "where QF3 sits": where a value rests is its value
+_SITTING_AT = re.compile(
+    r"\b(?P<be>is|are|'s|was)\s+(?:sitting|sat|resting|parked|hovering)\s+at\b", re.I
+)
 _LOOK_AT = re.compile(r"\b(?:have|take)\s+a\s+(?:quick\s+)?look\s+at\b", re.I)
 _ALL_FINE = re.compile(
     r",?\s*(?:and\s+)?(?:(?:tell|let)\s+me\s+(?:know\s+)?)?(?:if|whether)\s+(?:everything|all|things|"
@@ -656,6 +680,11 @@ _EXCLUDED = re.compile(
     rf"|(?<=[,;])\s*{_DEVICES}\s+(?:stays?|remains?)(?:\s+(?:put|where\s+it\s+is|as\s+(?:it\s+)?is|unchanged))?)",
     re.I,
 )
+#: "except HCM 3", "but not QF 2": a device left out of the family before it, which the
+#: channel finder leaves out of what it finds (the words stay for it)
+_LEFT_OUT_OF_A_FAMILY = re.compile(
+    r"[,;]?\s*\b(?:except(?:\s+for)?|but\s+not|apart\s+from|other\s+than|excluding)\s", re.I
+)
 #: Words that make the rest of a request a whole family ("all", "every", "the horizontal
 #: correctors") without a number.
 _A_WHOLE_FAMILY = re.compile(
@@ -692,7 +721,13 @@ def without_refused_devices(text: str) -> str:
     refused = refused_devices(text)
     if not refused:
         return text
-    spans = [(a, b) for a, b in _refused_clauses(text) if named_devices(text[a:b]) & refused]
+    spans = [
+        (a, b)
+        for a, b in _refused_clauses(text)
+        if named_devices(text[a:b]) & refused and not _LEFT_OUT_OF_A_FAMILY.match(text[a:b])
+    ]
+    if not spans:
+        return text  # "the BPMs in sector 3 except BPM 15": the finder leaves it out
     rest = text
     for start, stop in reversed(spans):
         rest = rest[:start] + " " + rest[stop:]

@@ -90,6 +90,10 @@ def follow_up(
     if signed != new.text:
         # "no –0.25", "→ −0.1 A": a minus typed as a dash is the value's sign, never a pause
         new = replace(parse_request(signed, vocabulary), text=signed)
+    timed_as_before = _SAME_TIME.sub("", new.text)
+    if timed_as_before != new.text and timed_as_before.strip(" ,.?!"):
+        # "and the horizontal one at the same time": the time asked before is kept
+        new = replace(parse_request(timed_as_before, vocabulary), text=timed_as_before)
     remark = _REMARK_AFTER.search(new.text)
     if remark is not None and remark.start() > 0:
         # "no, 18 mm, I misread the request": the remark about the mistake is no request
@@ -424,6 +428,11 @@ def follow_up(
             again = parse_request(said, vocabulary)
             if again.intent == "restore":
                 return replace(again, text=new.text)
+    others = _THE_OTHER_KIND.match(new.text)
+    if others and previous.targets and not previous.changes:
+        # "and the other sector 7 gauge?" after "read IG13": those of that kind but IG13
+        said = f"same for the {others['kind']} except {' and '.join(previous.targets)}"
+        return follow_up(previous, parse_request(said, vocabulary), vocabulary)
     other = _OTHER_ONE.match(new.text)
     if other and vocabulary is not None and not previous.changes:
         # "now the other plane" after a plot of the horizontal orbit: the vertical one
@@ -453,15 +462,12 @@ def follow_up(
         swapped = tuple(_in_plane(t, plane_only["plane"], vocabulary) for t in previous.targets)
         if swapped != previous.targets:
             canonical = previous.canonical
+            # "add the vertical one" after a plot of the horizontal tune: both planes; "the
+            # vertical one as well" asks the same of it (the other is answered already)
             for old, new_target in zip(previous.targets, swapped, strict=True):
-                replaced = (
-                    f"{old} and {new_target}"
-                    if plane_only["add"] or plane_only["too"]
-                    else new_target
-                )
+                replaced = f"{old} and {new_target}" if plane_only["add"] else new_target
                 canonical = canonical.replace(old, replaced, 1)
-            if plane_only["add"] or plane_only["too"]:
-                # "add the vertical one" after a plot of the horizontal tune: both planes
+            if plane_only["add"]:
                 swapped = (*previous.targets, *swapped)
             merged = replace(previous, text=new.text, targets=swapped, canonical=canonical)
             return _with_new_time(merged, replace(new, time=timed)) if timed else merged
@@ -600,10 +606,28 @@ _BOTH_TOGETHER = re.compile(
 )
 _PLANE_ONLY = re.compile(
     r"^\W*(?:(?:and|now|ok(?:ay)?|then|what\s+about|how\s+about|(?P<add>add|plus|with|also))\W+)*"
+    # "same for the verticals" after "read HCM 10 to HCM 12": their vertical correctors
+    r"(?:(?:do\s+)?(?:the\s+)?same\s+(?:thing\s+)?(?:for|with)\s+)?"
     # "plot only the vertical one, last 24 h" after a trend of both tunes
     r"(?:(?:plot|show|trend|graph|read)\s+)?(?:(?:only|just)\s+)?"
-    r"(?:the\s+)?(?:in\s+)?(?P<plane>vertical|horizontal|vert|horiz|x|y)"
-    r"(?:\s+(?:one|ones|plane|side))?(?:\s+(?P<too>too|as\s+well|also))?\W*$",
+    r"(?:the\s+)?(?:in\s+)?(?P<plane>vertical|horizontal|vert|horiz|x|y)(?:s\b)?"
+    r"(?:\s+(?:one|ones|plane|side))?(?:\s+(?P<too>too|as\s+well|also))?(?:\W+(?:please|pls|plz))?"
+    r"\W*$",
+    re.I,
+)
+#: "and the other sector 7 gauge?", "the other two correctors": the kind asked before, less
+#: what was asked (never "the other one", "the other plane", "the other way")
+_THE_OTHER_KIND = re.compile(
+    r"^\W*(?:(?:and|now|then|what\s+about|how\s+about|also)\W+)*(?:the\s+)?other\s+"
+    r"(?:(?:two|three|four|five|\d)\s+)?"
+    r"(?P<kind>(?!(?:one|ones|plane|side|way|direction|half|end)\b)[a-z][\w\s-]{1,40}?)"
+    r"(?:\s+(?:too|as\s+well|please))?\W*$",
+    re.I,
+)
+#: "at the same time", "for the same period": the time of the request before
+_SAME_TIME = re.compile(
+    r",?\s*\b(?:at|for|over|in)\s+the\s+same\s+(?:time(?:\s+(?:span|window|range|period|frame))?|"
+    r"moment|period|window|interval|span|range|timeframe)\b",
     re.I,
 )
 _DEVICE_JOINED = re.compile(r"\b[A-Z]{1,5}\d{1,3}\b(?![:.]\d)")

@@ -45,6 +45,8 @@ _DEVICE_MOVES = re.compile(
 )
 #: "HCM24 would be happier at 0.6 A", "QF3 would do better at 121 A": a value judged best
 _BETTER_AT = re.compile(
+    # "I think HCM24 would be happier ...": the opinion's lead is no part of the device
+    r"(?:\bi\s+(?:think|guess|believe|reckon|feel|suppose)(?:\s+that)?\s+)?"
     r"(?P<what>(?:the\s+)?[\w][\w\s-]{0,40}?)\s+(?:would|will|might)\s+(?:be\s+)?(?:much\s+)?"
     r"(?:happier|better(?:\s+off)?|do\s+better|behave\s+better|work\s+better|best)\s+"
     rf"(?:at|with|on)\s+(?=[-+−]?\.?\d|{SPELLED_NUMBER_PATTERN})",

@@ -128,7 +128,8 @@ FUNCTION_WORDS = frozenset().union(
         she him her his their your yours ours anyone anybody someone somebody everyone
         everybody currently presently still yet already roughly approximately around nearly
         almost quite rather pretty really actually machine looking looks seem seems across
-        along throughout between among per via inside beyond often above below under"""
+        along throughout between among per via inside beyond often above below under except
+        excluding"""
     ),
 )
 

@@ -234,10 +234,15 @@ def read_quantity(text: str, lowered_words: list[str]) -> tuple[Quantity | None,
         return Quantity("absolute", amount.value, unit, amount.words), used
     for i, w in enumerate(lowered_words):
         rest = lowered_words[i + 1 :]
-        if w == "some" and i and _direction(lowered_words[i - 1 : i]) and set(rest) <= _POLITE_END:
-            # "QF3 up some", "down some please": an amount nobody gave (never "up some plots")
-            used.update([lowered_words[i - 1], w])
-            return Quantity("comparative", None, None, f"{lowered_words[i - 1]} some"), used
+        if w == "some" and i and set(rest) <= _POLITE_END:
+            # "QF3 up some", "down some please", "can we close it some?": an amount nobody
+            # gave, the way said just before or by the verb (never "up some plots")
+            way = next(
+                (p for p in reversed(lowered_words[max(0, i - 5) : i]) if _direction([p])), None
+            )
+            if way is not None:
+                used.update([way, w])
+                return Quantity("comparative", None, None, f"{way} some"), used
         if w in VAGUE_AMOUNTS:
             following = lowered_words[i + 1 : i + 3]
             if _direction(following):

@@ -417,6 +417,14 @@ _VALUE_WITHIN_LIMITS = re.compile(
     r"\b[a-z]{2,5}\s?\d{1,3}\s+(?:at|to|=|->)\s*[-+]?\.?\d[\d.]*\s*[a-zµ]*\s*[:,;-]?\s*"
     r"(?:is\s+that\s+|would\s+that\s+be\s+|still\s+)?(?:within|inside|in)\s+(?:the\s+|its\s+)?limits?\b"
 )
+#: a change said as a gerund, asked of the limits ("would setting HCM20 to -6 A be within
+#: limits?", "is putting QF 3 at 125 A over the limit?")
+_SETTING_WITHIN_LIMITS = re.compile(
+    r"\b(?:would|will|could|does|is|are)\s+(?:setting|putting|moving|taking|raising|lowering|"
+    r"bringing|driving|running)\s+(?:the\s+)?[a-z]{2,5}\s?\d{1,3}\b[^?.!]{0,40}?\s(?:to|at)\s+"
+    r"[-+]?\.?\d[\d.]*\s*[a-zµ]*\s+(?:be\s+|stay\s+|go\s+|fall\s+|remain\s+)?"
+    r"(?:within|inside|in|over|beyond|outside|above|below)\s+(?:the\s+|its\s+)?limits?\b"
+)
 #: a value on a device asked of its limits ("is 5.5 A on HCM 12 within limits?")
 _VALUE_ON_WITHIN_LIMITS = re.compile(
     r"\b[-+]?\.?\d[\d.]*\s*[a-zµ%]{0,4}\s+(?:on|for|to)\s+(?:the\s+)?[a-z]{2,5}\s?\d{1,3}\b[^?]*?"
@@ -630,6 +638,7 @@ def asks_for_limits(text: str) -> bool:
     lowered = re.sub(r"\b(max|min)_(step|value|limit|change)s?\b", r"\1 \2", lowered)
     if (
         _VALUE_WITHIN_LIMITS.search(lowered)
+        or _SETTING_WITHIN_LIMITS.search(lowered)
         or _VALUE_ON_WITHIN_LIMITS.search(lowered)
         or _INTENDED_CHANGE.search(lowered)
         or _VALUE_OK_FOR.search(lowered)

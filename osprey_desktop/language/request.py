@@ -156,6 +156,7 @@ from osprey_desktop.language.rewordings import (
     said_plainly,
     what_seems_off_checked,
 )
+from osprey_desktop.language.screen_quotes import screen_quotes_set_aside
 from osprey_desktop.language.spelling import request_words_spelled, slips_respelled, verb_spelled
 from osprey_desktop.language.symbols import pictographs_dropped
 from osprey_desktop.language.targets import (
@@ -266,6 +267,8 @@ def parse_request(
     # "check:\n- lifetime\n- IG13", "lt / curr / tunes": one comma-separated list
     # "VCM17 −0.1A": the sign, as a hyphen; "lt + curr? thx 🙏": no pictograph asks anything
     typed = minus_signs_typed_plainly(pictographs_dropped(str(text)))
+    # "alarm panel: SR07C:IG13:Pressure HIGH 6.2e-09 Torr. What's IG14 next to it saying?"
+    typed = screen_quotes_set_aside(typed, vocabulary)
     # "caput SR04C:VCM11:Current:SP 0.3", "caget -a X", "hcm20 -= 0.1": the command line's forms
     typed = iso_times_spaced(command_lines_said_plainly(typed))  # "2024-05-14T06:00" too
     # "Qy", "ΔI(QD16) = -0.5 A"; "avg(HCM01, HCM02)" before its comma splits a list

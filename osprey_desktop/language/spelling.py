@@ -362,7 +362,14 @@ def _channel_word_spelled(typed: str, facility_words: frozenset[str], known: fro
         for w in _words_near(facility_words, len(word))
         if w[0] == word[0] and not _form_of(word, w) and _swapped_or_missing(word, w)
     ]
-    return close[0] if len(close) == 1 else typed
+    if len(close) == 1:
+        return close[0]
+    if word.endswith("s") and len(word) > 5:
+        # "guages": the plural of a slip of the list's word ("guage" for "gauge")
+        one = _channel_word_spelled(typed[:-1], facility_words, known)
+        if one.lower() != word[:-1]:
+            return f"{one}s"
+    return typed
 
 
 def _undoubled(word: str) -> str:

@@ -54,7 +54,7 @@ class ParsedRequest(Protocol):
 #: Intents that read the machine: their targets are measured values unless they say otherwise.
 MEASURED_INTENTS = frozenset({"read", "history", "plot", "statistic", "compare"})
 
-__all__ = ["as_measured", "split_targets", "with_roles", "without_slot_words"]
+__all__ = ["LEFT_OUT", "as_measured", "split_targets", "with_roles", "without_slot_words"]
 
 _ITEM_SPLIT = re.compile(
     r"\s*(?:,|;|\band\b|\bas\s+well\s+as\b|\bplus\b|&|\balong\s+with\b|(?<=\w)\s+\+\s+(?=[a-z])"
@@ -237,9 +237,27 @@ def _said_without_commas(parts: list[str]) -> list[str]:
 _THE_ITEMS_NAMED = frozenset({"both", "all", "each", "them", "these", "those", "of", "the"})
 
 
+#: What leaves channels out of those named before it: "all the gauges except sector 5", "every
+#: corrector but HCM 3", "the BPMs other than the vertical ones", "gauges not in sector 2".
+#: ``left`` is what is left out (the channel finder finds it and takes it away).
+LEFT_OUT = re.compile(
+    r"\b(?:except(?:\s+for)?|excluding|apart\s+from|other\s+than|aside\s+from|save\s+for|"
+    r"but\s+not|but(?=\s+(?:the|those|ones|sector|sectors|cell|in)\b)|"
+    r"not(?=\s+(?:in|from)\s+(?:the\s+)?(?:sector|sectors|cell|arc)\b))\s+"
+    r"(?:(?:the\s+)?ones?\s+|those\s+|the\s+)?(?P<left>[^,.;?!]+)",
+    re.I,
+)
+
+
 def split_targets(phrase: str) -> list[str]:
     """The items of a list of channel phrases; a modifier alone takes the next item's head,
-    a qualifier after a comma the item before it."""
+    a qualifier after a comma the item before it; what is left out ("except HCM 3 and VCM 2")
+    is no item, but said with each item before it."""
+    left_out = LEFT_OUT.search(phrase)
+    if left_out is not None:
+        tail = phrase[left_out.start() :].strip()
+        items = split_targets(phrase[: left_out.start()].strip(" ,"))
+        return [f"{item} {tail}" for item in items] or [phrase.strip()]
     parts = [p.strip(" ,.?!") for p in _ITEM_SPLIT.split(phrase) if p and p.strip(" ,.?!")]
     parts = _said_without_commas(parts)
     parts = _roles_over_a_run(_numbers_share_their_device(parts))

@@ -27,7 +27,8 @@ _CLAUSES = re.compile(r"[;?!,]|\.(?!\d)|\band\b|\bthen\b|\bbut\b", re.I)
 _SENTENCES = re.compile(r"(?<=[;?!])|(?<=\.)(?!\d)")
 _POLITE_LEAD = re.compile(
     r"^(?:please|kindly|now|also|just|so|ok|okay|go ahead and|(?:can|could|would|will) you"
-    r"(?: please)?|i(?:'d| would)? (?:want|like|need) to|we (?:want|need) to|let'?s)\s+"
+    r"(?: please)?|(?:can|could|shall) we|i(?:'d| would)? (?:want|like|need) to|"
+    r"we (?:want|need) to|let'?s)\s+"
 )
 _ASSIGNMENT = re.compile(r"^[\w:.\-]+\s*(?:->|→|:=|=)\s*[-+]?\.?\d")
 _CHANGE_STEMS = frozenset(stem(v) for v in CHANGE_VERBS)

@@ -17,6 +17,7 @@ from osprey_desktop.language.clauses import (
     without_refused_devices,
 )
 from osprey_desktop.language.request import Vocabulary, parse_request
+from osprey_desktop.language.targets import LEFT_OUT
 
 WORDS = Vocabulary(
     device_prefixes=frozenset({"hcm", "vcm", "qf", "qd", "bpm", "id", "ig"}),
@@ -354,7 +355,9 @@ def test_a_device_named_only_where_a_change_is_refused_is_no_target(text, refuse
         assert without_refused_devices(text) == kept
     request = parse(text)
     if request.changes:
-        assert not refused & {d for t in request.targets for d in named_devices(t)}
+        # what a target leaves out ("... except HCM 3 and VCM 2") is taken away by the finder
+        named = {d for t in request.targets for d in named_devices(LEFT_OUT.split(t)[0])}
+        assert not refused & named
 
 
 @pytest.mark.parametrize(
@@ -475,7 +478,8 @@ def test_a_supposed_change_is_a_question_of_knowledge(text):
 def test_terse_forms_of_a_window_and_a_change_after_a_topic(text, intent):
     request = parse(text)
     if intent == "write":  # a change with no amount: asked, never guessed
-        assert request.changes and request.quantity is None
+        assert request.changes
+        assert request.quantity is None or request.quantity.value is None
     else:
         assert request.intent == intent
 

@@ -140,7 +140,8 @@ def test_a_plane_letter_alone_is_the_other_plane(said):
     request = merged(first, said)
     assert request is not None and request.intent == "read"
     planes = {t.split()[-1].lower() for t in request.targets}
-    assert ("x" in planes) == (said != "now y")
+    # "the y plane too" asks the same of y (x is answered already)
+    assert planes == ({"x"} if said == "and x?" else {"y"})
 
 
 def test_as_a_table_after_a_plot_is_the_history_without_a_plot():

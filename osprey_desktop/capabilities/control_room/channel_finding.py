@@ -62,6 +62,7 @@ from osprey_desktop.language.clauses import (
 from osprey_desktop.language.lexicon import COMPARATIVES, FUNCTION_WORDS, VAGUE_AMOUNTS
 from osprey_desktop.language.numbers import NUMBER_WORDS
 from osprey_desktop.language.quantities import amounts
+from osprey_desktop.language.targets import LEFT_OUT
 from osprey_desktop.language.time_parsing import strip_time_expressions
 from osprey_desktop.language.units import converts, lookup_unit, quantity_word
 from osprey_desktop.language.write_parsing import (
@@ -361,6 +362,11 @@ def _instance_choice(question: str, suggestions: list[str]) -> _InstanceChoice:
 def _find_channels_noted(
     database: ChannelDatabase, text: str, *, writable: bool, max_write_channels: int
 ) -> tuple[list[str], str, str]:
+    excepted = LEFT_OUT.search(text)
+    if excepted is not None:
+        return _found_but(
+            database, text, excepted, writable=writable, max_write_channels=max_write_channels
+        )
     phrase = channel_phrase(text, database)
     if not phrase:
         raise ClarificationRequired(
@@ -613,6 +619,52 @@ def _no_such_name(
     return ClarificationRequired(question, suggestions)
 
 
+def _found_but(
+    database: ChannelDatabase,
+    text: str,
+    excepted: re.Match[str],
+    *,
+    writable: bool,
+    max_write_channels: int,
+) -> tuple[list[str], str, str]:
+    """The channels the words before an exception find, less those its own words find; each
+    part is asked about as usual when it names nothing, and a write's cap counts what is left."""
+    kept = f"{text[: excepted.start()]} {text[excepted.end() :]}"
+    names, phrase, note = _find_channels_noted(
+        database, kept, writable=writable, max_write_channels=10**6
+    )
+    left = excepted["left"].strip()
+    try:
+        out, _, _ = _find_channels_noted(database, left, writable=False, max_write_channels=10**6)
+    except ClarificationRequired as exc:
+        raise ClarificationRequired(
+            f"I found {_first(names)} for '{phrase}', but not which of them '{left}' leaves "
+            f"out ({exc}). Which should be left out?",
+            names[:5],
+        ) from exc
+    remaining = [n for n in names if n not in set(out)]
+    if not remaining:
+        raise ClarificationRequired(
+            f"'{left}' leaves out every channel found for '{phrase}' ({_first(names)}). "
+            "Which channels do you mean?",
+            names[:5],
+        )
+    if writable and len(remaining) > max_write_channels:
+        raise ClarificationRequired(
+            f"'{phrase}' less '{left}' leaves {len(remaining)} writable channels; one write may "
+            f"change at most {max_write_channels} (approval.max_channels_per_write). Which "
+            "ones do you mean? The first five are below.",
+            remaining[:5],
+        )
+    dropped = len(names) - len(remaining)
+    said = (
+        f"Left out, as asked: '{left}' ({dropped} of the {len(names)} channels found)."
+        if dropped
+        else ""
+    )
+    return remaining, phrase, f"{note} {said}".strip()
+
+
 def _places_only(phrase: str, name: str) -> bool:
     """``name`` is given as a place ("around ID09", "near QF 21"), not as what is asked."""
     letters, digits = re.match(r"([A-Za-z]*)(.*)", name).groups()  # type: ignore[union-attr]
@@ -645,6 +697,13 @@ def _check_names_kept(
             continue  # "the vacuum around ID09": ID09 says where, not what
         if not set(own) & set(found):
             mine = _ours(database, own, writable)[:5]
+            if not mine:
+                # "set SR:RF:Voltage:RB to 2.6": a readback named for a write
+                raise ClarificationRequired(
+                    f"{_typed(text, name)} is read-only and cannot be written; the writable "
+                    f"channels that fit '{phrase}' are {_first(found)}. Which do you mean?",
+                    [_reworded(text, name, n) for n in found[:5]],
+                )
             raise ClarificationRequired(
                 f"'{phrase}' names {_typed(text, name)}, but {_typed(text, name)} is not among "
                 f"the channels that fit the rest of it ({_first(found)}). "
@@ -1434,20 +1493,29 @@ def _writes(capability: str) -> bool:
 
 
 def _in_the_value_unit(database: ChannelDatabase, text: str, names: list[str]) -> list[str]:
-    """The setpoints a write's value fits, when the words found none it fits ("RF to 2.55 MV"
-    finds the RF frequency; a voltage goes to the RF voltage): the words are looked up again
-    with the word for the value's quantity, and only channels counted in a unit the value
-    converts to are kept. Without a unit, or when nothing fits better, ``names`` as found."""
-    unit = next((a.unit for a in amounts(text) if a.unit), None)
-    if not unit or not names:
+    """The setpoints a write's value fits: "RF to 2.55 MV" finds the RF frequency, and a
+    voltage goes to the RF voltage (the words are looked up again with the word for the
+    value's quantity); "RF up by 1 kHz" finds both RF setpoints, and only the frequency is
+    counted in a unit the value converts to. One value without a unit for setpoints counted
+    in different units ("set the RF to 3") is asked: no write picks the quantity."""
+    if not names:
         return names
+    units = {n: getattr(database.get(n), "units", "") or "" for n in names}
+    typed = {a.unit for a in amounts(text) if a.unit}
+    if not typed:
+        _ask_for_one_quantity(text, units)
+        return names
+    unit = next(a.unit for a in amounts(text) if a.unit)
 
     def fits(name: str) -> bool:
-        units = getattr(database.get(name), "units", "") or ""
-        return bool(units) and converts(unit, units)
+        counted = getattr(database.get(name), "units", "") or ""
+        return bool(counted) and converts(unit, counted)
 
+    fitting = [n for n in names if fits(n)]
+    if fitting:
+        return fitting if len(typed) == 1 else names
     word = quantity_word(unit)
-    if any(fits(n) for n in names) or not word:
+    if not word:
         return names
     try:
         more, _, _ = find_channels_noted(
@@ -1456,6 +1524,26 @@ def _in_the_value_unit(database: ChannelDatabase, text: str, names: list[str]) -
     except ClarificationRequired:
         return names
     return [n for n in more if fits(n)] or names
+
+
+def _ask_for_one_quantity(text: str, units: dict[str, str]) -> None:
+    """A single value or step for setpoints of different quantities (a frequency in MHz and
+    a voltage in MV, or a percentage of both): which is meant is asked. A state is each
+    channel's own."""
+    if len(set(units.values()) - {""}) < 2:
+        return
+    try:
+        specs = parse_write_request(text)
+    except WriteRequestError:
+        return
+    if len(specs) != 1 or specs[0].mode == "state":
+        return
+    listed = ", ".join(f"{name} ({unit})" for name, unit in units.items() if unit)
+    raise ClarificationRequired(
+        f"The value has no unit, and the setpoints found are of different quantities: "
+        f"{listed}. Which one do you mean (or give the value's unit)?",
+        list(units)[:5],
+    )
 
 
 __all__ = [

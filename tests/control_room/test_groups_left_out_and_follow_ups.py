@@ -1,0 +1,98 @@
+"""Whole turns on the simulated ring: groups with devices left out, ranges written, follow-ups
+that name another kind, another plane or the same time, and questions about the limits."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.turns import proposed, steps
+
+
+async def _read(session, text: str, thread: str = "t1") -> set[str]:
+    from osprey_desktop.cli.common import found_channels
+
+    result = await session.submit(text, thread)
+    assert result.pending_approval is None
+    return {c["name"] for c in found_channels(result)}
+
+
+@pytest.mark.parametrize(
+    ("text", "absent", "count"),
+    [
+        ("all the gauges apart from sector 2", {"SR02C:IG03:Pressure", "SR02C:IG04:Pressure"}, 22),
+        ("every gauge but the ones in sectors 1 and 2", {"SR01C:IG01:Pressure"}, 20),
+        ("the sector 4 BPMs excluding BPM 20", {"SR04C:BPM20:X", "SR04C:BPM20:Y"}, 10),
+    ],
+)
+async def test_what_a_group_leaves_out_is_not_read(session, text, absent, count):
+    read = await _read(session, text)
+
+    assert len(read) == count and not read & absent
+
+
+async def test_a_device_left_out_of_a_group_write_is_not_written(session):
+    result = await session.submit("zero the vertical correctors in sector 4 except VCM 11", "t1")
+
+    assert set(proposed(result)) == {"SR04C:VCM10:Current:SP", "SR04C:VCM12:Current:SP"}
+    await session.resume("t1", False)
+
+
+async def test_a_range_with_an_arrow_writes_every_device_of_the_range(session):
+    result = await session.submit("horizontal correctors 13 through 15 -> 0.05 A", "t1")
+
+    assert proposed(result) == {
+        f"SR05C:HCM{n}:Current:SP": pytest.approx(0.05) for n in (13, 14, 15)
+    }
+    await session.resume("t1", False)
+
+
+async def test_the_other_one_of_a_kind_is_the_kind_less_what_was_read(session):
+    assert await _read(session, "read IG 21") == {"SR11C:IG21:Pressure"}
+
+    assert await _read(session, "and the other sector 11 gauge?") == {"SR11C:IG22:Pressure"}
+
+
+async def test_the_same_for_a_plane_takes_the_devices_of_that_plane(session):
+    await _read(session, "read HCM 16 to HCM 18")
+
+    read = await _read(session, "same for the verticals")
+
+    # each device read as "read HCM 16" reads it: setpoint and readback
+    assert read == {f"SR06C:VCM{n}:Current:{r}" for n in (16, 17, 18) for r in ("SP", "RB")}
+
+
+async def test_another_plane_at_the_same_time_keeps_the_moment(session):
+    await session.submit("what was the horizontal tune at 07:00?", "t1")
+
+    result = await session.submit("and the vertical one at the same time please", "t1")
+
+    assert "archiver_retrieval" in steps(result)
+    assert "SR:TUNE:Y" in result.response and "07:00" in result.response
+
+
+async def test_a_plane_as_well_asks_only_that_plane(session):
+    await _read(session, "the horizontal orbit in sector 2")
+
+    read = await _read(session, "and the vertical one as well, if you don't mind")
+
+    assert read == {f"SR02C:BPM{n:02d}:Y" for n in range(7, 13)}
+
+
+async def test_thanks_before_a_request_is_no_end_of_the_conversation(session):
+    await _read(session, "the beam energy please")
+
+    result = await session.submit("Thanks - could you plot it over the last hour as well?", "t1")
+
+    assert steps(result) == [
+        "channel_finding",
+        "time_range_parsing",
+        "archiver_retrieval",
+        "respond",
+    ]
+
+
+async def test_a_change_said_as_a_gerund_asked_of_the_limits_writes_nothing(session):
+    result = await session.submit("would putting VCM 6 at 6 A be inside the limits?", "t1")
+
+    assert steps(result) == ["respond"] and result.pending_approval is None
+    assert "Write limits" in result.response
