@@ -20,10 +20,12 @@ from langchain_core.messages import AIMessage
 
 from osprey_desktop.answers import ANSWER_KEY, AnswerPlan, compose_answer, plan_answer
 from osprey_desktop.answers.compose import with_notice
+from osprey_desktop.answers.model import TextBlock
 from osprey_desktop.base.capability import BaseCapability
 from osprey_desktop.context import ContextManager
 from osprey_desktop.decorators import capability_node
 from osprey_desktop.events import Result, emit
+from osprey_desktop.language.later_changes import held_items_set_aside
 from osprey_desktop.planners.base import PlannerError
 from osprey_desktop.planners.model_endpoint import turn_notice
 from osprey_desktop.planners.selection import get_planner
@@ -54,6 +56,16 @@ class RespondCapability(BaseCapability):
             text = await get_planner().write_response(task, state, plan.for_planner)
             if not isinstance(text, str) or not text.strip():
                 raise PlannerError("the planner wrote an empty response")
+        _, noted = held_items_set_aside(task)
+        if noted:
+            # "(c) QF 21 +1 A is for tomorrow morning, do NOT do it now": said back, not done
+            plan.leading.append(
+                TextBlock(
+                    "Only noted, not done (nothing is changed later on its own; ask again when "
+                    "it is time): " + "; ".join(f"“{item}”" for item in noted),
+                    "fact",
+                )
+            )
         notice = turn_notice(get_planner())  # the built-in planner stood in for the model
         answer = compose_answer(with_notice(plan, notice), text, state)
         markdown = answer.to_markdown()

@@ -241,6 +241,14 @@ _BARE_END_SEPARATORS = {"through", "thru", "-", "–", "..", "..."}
 QUERY_WORDS = frozenset(
     {*ORDINALS, *_SELECTORS, *EVERYTHING_WORDS, *_RANGE_WORDS, *_LIST_WORDS, "both"}
 )
+#: Words after which "one" stands for a device ("the horizontal one", "that one"), no number.
+_BEFORE_THE_PRONOUN_ONE = frozenset(
+    (
+        *("the", "this", "that", "other", "another", "which", "each", "every", "any", "same"),
+        *("new", "old", "horizontal", "vertical", "upstream", "downstream", "next", "previous"),
+        *("last", "first", "second", "third", "inner", "outer", "left", "right", "x", "y", "a"),
+    )
+)
 #: The most devices one typed range expands to ("HCM01 to HCM99" is 99).
 MAX_RANGE = 200
 
@@ -327,6 +335,10 @@ def parse_channel_query(text: str, known: Callable[[str], bool] | None = None) -
         if ordinal is not None:
             query.ordinal = ("nth", ordinal[0])
             index = ordinal[1]
+            continue
+        previous = tokens[index - 1] if index else ""
+        if token == "ones" or (token == "one" and previous in _BEFORE_THE_PRONOUN_ONE):
+            index += 1  # "the horizontal one", "that one": a device said before, not device 1
             continue
         if _number(token) is not None:
             unit = _QUANTITY_UNITS.get(following)

@@ -162,6 +162,7 @@ def without_courtesy(text: str) -> str:
         text = text[lead.end() :]
     text = _MIND_DOING.sub(lambda m: f"{m['lead']} {_verb_from_gerund(m['gerund'])}", text)
     text = _LOOK_AT.sub("show", text)
+    text = _CONTROL_AS_CHECK.sub(r"\g<lead>check", text)
     text = _SITTING_AT.sub(r"\g<be> at", text)
     text = _ALL_FINE.sub("", text)
     return " ".join(_COURTESY.sub(" ", text).split()).strip(" ,") or text
@@ -187,6 +188,12 @@ def _verb_from_gerund(gerund: str) -> str:
 
 # "have a look at X": a reading asked; "... and tell me if everything is fine": the reading
 # itself answers that (values with their alarm state)
+#: "please control the lifetime", "control if the setpoint is 499.654": to check, as the
+#: word is used in several languages (never a change: it gives no value)
+_CONTROL_AS_CHECK = re.compile(
+    r"(?P<lead>^\W*|\bplease\s+|\byou\s+|[,;.]\s*)control(?=\s+(?:if|whether|that|the|a|an|all|is)\b)",
+    re.I,
+)
 #: "what the ID07 gap is sitting at", "where QF3 sits": where a value rests is its value
 _SITTING_AT = re.compile(
     r"\b(?P<be>is|are|'s|was)\s+(?:sitting|sat|resting|parked|hovering)\s+at\b", re.I

@@ -30,6 +30,13 @@ def copies_said_plainly(text: str) -> str:
     """``text`` with the forms of the module docstring said as copies."""
     # "put QF 9 halfway between QF 7 and QF 11": the average of the two
     work = _HALFWAY.sub(" to the average of ", text)
+    # "put VCM 20 at the same value of VCM 19", "the same like VCM 19": the same as
+    work = re.sub(
+        r"\b(?P<same>the\s+same(?:\s+(?:value|setting|current|setpoint))?)\s+(?:of|like)\s+(?=[a-z]{1,6}\s?\d)",
+        r"\g<same> as ",
+        work,
+        flags=re.I,
+    )
     # "QF 29 back to nominal pls", "set QF 29 to nominal": its nominal value
     work = _TO_NOMINAL.sub(_to_its_reference, work)
     work = _SHOULD_BE_ANOTHER.sub(r"set \g<what> to the same value as \g<source>", work)

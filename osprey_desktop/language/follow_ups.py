@@ -90,6 +90,10 @@ def follow_up(
     if signed != new.text:
         # "no –0.25", "→ −0.1 A": a minus typed as a dash is the value's sign, never a pause
         new = replace(parse_request(signed, vocabulary), text=signed)
+    if len(previous.targets) == 1 and _THAT_ONE.search(new.text):
+        # "that one to 121.5" after "read QF 21": the one device asked before
+        said = _THAT_ONE.sub("it", new.text)
+        new = replace(parse_request(said, vocabulary), text=said)
     timed_as_before = _SAME_TIME.sub("", new.text)
     if timed_as_before != new.text and timed_as_before.strip(" ,.?!"):
         # "and the horizontal one at the same time": the time asked before is kept
@@ -428,6 +432,11 @@ def follow_up(
             again = parse_request(said, vocabulary)
             if again.intent == "restore":
                 return replace(again, text=new.text)
+    added = _ADD_AN_ITEM.match(new.text)
+    if added and previous.targets and not previous.changes and not new.changes:
+        # "add IG 10" after "plot IG 9 last 6 h": both, on the same plot and window
+        said = f"same for {' and '.join(previous.targets)} and {added['what']}"
+        return follow_up(previous, parse_request(said, vocabulary), vocabulary)
     others = _THE_OTHER_KIND.match(new.text)
     if others and previous.targets and not previous.changes:
         # "and the other sector 7 gauge?" after "read IG13": those of that kind but IG13
@@ -448,6 +457,24 @@ def follow_up(
             return follow_up(
                 previous, parse_request(f"now the {plane} one", vocabulary), vocabulary
             )
+    planed = _PLANE_OF_A_CHANGE.match(new.text)
+    # "and the vertical one?" after a change asks about it; "... too", "... to -0.2" change it
+    changed = planed and (planed["value"] or (planed["too"] and "?" not in new.text))
+    if changed and previous.changes and vocabulary is not None:
+        # "and the horizontal one to -0.2" after "set VCM 10 to 0.2 A": HCM 10 to -0.2
+        swapped = tuple(_in_plane(t, planed["plane"], vocabulary) for t in previous.targets)
+        if swapped != previous.targets:
+            if planed["value"]:
+                verb = previous.verb or "set"  # "raise ... by 0.1 A", then "... by 0.05 A"
+                said = f"{verb} {' and '.join(swapped)} {planed['value']}"
+                again = parse_request(said, vocabulary)
+            else:
+                canonical = previous.canonical
+                for old, new_target in zip(previous.targets, swapped, strict=True):
+                    canonical = canonical.replace(old, new_target, 1)
+                again = parse_request(canonical, vocabulary)
+            if again.changes and again.targets:
+                return replace(again, text=new.text)
     plane_only = _PLANE_ONLY.match(new.canonical)
     timed = None
     if plane_only is None and new.time is not None:
@@ -624,6 +651,25 @@ _THE_OTHER_KIND = re.compile(
     r"(?:\s+(?:too|as\s+well|please))?\W*$",
     re.I,
 )
+#: "add IG 10", "also include the current", "put the lifetime on it too": another item for
+#: what was asked before
+_ADD_AN_ITEM = re.compile(
+    r"^\W*(?:(?:and|also|please|now|then|ok(?:ay)?)\W+)*(?:add|include|throw\s+in|put)\s+"
+    r"(?P<what>(?!(?:it|them|that|this|one|a|an)\b)[^?!.]+?)"
+    r"(?:\s+(?:too|as\s+well|also|to\s+(?:it|that|this|the\s+(?:plot|chart|graph|list|table))|"
+    r"on\s+(?:it|the\s+(?:plot|chart|graph))|in\s+(?:it|there)|please|pls))*\W*$",
+    re.I,
+)
+#: "and the horizontal one to -0.2", "the vertical one too" after a change: the same change
+#: (or the value said) of the device in the other plane
+_PLANE_OF_A_CHANGE = re.compile(
+    r"^\W*(?:(?:and|now|then|also|same\s+for)\W+)*(?:the\s+)?(?P<plane>horizontal|vertical|horiz|"
+    r"vert)(?:\s+(?:one|corrector|plane|side))?(?:\s+(?P<too>too|as\s+well|also))?"
+    r"(?:\s+(?P<value>(?:to|at|by)\s+[-+−]?\.?\d[^?!]*?))?(?:\s+(?:please|pls))?\W*$",
+    re.I,
+)
+#: "that one", "this one", "the same one": the one device of the request before
+_THAT_ONE = re.compile(r"\b(?:that|this|the\s+same)\s+one\b(?!\s+(?:of|in|at|for)\b)", re.I)
 #: "at the same time", "for the same period": the time of the request before
 _SAME_TIME = re.compile(
     r",?\s*\b(?:at|for|over|in)\s+the\s+same\s+(?:time(?:\s+(?:span|window|range|period|frame))?|"

@@ -69,6 +69,15 @@ _PURPOSE = re.compile(
     r"(?=[a-z]{3,}\b)(?P<purpose>[^,;?!\d]*)(?=[,;.?!]|$)",
     re.I,
 )
+#: "VCM 02 should come down a little to lower the orbit at BPM 03": the effect wanted, after a
+#: vague amount or a way, says why (its device is no target)
+_PURPOSE_AFTER_A_WAY = re.compile(
+    r"(?P<amount>\b(?:a\s+)?(?:little|bit|touch|tad|notch|slightly|somewhat|up|down|higher|lower)"
+    r"(?:\s+(?:more|less))?)\s*,?\s+(?:so\s+as\s+|in\s+order\s+)?to\s+(?:lower|raise|flatten|"
+    r"correct|reduce|increase|improve|recover|fix|cent(?:er|re)|move|shift|push|pull|steer|"
+    r"compensate|counter|bring|get|level|even)\b[^,;.?!]*",
+    re.I,
+)
 #: "the lifetime is suffering", "the orbit in sector 10 looks off", "HCM03 is probably set too
 #: high": a clause that says how something is, with no request of its own
 _OBSERVATION = re.compile(
@@ -134,6 +143,7 @@ def indirect_said_plainly(text: str) -> str:
     work = _WOULD_BE_GOOD.sub(lambda m: f"{m['what'] or m['had']} ", work)
     work = _BETTER_AT.sub(lambda m: f"set {m['what'].strip()} to ", work)
     work = _PURPOSE.sub(r"\g<amount>", work)
+    work = _PURPOSE_AFTER_A_WAY.sub(r"\g<amount>", work)
     work = _PASSIVE_ASK.sub(_passive_asked, work)
     work = _observations_dropped(work)
     return _DEVICE_MOVES.sub(_device_moves, work)

@@ -50,7 +50,10 @@ _OCCASION = re.compile(
     # "Next steps:", "Plan for the night:", "To do:": a heading that names the list itself
     # (a "plan for the next shift:" is for later: kept, the later change is answered as such)
     r"|(?:(?:the\s+)?(?:next|following|remaining|my|our)\s+)?(?:steps?|tasks?|actions?|to-?dos?|"
-    r"changes|items|checklist|jobs|list)):\s*",
+    r"changes|items|checklist|jobs|list)"
+    # "Shift handover:", "Handover actions:", "Start of shift:", "Morning checks:"
+    r"|(?:(?:shift|night|day|morning|evening)\s+)?(?:handover|hand-over)"
+    r"(?:\s+(?:actions?|items|notes|list))?|start\s+of\s+(?:the\s+)?shift):\s*",
     re.I,
 )
 # "booster: current / extraction energy": a head of one to three words, and a list after it

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["LATER", "held_back", "later_moment"]
+__all__ = ["LATER", "held_back", "held_items_set_aside", "later_moment"]
 
 _DAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 #: words that place something after now
@@ -37,7 +37,11 @@ _SOMEONES_WORD = re.compile(
     r"\b(?:has|have|needs?)\s+to\s+(?:ok|okay|approve|sign\s+off(?:\s+on)?)\s+(?:it|this|that)?\s*first\b|"
     r"\bneeds?\s+(?:his|her|their|the\s+[a-z]+'s)\s+(?:ok|okay|approval|sign-?off)\s+first\b|"
     # "put qd22 to 96 but not now", "not yet: HCM 3 to 0.2", "... nothing now"
-    r"\bnot\s+(?:now|yet|right\s+now)\b|\bnothing\s+(?:now|yet|for\s+now)\b",
+    r"\bnot\s+(?:now|yet|right\s+now)\b|\bnothing\s+(?:now|yet|for\s+now)\b|"
+    # "... QD16 down 0.5 A. reminder only", "just a note for later", "fyi, no action"
+    r"\b(?:(?:just\s+)?(?:a\s+)?(?:reminder|note|memo)(?:\s+to\s+self)?\s+only|"
+    r"(?:just\s+)?(?:a\s+)?(?:reminder|note|memo)(?:\s+to\s+self)?\s+for\s+later|"
+    r"only\s+(?:a|as\s+a)\s+(?:reminder|note)|no\s+action(?:\s+(?:needed|now|yet))?)\W*$",
     re.I,
 )
 #: a clock time ("at 18:00") placing a change, unless the value is the one it had then
@@ -60,6 +64,42 @@ def held_back(text: str) -> str | None:
     itself leaves out."""
     word = _SOMEONES_WORD.search(text)
     return " ".join(word[0].split()) if word is not None else None
+
+
+def held_items_set_aside(text: str) -> tuple[str, list[str]]:
+    """``text`` without the items of a list that are held back or noted for later, and those
+    items: "(a) set HCM 16 to 0.2 A; (b) ...; (c) QF 21 +1 A is for tomorrow morning, do NOT
+    do it now" asks (a) and (b). An item is set aside only when it names its own device; a
+    hold said apart ("set HCM 3 to 0.2 A. Not now.") holds the whole message."""
+    pieces = _ITEM_START.split(text)
+    if len(pieces) < 2:
+        return text, []
+    held = [
+        p
+        for p in pieces
+        if _OWN_DEVICE.search(p) and (later_moment(p) is not None or _NOTED.search(p))
+    ]
+    kept = [p for p in pieces if p not in held and p.strip(" .;:,-")]
+    if not held or not kept or any(held_back(p) or _NOTED.search(p) for p in kept):
+        return text, []
+    rest = text
+    for piece in held:
+        rest = rest.replace(piece, " ", 1)
+    rest = re.sub(r"\s*;(?:\s*;)+", ";", rest)
+    return " ".join(rest.split()).strip(" ;,"), [p.strip(" ;") for p in held]
+
+
+#: Where an item of a list starts: a semicolon, a new line, a sentence's end, "(a)", "2)", "3."
+_ITEM_START = re.compile(
+    r"\s*;\s*|\s*\n\s*|(?<=[.!?])\s+(?=[A-Z(\d])|\s+(?=\(?[a-z]\)\s|\d{1,2}[.)]\s)"
+)
+_OWN_DEVICE = re.compile(r"\b[A-Za-z]{1,5}\s?\d{1,3}\b(?![:.]\d)")
+#: "only note that one", "note for the log only", "just noting", "for the record"
+_NOTED = re.compile(
+    r"\b(?:only\s+note|note\s+(?:for\s+the\s+log\s+)?only|note\s+for\s+the\s+log|just\s+noting|"
+    r"noting\s+(?:it|that)|for\s+the\s+record|for\s+information|fyi)\b",
+    re.I,
+)
 
 
 def later_moment(text: str) -> str | None:

@@ -121,8 +121,9 @@ _SPOKEN_HUNDREDS = (
     rf"|(?:oh|zero)\s+{_any(_NONZERO)}))"
 )
 _BELOW_1000 = (
-    rf"(?:(?:an?|{_BELOW_100})\s+hundred\b(?:\s+(?:and\s+)?{_BELOW_100})?|{_SPOKEN_HUNDREDS}"
-    rf"|{_BELOW_100})"
+    rf"(?:(?:an?|{_BELOW_100})\s+hundred\b(?:\s+(?:and\s+)?{_BELOW_100})?"
+    # "hundred twenty-one": the "one" of the hundreds left out (never "hundred" alone)
+    rf"|hundred\s+(?:and\s+)?{_BELOW_100}|{_SPOKEN_HUNDREDS}|{_BELOW_100})"
 )
 _CARDINAL = (
     rf"(?:(?:an?|{_BELOW_1000})\s+(?:thousand|million)\b(?:\s+(?:and\s+)?{_BELOW_1000})?"
@@ -263,10 +264,12 @@ def numbers_typed_plainly(text: str, is_unit: Callable[[str], bool]) -> str:
     """``text`` with numbers typed in other conventions said with a decimal point: a decimal
     comma before a unit ("0,5 A" is 0.5 A), a thousands separator ("1,500 A"), a fraction
     sign ("2½ hours" is 2.5 hours). A comma between numbers with no unit after them ("HCM 1,2")
-    is a list and stays."""
+    is a list and stays, unless the first is 0 ("0,35": a value, no list of devices)."""
 
     def plain(found: re.Match[str]) -> str:
         unit = found["unit"]
+        if found["whole"] == "0" and found["part"] != "0":
+            return f"0.{found['part']}"  # "0,35 is better": no list starts with device 0
         if unit is None or not is_unit(unit):
             return found.group(0)
         if len(found["part"]) == 3 and found["whole"] != "0":

@@ -243,6 +243,12 @@ def read_quantity(text: str, lowered_words: list[str]) -> tuple[Quantity | None,
             if way is not None:
                 used.update([way, w])
                 return Quantity("comparative", None, None, f"{way} some"), used
+        if w == "few" and i and lowered_words[i - 1] == "a":
+            # "HCM 28 needs a few more mA", "a few mA lower": an amount nobody gave
+            way = next((p for p in lowered_words[i + 1 : i + 4] if _direction([p])), None)
+            if way is not None:
+                used.update(["few", way])
+                return Quantity("comparative", None, None, f"a few {way}"), used
         if w in VAGUE_AMOUNTS:
             following = lowered_words[i + 1 : i + 3]
             if _direction(following):

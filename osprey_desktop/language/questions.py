@@ -425,6 +425,15 @@ _SETTING_WITHIN_LIMITS = re.compile(
     r"[-+]?\.?\d[\d.]*\s*[a-zµ]*\s+(?:be\s+|stay\s+|go\s+|fall\s+|remain\s+)?"
     r"(?:within|inside|in|over|beyond|outside|above|below)\s+(?:the\s+|its\s+)?limits?\b"
 )
+#: a change said, then asked about ("vcm 1 thru 6 to zero - would that be ok with beam in?",
+#: "quads in sector 3, +1 A each: is that within limits and is it wise"): asked, not ordered
+_CHANGE_THEN_DOUBT = re.compile(
+    r"(?:\d|\b(?:zero|nominal|off|on|open|closed))\s*[a-zµ%]{0,4}(?:\s+each)?\s*(?:[,;:?]|\s[-–—]+)\s*"
+    r"(?:(?:and|but|so)\s+)?(?:would|will|is|could|does|can)\s+(?:that|it|this|they|those)\s+"
+    r"(?:(?:still\s+)?be\s+|go\s+|stay\s+|look\s+)?(?:ok(?:ay)?|fine|safe|allowed|permitted|acceptable|"
+    r"wise|sensible|a\s+(?:problem|good\s+idea|bad\s+idea)|within|inside|over|outside|beyond|"
+    r"through|alright|all\s+right)\b"
+)
 #: a value on a device asked of its limits ("is 5.5 A on HCM 12 within limits?")
 _VALUE_ON_WITHIN_LIMITS = re.compile(
     r"\b[-+]?\.?\d[\d.]*\s*[a-zµ%]{0,4}\s+(?:on|for|to)\s+(?:the\s+)?[a-z]{2,5}\s?\d{1,3}\b[^?]*?"
@@ -639,6 +648,7 @@ def asks_for_limits(text: str) -> bool:
     if (
         _VALUE_WITHIN_LIMITS.search(lowered)
         or _SETTING_WITHIN_LIMITS.search(lowered)
+        or _CHANGE_THEN_DOUBT.search(lowered)
         or _VALUE_ON_WITHIN_LIMITS.search(lowered)
         or _INTENDED_CHANGE.search(lowered)
         or _VALUE_OK_FOR.search(lowered)

@@ -104,6 +104,7 @@ from osprey_desktop.language.device_names import (
 )
 from osprey_desktop.language.discourse import asked_part, only_tells
 from osprey_desktop.language.item_lists import items_said_as_a_list
+from osprey_desktop.language.later_changes import held_items_set_aside
 from osprey_desktop.language.lexicon import (
     ASKERS,
     CHANGE,
@@ -269,6 +270,8 @@ def parse_request(
     typed = minus_signs_typed_plainly(pictographs_dropped(str(text)))
     # "alarm panel: SR07C:IG13:Pressure HIGH 6.2e-09 Torr. What's IG14 next to it saying?"
     typed = screen_quotes_set_aside(typed, vocabulary)
+    # "(a) set HCM 16 to 0.2 A; (b) QF 21 +1 A is for tomorrow, not now": (b) is only noted
+    typed, _ = held_items_set_aside(typed)
     # "caput SR04C:VCM11:Current:SP 0.3", "caget -a X", "hcm20 -= 0.1": the command line's forms
     typed = iso_times_spaced(command_lines_said_plainly(typed))  # "2024-05-14T06:00" too
     # "Qy", "ΔI(QD16) = -0.5 A"; "avg(HCM01, HCM02)" before its comma splits a list

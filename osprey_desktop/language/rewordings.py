@@ -390,8 +390,12 @@ _FOR_THE_RECORD = re.compile(
 )
 #: "open their gap to 20 mm while they change samples": when or why, after the value
 _WHILE_AFTER_A_VALUE = re.compile(
+    # a value, never a device's number ("qf37 same as qf39 plus 1 amp")
+    r"(?<![A-Za-z])(?<![A-Za-z]\d)(?<![A-Za-z]\d\d)"
     r"(?P<value>\d(?:\s*(?:%|[a-zµ]{1,4}\b))?)\s*,?\s+(?:while|whilst|as|so\s+that|because|since)\s+"
-    r"(?:they|we|he|she|the\s+[a-z]+|users?|people)\s+[a-z][^,;.?!\d]*(?=[.;?!]|$)",
+    # "... so that BPM27 x comes back towards zero": the effect on another device
+    r"(?:they|we|he|she|it|the\s+[a-z]+(?:\s+[a-z]+)?|users?|people|[a-z]{1,6}\s?\d{1,3}(?:\s+[xy])?)\s+"
+    r"[a-z][^,;.?!]*(?=[.;?!]|$)",
     re.I,
 )
 #: "For the weekly report I need the minimum lifetime over the past 24 hours; could you find it
@@ -420,6 +424,13 @@ _REASON_AFTER = re.compile(
 )
 
 
+#: "...; expect the lifetime to drop a little", ", which should give about 12.5 mm": what the
+#: change is expected to do, after a change with its value
+_EXPECTED_AFTER = re.compile(
+    r"(?<=[\dA-Za-zµ%])\s*[;,.]\s*(?:(?:and|but)\s+)?(?:expect|expecting|anticipate|"
+    r"(?:it|this|that|which)\s+should|should\s+give|(?:we|i)\s+expect)\b[^;?]*[.!]?\s*$",
+    re.I,
+)
 _DAY_HOURS = re.compile(
     r"\b(?P<day>yesterday|today|this\s+(?:morning|afternoon|evening))\s+(?:from\s+|between\s+)?"
     r"(?P<a>[01]?\d|2[0-3])(?:h|:00)?\s*(?:[-–]|to|and)\s*(?P<b>[01]?\d|2[0-4])\s*(?:h\b|:00\b)",
@@ -744,10 +755,31 @@ def _without_reasons(text: str) -> str:
     """``text`` without a reason said before or after the request."""
     text = _PURPOSE_AFTER_A_VALUE.sub(r"\g<value>", text, count=1)
     text = _WHILE_AFTER_A_VALUE.sub(r"\g<value>", text, count=1)
-    text = _REASON_FIRST.sub("", text, count=1)
+    reason = _REASON_FIRST.search(text)
+    if reason is not None:
+        text = _it_named(text[reason.end() :], reason.group(0))
     text = _REASON_AFTER.sub("", text, count=1)
+    text = _EXPECTED_AFTER.sub("", text, count=1)
     text = _FOR_THE_RECORD.sub("", text, count=1)
     return _statements_after_dropped(text)
+
+
+def _it_named(request: str, reason: str) -> str:
+    """``request`` with its "it" named by what the reason before it spoke of ("For the energy
+    scan the RF frequency has to go up by 1 kHz, so please set it to 499.655 MHz")."""
+    subject = _SUBJECT_OF_A_NEED.search(reason)
+    if subject is None or not re.search(r"\bit\b", request, re.I):
+        return request
+    return re.sub(r"\bit\b", subject["what"], request, count=1, flags=re.I)
+
+
+#: the subject of a need in a reason: "the RF frequency has to go up", "HCM 3 should be higher"
+_SUBJECT_OF_A_NEED = re.compile(
+    r"(?:\bthe\s+|^\W*)(?P<what>(?:(?!the\b|it\b|we\b|i\b|they\b)[A-Za-z0-9:-]+\s+){0,3}?"
+    r"(?!the\b|it\b|we\b|i\b|they\b|this\b|that\b)[A-Za-z0-9:-]+)\s+(?:has|have|needs?|should|must|"
+    r"ought)\s+(?:to\s+)?(?:go|be|come|get|move)\b",
+    re.I,
+)
 
 
 #: a request's lead: a verb of its own, or a polite one before it

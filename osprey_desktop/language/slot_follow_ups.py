@@ -92,6 +92,7 @@ def slots_replaced(
     # "add sector 9": both places; "sector 9 as well" asks the same of sector 9 (the previous
     # answer is on the screen already)
     additive = _ADDED_TO.search(text) is not None
+    also = _ADDED.search(text) is not None
     text = _ADDED.sub(" ", text)
     shift = _SHIFT.search(text)
     if shift:
@@ -120,6 +121,9 @@ def slots_replaced(
     targets = previous.targets
     if roles:
         targets = tuple(_with_roles(t, roles) for t in targets)
+        if (additive or also) and previous.intent in ("plot", "history") and not place:
+            # "setpoint too" after a plot of the readback: both roles, on one plot
+            targets = tuple(dict.fromkeys((*previous.targets, *targets)))
     if place:
         targets = tuple(_at_place(t, place["word"], place["number"]) for t in targets)
         if targets == previous.targets:

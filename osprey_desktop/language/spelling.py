@@ -125,6 +125,10 @@ _CHAT_SPELLINGS = {
     "chng": "change",
     "tp": "to",
     "amsp": "amps",
+    # "adn the rf frq", "teh lifetime": the shortest grammar words typed with a swap
+    "adn": "and",
+    "nad": "and",
+    "hte": "the",
     # "can u pull the lifetime", "r they ok": a pronoun or a verb by its sound
     "u": "you",
     "ur": "your",

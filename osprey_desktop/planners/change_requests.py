@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from osprey_desktop.language.later_changes import held_back, later_moment
+from osprey_desktop.language.later_changes import held_back, held_items_set_aside, later_moment
 from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN
 from osprey_desktop.language.request import leading_verb
 from osprey_desktop.language.words import CHANGE_VERBS, has_change_verb, stem, words
@@ -187,6 +187,8 @@ def change_for_later(text: str) -> str | None:
     """The words placing the change ``text`` asks at a later moment ("set QF 1 to 121 at
     18:00" -> "at 18:00"), or None: a write held for later is one nobody approves then, so
     none is planned (the answer says so, with the write policy's view of the value)."""
+    # an item of a list held for later is only noted; the others are asked now
+    text, _ = held_items_set_aside(text)
     request = parse(text)
     if request.intent not in ("write", "state"):
         return None

@@ -112,6 +112,9 @@ def _said_as_a_step(question: str, given: Amount) -> bool:
     return bool(
         re.match(r"\s*(?:steps?|changes?|jumps?|increments?|moves?|deltas?|kicks?)\b", after)
         or re.search(r"\b(?:by|step\s+of|change\s+of|delta\s+of)\s*$", before)
+        # "QD16 down 0.5 A", "0.5 A higher": an amount with its way
+        or re.search(r"\b(?:up|down|dn|higher|lower)\s*$", before)
+        or re.match(r"\s*(?:up|down|higher|lower|more|less)\b", after)
         or re.match(r"\+", given.words)
         # "would 0.5 kHz be a legal step": the step named after, no "to"/"at" before
         or (

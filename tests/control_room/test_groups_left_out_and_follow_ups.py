@@ -96,3 +96,78 @@ async def test_a_change_said_as_a_gerund_asked_of_the_limits_writes_nothing(sess
 
     assert steps(result) == ["respond"] and result.pending_approval is None
     assert "Write limits" in result.response
+
+
+async def test_a_handover_item_held_for_later_is_noted_and_the_others_are_proposed(session):
+    result = await session.submit(
+        "Handover: (a) set VCM 20 to 0.1 A; (b) QF 25 +0.5 A is for tomorrow, do not do it now",
+        "t1",
+    )
+
+    assert proposed(result) == {"SR07C:VCM20:Current:SP": pytest.approx(0.1)}
+    await session.resume("t1", False)
+
+
+async def test_a_noted_item_beside_readings_is_said_back_and_not_done(session):
+    result = await session.submit(
+        "Shift handover: lifetime; tunes. Note for the log only: QF 13 gets ramped tomorrow.",
+        "t1",
+    )
+
+    assert result.pending_approval is None and "channel_write" not in steps(result)
+    assert "Only noted, not done" in result.response and "QF 13" in result.response
+
+
+async def test_the_other_plane_of_a_change_with_its_own_value_is_that_change(session):
+    first = await session.submit("set VCM 14 to 0.1 A", "t1")
+    await session.resume("t1", False)
+    assert first.pending_approval is not None
+
+    result = await session.submit("and the horizontal one to -0.1", "t1")
+
+    assert proposed(result) == {"SR05C:HCM14:Current:SP": pytest.approx(-0.1)}
+    await session.resume("t1", False)
+
+
+async def test_the_horizontal_one_alone_is_never_device_one(session):
+    result = await session.submit("set the horizontal one to 0.2 A", "t1")
+
+    assert result.pending_approval is None and steps(result)[-1] == "clarify"
+
+
+async def test_that_one_after_a_reading_is_the_device_read(session):
+    await _read(session, "read QF 19")
+
+    result = await session.submit("that one to 120.5", "t1")
+
+    assert proposed(result) == {"SR05C:QF19:Current:SP": pytest.approx(120.5)}
+    await session.resume("t1", False)
+
+
+async def test_an_item_added_to_a_plot_is_plotted_with_it(session):
+    await session.submit("plot IG 15 over the last 3 hours", "t1")
+
+    result = await session.submit("add IG 16", "t1")
+
+    assert "archiver_retrieval" in steps(result)
+    assert await _names(result) == {"SR08C:IG15:Pressure", "SR08C:IG16:Pressure"}
+
+
+async def test_the_other_role_too_after_a_plot_plots_both(session):
+    await session.submit("plot the QD 24 readback for the last hour", "t1")
+
+    result = await session.submit("setpoint too", "t1")
+
+    assert await _names(result) == {"SR06C:QD24:Current:RB", "SR06C:QD24:Current:SP"}
+
+
+async def test_a_step_said_with_its_way_is_answered_as_a_step(session):
+    result = await session.submit("QD 16 down 0.5 A - just a note for later", "t1")
+
+    assert result.pending_approval is None and "A step of 0.5 A" in result.response
+
+
+async def _names(result) -> set[str]:
+    from osprey_desktop.cli.common import found_channels
+
+    return {c["name"] for c in found_channels(result)}

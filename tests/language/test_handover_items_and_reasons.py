@@ -1,0 +1,96 @@
+"""The parse of a handover's items held for later, reasons and expectations around a change,
+numbers and words of other languages' habits."""
+
+from __future__ import annotations
+
+import pytest
+
+from osprey_desktop.language.later_changes import held_items_set_aside
+from tests.support.request_words import parse
+
+
+@pytest.mark.parametrize(
+    ("text", "asked", "noted"),
+    [
+        (
+            "Plan: (a) set QF 2 to 121 A; (b) QF 4 +0.5 A is for the morning shift, not now",
+            "Plan: (a) set QF 2 to 121 A",
+            ["(b) QF 4 +0.5 A is for the morning shift, not now"],
+        ),
+        (
+            "1) lifetime 2) VCM 3 -> 0.1 A 3) HCM 9 will need -0.2 A later, only note that one",
+            "1) lifetime 2) VCM 3 -> 0.1 A",
+            ["3) HCM 9 will need -0.2 A later, only note that one"],
+        ),
+        (
+            "tunes; gap of ID 4. For the record: ID 7 goes to 12 mm tonight.",
+            "tunes; gap of ID 4.",
+            ["For the record: ID 7 goes to 12 mm tonight."],
+        ),
+    ],
+)
+def test_an_item_held_for_later_is_set_aside_and_the_rest_is_asked(text, asked, noted):
+    assert held_items_set_aside(text) == (asked, noted)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "set HCM 3 to 0.2 A. Not now.",  # the hold names no device of its own: all held
+        "set HCM 3 to 0.2 A and HCM 4 to 0.1 A, but not now",  # one item
+        "QF 4 +0.5 A is for the morning shift; not yet",
+    ],
+)
+def test_a_hold_said_apart_holds_the_whole_message(text):
+    assert held_items_set_aside(text) == (text, [])
+
+
+@pytest.mark.parametrize(
+    ("text", "target", "value"),
+    [
+        # a reason first speaks of the device "it" stands for
+        ("For the chromaticity study QF 9 has to go up, so please set it to 121.5 A", "QF9", 121.5),
+        # the effect wanted on another device after the value is no target
+        ("set VCM 4 to 0.15 A so that BPM 11 y comes back to zero", "VCM4", 0.15),
+        # what the change is expected to do, after it
+        ("put the ID 5 gap to 14 mm; expect the lifetime to drop a bit", "ID5 gap", 14.0),
+        # "of" for "as", and the hundreds without their "one"
+        ("set QD 8 at hundred and two amps", "QD8", 102.0),
+    ],
+)
+def test_the_change_is_read_apart_from_its_reasons(text, target, value):
+    request = parse(text)
+
+    assert request.changes and target in request.targets[0].replace("the ", "")
+    assert request.quantity.value == pytest.approx(value)
+
+
+def test_the_same_value_of_another_device_is_a_copy():
+    assert parse("put VCM 8 at the same value of VCM 7").intent == "copy"
+
+
+@pytest.mark.parametrize(
+    "text", ["HCM 12 needs a few more mA", "QF 3 a few amps lower", "can we close it some?"]
+)
+def test_a_vague_amount_is_a_change_whose_amount_is_asked(text):
+    request = parse(text)
+
+    assert request.changes and request.quantity.kind == "comparative"
+    assert request.quantity.value is None
+
+
+def test_the_effect_wanted_after_a_vague_change_is_no_target():
+    request = parse("VCM 5 should come down a little to lower the orbit at BPM 9")
+
+    assert request.targets == ("VCM5",) and request.quantity.kind == "comparative"
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("please control the lifetime", "check the lifetime"),  # "control": to check
+        ("adn the tunes", "and the tunes"),
+    ],
+)
+def test_words_of_other_habits_are_read_as_meant(text, canonical):
+    assert canonical in parse(text).canonical
