@@ -23,13 +23,33 @@ import re
 
 from osprey_desktop.language.lexicon import CHANGE
 
-__all__ = ["copies_said_plainly"]
+__all__ = ["copies_said_plainly", "readback_checked_then_matched"]
+
+
+def readback_checked_then_matched(text: str) -> str:
+    """ "check the RF voltage readback and make the setpoint match it": the setpoint set to
+    its readback (said before the clauses are read apart, where "it" loses its role)."""
+    return _READBACK_THEN_SETPOINT.sub(
+        lambda m: (
+            f"set the {m['what'].strip()} setpoint to the same value as the "
+            f"{m['what'].strip()} readback"
+        ),
+        text,
+    )
 
 
 def copies_said_plainly(text: str) -> str:
     """``text`` with the forms of the module docstring said as copies."""
     # "put QF 9 halfway between QF 7 and QF 11": the average of the two
     work = _HALFWAY.sub(" to the average of ", text)
+    # "ID 2 gap := ½ × ID 9 gap", "QF 5 to 1.01 * QF 7": the factor said before the device
+    work = _FACTOR_FIRST.sub(
+        lambda m: (
+            f"{m['lead']}{'' if '=' in m['lead'] else 'the same value as '}"
+            f"{m['what']} times {m['n']}"
+        ),
+        work,
+    )
     # "put VCM 20 at the same value of VCM 19", "the same like VCM 19": the same as
     work = re.sub(
         r"\b(?P<same>the\s+same(?:\s+(?:value|setting|current|setpoint))?)\s+(?:of|like)\s+(?=[a-z]{1,6}\s?\d)",
@@ -97,6 +117,11 @@ _WHATEVER_IT_IS = re.compile(
 )
 
 
+_FACTOR_FIRST = re.compile(
+    r"(?P<lead>(?::=|=|\bto|\bat|←|<-)\s*)(?P<n>\d*\.?\d+)\s*(?:×|\*|x|times)\s*"
+    r"(?P<what>(?:the\s+)?[A-Za-z]{1,6}\s?\d{1,3}(?:\s+(?:gap|current|setpoint|readback|sp|rb))?)\b",
+    re.I,
+)
 _SAME_VALUE = re.compile(r"\bthe\s+same\s+value\s+as\b", re.I)
 
 
@@ -151,6 +176,12 @@ _SETPOINT_TO_ITS_READBACK = re.compile(
 )
 
 
+_READBACK_THEN_SETPOINT = re.compile(
+    r"^\W*(?:(?:please|first)\s+)?(?:check|read|look\s+at|get)\s+(?:the\s+)?(?P<what>[^,;?]{1,40}?)\s+"
+    r"(?:readback|rb)\s*,?\s+(?:and|then)\s+(?:then\s+)?(?:make|set|bring|put)\s+(?:the|its)\s+"
+    r"(?:setpoint|sp)\s+(?:match|equal|to|=)\s*(?:it|that|to\s+it|to\s+that)?\s*(?:please)?\s*[.!?]*$",
+    re.I,
+)
 _GIVE_A_SHARE_OF = re.compile(
     r"\bgive\s+(?P<target>(?:the\s+)?[^,;?]{2,50}?)\s+(?P<factor>half|twice|double|triple)\s+the\s+"
     r"(?:gap|current|setting|value|setpoint|voltage)\s+of\s+(?P<source>(?:the\s+)?[^,;?]{2,50}?)"

@@ -25,7 +25,13 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from osprey_desktop.language.clauses import REQUEST_LEAD, is_question, lead_stripped, refusal_spans
+from osprey_desktop.language.clauses import (
+    REQUEST_LEAD,
+    WISH,
+    is_question,
+    lead_stripped,
+    refusal_spans,
+)
 from osprey_desktop.language.lexicon import CHANGE, PLOT_VERBS, READ_VERBS
 from osprey_desktop.language.quantities import amounts
 from osprey_desktop.language.relayed_requests import (
@@ -129,6 +135,13 @@ def asked_part(text: str) -> str:
     for i in range(1, len(pieces)):
         if _POLICY_NOTE.match(pieces[i - 1]) and _TELL_ME.match(pieces[i]):
             kinds[i] = False  # "if the step's too big, tell me": the policy's answer, expected
+    valued = [bool(DEVICE_NAME.search(p) and amounts(p)) for p in pieces]
+    for i, piece in enumerate(pieces):
+        wished = WISH.search(piece) and _MORE_OR_LESS.search(piece)
+        if kinds[i] and wished and not valued[i] and any(valued):
+            # "the ID 11 users want a higher photon energy - please open the ID11 gap by 1.5 mm":
+            # a wish for more or less of something, beside the change that gives it, says why
+            kinds[i] = False
     if all(kinds) or not any(kinds):
         return text
     told = [p for p, asks in zip(pieces, kinds, strict=True) if not asks]
@@ -224,6 +237,10 @@ def _with_antecedent(request: str, told_before: list[str], devices: set[str], te
     )
     if told_something and _BACK_IN_TIME.search(request):
         return text  # "the beam dumped at 3:10, show the RF voltage around then": then is told
+    undulators = {d for d in devices if d.startswith("ID")}
+    if told_something and len(undulators) == 1 and not DEVICE_NAME.search(request):
+        # "we're changing samples at ID 4 - please open our gap to 40 mm": ID04's gap
+        request = undulator_named(request, next(iter(undulators)))
     if not told_something or not _PRONOUN.search(request) or DEVICE_NAME.search(request):
         return request
     subject = _subject_of(told_before[-1]) if not devices else None
@@ -239,6 +256,24 @@ def _with_antecedent(request: str, told_before: list[str], devices: set[str], te
     return re.sub(r"\b(?:it|them|that)\b", device, request, count=1, flags=re.I)
 
 
+_MORE_OR_LESS = re.compile(
+    r"\b(?:more|less|higher|lower|bigger|smaller|better|wider|narrower|larger|stronger|weaker)\b",
+    re.I,
+)
+
+
+def undulator_named(request: str, device: str) -> str:
+    """``request`` with "our gap", "my undulator" said as the one undulator told of."""
+    return OUR_UNDULATOR.sub(lambda m: f"the {device} {m['what'] or 'gap'}", request)
+
+
+#: "our gap", "my undulator's gap", "the users' undulator": the undulator a statement named
+OUR_UNDULATOR = re.compile(
+    r"\b(?:our|my|their|the\s+users'?)\s+(?:undulator(?:'s)?\s+|id(?:'s)?\s+|"
+    r"insertion\s+device(?:'s)?\s+)?(?P<what>gap)\b|\b(?:our|my|their)\s+(?:undulator|"
+    r"insertion\s+device)\b",
+    re.I,
+)
 #: "as agreed at the morning meeting", "as the optics group asked": a reason after the request
 _AS_AGREED = re.compile(
     r"\s*,?\s+as\s+(?:(?:agreed|asked|requested|discussed|planned|instructed|arranged|decided|"

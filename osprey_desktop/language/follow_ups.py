@@ -44,7 +44,7 @@ _ONLY_A_VALUE = re.compile(
     rf"make\s+(?:that|it)|try|i\s+mean(?:t)?|let'?s(?:\s+(?:say|try|do))?|instead|rather|please|"
     rf"actually|do|go(?:\s+(?:with|for))?|use|on\s+second\s+thoughts?|better|no\s+better|to|"
     # "by 0.1 A" after "nudge VCM 20 up a bit" (asked how much): the amount of that change
-    rf"(?P<by>by))\b"
+    rf"(?P<by>by)|(?P<way>up|down|higher|lower)(?=\s+by\b))\b"
     rf"(?:[\s,:;]|\.(?=\s)|\s[—–-]\s|[—–])*|(?:→|->|=>|⇒)\s*)*"
     rf"(?P<amount>{NUM_PATTERN}|{SPELLED_NUMBER_PATTERN})\s*(?P<unit>%|[a-zµ]+)?"
     rf"(?:[\s,]*(?:then|instead|please|rather|thanks|up|down|(?:would\s+be|is)\s+(?:enough|better|fine|"
@@ -90,6 +90,11 @@ def follow_up(
     if signed != new.text:
         # "no –0.25", "→ −0.1 A": a minus typed as a dash is the value's sign, never a pause
         new = replace(parse_request(signed, vocabulary), text=signed)
+    same_but = _SAME_BUT.match(new.text)
+    if same_but is not None and not _PLANE_WORD_ONLY.match(same_but["rest"]):
+        # "same but 0.3" after a change: that change with 0.3; "same but yesterday": then
+        said = same_but["rest"]
+        new = replace(parse_request(said, vocabulary), text=said)
     if len(previous.targets) == 1 and _THAT_ONE.search(new.text):
         # "that one to 121.5" after "read QF 21": the one device asked before
         said = _THAT_ONE.sub("it", new.text)
@@ -302,8 +307,18 @@ def follow_up(
         way = _direction_said(previous.text) if vague else 0
         said_to = re.search(r"\bto\b", new.text, re.I)
         unsigned = not re.match(r"\s*[-+]", value["amount"])
-        if way and value["by"] and quantity.kind == "relative" and quantity.value and unsigned:
+        if value["way"] and quantity.kind == "relative" and quantity.value and unsigned:
+            # "no, up by 0.5" after "lower QF 3 by 1 A": the way said now
+            said_way = 1 if value["way"].lower() in ("up", "higher") else -1
+            quantity = replace(quantity, value=said_way * abs(quantity.value))
+        elif way and value["by"] and quantity.kind == "relative" and quantity.value and unsigned:
             quantity = replace(quantity, value=way * abs(quantity.value))  # its way, said
+        elif changed_by and quantity.kind == "relative" and quantity.value and unsigned:
+            # "no, by 0.05" after "lower the RF voltage by 0.1 MV": by 0.05 MV, down still
+            sign = -1 if (earlier.value or 0) < 0 else 1
+            quantity = replace(
+                quantity, value=sign * abs(quantity.value), unit=quantity.unit or earlier.unit
+            )
         if (changed_by or way) and quantity.kind == "absolute" and not said_to:
             # "make it 0.5" after "increase QF3 by 1 A": the change's size, in its direction
             # (never QF3 set to 0.5); "0.4 A" after "nudge QF 27 up" (asked how much): up by
@@ -668,6 +683,17 @@ _PLANE_OF_A_CHANGE = re.compile(
     r"(?:\s+(?P<value>(?:to|at|by)\s+[-+−]?\.?\d[^?!]*?))?(?:\s+(?:please|pls))?\W*$",
     re.I,
 )
+#: "same but 0.3", "the same but yesterday", "same again but for QF 5": what is said after it
+#: replaces its slot of the request before
+_SAME_BUT = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|no|yes|and|then)\W+)*(?:the\s+)?same(?:\s+(?:again|thing|one))?\s*,?\s+"
+    r"(?:but|only)\s+(?P<rest>\S.*)$",
+    re.I,
+)
+_PLANE_WORD_ONLY = re.compile(
+    r"^\W*(?:the\s+)?(?:other\s+)?(?:vertical|horizontal|vert|horiz|x|y)(?:\s+(?:one|plane))?\W*$",
+    re.I,
+)
 #: "that one", "this one", "the same one": the one device of the request before
 _THAT_ONE = re.compile(r"\b(?:that|this|the\s+same)\s+one\b(?!\s+(?:of|in|at|for)\b)", re.I)
 #: "at the same time", "for the same period": the time of the request before
@@ -845,7 +871,12 @@ def _with_typed_sign(quantity: Quantity, typed: str) -> Quantity:
 
 
 def _written(previous: Request, new: Request, quantity: Quantity, before: str) -> Request:
-    """The previous change with ``quantity`` in place of its own, said as the writers read it."""
+    """The previous change with ``quantity`` in place of its own, said as the writers read it
+    (under the condition it was asked with: "if the lifetime is above 8 h, ...")."""
+    condition = _CONDITION_FIRST.match(previous.canonical)
+    if condition is not None:
+        kept = [t for t in previous.targets if not _CONDITION_FIRST.match(f"{t},")]
+        before = " and ".join(kept) or before
     unit = f" {quantity.unit}" if quantity.unit else ""
     if quantity.kind == "absolute":
         canonical = f"set {before} to {as_typed(quantity.value)}{unit}"
@@ -853,7 +884,12 @@ def _written(previous: Request, new: Request, quantity: Quantity, before: str) -
         word = "increase" if (quantity.value or 0) > 0 else "decrease"
         unit = "%" if quantity.kind == "percent" else unit
         canonical = f"{word} {before} by {as_typed(abs(quantity.value or 0))}{unit}"
+    if condition is not None:
+        canonical = f"{condition.group(0)}{canonical}"
     return replace(previous, text=new.text, intent="write", quantity=quantity, canonical=canonical)
+
+
+_CONDITION_FIRST = re.compile(r"^\W*(?:if|when|unless|once|provided(?:\s+that)?)\b[^,]*,\s*", re.I)
 
 
 _ONLY_A_WAY = re.compile(

@@ -104,6 +104,14 @@ _PASSIVE_ASK = re.compile(
     r"closed|nudged|trimmed|bumped|corrected)\b(?P<rest>[^,;?!]*)\?",
     re.I,
 )
+#: "could the steering magnet HCM 21 go to -0.3 A?", "can QF 3 be set to 121 A?": a value
+#: asked for a device, in its own words
+_GOES_TO_A_VALUE = re.compile(
+    r"\b(?:can|could|would|will|may)\s+(?P<what>(?!you\b|we\b|i\b|it\b|that\b|this\b)[^,;?!]{1,60}?)"
+    r"\s+(?:go|come|move|be\s+(?:set|put|moved|taken|brought|changed|driven))\s+(?:to|at)\s+"
+    r"(?=[-+−]?\.?\d)",
+    re.I,
+)
 _PLACE = re.compile(
     r"\b(?:in|at|around|near)\s+(?P<place>sector\s+\d{1,2}|(?:the\s+)?[A-Za-z]{1,5}\s?\d{1,3})\b",
     re.I,
@@ -145,6 +153,7 @@ def indirect_said_plainly(text: str) -> str:
     work = _PURPOSE.sub(r"\g<amount>", work)
     work = _PURPOSE_AFTER_A_WAY.sub(r"\g<amount>", work)
     work = _PASSIVE_ASK.sub(_passive_asked, work)
+    work = _GOES_TO_A_VALUE.sub(lambda m: f"set {m['what'].strip()} to ", work)
     work = _observations_dropped(work)
     return _DEVICE_MOVES.sub(_device_moves, work)
 

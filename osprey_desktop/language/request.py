@@ -89,6 +89,7 @@ from osprey_desktop.language.conditions import (
     condition_said_first,
     subject_asked,
 )
+from osprey_desktop.language.copy_phrasings import readback_checked_then_matched
 from osprey_desktop.language.device_names import (
     GIVEN_A_REFERENCE,
     gives_a_value,
@@ -293,6 +294,7 @@ def parse_request(
     spoken = _RANGE_OF_NUMBERS.sub(lambda m: f"{m['p']}{m['a']} through {m['p']}{m['b']}", spoken)
     spoken = _DOTTED_RANGE.sub(" through ", spoken)  # "VCM05..VCM08": no sentence ends there
     spoken = what_seems_off_checked(spoken)  # "lifetime looks low - check it, and if ..."
+    spoken = readback_checked_then_matched(spoken)
     asked = _reading_before_a_mentioned_change(spoken)
     if asked is not None:
         # "what's QF 5 at? I'm thinking of raising it by 1 A after the injection, not now": the

@@ -16,6 +16,7 @@ import re
 from osprey_desktop.language.change_phrasings import changes_said_plainly
 from osprey_desktop.language.clauses import CHANGE, named_devices
 from osprey_desktop.language.copy_phrasings import copies_said_plainly
+from osprey_desktop.language.discourse import undulator_named
 from osprey_desktop.language.indirect_requests import indirect_said_plainly
 from osprey_desktop.language.lexicon import PLOT_VERBS, READ_VERBS
 from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, read_number
@@ -33,6 +34,16 @@ def what_seems_off_checked(text: str) -> str:
 def said_plainly(text: str) -> str:
     """``text`` with the phrasings above said the one way the parse reads them."""
     work = text
+    # "the steering magnet HCM 21 near our beamline": a named device, placed by the user's
+    # own place (which no channel list names)
+    work = re.sub(
+        r"(?P<device>\b[A-Za-z]{2,5}\s?\d{1,3})\s+(?:near|at|by|for|in\s+front\s+of|before|after)\s+"
+        r"(?:our|my|their|the\s+users'?)\s+(?:beamline|hutch|experiment|station|end\s*station|"
+        r"mirror|sample|optics)\b",
+        r"\g<device>",
+        work,
+        flags=re.I,
+    )
     # "open the ID 02 gap by another 2 mm": by that much more
     work = re.sub(
         r"\bby\s+(?:another|an\s+extra|a\s+further)\s+(?=[-+]?\.?\d)", "by ", work, flags=re.I
@@ -755,7 +766,7 @@ def _without_reasons(text: str) -> str:
     """``text`` without a reason said before or after the request."""
     text = _PURPOSE_AFTER_A_VALUE.sub(r"\g<value>", text, count=1)
     text = _WHILE_AFTER_A_VALUE.sub(r"\g<value>", text, count=1)
-    reason = _REASON_FIRST.search(text)
+    reason = _REASON_FIRST.search(text) or _STATED_THEN_ASKED.search(text)
     if reason is not None:
         text = _it_named(text[reason.end() :], reason.group(0))
     text = _REASON_AFTER.sub("", text, count=1)
@@ -766,13 +777,25 @@ def _without_reasons(text: str) -> str:
 
 def _it_named(request: str, reason: str) -> str:
     """``request`` with its "it" named by what the reason before it spoke of ("For the energy
-    scan the RF frequency has to go up by 1 kHz, so please set it to 499.655 MHz")."""
+    scan the RF frequency has to go up by 1 kHz, so please set it to 499.655 MHz"), and "our
+    gap" by the one undulator it named ("we're changing samples at ID 4 - please open our gap
+    to 40 mm")."""
+    places = set(re.findall(r"\bID\s?0*(\d{1,2})\b", reason, re.I))
+    if len(places) == 1:
+        request = undulator_named(request, f"ID{int(next(iter(places))):02d}")
     subject = _SUBJECT_OF_A_NEED.search(reason)
     if subject is None or not re.search(r"\bit\b", request, re.I):
         return request
     return re.sub(r"\bit\b", subject["what"], request, count=1, flags=re.I)
 
 
+#: "we're changing samples at ID 4 - please open our gap to 40 mm", "the ID 11 users want a
+#: higher photon energy - please open the ID11 gap by 1.5 mm": a statement, then the request
+_STATED_THEN_ASKED = re.compile(
+    r"^\W*(?:the|we|we'?re|our|my|users?|beamline|they|[a-z]{2,5}\s?\d{1,3})\b[^?;:]{3,120}?"
+    r"\s+[-–—]+\s+(?=(?:please|pls|kindly|so|could\s+you|can\s+you|would\s+you)\b)",
+    re.I,
+)
 #: the subject of a need in a reason: "the RF frequency has to go up", "HCM 3 should be higher"
 _SUBJECT_OF_A_NEED = re.compile(
     r"(?:\bthe\s+|^\W*)(?P<what>(?:(?!the\b|it\b|we\b|i\b|they\b)[A-Za-z0-9:-]+\s+){0,3}?"

@@ -195,6 +195,7 @@ def slips_respelled(
     them, and a slip close to two of them is left as typed."""
     known = _KNOWN
     targets = sorted(_GRAMMAR_TO_SPELL)
+    text = _VALUE_RUN_ON.sub(r"\g<device> to \g<value>", text)  # "hcm4to0.3"
 
     def respell(found: re.Match[str]) -> str:
         word = found.group(0).lower()
@@ -273,7 +274,8 @@ def _run_together(typed: str, facility_words: frozenset[str], known: frozenset[s
 
 #: "too" before a value ("VCM7 too 0.2", "too -1 A", "too zero"): "to".
 _TOO_BEFORE_A_VALUE = re.compile(
-    r"\b(?P<typed>too)(?=\s+(?:[-+−]?(?:\d|\.\d)|(?:minus|zero|one|two|three|four|five|six|"
+    # "set HCM 5 too 0.3 A", "st hcm 5 ot 0.3A": "to", typed with a slip
+    r"\b(?P<typed>too|ot)(?=\s+(?:[-+−]?(?:\d|\.\d)|(?:minus|zero|one|two|three|four|five|six|"
     r"seven|eight|nine|ten|half)\b))",
     re.I,
 )
@@ -291,7 +293,22 @@ _DOSE_FOR_DOES = re.compile(
     + r"|[a-z]*\d\w*)\b)",
     re.I,
 )
-_GRAMMAR_SLIPS = ((_TOO_BEFORE_A_VALUE, "to"), (_WERE_FOR_WHERE, "where"), (_DOSE_FOR_DOES, "does"))
+#: "hcm4to0.3", "qf12at121": a device, "to" and a value typed without spaces
+_VALUE_RUN_ON = re.compile(
+    r"\b(?P<device>[a-z]{1,5}\d{1,3})(?:to|at)(?P<value>[-+−]?(?:\d+(?:\.\d*)?|\.\d+))(?=[a-zµ%]*\b)",
+    re.I,
+)
+#: "st hcm 5 to 0.3A": "set", its vowel left out, leading a change of a device
+_ST_FOR_SET = re.compile(
+    r"(?:^\W*|[.;:!?,]\s*|\b(?:then|and|pls|please)\s+)(?P<typed>st)(?=\s+[a-z]{1,5}\s?\d)",
+    re.I,
+)
+_GRAMMAR_SLIPS = (
+    (_TOO_BEFORE_A_VALUE, "to"),
+    (_WERE_FOR_WHERE, "where"),
+    (_DOSE_FOR_DOES, "does"),
+    (_ST_FOR_SET, "set"),
+)
 
 
 def _grammar_words_respelled(text: str, facility_words: frozenset[str]) -> str:

@@ -171,3 +171,63 @@ async def _names(result) -> set[str]:
     from osprey_desktop.cli.common import found_channels
 
     return {c["name"] for c in found_channels(result)}
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "channel", "value"),
+    [
+        # a new amount keeps the way of the change it corrects
+        ("lower the RF voltage by 0.1 MV", "no, by 0.05", "SR:RF:Voltage:SP", 2.45),
+        ("lower QF 9 by 1 A", "no, up by 0.5", "SR03C:QF09:Current:SP", 120.5),
+        # "same but" replaces the value and keeps the condition
+        (
+            "if the lifetime is above 5 h, set HCM 30 to 0.2 A",
+            "same but 0.3",
+            "SR10C:HCM30:Current:SP",
+            0.3,
+        ),
+    ],
+)
+async def test_a_corrected_change_keeps_what_was_not_corrected(
+    session, first, second, channel, value
+):
+    await session.submit(first, "t1")
+    await session.resume("t1", False)
+
+    result = await session.submit(second, "t1")
+
+    assert proposed(result) == {channel: pytest.approx(value)}
+    await session.resume("t1", False)
+
+
+@pytest.mark.parametrize(
+    ("text", "channel", "value"),
+    [
+        ("ID 4 gap := ½ × ID 9 gap", "SR04C:ID04:Gap:SP", 7.5),  # a factor before the device
+        ("set QF 5 to 1.01 * QF 7", "SR02C:QF05:Current:SP", 121.2),
+        ("VCM 29 = mean(VCM 28, VCM 30) + 0.05 A", "SR10C:VCM29:Current:SP", 0.05),
+        ("we're changing samples at ID 7 - please open our gap to 40 mm", "SR07C:ID07:Gap:SP", 40),
+        (
+            "could the steerer HCM 21 near our beamline go to -0.3 A?",
+            "SR07C:HCM21:Current:SP",
+            -0.3,
+        ),
+        ("st hcm 5 ot 0.3A", "SR02C:HCM05:Current:SP", 0.3),
+        ("hcm4to0.3", "SR02C:HCM04:Current:SP", 0.3),
+    ],
+)
+async def test_a_derived_or_indirect_change_writes_only_its_target(session, text, channel, value):
+    result = await session.submit(text, "t1")
+
+    assert proposed(result) == {channel: pytest.approx(value, abs=0.01)}
+    await session.resume("t1", False)
+
+
+async def test_a_setpoint_matched_to_the_readback_just_checked_reads_it_first(session):
+    result = await session.submit(
+        "check the RF voltage readback and make the setpoint match it", "t1"
+    )
+
+    assert steps(result)[:3] == ["channel_finding", "channel_read", "channel_write"]
+    assert set(proposed(result)) == {"SR:RF:Voltage:SP"}
+    await session.resume("t1", False)

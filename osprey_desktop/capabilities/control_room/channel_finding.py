@@ -1463,6 +1463,14 @@ def _write_clause(text: str) -> tuple[str, str, bool]:
         if not any(w in _ROLE_WORDS for w in re.findall(r"[a-z]+", source.lower())):
             source = f"{source} setpoint"
         return f"set {derivation.target}", source, False
+    if derivation is not None and derivation.mean:
+        # "set VCM 26 to the average of VCM 25 and VCM 27 plus 0.05 A": the sources apart,
+        # each a setting like the target unless a role is said
+        source = derivation.source
+        if not any(w in _ROLE_WORDS for w in re.findall(r"[a-z]+", source.lower())):
+            parts = [p for p in re.split(r"\s*(?:,|\band\b|&)\s*", source) if p.strip()]
+            source = " and ".join(f"{p} setpoint" for p in parts)
+        return f"set {derivation.target}", source, False
     if (
         derivation is not None
         and derivation.kind == "copy"

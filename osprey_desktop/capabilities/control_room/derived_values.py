@@ -190,7 +190,8 @@ def _mean_values(
     }
     out = DerivedValues()
     for target in targets:
-        out.add(target, derivation.target, origin, f"= mean of {', '.join(sources)}")
+        # "... the average of VCM 25 and VCM 27 plus 0.05 A": its offset too
+        out.add(target, derivation.target, origin, f"= mean of {', '.join(sources)}", derivation)
     return out
 
 

@@ -359,11 +359,20 @@ _COPY_MEAN = re.compile(
 
 
 def _copy(text: str) -> Derivation | None:
-    mean = _COPY_MEAN.search(text) if re.search(r"\b(?:average|mean|avg)\b", text, re.I) else None
-    if mean is not None:
-        return Derivation(
-            "copy", target=mean["target"].strip(" ,."), source=mean["source"].strip(), mean=True
-        )
+    if re.search(r"\b(?:average|mean|avg)\b", text, re.I):
+        # "set VCM 26 to the average of VCM 25 and VCM 27 plus 0.05 A": an offset after it
+        tail = _OFFSET_AFTER.search(text)
+        said = text[: tail.start()] if tail is not None else text
+        mean = _COPY_MEAN.search(said)
+        if mean is not None:
+            derivation = Derivation(
+                "copy", target=mean["target"].strip(" ,."), source=mean["source"].strip(), mean=True
+            )
+            if tail is None:
+                return derivation
+            amount = float(tail.group("num"))
+            sign = -1 if tail.group("sign").lower() in ("minus", "-", "−") else 1
+            return replace(derivation, offset=sign * amount, offset_unit=tail.group("unit"))
     factor = 1.0
     scaled = _FACTOR_AFTER.search(text)
     if scaled is not None:
