@@ -103,7 +103,9 @@ _ASKER = re.compile(
     r"(?:just\s+|really\s+|only\s+|also\s+|still\s+|\w+ly\s+)?(?:like|want|need)\b|^\W*(?:let\s+me|give\s+me|tell\s+me|show\s+me)\b",
     re.I,
 )
-_REQUEST_VERBS = CHANGE | READ_VERBS | PLOT_VERBS | frozenset({"go", "leave", "keep"})
+_REQUEST_VERBS = (
+    CHANGE | READ_VERBS | PLOT_VERBS | frozenset({"go", "leave", "keep", "confirm", "verify"})
+)
 
 
 def without_discourse_markers(text: str) -> str:
@@ -144,6 +146,10 @@ def asked_part(text: str) -> str:
             kinds[i] = False
     if all(kinds) or not any(kinds):
         return text
+    if all(
+        _INTERJECTION.fullmatch(p.strip()) for p, asks in zip(pieces, kinds, strict=True) if asks
+    ):
+        return text  # "no, don't touch the gap": an answer and a refusal, nothing else asked
     told = [p for p, asks in zip(pieces, kinds, strict=True) if not asks]
     told_before = pieces[: kinds.index(True)]
     request = _joined([p for p, asks in zip(pieces, kinds, strict=True) if asks])
@@ -256,6 +262,15 @@ def _with_antecedent(request: str, told_before: list[str], devices: set[str], te
     return re.sub(r"\b(?:it|them|that)\b", device, request, count=1, flags=re.I)
 
 
+_INTERJECTION = re.compile(
+    r"(?:no|nope|yes|yeah|ok(?:ay)?|fine|right|sure|thanks|thank\s+you)\W*", re.I
+)
+#: a piece that only refuses a change ("please do not touch the RF", "don't change anything")
+_REFUSAL_ONLY = re.compile(
+    r"(?:please\s+)?(?:do\s+not|don'?t|dont|never)\s+(?:touch|change|write|move|alter|adjust|set)\s+"
+    r"(?:anything|the\s+[a-z]+(?:\s+[a-z]+)?|[a-z]{1,5}\s?\d{1,3})(?:\s+(?:yet|now|please))?[\s.!,]*",
+    re.I,
+)
 _MORE_OR_LESS = re.compile(
     r"\b(?:more|less|higher|lower|bigger|smaller|better|wider|narrower|larger|stronger|weaker)\b",
     re.I,
@@ -425,6 +440,8 @@ def _asks(piece: str) -> bool:
         return False  # "Incoming shift here.", "Handover item 3:": a marker alone
     if _HEDGE.match(said):
         return False  # "sorry if wrong", "I'm not sure I'm asking this right": said of the asking
+    if _REFUSAL_ONLY.fullmatch(said):
+        return False  # "Please do not touch the RF - just confirm ...": no change, told
     if re.fullmatch(
         r"(?:(?:for\s+)?(?:the|an?|our)\s+)?(?:[a-z-]+\s+){0,3}(?:test|tests|study|studies|scan|"
         r"measurement|experiment|md|commissioning|calibration|campaign|check)[\s.!]*",

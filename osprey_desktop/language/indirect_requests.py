@@ -63,7 +63,9 @@ _WOULD_BE_GOOD = re.compile(
 )
 #: "... by 0.25 A to flatten the orbit there", "..., so as to recover the lifetime": a purpose
 _PURPOSE = re.compile(
-    r"(?P<amount>\d\s*(?:[a-zµ]{1,4}\b|%))\s*,?\s+(?:so\s+as\s+|in\s+order\s+)?to\s+"
+    # "... to zero to start from a clean state": a value in words too
+    r"(?P<amount>\d\s*(?:[a-zµ]{1,4}\b|%)|\b(?:to|at)\s+(?:zero|nominal))\s*,?\s+"
+    r"(?:so\s+as\s+|in\s+order\s+)?to\s+"
     r"(?!(?:the\s+same|what|where|its|their|that|nominal|golden|default|zero|minus|match|equal)\b)"
     rf"(?!{SPELLED_NUMBER_PATTERN})"
     r"(?=[a-z]{3,}\b)(?P<purpose>[^,;?!\d]*)(?=[,;.?!]|$)",

@@ -442,6 +442,14 @@ _EXPECTED_AFTER = re.compile(
     r"(?:it|this|that|which)\s+should|should\s+give|(?:we|i)\s+expect)\b[^;?]*[.!]?\s*$",
     re.I,
 )
+#: "Set the ID 7 gap to 22.5 mm, the user changed the photon energy.": what happened, told
+#: after a change with its value
+_TOLD_AFTER_A_VALUE = re.compile(
+    r"(?<=[\dA-Za-zµ%])\s*[,;]\s*(?:the|a|our|my|their|users?|beamline\s+\d+|someone|they|we)\b"
+    r"(?:\s+[a-z]+){0,2}\s+(?:changed|asked|wants?|needs?|requested|said|reported|moved|did|"
+    r"finished|started|switched|went|has|have|had|was|were)\b[^;?]*[.!]?\s*$",
+    re.I,
+)
 _DAY_HOURS = re.compile(
     r"\b(?P<day>yesterday|today|this\s+(?:morning|afternoon|evening))\s+(?:from\s+|between\s+)?"
     r"(?P<a>[01]?\d|2[0-3])(?:h|:00)?\s*(?:[-–]|to|and)\s*(?P<b>[01]?\d|2[0-4])\s*(?:h\b|:00\b)",
@@ -659,7 +667,7 @@ _SPAN_BACK = re.compile(
     re.I,
 )
 _CONFIRM_A_VALUE = re.compile(
-    r"^\W*(?:(?:please|pls|plz|can\s+you|could\s+you|kindly)\s+)?"
+    r"^\W*(?:(?:please|pls|plz|can\s+you|could\s+you|kindly|just|now|then|and)\s+)*"
     r"(?:(?:confirm|verify|double[-\s]?check|check|make\s+sure|ensure)\s+(?:that\s+|whether\s+|if\s+)?"
     r"(?P<what>[^=?;,]+?)\s*(?:\b(?:is|are|stays?|remains?|still|reads?|set|sits?)\b\s*|=+\s*|"
     r"(?<=\bsp)\s+|(?<=\brb)\s+)+(?:(?:at|to|on)\s+)?"
@@ -771,6 +779,8 @@ def _without_reasons(text: str) -> str:
         text = _it_named(text[reason.end() :], reason.group(0))
     text = _REASON_AFTER.sub("", text, count=1)
     text = _EXPECTED_AFTER.sub("", text, count=1)
+    if re.search(rf"\d|{SPELLED_NUMBER_PATTERN}", text, re.I):
+        text = _TOLD_AFTER_A_VALUE.sub("", text, count=1)
     text = _FOR_THE_RECORD.sub("", text, count=1)
     return _statements_after_dropped(text)
 

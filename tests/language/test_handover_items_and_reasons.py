@@ -94,3 +94,32 @@ def test_the_effect_wanted_after_a_vague_change_is_no_target():
 )
 def test_words_of_other_habits_are_read_as_meant(text, canonical):
     assert canonical in parse(text).canonical
+
+
+@pytest.mark.parametrize(
+    ("text", "target", "value"),
+    [
+        # what happened, told after the change
+        ("set the ID 9 gap to 21 mm, the users changed the photon energy", "the ID9 gap", 21.0),
+        # a purpose after a value said in words
+        ("set HCM 7 to zero to start from a clean orbit", "HCM7", 0.0),
+    ],
+)
+def test_what_is_told_after_a_change_is_no_part_of_it(text, target, value):
+    request = parse(text)
+
+    assert request.changes and request.targets == (target,)
+    assert request.quantity.value == pytest.approx(value)
+
+
+def test_a_refusal_beside_a_check_asks_the_check():
+    request = parse(
+        "please do not touch the RF - just confirm the voltage setpoint is still 2.5 MV"
+    )
+
+    assert not request.changes and request.intent == "read"
+    assert request.quantity.value == pytest.approx(2.5)
+
+
+def test_an_answer_and_a_refusal_ask_nothing():
+    assert parse("no, don't touch the gap, thanks").intent == "conversation"
