@@ -65,7 +65,9 @@ _NOW_PHRASES = re.compile(r"\b(right now|at the moment|currently|current value|a
 #: "What does dipole 7 read?": what the device reads, not how it is set ("read HCM01" alone
 #: is every channel of it).
 _READS_QUESTION = re.compile(r"\b(?:do|does|did)\b.*\bread\b")
-_EVERYTHING_TEXT = "all both every each any values pvs channels signals everything everywhere"
+_EVERYTHING_TEXT = (
+    "all both either every each any values pvs channels signals everything everywhere"
+)
 EVERYTHING_WORDS = frozenset(_EVERYTHING_TEXT.split())
 
 #: Units that make a number part of a quantity, not an instance ("1 min", "10 hz").

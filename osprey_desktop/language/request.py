@@ -475,6 +475,7 @@ def _with_references_resolved(
 
 
 # "VCM05..VCM08": a range of devices, where no sentence ends
+_QUANTIFIERS = frozenset({"both", "either", "each", "every", "all", "any"})
 _RANGE_OF_NUMBERS = re.compile(
     r"\b(?!(?:from|to|at|since|until|till|between|sector|sectors|cell|cells|and|or|by|in|"
     # dots written against the numbers ("hcm04..06"); "ID five... 20 mm" is a pause
@@ -1068,6 +1069,8 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
             continue
         if word in PLACE_WORDS or word in ORDINALS or word in NEGATIONS or word in RANGE_WORDS:
             continue
+        if word in _QUANTIFIERS:
+            continue  # "both QDs in sector 6", "either of the gauges": how many, of the target
         if word in ROLE_WORDS and word in target_words:
             continue  # "rf volt sp": the setpoint of what the other words name
         if (

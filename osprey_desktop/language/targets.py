@@ -58,6 +58,8 @@ __all__ = ["LEFT_OUT", "as_measured", "split_targets", "with_roles", "without_sl
 
 _ITEM_SPLIT = re.compile(
     r"\s*(?:,|;|\band\b|\bas\s+well\s+as\b|\bplus\b|&|\balong\s+with\b|(?<=\w)\s+\+\s+(?=[a-z])"
+    # "cur+lt+E": items joined by a plus between words (never "+0.1", a signed amount)
+    r"|(?<=[a-z])\+(?=[a-z])"
     # "plot QF 3. Also the lifetime.": a sentence that adds an item
     r"|(?<=\w)[.!]\s+(?:also|then|too|plus)\b)\s*",
     re.I,

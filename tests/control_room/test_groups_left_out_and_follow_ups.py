@@ -231,3 +231,27 @@ async def test_a_setpoint_matched_to_the_readback_just_checked_reads_it_first(se
     assert steps(result)[:3] == ["channel_finding", "channel_read", "channel_write"]
     assert set(proposed(result)) == {"SR:RF:Voltage:SP"}
     await session.resume("t1", False)
+
+
+async def test_both_of_a_family_in_a_sector_with_an_amount_and_its_way_are_changed(session):
+    result = await session.submit("both QFs in sector 5 half an amp higher", "t1")
+
+    assert proposed(result) == {
+        "SR05C:QF17:Current:SP": pytest.approx(120.5),
+        "SR05C:QF19:Current:SP": pytest.approx(120.5),
+    }
+    await session.resume("t1", False)
+
+
+async def test_either_of_a_sector_s_gauges_is_each_of_them(session):
+    read = await _read(
+        session, "how often did either of the sector 2 gauges go above 5e-9 Torr today?"
+    )
+
+    assert read == {"SR02C:IG03:Pressure", "SR02C:IG04:Pressure"}
+
+
+async def test_items_joined_by_plus_signs_are_each_read(session):
+    read = await _read(session, "lifetime+energy")
+
+    assert read == {"SR:DCCT:Lifetime", "SR:BEAM:Energy"}
