@@ -58,10 +58,13 @@ REQUEST_LEAD = (
 )
 _POLITE_LEAD = re.compile(
     r"^(?:(?:ok(?:ay)?|so|now|also|just|please|kindly|hi|hello|hey|and|then|right|alright|first|"
-    r"good\s+(?:morning|afternoon|evening)|go ahead and|" + REQUEST_LEAD + r"|"
+    r"(?:good\s+)?(?:morning|afternoon|evening)|go ahead and|" + REQUEST_LEAD + r"|"
     r"i(?:'d| would)? (?:want|like|need) (?:to|you to)|we (?:want|need) to|let'?s|"
+    # "morning, taking over from the night shift - lifetime?": the shift's start, said first
+    r"(?:i'?m\s+|i\s+am\s+|just\s+)?(?:taking|took)\s+over(?:\s+from\s+(?:the\s+)?(?:[a-z]+\s+)?"
+    r"(?:shift|crew|team))?|"
     # "at 23:00 set the RF voltage to 2.4", "@ 06:00: ...": when, said before the verb
-    r"(?:at|@)\s*\d{1,2}:\d{2}(?=[\s,:]))\b[\s,:]*)+",
+    r"(?:at|@)\s*\d{1,2}:\d{2}(?=[\s,:]))\b[\s,:!.–-]*)+",
     re.I,
 )
 _REQUESTED = re.compile(

@@ -17,7 +17,7 @@ import re
 
 from osprey_desktop.language.lexicon import PLOT_VERBS, READ_VERBS
 
-__all__ = ["items_said_as_a_list"]
+__all__ = ["items_said_as_a_list", "reads_and_changes_in_order"]
 
 #: "ID gaps: 04, 07 and 11": device numbers listed after their family and its noun, never a
 #: value after a colon
@@ -125,3 +125,73 @@ def items_said_as_a_list(text: str) -> str:
     said = _OCCASION.sub("", said, count=1)
     said = _ANNOUNCED.sub(lambda m: f"{m['lead']} {m['items']}".strip(), said, count=1)
     return _head_shared(said) if "," in said or ";" in said else said
+
+
+def reads_and_changes_in_order(text: str, channel_words: frozenset[str] = frozenset()) -> str:
+    """A list of items some of which give a device its value and others only name what to read
+    ("read tunes, ID09 gap -> 14 mm", "1) tunes 2) ID09 gap -> 14 mm", "tunes; QF 3 to 121 A"):
+    said as the reading, then the change ("read tunes, then set ID09 gap to 14 mm"), so that no
+    item is lost to the other. Left as typed unless every item is one or the other, and each
+    item to read names a word of the channel list (``channel_words``): "..., nope, cancel" or
+    "..., sorry if wrong" are no readings."""
+    pieces = [p.strip(" ,;") for p in _MIXED_ITEM.split(text) if p and p.strip(" ,;")]
+    if len(pieces) < 2:
+        return text
+    changes = [p for p in pieces if _VALUE_GIVEN.match(p)]
+    reads = [p for p in pieces if p not in changes]
+    if not changes or not reads or not all(_only_named(p, channel_words) for p in reads):
+        return text
+    named = " and ".join(_READ_LEAD.sub("", p) for p in reads)
+    set_to = " and ".join(_SET_LEAD.sub("", _ARROW.sub(" to ", p)) for p in changes)
+    return f"read {named}, then set {set_to}"
+
+
+#: Where one item of a mixed list ends: a semicolon, a comma, a new line, "2)", "(b)"
+_MIXED_ITEM = re.compile(
+    r"\s*[;,\n]\s*|\s+(?=\(?[a-z1-9]\)\s)|^\s*\(?[a-z1-9]\)\s+|(?<=\s)\(?[a-z1-9]\)\s+"
+)
+#: an item giving a device its value: "ID09 gap -> 14 mm", "set QF 3 to 121 A", "VCM 2 = 0.1"
+_VALUE_GIVEN = re.compile(
+    # (never a condition's clause: "and if it is over 450 mA set VCM30 to 0.2 A")
+    r"^(?!.*\b(?:if|when|unless|once|until|after|before|then|and|or|but)\b)"
+    r"(?:\(?[a-z1-9]\)\s*)?(?:set\s+|put\s+)?(?:the\s+)?[A-Za-z][\w\s:-]{0,30}?\d[\w\s:-]{0,15}?"
+    # after "to"/"at" a value with a unit, a sign or decimals ("correctors 25 to 27" is a range)
+    r"\s*(?:(?:->|→|=>|:=|=)\s*[-+−]?\.?\d[\d.]*\s*[a-zµ%]{0,4}|(?:\bto\b|\bat\b)\s*"
+    r"(?:[-+−]\s*\.?\d[\d.]*\s*[a-zµ%]{0,4}|\d*\.\d+\s*[a-zµ%]{0,4}|\d+\s*[a-zµ%]{1,4}))\s*$",
+    re.I,
+)
+
+
+def _only_named(item: str, channel_words: frozenset[str]) -> bool:
+    """An item that only names what to read: words of the channel list ("tunes", "the RF
+    voltage"), or anything after "read"/"check" ("read HCM 3"); a bare device name may be a
+    group's first member."""
+    said = _READ_LEAD.sub("", item)
+    if _TOLD_LABEL.search(said):
+        return False  # "HCM21 to -0.3 A, orbit bump test": what the change is for
+    named = {w.lower().rstrip("s") for w in re.findall(r"[A-Za-z]+", said)} - {"the", "a", "an"}
+    if not named & ({w.rstrip("s") for w in channel_words} or set()):
+        return False
+    if said != item.lstrip() and re.fullmatch(r"(?:the\s+)?[\w\s:-]{1,40}", said):
+        return True
+    words = re.findall(r"[A-Za-z]+", said.lower())
+    return bool(
+        re.fullmatch(r"(?:the\s+)?[A-Za-z][A-Za-z\s:-]{0,40}", said)
+        and 0 < len(words) <= 4
+        and words[0] not in PLOT_VERBS | READ_VERBS | _NOT_A_NAME
+        # "the users changed the photon energy": a sentence, told
+        and not any(w in _NOT_A_NAME or re.search(r"(?:ed|ing)$", w) for w in words)
+    )
+
+
+_TOLD_LABEL = re.compile(
+    r"\b(?:tests?|study|studies|scans?|measurements?|experiments?|md|commissioning|calibration|"
+    r"campaign|only)\b",
+    re.I,
+)
+_NOT_A_NAME = frozenset(
+    {"what", "how", "is", "are", "was", "were", "has", "have", "why", "when", "which", "who", "set"}
+)
+_READ_LEAD = re.compile(r"^(?:\(?[a-z1-9]\)\s*)?(?:(?:read|check|show|get)\s+)?", re.I)
+_SET_LEAD = re.compile(r"^(?:\(?[a-z1-9]\)\s*)?(?:set\s+|put\s+)?", re.I)
+_ARROW = re.compile(r"\s*(?:->|→|=>|:=|=)\s*")

@@ -104,7 +104,7 @@ from osprey_desktop.language.device_names import (
     stems,
 )
 from osprey_desktop.language.discourse import asked_part, only_tells
-from osprey_desktop.language.item_lists import items_said_as_a_list
+from osprey_desktop.language.item_lists import items_said_as_a_list, reads_and_changes_in_order
 from osprey_desktop.language.later_changes import held_items_set_aside
 from osprey_desktop.language.lexicon import (
     ASKERS,
@@ -270,9 +270,13 @@ def parse_request(
     # "VCM17 −0.1A": the sign, as a hyphen; "lt + curr? thx 🙏": no pictograph asks anything
     typed = minus_signs_typed_plainly(pictographs_dropped(str(text)))
     # "alarm panel: SR07C:IG13:Pressure HIGH 6.2e-09 Torr. What's IG14 next to it saying?"
+    # "morning, taking over from the night shift - lifetime?": whose shift ends, not a time
+    typed = _TAKING_OVER.sub(" ", typed)
     typed = screen_quotes_set_aside(typed, vocabulary)
     # "(a) set HCM 16 to 0.2 A; (b) QF 21 +1 A is for tomorrow, not now": (b) is only noted
     typed, _ = held_items_set_aside(typed)
+    # "1) tunes 2) ID09 gap -> 14 mm": what to read, then the change, neither lost to the other
+    typed = reads_and_changes_in_order(typed, (vocabulary or Vocabulary()).channel_words)
     # "caput SR04C:VCM11:Current:SP 0.3", "caget -a X", "hcm20 -= 0.1": the command line's forms
     typed = iso_times_spaced(command_lines_said_plainly(typed))  # "2024-05-14T06:00" too
     # "Qy", "ΔI(QD16) = -0.5 A"; "avg(HCM01, HCM02)" before its comma splits a list
@@ -475,6 +479,11 @@ def _with_references_resolved(
 
 
 # "VCM05..VCM08": a range of devices, where no sentence ends
+_TAKING_OVER = re.compile(
+    r"\b(?:i'?m\s+|i\s+am\s+|just\s+)?(?:taking|took)\s+over\s+from\s+(?:the\s+)?(?:[a-z]+\s+)?"
+    r"(?:shift|crew|team)\b",
+    re.I,
+)
 _QUANTIFIERS = frozenset({"both", "either", "each", "every", "all", "any"})
 _RANGE_OF_NUMBERS = re.compile(
     r"\b(?!(?:from|to|at|since|until|till|between|sector|sectors|cell|cells|and|or|by|in|"

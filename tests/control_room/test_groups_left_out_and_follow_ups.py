@@ -255,3 +255,11 @@ async def test_items_joined_by_plus_signs_are_each_read(session):
     read = await _read(session, "lifetime+energy")
 
     assert read == {"SR:DCCT:Lifetime", "SR:BEAM:Energy"}
+
+
+async def test_a_reading_item_beside_a_change_is_read_and_the_change_proposed(session):
+    result = await session.submit("1) tunes 2) ID 2 gap -> 14 mm", "t1")
+
+    assert steps(result)[:3] == ["channel_finding", "channel_read", "channel_write"]
+    assert proposed(result) == {"SR02C:ID02:Gap:SP": pytest.approx(14.0)}
+    await session.resume("t1", False)

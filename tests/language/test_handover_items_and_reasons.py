@@ -123,3 +123,48 @@ def test_a_refusal_beside_a_check_asks_the_check():
 
 def test_an_answer_and_a_refusal_ask_nothing():
     assert parse("no, don't touch the gap, thanks").intent == "conversation"
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("1) lifetime 2) ID 5 gap -> 14 mm", "read lifetime, then set ID 5 gap to 14 mm"),
+        ("read energy, HCM 9 = 0.1 A", "read energy, then set HCM 9 to 0.1 A"),
+        ("the tunes; QD 4 to 95 A", "read the tunes, then set QD 4 to 95 A"),
+    ],
+)
+def test_items_to_read_beside_a_change_are_read_then_the_change_is_asked(text, said):
+    from osprey_desktop.language.item_lists import reads_and_changes_in_order
+
+    assert reads_and_changes_in_order(text, _CHANNEL_WORDS) == said
+
+
+_CHANNEL_WORDS = frozenset(
+    {"lifetime", "energy", "tune", "current", "gap", "corrector", "readback"}
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "HCM 3, HCM 4 to 0.2 A",  # a group written, its first member named alone
+        "plot the lifetime, HCM 3 to 0.2",  # an item with a verb of its own
+        "set HCM 3 to 0.2, HCM 4 to 0.3",  # changes only
+        "set HCM 5 to 0.2, nope, cancel",  # taken back: no reading
+        "vertical correctors 10 to 12, readbacks only",  # a range of devices, no value
+        "QF 8 to 121.5 A, tune scan",  # what the change is for
+        "check the current, and if it is over 450 mA set VCM 30 to 0.2 A",  # a condition
+    ],
+)
+def test_a_list_not_of_readings_and_changes_is_left_as_typed(text):
+    from osprey_desktop.language.item_lists import reads_and_changes_in_order
+
+    assert reads_and_changes_in_order(text, _CHANNEL_WORDS) == text
+
+
+def test_taking_over_a_shift_is_a_greeting_not_a_time():
+    from osprey_desktop.language.words import is_greeting
+
+    assert is_greeting("morning! taking over from the late shift")
+    request = parse("evening, taking over from the day shift - current?")
+    assert request.intent == "read" and request.time is None
