@@ -246,10 +246,15 @@ QUERY_WORDS = frozenset(
 #: Words after which "one" stands for a device ("the horizontal one", "that one"), no number.
 _BEFORE_THE_PRONOUN_ONE = frozenset(
     (
-        *("the", "this", "that", "other", "another", "which", "each", "every", "any", "same"),
-        *("new", "old", "horizontal", "vertical", "upstream", "downstream", "next", "previous"),
-        *("last", "first", "second", "third", "inner", "outer", "left", "right", "x", "y", "a"),
+        *("the", "this", "that", "other", "another", "which", "same", "new", "old"),
+        *("horizontal", "vertical", "upstream", "downstream", "next", "previous"),
+        *("last", "first", "second", "third", "inner", "outer"),
     )
+)
+#: ... and what may follow it there: nothing, or a word that is no noun ("the vertical one to
+#: 0.1 A"; never "a one amp step", "the first one hundred")
+_AFTER_THE_PRONOUN_ONE = frozenset(
+    ("", "to", "at", "in", "on", "of", "from", "by", "please", "and", "or", "for", "with", "too")
 )
 #: The most devices one typed range expands to ("HCM01 to HCM99" is 99).
 MAX_RANGE = 200
@@ -339,7 +344,8 @@ def parse_channel_query(text: str, known: Callable[[str], bool] | None = None) -
             index = ordinal[1]
             continue
         previous = tokens[index - 1] if index else ""
-        if token == "ones" or (token == "one" and previous in _BEFORE_THE_PRONOUN_ONE):
+        pronoun = previous in _BEFORE_THE_PRONOUN_ONE and following in _AFTER_THE_PRONOUN_ONE
+        if token == "ones" or (token == "one" and pronoun):
             index += 1  # "the horizontal one", "that one": a device said before, not device 1
             continue
         if _number(token) is not None:
