@@ -16,7 +16,11 @@ list, its time zone) is handed in by the caller.
   letters' names ("queue f forty seven"), bare numbers listed after one ("hcm 10 & 11"), and
   values given to a device without a verb ("QD08 to 98 A").
 * ``later_changes``: a change placed at a later moment ("set QF 1 to 121 at 18:00"), never
-  held for it.
+  held for it; an item of a list held for later or only noted ("(c) QF 21 +1 A is for
+  tomorrow, not now") set aside, the others asked.
+* ``screen_quotes``: readings copied from a screen before a request ("alarm panel:
+  SR07C:IG13:Pressure HIGH 6.2e-09 Torr. What's IG14 next to it saying?"): left out, their
+  names where the request's pronouns point at them.
 * ``time_slots``: the time words and clock times of a request.
 * ``canonical_forms``: the request said the way the capabilities' parsers read it.
 * ``rewordings``: phrasings said another way before the parse ("put them on one plot", "give
@@ -36,7 +40,8 @@ list, its time zone) is handed in by the caller.
 * ``conditions``: a change with a condition said first, the way the writer reads it ("...,
   but only if the lifetime is above 8 h", "current above 495 mA? then ...").
 * ``item_lists``: a list written in lines, bullets or slashes, or under a shared head
-  ("booster: current / energy"), said as one list.
+  ("booster: current / energy"), said as one list; items to read beside a change said as the
+  reading, then the change ("1) tunes 2) ID09 gap -> 14 mm").
 * ``command_lines``: the EPICS tools' forms said in words ("caget -a X", "caput X 0.3",
   "caput A $(caget -t B)", "hcm20 -= 0.1", "qf1 *= 1.01"); shell patterns of names are the
   channel finder's (``channels.patterns``).
@@ -58,7 +63,9 @@ list, its time zone) is handed in by the caller.
 * ``shortenings``: a word shortened the way a facility does ("lt", "pres", "vlt"), read by the
   words of its own channel list (the channel finder uses it too).
 * ``targets``: the items of a list of channel phrases, the qualifiers and roles they lend each
-  other, the words of other slots they drop, and a quantity named alone read as measured.
+  other, the words of other slots they drop, a quantity named alone read as measured, and what
+  a group leaves out (``LEFT_OUT``: "all the gauges except sector 5"), which the channel finder
+  takes away.
 * ``references``: what a change takes its value from (another channel by a relation of
   equality whatever verb leads it, the archive, a golden value).
 * ``follow_ups``: a follow-up as the previous parse with the slots the new turn names replaced.

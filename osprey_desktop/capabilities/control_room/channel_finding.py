@@ -429,12 +429,7 @@ def _find_channels_noted(
                 names[:5],
             )
     if writable and len(names) > max_write_channels:
-        raise ClarificationRequired(
-            f"'{phrase}' matches {len(names)} writable channels; one write may change at most "
-            f"{max_write_channels} (approval.max_channels_per_write). Which ones do you mean? "
-            "The first five are below.",
-            names[:5],
-        )
+        raise _too_many_to_write(f"'{phrase}' matches", names, max_write_channels)
     notes = []
     for match in matches[:1]:
         for part in match.reason.split("; ")[1:]:
@@ -650,12 +645,7 @@ def _found_but(
             names[:5],
         )
     if writable and len(remaining) > max_write_channels:
-        raise ClarificationRequired(
-            f"'{phrase}' less '{left}' leaves {len(remaining)} writable channels; one write may "
-            f"change at most {max_write_channels} (approval.max_channels_per_write). Which "
-            "ones do you mean? The first five are below.",
-            remaining[:5],
-        )
+        raise _too_many_to_write(f"'{phrase}' less '{left}' leaves", remaining, max_write_channels)
     dropped = len(names) - len(remaining)
     said = (
         f"Left out, as asked: '{left}' ({dropped} of the {len(names)} channels found)."
@@ -663,6 +653,15 @@ def _found_but(
         else ""
     )
     return remaining, phrase, f"{note} {said}".strip()
+
+
+def _too_many_to_write(said: str, names: list[str], cap: int) -> ClarificationRequired:
+    """The question asked when one write would change more channels than the cap allows."""
+    return ClarificationRequired(
+        f"{said} {len(names)} writable channels; one write may change at most {cap} "
+        "(approval.max_channels_per_write). Which ones do you mean? The first five are below.",
+        names[:5],
+    )
 
 
 def _places_only(phrase: str, name: str) -> bool:
