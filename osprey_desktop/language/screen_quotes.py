@@ -47,6 +47,7 @@ _READING = re.compile(
     r"[-+]?\.?\d|\b(?:MINOR|MAJOR|INVALID|HIHI|LOLO|HIGH|LOW)\b|['\"`]|\b(?:disconnected|invalid|"
     r"nan|n/a|zero|blank|red|yellow|orange|magenta)\b",
 )
+_VALUE_GIVEN = re.compile(r"\b(?:to|at)\s*[-+−]?\.?\d|->|→|=>|:=|(?<![<>!])=(?!=)")
 _ROLE_THEN_NUMBER = re.compile(r"\b(?:RB|SP|readback|setpoint)\s*[:=]?\s*[-+]?\.?\d", re.I)
 _NUMBER = re.compile(r"(?<![\w:])[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?(?![\w:])", re.I)
 _TIME_STAMP = re.compile(r"^\s*(?:\d{4}-\d\d-\d\d[ T])?\d{1,2}:\d\d(?::\d\d(?:\.\d+)?)?\s+")
@@ -152,6 +153,8 @@ def _quoted_names(clause: str) -> list[str] | None:
     )
     if not (marked or shown):
         return None
+    if not (shown or _SEVERITY.search(rest)) and _VALUE_GIVEN.search(rest):
+        return None  # "QD 5 to 95 A on the quad page": a value given, no reading quoted
     items = re.split(r",\s*|\s+/\s+", rest)
     if any(_ASKS.match(_TIME_STAMP.sub("", item)) for item in items):
         return None  # "the logbook says it was -0.1 A, set it to -0.1 A": a request in it

@@ -52,6 +52,7 @@ def test_a_quoted_reading_is_set_aside_and_named_where_the_request_points_at_it(
         "SR:DCCT:Lifetime 6.4 h MINOR",  # nothing asked beside the quote
         "SR:DCCT:Lifetime 6.4 h MINOR - average over the last hour?",  # asked of the quote
         "set HCM3 to 0.2 A - then read it back",  # a request, never a quote
+        "QD 5 to 95 A on the quad page - then plot the tunes",  # a value given, no quote
         "VCM4 tripped; the e-log says it was 0.3 A, set it to 0.3 A",  # a request beside it
     ],
 )
