@@ -164,7 +164,8 @@ def _quoted_names(clause: str) -> list[str] | None:
 
 def _subject(item: str, *, marked: bool = True) -> str | None:
     """The name a quoted item gives its reading: the words before the display verb or the
-    first number, without "RB"/"SP" and where it was seen."""
+    first number, without where it was seen; its role is kept ("QF05 SP", for a question of
+    its past), and dropped only where a change or "its" names the device (``_named``)."""
     item = _TIME_STAMP.sub("", item.strip().strip("`'\"(").strip())
     shown = _DISPLAY_VERB.match(item)
     if shown and not _READING.search(item[shown.end() :]):
