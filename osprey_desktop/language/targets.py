@@ -321,11 +321,23 @@ def with_roles(targets: tuple[str, ...], lowered: str, channel_words: frozenset[
 
 
 _ASKS_THE_READING = re.compile(
-    r"\b(?:reading|reads|right\s+now|currently|at\s+the\s+moment|sits?|sitting|"
+    r"\b(?:reading|reads|right\s+now|currently|at\s+the\s+moment|sits?|sitting|drawing|draws|"
     r"(?:is|are)\s+(?:it|they|\S+(?:\s+and\s+\S+)?)\s+at\s*[?.!]*$)",
     re.I,
 )
 _ASKS_THE_SETTING = re.compile(r"\bset\s+(?:to|at)\b|\bset\s*[?.!]*$|\bsetting", re.I)
+
+
+def _has_role(words: str) -> bool:
+    return any(w.lower() in ROLE_WORDS for w in re.findall(r"[A-Za-z]+", words))
+
+
+_CHANGE_ASKED = re.compile(
+    r"\b(?:changed|touched|modified|adjusted|tweaked|altered|touch|change)\b", re.I
+)
+_WHO_OR_WHETHER = re.compile(
+    r"\b(?:did|was|were|has|have|had|anyone|anybody|someone|somebody|who)\b", re.I
+)
 
 
 def as_measured(
@@ -335,15 +347,23 @@ def as_measured(
 ) -> tuple[str, ...]:
     """The targets of a request that changes nothing, as the finder should read them: a
     quantity asked for by its words alone ("the RF voltage", "cavity voltage") is read as
-    measured, its readback. A device ("VCM 14", "QF"), several ("the correctors"), a place
-    ("in sector 8"), a role already named, or a question about the setting ("what is the RF
-    frequency set to") keep every channel they name; so does a target with a word the channel
-    list lacks, which the finder names as not found in the operator's own words."""
+    measured, its readback. A question about the setting ("what is the RF frequency set to?",
+    "was the ID 7 gap changed today?") reads the setpoint, where there is one. A device ("VCM
+    14", "QF"), several ("the correctors"), a place ("in sector 8") or a role already named keep
+    every channel they name; so does a target with a word the channel list lacks, which the
+    finder names as not found in the operator's own words."""
     targets = request.targets
     if request.changes or request.intent not in MEASURED_INTENTS:
         return targets
-    if _ASKS_THE_SETTING.search(request.text):
-        return targets
+    said = request.text
+    role_said = any(_has_role(t) for t in (said, *targets))
+    if _ASKS_THE_SETTING.search(said):
+        return targets if role_said else tuple(f"{t} setpoint" for t in targets)
+    if _CHANGE_ASKED.search(said) and _WHO_OR_WHETHER.search(said) and not role_said:
+        # "what is the RF frequency set to?", "was the ID 7 gap changed today?", "did anyone
+        # touch VCM 7?": the setting, what someone sets (a channel without one keeps its own);
+        # a role said anywhere ("... moved? gap readback please") is the one asked
+        return tuple(f"{t} setpoint" for t in targets)
     reading = request.intent == "read" and bool(_ASKS_THE_READING.search(request.text))
     out = []
     for target in targets:

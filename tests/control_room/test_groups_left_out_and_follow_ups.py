@@ -263,3 +263,15 @@ async def test_a_reading_item_beside_a_change_is_read_and_the_change_proposed(se
     assert steps(result)[:3] == ["channel_finding", "channel_read", "channel_write"]
     assert proposed(result) == {"SR02C:ID02:Gap:SP": pytest.approx(14.0)}
     await session.resume("t1", False)
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("what's QF 5 set to?", {"SR02C:QF05:Current:SP"}),  # the setting asked
+        ("was the ID 4 gap changed today?", {"SR04C:ID04:Gap:SP"}),  # what someone sets
+        ("has the beam current changed since 8?", {"SR:DCCT:Current"}),  # no setting: its own
+    ],
+)
+async def test_a_question_of_the_setting_reads_the_setpoint(session, text, read):
+    assert await _read(session, text) == read
