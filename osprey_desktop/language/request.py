@@ -484,6 +484,9 @@ _TAKING_OVER = re.compile(
     r"(?:shift|crew|team)\b",
     re.I,
 )
+_CONDITION_SAID_FIRST = re.compile(
+    r"^\W*(?:only\s+)?(?:if|when|whenever|unless|once|provided(?:\s+that)?)\b[^,;:]*[,;:]", re.I
+)
 _QUANTIFIERS = frozenset({"both", "either", "each", "every", "all", "any"})
 _RANGE_OF_NUMBERS = re.compile(
     r"\b(?!(?:from|to|at|since|until|till|between|sector|sectors|cell|cells|and|or|by|in|"
@@ -801,6 +804,12 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         without_times = without_times[:a] + " " * (b - a) + without_times[b:]
     for a, b in time_spans:
         without_times = without_times[:a] + " " * (b - a) + without_times[b:]
+    condition = _CONDITION_SAID_FIRST.match(without_times)
+    if condition is not None and without_times[condition.end() :].strip():
+        # "if the current is above 400 mA, raise HCM 3": the threshold is the condition's,
+        # never the change's amount (which is then asked)
+        without_times = " " * condition.end() + without_times[condition.end() :]
+        used |= set(re.findall(r"[a-z]+", condition.group(0).lower()))  # the condition's own
     quantity, quantity_words = read_quantity(without_times, all_words)
     reads = verb is not None and change_verb is None
     numbers = amounts(without_times)

@@ -168,3 +168,13 @@ def test_taking_over_a_shift_is_a_greeting_not_a_time():
     assert is_greeting("morning! taking over from the late shift")
     request = parse("evening, taking over from the day shift - current?")
     assert request.intent == "read" and request.time is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["if the beam current is above 400 mA, raise HCM 3", "when the lifetime passes 9 h, open it"],
+)
+def test_a_condition_s_threshold_is_never_the_change_s_amount(text):
+    request = parse(text)
+
+    assert request.changes and (request.quantity is None or request.quantity.value is None)
