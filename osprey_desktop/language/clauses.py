@@ -29,7 +29,7 @@ from osprey_desktop.language.lexicon import (
 )
 from osprey_desktop.language.parsed_request import Vocabulary
 from osprey_desktop.language.quantities import amounts
-from osprey_desktop.language.words import STOP_WORDS, stem
+from osprey_desktop.language.words import SHIFT_TAKEN_OVER, STOP_WORDS, stem
 
 #: A request said as a question ("could you set ...?", "would you be so kind as to ...", "is it
 #: possible to see ...", "you can put ...?"): a command, not a question about ability.
@@ -61,8 +61,7 @@ _POLITE_LEAD = re.compile(
     r"(?:good\s+)?(?:morning|afternoon|evening)|go ahead and|" + REQUEST_LEAD + r"|"
     r"i(?:'d| would)? (?:want|like|need) (?:to|you to)|we (?:want|need) to|let'?s|"
     # "morning, taking over from the night shift - lifetime?": the shift's start, said first
-    r"(?:i'?m\s+|i\s+am\s+|just\s+)?(?:taking|took)\s+over(?:\s+from\s+(?:the\s+)?(?:[a-z]+\s+)?"
-    r"(?:shift|crew|team))?|"
+     + SHIFT_TAKEN_OVER + r"|"
     # "at 23:00 set the RF voltage to 2.4", "@ 06:00: ...": when, said before the verb
     r"(?:at|@)\s*\d{1,2}:\d{2}(?=[\s,:]))\b[\s,:!.–-]*)+",
     re.I,

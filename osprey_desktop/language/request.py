@@ -179,7 +179,7 @@ from osprey_desktop.language.time_words import (
 )
 from osprey_desktop.language.times import find_clock_spans, replace_clock_spans
 from osprey_desktop.language.units import lookup_unit
-from osprey_desktop.language.words import STOP_WORDS, stem
+from osprey_desktop.language.words import SHIFT_TAKEN_OVER, STOP_WORDS, stem
 
 # The parse's records and the verb and device-name readers are imported from here by the
 # planners, the capabilities and the tests.
@@ -479,11 +479,7 @@ def _with_references_resolved(
 
 
 # "VCM05..VCM08": a range of devices, where no sentence ends
-_TAKING_OVER = re.compile(
-    r"\b(?:i'?m\s+|i\s+am\s+|just\s+)?(?:taking|took)\s+over\s+from\s+(?:the\s+)?(?:[a-z]+\s+)?"
-    r"(?:shift|crew|team)\b",
-    re.I,
-)
+_TAKING_OVER = re.compile(rf"\b{SHIFT_TAKEN_OVER}\b", re.I)
 _CONDITION_SAID_FIRST = re.compile(
     r"^\W*(?:only\s+)?(?:if|when|whenever|unless|once|provided(?:\s+that)?)\b[^,;:]*[,;:]", re.I
 )

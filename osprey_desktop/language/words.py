@@ -89,11 +89,15 @@ def has_change_verb(text: str) -> bool:
     return False
 
 
+#: "taking over from the night shift", "just took over": a shift's start, said as a greeting
+SHIFT_TAKEN_OVER = (
+    r"(?:i'?m\s+|i\s+am\s+|just\s+)?(?:taking|took|taken)\s+over"
+    r"(?:\s+from\s+(?:the\s+)?(?:[a-z]+\s+)?(?:shift|crew|team))?"
+)
 #: a farewell and what goes with it ("good night, handing over to Anna - thanks for the help")
 _FAREWELL = re.compile(
     # "morning! taking over from the night shift": a shift's start said with its greeting
-    r"\b(?:(?:i'?m\s+|i\s+am\s+|just\s+)?(?:taking|took|taken)\s+over(?:\s+from\s+(?:the\s+)?"
-    r"(?:[a-z]+\s+)?(?:shift|crew|team|[a-z]+))?|starting\s+(?:my|the|our)\s+shift|"
+    r"\b(?:" + SHIFT_TAKEN_OVER + r"(?:\s+from\s+[a-z]+)?|starting\s+(?:my|the|our)\s+shift|"
     r"handing\s+over(?:\s+to\s+[a-z]+)?|signing\s+off|see\s+you(?:\s+tomorrow|\s+later)?|"
     r"have\s+a\s+(?:good|nice|quiet)\s+(?:one|night|shift|evening|day)|"
     r"for\s+(?:the|your|all\s+the)\s+help|for\s+everything)\b",
