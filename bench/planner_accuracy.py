@@ -5,6 +5,7 @@
                |blind5|outside5|blind6|outside6|outside7|blind7|outside8|blind8|outside9|blind9
                |outside10|blind10|outside11|blind11|outside12|blind12|outside13|blind13
                |outside14|blind14|outside15|blind15|outside16|blind16|outside17|blind17
+               |outside18|blind18
                |families|both|all]
         [--show-misses]
     .venv/bin/python bench/planner_accuracy.py --table     # plans only, over the unit-test table
@@ -120,6 +121,11 @@ in the same families and three more habits (an operator quoting the screen: alar
 text and values read off a display; a polite writer in indirect British English; groups and
 ranges of devices), split the same way; both were scored first on ``970297d``, the commit that
 ended the round before theirs, before any rule written after them.
+``outside18`` (dev) and ``blind18`` (blind) are one set of 200 requests by an eighteenth person
+in the same families and three more habits (an operator telling what happened on the shift
+before asking; yes/no, negative and tag questions and confirmations; pasted lists and tables of
+devices and values over several lines), split the same way; both were scored first on
+``3c4c528``, the commit that ended the round before theirs, before any rule written after them.
 """
 
 from __future__ import annotations
@@ -180,6 +186,8 @@ SETS = {
     "blind16": QUERIES / "requests_blind16.json",
     "outside17": QUERIES / "requests_outside17.json",
     "blind17": QUERIES / "requests_blind17.json",
+    "outside18": QUERIES / "requests_outside18.json",
+    "blind18": QUERIES / "requests_blind18.json",
 }
 
 PLANS: dict[str, tuple[str, ...]] = {
@@ -402,6 +410,7 @@ async def run_sets(names: list[str], show_misses: bool, show_heldout: bool) -> i
             "outside15": show_misses,
             "outside16": show_misses,
             "outside17": show_misses,
+            "outside18": show_misses,
             "heldout": show_heldout,
         }.get(name, False)
         _report(name, score, time.perf_counter() - started, shown)

@@ -16,7 +16,7 @@ from osprey_desktop.base.capability import BaseCapability
 from osprey_desktop.base.clarification import format_clarification
 from osprey_desktop.decorators import capability_node
 from osprey_desktop.events import Result, emit
-from osprey_desktop.planners.base import PlannerError
+from osprey_desktop.planners.base import CLARIFICATION_KEY, PlannerError
 from osprey_desktop.planners.selection import get_planner
 from osprey_desktop.state import StateManager
 
@@ -46,7 +46,9 @@ class ClarifyCapability(BaseCapability):
         else:
             text = await self._planner_question(params.get("reason"))
         emit(Result(response=text))
-        return {"messages": [AIMessage(content=text)]}
+        # marked, so the planner reads the operator's next message as the answer ("ID 9")
+        asked = {"asked_by": str(params.get("asked_by") or "planner")}
+        return {"messages": [AIMessage(content=text, additional_kwargs={CLARIFICATION_KEY: asked})]}
 
     async def _planner_question(self, reason: Any) -> str:
         state = self._state

@@ -164,6 +164,8 @@ def canonical_change(
         # "HCM13 up 0.2 A and HCM14 down 0.2 A": an amount per target, each with its own
         # direction, is left for the writer to read item by item
         one_amount = len(_amounts_besides(canonical, targets)) == 1
+        # "change HCM10 by +0.1 and HCM11 by -0.05": an amount the targets took in is one too
+        one_amount = one_amount and len(re.findall(r"\bby\s+[-+−]?\.?\d", canonical, re.I)) < 2
         single = len(verb_clauses(canonical)) == 1 and one_amount
         by_word = re.search(r"\bby\b", canonical, re.I)
         relative = quantity.kind == "relative" and one_amount and (single or not by_word)

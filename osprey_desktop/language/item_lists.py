@@ -57,7 +57,10 @@ _OCCASION = re.compile(
     re.I,
 )
 # "booster: current / extraction energy": a head of one to three words, and a list after it
-_SHARED_HEAD = re.compile(r"^\s*(?P<head>[A-Za-z][\w-]*(?:\s+[\w-]+){0,2})\s*:\s*(?P<items>.+)$")
+#: "RF: voltage, frequency"; never the colon of a clock time ("at 14:32 yesterday: IG13, ...")
+_SHARED_HEAD = re.compile(
+    r"^\s*(?P<head>[A-Za-z][\w-]*(?:\s+[\w-]+){0,2})\s*(?<!\d):(?!\d)\s*(?P<items>.+)$"
+)
 _ITEM_SEPARATOR = re.compile(r"\s*(?:,|;)\s*")
 #: "Please report the following: lifetime, ring current": the words that announce the list
 _ANNOUNCED = re.compile(

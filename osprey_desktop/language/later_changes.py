@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from osprey_desktop.language.lexicon import PLOT_VERBS, READ_VERBS
+
 __all__ = ["LATER", "held_back", "held_items_set_aside", "later_moment"]
 
 _DAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
@@ -38,6 +40,8 @@ _SOMEONES_WORD = re.compile(
     r"\bneeds?\s+(?:his|her|their|the\s+[a-z]+'s)\s+(?:ok|okay|approval|sign-?off)\s+first\b|"
     # "put qd22 to 96 but not now", "not yet: HCM 3 to 0.2", "... nothing now"
     r"\bnot\s+(?:now|yet|right\s+now)\b|\bnothing\s+(?:now|yet|for\s+now)\b|"
+    # "values physics asked for, NOT approved yet", "not signed off": nobody approved it
+    r"\bnot\s+(?:yet\s+)?(?:approved|signed\s+off|confirmed|ok'?d|okayed|agreed)\b|"
     # "... QD16 down 0.5 A. reminder only", "just a note for later", "fyi, no action"
     r"\b(?:(?:just\s+)?(?:a\s+)?(?:reminder|note|memo)(?:\s+to\s+self)?\s+only|"
     r"(?:just\s+)?(?:a\s+)?(?:reminder|note|memo)(?:\s+to\s+self)?\s+for\s+later|"
@@ -77,7 +81,9 @@ def held_items_set_aside(text: str) -> tuple[str, list[str]]:
     held = [
         p
         for p in pieces
-        if _OWN_DEVICE.search(p) and (later_moment(p) is not None or _NOTED.search(p))
+        if _OWN_DEVICE.search(p)
+        and not _READ_OR_PLOT.match(p)  # "Plot QF21 from 11:00 to 11:45": a window, no change
+        and (later_moment(p) is not None or _NOTED.search(p))
     ]
     kept = [p for p in pieces if p not in held and p.strip(" .;:,-")]
     if not held or not kept or any(held_back(p) or _NOTED.search(p) for p in kept):
@@ -92,6 +98,12 @@ def held_items_set_aside(text: str) -> tuple[str, list[str]]:
 #: Where an item of a list starts: a semicolon, a new line, a sentence's end, "(a)", "2)", "3."
 _ITEM_START = re.compile(
     r"\s*;\s*|\s*\n\s*|(?<=[.!?])\s+(?=[A-Z(\d])|\s+(?=\(?[a-z]\)\s|\d{1,2}[.)]\s)"
+)
+#: an item led by a verb of reading or plotting ("plot ...", "please show ..."): no change
+_READ_OR_PLOT = re.compile(
+    r"^\W*(?:(?:please|pls|now|then|and|also|can\s+you|could\s+you)\s+)*"
+    rf"(?:{'|'.join(sorted(READ_VERBS | PLOT_VERBS, key=len, reverse=True))})\b",
+    re.I,
 )
 _OWN_DEVICE = re.compile(r"\b[A-Za-z]{1,5}\s?\d{1,3}\b(?![:.]\d)")
 #: "only note that one", "note for the log only", "just noting", "for the record"

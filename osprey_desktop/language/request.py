@@ -146,6 +146,7 @@ from osprey_desktop.language.parsed_request import (
     TimeSlot,
     Vocabulary,
 )
+from osprey_desktop.language.pasted_tables import tables_said_plainly
 from osprey_desktop.language.quantities import Quantity, amounts, read_quantity
 from osprey_desktop.language.references import (
     AVERAGE_OF,
@@ -269,6 +270,8 @@ def parse_request(
     # "check:\n- lifetime\n- IG13", "lt / curr / tunes": one comma-separated list
     # "VCM17 −0.1A": the sign, as a hyphen; "lt + curr? thx 🙏": no pictograph asks anything
     typed = minus_signs_typed_plainly(pictographs_dropped(str(text)))
+    # "device,setpoint_A\nVCM04,0.12\nVCM05,-0.08\npls apply": a pasted table, said as one request
+    typed = tables_said_plainly(typed)
     # "alarm panel: SR07C:IG13:Pressure HIGH 6.2e-09 Torr. What's IG14 next to it saying?"
     # "morning, taking over from the night shift - lifetime?": whose shift ends, not a time
     typed = _TAKING_OVER.sub(" ", typed)
@@ -385,6 +388,9 @@ _TO_A_VALUE = re.compile(
 
 #: "X first, then ...", "X? then ...": what is named before is read before the change
 _READ_FIRST = re.compile(r"[,;?]\s*(?:and\s+)?then\b|\bfirst\b", re.I)
+#: "do" asking a question of now ("how many mA do we have", "do you see the gap"), never the
+#: verb of what a channel did ("what did the gap do overnight")
+_AUXILIARY_DO = re.compile(r"\bdo(?=\s+(?:we|you|i|they|the|all|any|these|those|our|my)\b)", re.I)
 _VALUE_NOUNS = frozenset({"value", "values", "reading", "readings", "level", "number"})
 #: Words around a name that say only what a request is about ("for the vertical corrector 29,
 #: put at -0.2 A", "Q F 33, um, bring it up ..."): a topic, not a reading asked for.
@@ -869,7 +875,7 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         or any(w in HISTORY_WORDS for w in all_words)
         or (
             (is_question(canonical) or _EMBEDDED_QUESTION.search(canonical))
-            and any(w in PAST_VERBS for w in all_words)
+            and any(w in PAST_VERBS for w in re.findall(r"[a-z]+", _AUXILIARY_DO.sub(" ", lowered)))
         )
     ):
         intent = "history"
@@ -1008,8 +1014,8 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         # "what is the RF frequency doing / reading?": the question's verb, no channel's word
         # "how's the lifetime looking", "how does the orbit look", "what does X look like ..."
         phrase = re.sub(
-            r"\s+(?:doing|reading|showing|saying|looking|looks?|behaving|holding\s+up)"
-            r"(?:\s+like)?\s*$",
+            r"\s+(?:doing|reading|showing|saying|looking|looks?|behaving|holding\s+up|drawing|"
+            r"pulling|delivering)(?:\s+like)?\s*$",
             "",
             phrase,
             flags=re.I,

@@ -19,8 +19,8 @@ from osprey_desktop.language.copy_phrasings import copies_said_plainly
 from osprey_desktop.language.discourse import undulator_named
 from osprey_desktop.language.indirect_requests import indirect_said_plainly
 from osprey_desktop.language.lexicon import PLOT_VERBS, READ_VERBS
-from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, read_number
-from osprey_desktop.language.units import lookup_unit
+from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, as_typed, read_number
+from osprey_desktop.language.units import lookup_unit, spoken_names
 
 __all__ = ["proposal_asked_for", "said_plainly"]
 
@@ -65,6 +65,14 @@ def said_plainly(text: str) -> str:
     work = _SPAN_BACK.sub(r"\g<span> ago", work)
     # "how many times did X go above ...": how often
     work = re.sub(r"\bhow\s+many\s+times\b", "how often", work, flags=re.I)
+    # "the current vacuum in sector 3", "current pressures pls": the present one, no magnet's
+    # current (the beam's or a magnet's current is never followed by another quantity)
+    work = _CURRENT_AS_NOW.sub("", work)
+    # "QD 18 from ninety five to ninety six point five amps": the two values typed as numbers
+    work = _FROM_SPELLED_TO.sub(_from_to_typed, work)
+    # "how many amps is HCM 19 drawing", "how many mA do we have": the device's reading, the
+    # unit spelt out (what the finder knows a channel's unit by)
+    work = _HOW_MANY_UNITS.sub(_reading_in_units, work)
     # "confirm hcm 3 = 0.0", "make sure HCM 4 is at 0 A", "hold QF 9 at 120": whether it is
     # that value, a reading checked (never a write)
     work = _CONFIRM_A_VALUE.sub(
@@ -680,6 +688,45 @@ _ONE_OF_A_UNIT = re.compile(
     r"kilovolt|megavolt|kv|mv|hertz|kilohertz|khz|mhz)\b(?!-)",
     re.I,
 )
+
+
+_CURRENT_AS_NOW = re.compile(
+    r"\bcurrent\s+(?=(?:vacuum|pressures?|gaps?|lifetime|tunes?|positions?|orbit|voltages?|"
+    r"frequenc(?:y|ies)|values?|readings?|settings?|status|state|temperatures?|energy|emittance|"
+    r"chromaticit(?:y|ies)|flux|fill|conditions?|numbers?)\b)",
+    re.I,
+)
+_FROM_SPELLED_TO = re.compile(
+    rf"\bfrom\s+(?P<old>{SPELLED_NUMBER_PATTERN}|[-+]?\d+(?:\.\d+)?)\s+to\s+"
+    rf"(?P<new>{SPELLED_NUMBER_PATTERN}|[-+]?\d+(?:\.\d+)?)(?=\s*(?:amps?|amperes?|a|mm|"
+    r"millimet(?:er|re)s?|volts?|mv|kv|hz|khz|mhz|mega\s*hertz)\b)",
+    re.I,
+)
+
+
+def _from_to_typed(found: re.Match[str]) -> str:
+    old, new = read_number(found["old"]), read_number(found["new"])
+    if old is None or new is None:
+        return found[0]
+    return f"from {as_typed(old)} to {as_typed(new)}"
+
+
+_HOW_MANY_UNITS = re.compile(
+    r"\bhow\s+(?:many|much)\s+(?P<unit>[A-Za-zµμ]{1,12})\s+(?P<verb>is|are|does|do|did|has|have)\s+"
+    r"(?P<what>[^?.!,;]+?)\s+(?:drawing|pulling|taking|delivering|giving|putting\s+out|using|"
+    r"running\s+at|sitting\s+at|at|reading|showing|have|got|show|read|draw|pull)(?=\s*[?.!]|\s*$)",
+    re.I,
+)
+
+
+def _reading_in_units(found: re.Match[str]) -> str:
+    names = spoken_names(found["unit"])
+    if lookup_unit(found["unit"]) is None or not names:
+        return found[0]
+    what = found["what"].strip()
+    if re.fullmatch(r"(?:we|you|i|they)", what, re.I):  # "how many mA do we have"
+        return f"how many {names[0]} are there"
+    return f"what is {what} reading in {names[0]}"
 
 
 def _one_of_a_unit(found: re.Match[str]) -> str:

@@ -65,6 +65,13 @@ _CHANGED_IT = re.compile(
     r"bring|restore|trim|tweak|nudge|zero|turn)\s+(?:it|them|both)\b",
     re.I,
 )
+#: "please set them", "apply these", "redo them now": the values quoted are the ones to write
+_SET_AS_QUOTED = re.compile(
+    r"^\W*(?:(?:so|ok(?:ay)?|then|and|please|pls|just)\s+)*(?:set|apply|redo|restore|put|make|"
+    r"do)\s+(?:them|these|those|that|this|both|it)(?:\s+(?:all|back|again|now|please|pls|"
+    r"then|as\s+(?:listed|quoted|above)))*\W*$",
+    re.I,
+)
 _NAME_LIKE = re.compile(r"[A-Za-z]\s?\d|:|^[A-Za-z][a-z]+(?:\s+[a-z]+){0,2}$")
 #: A question about the quoted value itself: the reading answers it.
 _DOUBT = re.compile(
@@ -93,6 +100,8 @@ def screen_quotes_set_aside(text: str, vocabulary: Vocabulary | None = None) -> 
         return text
     # "Is that right? read it again": a doubt beside a request is answered by the reading
     asked = [at for at, q in enumerate(quoted) if q is None and not _DOUBT.match(pieces[at])]
+    if any(_SET_AS_QUOTED.match(pieces[at]) for at in asked):
+        return text  # "Handover says ...: HCM01 0.15 A, HCM02 -0.1 A. Please set them."
     kept: list[str] = []
     names: list[str] = []
     pointed = False

@@ -322,6 +322,7 @@ def with_roles(targets: tuple[str, ...], lowered: str, channel_words: frozenset[
 
 _ASKS_THE_READING = re.compile(
     r"\b(?:reading|reads|right\s+now|currently|at\s+the\s+moment|sits?|sitting|drawing|draws|"
+    r"pulling|"
     r"(?:is|are)\s+(?:it|they|\S+(?:\s+and\s+\S+)?)\s+at\s*[?.!]*$)",
     re.I,
 )

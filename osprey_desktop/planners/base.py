@@ -18,6 +18,11 @@ if TYPE_CHECKING:
     from osprey_desktop.base.planning import ExecutionPlan, PlannedStep
 
 
+#: Key of the clarify step's mark in its message's ``additional_kwargs``: the next message the
+#: operator writes answers it ("ID 9" after "which undulator do you mean?").
+CLARIFICATION_KEY = "clarification"
+
+
 class ExtractedTask(BaseModel):
     """The actionable task distilled from the conversation (spec: task extraction)."""
 
@@ -88,6 +93,7 @@ PLANNER_METHODS = (
 
 
 __all__ = [
+    "CLARIFICATION_KEY",
     "PLANNER_METHODS",
     "ExtractedTask",
     "Planner",

@@ -31,6 +31,7 @@ from osprey_desktop.language.lexicon import PLOT_VERBS, READ_VERBS
 from osprey_desktop.language.questions import forbids_writes, is_knowledge_question
 from osprey_desktop.language.request import CHANGE_INTENTS, Request
 from osprey_desktop.language.targets import as_measured
+from osprey_desktop.language.which_answers import answer_to_which
 from osprey_desktop.language.words import (
     STOP_WORDS,
     Match,
@@ -40,7 +41,7 @@ from osprey_desktop.language.words import (
     references_earlier_results,
     score_capability,
 )
-from osprey_desktop.planners.base import ExtractedTask
+from osprey_desktop.planners.base import CLARIFICATION_KEY, ExtractedTask
 from osprey_desktop.planners.builtin_answers import written_answer
 from osprey_desktop.planners.change_requests import (
     VALUE_MARK,
@@ -83,6 +84,17 @@ def _human_texts(messages: Sequence[BaseMessage]) -> list[str]:
             if str(content).strip():
                 texts.append(str(content).strip())
     return texts
+
+
+def _after_a_question(messages: Sequence[BaseMessage]) -> bool:
+    """Whether the message before the latest is a question the assistant asked (clarify)."""
+    earlier = list(messages)[:-1]
+    for message in reversed(earlier):
+        if isinstance(message, HumanMessage) or getattr(message, "type", "") == "human":
+            return False
+        if CLARIFICATION_KEY in (getattr(message, "additional_kwargs", None) or {}):
+            return True
+    return False
 
 
 def _as_planned(texts: Sequence[str]) -> Request:
@@ -345,6 +357,12 @@ class BuiltinPlanner:
             len(texts) > 1 or bool(state.get("capability_context_data"))
         )
         task = latest
+        if len(texts) > 1 and _after_a_question(messages):
+            # "ID 9" after "which undulator do you mean?": the request asked about, with it
+            asked = _as_planned(texts[-4:-1])
+            answered = answer_to_which(asked, parse(latest), configured_vocabulary())
+            if answered is not None:
+                return ExtractedTask(task=answered.canonical, depends_on_chat_history=False)
         if len(texts) > 1 and not claiming_capabilities(latest, registered_capabilities()):
             # a follow-up is the previous request with the slots this turn names replaced
             merged = follow_up(_as_planned(texts[-4:-1]), parse(latest), configured_vocabulary())

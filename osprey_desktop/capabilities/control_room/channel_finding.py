@@ -61,6 +61,7 @@ from osprey_desktop.language.clauses import (
 )
 from osprey_desktop.language.lexicon import COMPARATIVES, FUNCTION_WORDS, VAGUE_AMOUNTS
 from osprey_desktop.language.numbers import NUMBER_WORDS
+from osprey_desktop.language.one_of_a_kind import device_kind_named
 from osprey_desktop.language.quantities import amounts
 from osprey_desktop.language.targets import LEFT_OUT
 from osprey_desktop.language.time_parsing import strip_time_expressions
@@ -159,6 +160,8 @@ def find_each_target(
             names, _, note = find_channels_noted(
                 database, phrases[0], writable=False, max_write_channels=max_channels_per_write()
             )
+        except _InstanceChoice:
+            raise  # "the undulator gap": which one, never every one the whole request finds
         except ClarificationRequired:
             if whole is not None and _covers(database, whole[0], [(phrases[0], [])], said_as):
                 return whole
@@ -167,6 +170,7 @@ def find_each_target(
     names: list[str] = []
     notes: list[str] = []
     missing: list[str] = []
+    asked: list[str] = []
     per_phrase: list[tuple[str, list[str]]] = []
     for phrase in phrases:
         try:
@@ -180,6 +184,10 @@ def find_each_target(
                 max_write_channels=max_channels_per_write(),
                 learning=False,
             )
+        except _InstanceChoice as exc:
+            asked.append(str(exc))  # one item of several names one device of many
+            per_phrase.append((phrase, []))
+            continue
         except ClarificationRequired:
             missing.append(phrase)
             per_phrase.append((phrase, []))
@@ -194,10 +202,13 @@ def find_each_target(
     ):
         return whole
     if not names:
+        if asked and not missing:
+            raise ClarificationRequired(" ".join(asked))
         listed = ", ".join(f"'{p}'" for p in missing)
         raise ClarificationRequired(f"I found no channel for {listed}. Which channels do you mean?")
     if missing:
         notes.append("No channel found for " + ", ".join(f"'{p}'" for p in missing) + ".")
+    notes += asked
     return names, " ".join(notes)
 
 
@@ -428,6 +439,8 @@ def _find_channels_noted(
                 "(Say 'all' or 'every' to write them all.)",
                 names[:5],
             )
+    if not writable and not typed:
+        _ask_which_one_read(database, text, names)
     if writable and len(names) > max_write_channels:
         raise _too_many_to_write(f"'{phrase}' matches", names, max_write_channels)
     notes = []
@@ -447,6 +460,28 @@ def _find_channels_noted(
                     f"The channel list has no '{lacking}'; these channels match the other words."
                 )
     return names, phrase, " ".join(notes)
+
+
+def _ask_which_one_read(database: ChannelDatabase, text: str, names: list[str]) -> None:
+    """ "what's the undulator gap?" with six undulators: which one is asked (``language.
+    one_of_a_kind``), never six read for one named."""
+    finder = finder_of(database)
+    positions = [p for n in names if (p := finder.records.position(n)) is not None]
+    # numbered devices only: "the septum" is the setpoint and readback of one device
+    keys = {finder.device_key(p) for p in positions if "#" in finder.family_key(p)}
+    devices = list(dict.fromkeys(_device_of(database, n) for n in names))
+    if len(keys) < 2:
+        return
+    prefixes = frozenset(m[0] for d in devices if (m := re.match(r"[A-Za-z]+", d)))
+    kind = device_kind_named(text, prefixes)
+    if kind is None or len(devices) < 2 or not _one_device_meant(database, text):
+        return
+    said = kind.upper() if kind in {p.lower() for p in prefixes} or len(kind) <= 3 else kind
+    raise _instance_choice(
+        f"Which {said} do you mean? The request names one and {len(devices)} fit "
+        f"({_first(devices)}). Name it, or say 'all' to read every one.",
+        names[:5],
+    )
 
 
 def _ask_for_a_missing_quantity(

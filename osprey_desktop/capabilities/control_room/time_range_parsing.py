@@ -84,7 +84,15 @@ class TimeRangeParsingCapability(ControlRoomCapability):
 
         # "now" names the present, which a read answers: no range
         text = _PRESENT.sub(" ", text.lower())
-        return " ".join(text.split()) != " ".join(strip_time_expressions(text).split())
+        if " ".join(text.split()) != " ".join(strip_time_expressions(text).split()):
+            return True
+        try:  # "now vs at 10" when 10:00 and 22:00 have both passed: a time, to be asked
+            parse_time_range(text, tz=configured_timezone(), shifts=configured_shifts())
+        except AmbiguousTimeRange:
+            return True
+        except TimeRangeError:
+            return False
+        return False
 
     def missing_information(self, request: str, state: Mapping[str, Any]) -> str | None:
         """A range read two ways ("lifetime between 9 and 11", "at 2" when 02:00 and 14:00
