@@ -203,12 +203,12 @@ def _recipe_said(found: re.Match[str]) -> str:
 def _value_it_goes_to(found: re.Match[str]) -> str:
     """ "18 → 17 mm": to 17 mm; "the undulator in sector 9 -> 25 mm": sector 9, to 25 mm (a
     number that counts a place or a device is no value it comes from)."""
-    if not found.group(0).lower().startswith("from") and _COUNTED.search(
+    if not found.group(0).lower().lstrip(": ").startswith("from") and _COUNTED.search(
         found.string[: found.start()]
     ):
-        number = re.match(r"[-+−]?(?:\d+(?:\.\d*)?|\.\d+)", found.group(0))
+        number = re.match(r"[-+−]?(?:\d+(?:\.\d*)?|\.\d+)", found.group(0).lstrip(": "))
         return f"{number.group(0) if number else ''} to "
-    return "to "
+    return " to " if found.group(0).startswith(":") else "to "
 
 
 # "sector 9 -> 25 mm", "cell 4 → 0.2 A": the number before the arrow counts a place
@@ -221,7 +221,8 @@ _COUNTED = re.compile(
     re.I,
 )
 _FROM_TO_VALUE = re.compile(
-    r"(?:\bfrom\s+)?(?<![\w:.-])[-+−]?(?:\d+(?:\.\d*)?|\.\d+)(?![\d:])\s*(?:[a-zµ%]{1,4}\s*)?"
+    # "RF freq SP: 499.654 -> 499.6535": the label's colon goes with the value it had
+    r"(?:(?<=\w):\s*)?(?:\bfrom\s+)?(?<![\w.-])(?<!\d:)[-+−]?(?:\d+(?:\.\d*)?|\.\d+)(?![\d:])\s*(?:[a-zµ%]{1,4}\s*)?"
     r"(?:→|->|=>)\s*(?=[-+−]?\.?\d)"
     r"|\bfrom\s+(?<![\d:.])[-+−]?(?:\d+(?:\.\d*)?|\.\d+)(?![\d:])\s*(?:[a-zµ%]{1,4}\s+)?to\s+"
     # the value after "to" has a unit of a setpoint ("from 120 to 121 A"); "from 8 to 10 this

@@ -144,6 +144,9 @@ def asked_part(text: str) -> str:
             # "the ID 11 users want a higher photon energy - please open the ID11 gap by 1.5 mm":
             # a wish for more or less of something, beside the change that gives it, says why
             kinds[i] = False
+    doubted = _order_after_doubts(pieces, text)
+    if doubted is not None:
+        return doubted
     if all(kinds) or not any(kinds):
         return text
     if all(
@@ -165,6 +168,25 @@ def asked_part(text: str) -> str:
         # "the orbit in sector 10 looks off, could the correctors there be tweaked?"
         request = re.sub(r"\bthere\b", f"in {places.pop()}", request, count=1, flags=re.I)
     return _with_antecedent(request, told_before, devices, text)
+
+
+def _order_after_doubts(pieces: list[str], text: str) -> str | None:
+    """ "isn't 0.1 A enough for VCM 23? set it to 0.1.", "QF 1 is at 120 I assume? put it to
+    121.5 then": questions the operator answers themselves with the order after them; the
+    order, its pronoun given the device the questions named. None when the message is not
+    questions, then one order with a value."""
+    order = re.sub(r"\s+then\W*$", "", pieces[-1].strip(), flags=re.I)  # "then": if so
+    doubts = pieces[:-1]
+    if not (_ORDER.match(order) and amounts(order)) or not doubts[-1].strip().endswith("?"):
+        return None
+    if _CONDITIONAL_ORDER.search(order):
+        return None  # "lifetime above 8 h? then raise HCM 34 by 0.4 A": a condition, read first
+    if any(_WH_QUESTION.match(p) or _ORDER.match(p) for p in doubts):
+        return None  # "what is QF 3 at? set QF 5 to 121": a reading asked beside the order
+    if not _DOUBT.search(" ".join(doubts)):
+        return None  # "HCM 3 value? set to 0.2 A": a reading asked, no doubt
+    devices = {d.upper() for p in doubts for d in DEVICE_NAME.findall(p)}
+    return _with_antecedent(order, doubts, devices, text)
 
 
 def _only_a_time(piece: str) -> bool:
@@ -333,6 +355,29 @@ _BACK_IN_TIME = re.compile(
     re.I,
 )
 _PRONOUN = re.compile(r"\b(?:it|its|them|their|that)\b", re.I)
+_CONDITIONAL_ORDER = re.compile(
+    r"^\W*(?:and\s+)?(?:then|if|only\s+if|unless)\b|\bif\s+(?:so|yes|not|it\s+is|that)\b|"
+    r"\b(?:otherwise|else)\b",
+    re.I,
+)
+#: a yes/no question doubting the order after it: a negative lead ("isn't 0.1 A enough"), an
+#: assumption ("I assume?", "I guess"), a tag ("can't it?", "right?")
+_DOUBT = re.compile(
+    r"^\W*(?:(?:hmm+|so|well|ok(?:ay)?)\W+)*(?:isn't|aren't|wasn't|doesn't|didn't|can't|won't|"
+    r"shouldn't|wouldn't|couldn't|hasn't|haven't)\b|\bi\s+(?:assume|guess|suppose|think|believe|"
+    r"reckon)\W*\?|\b(?:(?:is|are|was|could|does|did|would|should|has|have)(?:n't)?|can|can't|"
+    r"will|won't)\s+"
+    r"(?:it|they|that|we|there)\s*\?|,\s*(?:right|correct|no|yes|yeah)\s*\?",
+    re.I,
+)
+_WH_QUESTION = re.compile(r"^\W*(?:what|which|how|when|where|why|who|whose)\b", re.I)
+#: an order led by its verb of change ("set it to 0.1", "please put QF 1 to 121.5")
+_ORDER = re.compile(
+    r"^\W*(?:(?:so|ok(?:ay)?|then|and|please|pls|just)\W+)*(?:"
+    + "|".join(sorted(CHANGE, key=len, reverse=True))
+    + r")\b",
+    re.I,
+)
 _GO_AHEAD_ONLY = re.compile(
     r"^\W*(?:so\s+|and\s+)?(?:please\s+|pls\s+|just\s+)?(?:set|do|apply|make)\s+(?:it|that|this|them)"
     r"(?:\s+(?:please|pls|now|then))?\W*$|^\W*(?:so\s+)?(?:please\s+)?(?:go\s+ahead|go\s+with\s+"

@@ -73,6 +73,10 @@ _ONLY_A_SPAN = re.compile(
 )
 
 
+#: a yes/no question about the change before ("isn't that too much?"), then what follows it
+_DOUBT_THEN_A_VALUE = re.compile(
+    r"^(?![^?]*\b(?:what|which|how|when|where|why|who)\b)[^?]{0,80}\?\s*(?P<rest>\S.*)$", re.I
+)
 _LIMITS_OF_IT = re.compile(r"\b(?:for|on|of|with)\s+(?P<it>it|that|this|them)\b", re.I)
 _READBACK_SAID = re.compile(
     r"\s*\b(?:readbacks?|rbv?|reading|measured|actual)\b(?:\s+value)?", re.I
@@ -90,6 +94,11 @@ def follow_up(
     if signed != new.text:
         # "no –0.25", "→ −0.1 A": a minus typed as a dash is the value's sign, never a pause
         new = replace(parse_request(signed, vocabulary), text=signed)
+    doubt = _DOUBT_THEN_A_VALUE.match(new.text)
+    if doubt is not None and _ONLY_A_VALUE.match(doubt["rest"]):
+        # "hmm, isn't that too much? 0.45 then": the question answered by the value after it
+        said = doubt["rest"]
+        new = replace(parse_request(said, vocabulary), text=said)
     same_but = _SAME_BUT.match(new.text)
     if same_but is not None and not _PLANE_WORD_ONLY.match(same_but["rest"]):
         # "same but 0.3" after a change: that change with 0.3; "same but yesterday": then

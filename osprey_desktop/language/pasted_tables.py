@@ -13,6 +13,7 @@ header (a row of words without a number) and an order said on a line of its own 
   HCM02 to -0.1 A and ...", which the write parser reads item by item.
 * Rows without a number of their own (a sector beside the gauge is a column, not a value) are
   the devices the order reads: "IG13, IG14, IG15 and IG16: current pressures pls".
+* A form ("device: RF voltage", "new: 2.6 MV", "reason: ...") is the change it names.
 * A table beside a hold ("NOT approved yet", "not now", "for tomorrow", a question mark) is
   never said as a change: what is held stays as typed, and the parse asks or answers it.
 """
@@ -61,6 +62,9 @@ def tables_said_plainly(text: str) -> str:
     """``text`` with a pasted table of devices said as one request (see the module
     docstring); as typed when it holds no table of two rows or more."""
     lines = [line for line in re.split(r"\s*\n\s*", text.strip()) if line.strip()]
+    form = _form_said(lines, text)
+    if form is not None:
+        return form
     if len(lines) < 3 and not (len(lines) == 2 and _row(lines[0]) and _row(lines[1])):
         return text
     rows: list[re.Match[str]] = []
@@ -90,6 +94,29 @@ def tables_said_plainly(text: str) -> str:
         named = ", ".join(_spaced(d) for d in devices[:-1]) + f" and {_spaced(devices[-1])}"
         return f"{order} of {named}"
     return text
+
+
+def _form_said(lines: list[str], text: str) -> str | None:
+    """ "device: RF voltage / new: 2.6 MV / reason: ...": a change request written as a form,
+    said as the change (None when it is no such form, or it is held)."""
+    fields = {}
+    for line in lines:
+        found = _FIELD.match(line)
+        if found is None:
+            return None
+        fields[found["key"].lower()] = found["value"].strip()
+    device = next((fields[k] for k in _DEVICE_KEYS if k in fields), None)
+    value = next((fields[k] for k in _VALUE_KEYS if k in fields), None)
+    if device is None or value is None or not re.match(_NUMBER, value):
+        return None
+    if held_back(text) or any(_HELD.search(v) for v in fields.values()):
+        return None
+    return f"set {device} to {value}"
+
+
+_FIELD = re.compile(r"^\W*(?P<key>[A-Za-z][A-Za-z ]{0,20}?)\s*:\s*(?P<value>\S.*)$")
+_DEVICE_KEYS = ("device", "channel", "pv", "magnet", "name", "what", "setpoint", "knob")
+_VALUE_KEYS = ("new", "new value", "new setpoint", "target", "set to", "to")
 
 
 def _row(line: str) -> bool:

@@ -429,7 +429,9 @@ _SETTING_WITHIN_LIMITS = re.compile(
 #: "quads in sector 3, +1 A each: is that within limits and is it wise"): asked, not ordered
 _CHANGE_THEN_DOUBT = re.compile(
     r"(?:\d|\b(?:zero|nominal|off|on|open|closed))\s*[a-zµ%]{0,4}(?:\s+each)?\s*(?:[,;:?]|\s[-–—]+)\s*"
-    r"(?:(?:and|but|so)\s+)?(?:would|will|is|could|does|can)\s+(?:that|it|this|they|those)\s+"
+    r"(?:(?:and|but|so)\s+)?(?:(?:would|will|is|could|does|can)\s+(?:that|it|this|they|those)|"
+    # "if I put VCM 20 at -4.5 A, that's still inside the limits?": the doubt said as a statement
+    r"(?=[^?]*\?)(?:that|it|this)(?:'s|\s+is|\s+would|\s+will))\s+(?:still\s+)?"
     r"(?:(?:still\s+)?be\s+|go\s+|stay\s+|look\s+)?(?:ok(?:ay)?|fine|safe|allowed|permitted|acceptable|"
     r"wise|sensible|a\s+(?:problem|good\s+idea|bad\s+idea)|within|inside|over|outside|beyond|"
     r"through|alright|all\s+right)\b"

@@ -388,6 +388,13 @@ _TO_A_VALUE = re.compile(
 
 #: "X first, then ...", "X? then ...": what is named before is read before the change
 _READ_FIRST = re.compile(r"[,;?]\s*(?:and\s+)?then\b|\bfirst\b", re.I)
+_JUDGEMENT_ASKED = re.compile(
+    r"\s+(?:(?:a\s+)?(?:bit|little|tad|touch)|too|rather|quite|very|really|kind\s+of|kinda|"
+    r"pretty|somewhat|unusually)?\s*(?:low|high|short|long|off|odd|weird|noisy|unstable|bad|"
+    r"good|fine|ok|okay|normal|strange|wrong|jumpy|wobbly|stable|small|large|big|elevated|"
+    r"poor|shaky)(?:\s+enough)?\s*(?:to\s+you|for\s+you)?\s*$",
+    re.I,
+)
 #: "do" asking a question of now ("how many mA do we have", "do you see the gap"), never the
 #: verb of what a channel did ("what did the gap do overnight")
 _AUXILIARY_DO = re.compile(r"\bdo(?=\s+(?:we|you|i|they|the|all|any|these|those|our|my)\b)", re.I)
@@ -1024,6 +1031,12 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
             r"\s+(?:looks?\s+like|doing|looking|behaving|holding\s+up)\b", " ", phrase, flags=re.I
         )
         phrase = re.sub(r"^\s*(?:does|do|did)\b", " ", phrase, flags=re.I)
+        # "the tunes haven't moved?": the negated auxiliary of the question, no channel's word
+        phrase = re.sub(
+            r"\b(?:is|are|was|were|has|have|had|does|did|do)n'?t\b", " ", phrase, flags=re.I
+        )
+        # "isn't the lifetime a bit short", "is IG 9 too high?": the judgement asked of it
+        phrase = _JUDGEMENT_ASKED.sub("", phrase)
     phrase = WISH.sub(" ", phrase)
     # "make it only 0.5 A lower": the amount's adverb, after the pronoun it left
     phrase = re.sub(r"\b(it|them|that)\s+only\b", r"\1", phrase, flags=re.I)

@@ -65,6 +65,11 @@ def said_plainly(text: str) -> str:
     work = _SPAN_BACK.sub(r"\g<span> ago", work)
     # "how many times did X go above ...": how often
     work = re.sub(r"\bhow\s+many\s+times\b", "how often", work, flags=re.I)
+    # "isn't the current a bit low?", "haven't the tunes moved?": the question asked plainly;
+    # "the lifetime isn't below 8 h, is it?": the tag ending the message asks nothing more (one
+    # before an order is a doubt the order answers: ``discourse``)
+    work = _NEGATIVE_LEAD.sub(lambda m: f"{m['lead']}{_POSITIVE[m['aux'].lower()]}", work)
+    work = _TAG_QUESTION.sub("?", work)
     # "the current vacuum in sector 3", "current pressures pls": the present one, no magnet's
     # current (the beam's or a magnet's current is never followed by another quantity)
     work = _CURRENT_AS_NOW.sub("", work)
@@ -690,6 +695,33 @@ _ONE_OF_A_UNIT = re.compile(
 )
 
 
+_POSITIVE = {
+    "isn't": "is",
+    "aren't": "are",
+    "wasn't": "was",
+    "weren't": "were",
+    "hasn't": "has",
+    "haven't": "have",
+    "hadn't": "had",
+    "doesn't": "does",
+    "didn't": "did",
+    "can't": "can",
+    "couldn't": "could",
+    "won't": "will",
+    "wouldn't": "would",
+    "shouldn't": "should",
+}
+_NEGATIVE_LEAD = re.compile(
+    r"(?P<lead>(?:^|[.?!;]\s+|\n)\W*(?:(?:hmm+|so|and|but|ok(?:ay)?|well|wait)\W+)*)"
+    r"(?P<aux>isn't|aren't|wasn't|weren't|hasn't|haven't|hadn't|doesn't|didn't|can't|couldn't|"
+    r"won't|wouldn't|shouldn't)(?=\s+\w)",
+    re.I,
+)
+_TAG_QUESTION = re.compile(
+    r",?\s+(?:(?:is|are|was|were|has|have|had|does|do|did|can|could|will|would|should)(?:n't)?"
+    r"\s+(?:it|they|there|that|he|she|we|i)|right|correct|no|yes|yeah|eh)\s*\?(?=\s*$)",
+    re.I,
+)
 _CURRENT_AS_NOW = re.compile(
     r"\bcurrent\s+(?=(?:vacuum|pressures?|gaps?|lifetime|tunes?|positions?|orbit|voltages?|"
     r"frequenc(?:y|ies)|values?|readings?|settings?|status|state|temperatures?|energy|emittance|"

@@ -1,0 +1,88 @@
+"""Whole turns on the simulated ring: yes/no and tag questions, doubts answered by the order
+after them, a form and a label's old value before its new one."""
+
+from __future__ import annotations
+
+import pytest
+
+from osprey_desktop.cli.common import found_channels
+from tests.support.turns import proposed, steps
+
+
+@pytest.mark.parametrize(
+    ("text", "channel", "value"),
+    [
+        ("wouldn't 0.2 A do for HCM 8? put it at 0.2", "SR03C:HCM08:Current:SP", 0.2),
+        ("QD 10 is at 95 I think? set it to 95.5 then", "SR03C:QD10:Current:SP", 95.5),
+        ("ID 7 can go to 20 mm now, can't it? set ID7 to 20 mm", "SR07C:ID07:Gap:SP", 20.0),
+    ],
+)
+async def test_a_doubt_answered_by_the_order_after_it_is_that_order(session, text, channel, value):
+    result = await session.submit(text, "t1")
+
+    assert proposed(result) == {channel: pytest.approx(value)}
+    await session.resume("t1", False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "lifetime above 8 h? then HCM 34 +0.4A",  # a condition: read first
+        "HCM 3 value? set it to 0.2 A",  # a reading asked, then the change
+    ],
+)
+async def test_a_reading_or_a_condition_before_the_order_is_still_read(session, text):
+    result = await session.submit(text, "t1")
+
+    assert steps(result)[:3] == ["channel_finding", "channel_read", "channel_write"]
+    await session.resume("t1", False)
+
+
+async def test_a_doubt_then_a_value_after_a_change_offers_that_value(session):
+    first = await session.submit("set HCM09 to 0.6 A", "t1")
+    assert first.pending_approval is not None
+    await session.resume("t1", False)
+
+    result = await session.submit("hmm, isn't that a lot? 0.4 then", "t1")
+
+    assert proposed(result) == {"SR03C:HCM09:Current:SP": pytest.approx(0.4)}
+    await session.resume("t1", False)
+
+
+@pytest.mark.parametrize(
+    ("text", "channels"),
+    [
+        ("isnt the lifetime a bit short", {"SR:DCCT:Lifetime"}),
+        ("the tunes haven't moved, have they?", {"SR:TUNE:X", "SR:TUNE:Y"}),
+        ("doesn't IG 9 look high to you?", {"SR05C:IG09:Pressure"}),
+        ("is the lifetime long enough?", {"SR:DCCT:Lifetime"}),
+    ],
+)
+async def test_a_negative_or_tag_question_reads_what_it_asks(session, text, channels):
+    result = await session.submit(text, "t1")
+
+    assert result.pending_approval is None
+    assert {c["name"] for c in found_channels(result)} == channels
+
+
+async def test_a_value_asked_of_the_limits_with_a_tag_is_answered_from_the_policy(session):
+    result = await session.submit(
+        "if I put HCM 6 at 4.8 A, that's still inside the limits, isn't it?", "t1"
+    )
+
+    assert steps(result) == ["respond"]
+    assert "from -5 to 5 A" in result.response
+
+
+@pytest.mark.parametrize(
+    ("text", "channel", "value"),
+    [
+        ("device: RF frequency\nnew: 499.655\nreason: orbit length", "SR:RF:Frequency:SP", 499.655),
+        ("QF 5 SP: 120 -> 120.5", "SR02C:QF05:Current:SP", 120.5),
+    ],
+)
+async def test_a_form_or_a_labelled_change_is_proposed(session, text, channel, value):
+    result = await session.submit(text, "t1")
+
+    assert proposed(result) == {channel: pytest.approx(value)}
+    await session.resume("t1", False)
