@@ -40,6 +40,12 @@ _SOMEONES_WORD = re.compile(
     r"\bneeds?\s+(?:his|her|their|the\s+[a-z]+'s)\s+(?:ok|okay|approval|sign-?off)\s+first\b|"
     # "put qd22 to 96 but not now", "not yet: HCM 3 to 0.2", "... nothing now"
     r"\bnot\s+(?:now|yet|right\s+now)\b|\bnothing\s+(?:now|yet|for\s+now)\b|"
+    # "not doing anything til i check with Ana", "until I've checked": held for a check
+    r"\bnot\s+(?:doing|touching|changing|setting)\s+(?:anything|it|that|them)\s+(?:un)?til\b|"
+    r"\b(?:un)?til+\s+(?:i|we)\s+(?:check|checked|have\s+checked|'ve\s+checked|hear|talk)\b|"
+    # "(they'll apply it themselves)", "she'll set them herself": someone else's to make
+    r"\b(?:apply|set|do|make|change|load|put\s+in)\s+(?:it|them|these|this|that|those)\s+"
+    r"(?:themselves|herself|himself|ourselves|myself)\b|"
     # "values physics asked for, NOT approved yet", "not signed off": nobody approved it
     r"\bnot\s+(?:yet\s+)?(?:approved|signed\s+off|confirmed|ok'?d|okayed|agreed)\b|"
     # "... QD16 down 0.5 A. reminder only", "just a note for later", "fyi, no action"

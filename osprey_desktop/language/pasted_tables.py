@@ -48,12 +48,16 @@ _HEADER = re.compile(r"^[A-Za-z_ ]+(?:(?:[,;|\t]|\s{2,})\s*[A-Za-z_ ]+)+\s*$")
 _UNIT_IN_HEADER = re.compile(r"[_\s(\[](?P<unit>a|ma|mm|mv|kv|v|hz|khz|mhz)[)\]]?\s*$", re.I)
 _NEW_VALUES = re.compile(r"\b(?:new|target|delta|desired|wanted|requested)\b", re.I)
 _A_STEP = re.compile(r"\b(?:delta|change|step|offset|Δ|diff)\b", re.I)
+#: a line that orders: led by its verb ("set these", "pls apply", "Redo them now.", "set:")
 _ORDERS = re.compile(
-    rf"\b(?:{'|'.join(sorted(CHANGE, key=len, reverse=True))}|apply|redo|load|use|write)\b", re.I
+    r"(?:^|[.!;]\s+)(?:(?:please|pls|plz|now|then|so|and|just|ok(?:ay)?)\W+)*"
+    rf"(?:{'|'.join(sorted(CHANGE, key=len, reverse=True))}|apply|redo|load|use|write)\b",
+    re.I,
 )
 _HELD = re.compile(
     r"\b(?:not\s+(?:approved|yet|now|until|till)|don'?t|do\s+not|never|wait|plan(?:ned)?\s+for|"
-    r"proposal|proposed|draft|for\s+(?:later|review|tomorrow)|check\s+with|pending)\b|\?",
+    r"proposal|proposed|draft|for\s+(?:later|review|tomorrow)|check\s+with|pending|herself|"
+    r"himself|themselves|nothing\s+for\s+you|no\s+action|fyi)\b|\?",
     re.I,
 )
 
@@ -126,10 +130,10 @@ def _row(line: str) -> bool:
 
 def _change_said(text: str, rows: list[re.Match[str]], header: str, others: list[str]) -> str:
     order = " ".join(others)
+    if not any(_ORDERS.search(o) for o in others) and not _NEW_VALUES.search(header):
+        return text  # values told, nothing ordered: a reading quoted, or a question
     if _HELD.search(order) or _HELD.search(header) or held_back(text) or LATER.search(order):
         return text  # "Values physics asked for, NOT approved yet:": only told
-    if not (_ORDERS.search(order) or _NEW_VALUES.search(header)):
-        return text  # values told, nothing ordered: a reading quoted, or a question
     step = bool(_A_STEP.search(header)) or all(r["value"][0] in "+-−" for r in rows)
     unit_said = _UNIT_IN_HEADER.search(header)
     items = []

@@ -191,6 +191,12 @@ def change_for_later(text: str) -> str | None:
     text, _ = held_items_set_aside(text)
     request = parse(text)
     if request.intent not in ("write", "state"):
+        # "Plan for 16:00 (not now!): 1. ID11 gap -> 25 mm ...": a hold beside a value given,
+        # whatever the parse made of the list
+        hold = held_back(text)
+        valued = re.search(r"(?:->|→|\bto\b|:?=)\s*[-+]?\.?\d", text)
+        if hold is not None and valued and request.intent in ("read", "unknown"):
+            return hold
         return None
     # the words of the change, not of its reason ("for the exposures tonight, please raise
     # ..."); a clock time is in the parse's time slot

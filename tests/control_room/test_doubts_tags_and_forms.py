@@ -86,3 +86,32 @@ async def test_a_form_or_a_labelled_change_is_proposed(session, text, channel, v
 
     assert proposed(result) == {channel: pytest.approx(value)}
     await session.resume("t1", False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "set the quad voltage to 2.6",  # quads and a voltage, but no quad voltage
+        "steerer voltage to 2.6 MV",
+        "kicker voltage to 3 kV",  # a kicker is no corrector, and the ring has none
+    ],
+)
+async def test_a_write_never_goes_to_what_only_some_words_match(session, text):
+    result = await session.submit(text, "t1")
+
+    assert result.pending_approval is None
+    assert steps(result) == ["channel_finding", "clarify"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Plan for 18:00 (not now!):\n1. ID04 gap -> 20 mm\n2. ID07 gap -> 18 mm\n3. check lifetime",
+        "QF 9 -> 121?? that's what the note says, not doing anything til I check with Sam",
+        "The orbit group's list (they'll apply it themselves):\nVCM07 0.1 A\nVCM08 0.1 A",
+    ],
+)
+async def test_a_list_or_change_held_by_its_words_is_never_proposed(session, text):
+    result = await session.submit(text, "t1")
+
+    assert result.pending_approval is None

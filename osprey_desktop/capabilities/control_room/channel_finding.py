@@ -850,6 +850,18 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
             f"the other words match instead ({_first(found.names)}). Which channel do you mean?",
             found.names[:5],
         )
+    if writable and _gives_a_value(text) and not named_devices(phrase, database)[0]:
+        # "set the quad voltage to 2.6": the list has quads and a voltage, but no quad voltage;
+        # a write never goes to the channels that match only some of the words (a device named
+        # by its name is what is meant: "orbit off in s3, HCM07 to -0.2 A")
+        left = [w for w in _unexplained(finder, found) if w not in ("setpoint", "readback")]
+        if left:
+            raise ClarificationRequired(
+                f"No channel is all of '{phrase}': what it finds ({_first(found.names)}) has no "
+                f"'{' '.join(left)}', and a write never goes to what only some of the words "
+                "match. Which channel do you mean?",
+                found.names[:5],
+            )
     # a short unknown word ("teh") is a slip; a longer one names something the list does not
     # have ("cryoplant pressure"): no channel for it, never what the other words match
     noted = [
