@@ -43,6 +43,8 @@ _ONLY_A_VALUE = re.compile(
     rf"^(?:(?:ok(?:ay)?|no|wait|sorry|oops|hmm|um|fine|right|alright|so|then|and|"
     rf"make\s+(?:that|it)|try|i\s+mean(?:t)?|let'?s(?:\s+(?:say|try|do))?|instead|rather|please|"
     rf"actually|do|go(?:\s+(?:with|for))?|use|on\s+second\s+thoughts?|better|no\s+better|to|"
+    # "actually only 0.05" after "lower the RF voltage by 0.1 MV": that much, the way kept
+    rf"only|just|"
     # "by 0.1 A" after "nudge VCM 20 up a bit" (asked how much): the amount of that change
     rf"(?P<by>by)|(?P<way>up|down|higher|lower)(?=\s+by\b))\b"
     rf"(?:[\s,:;]|\.(?=\s)|\s[—–-]\s|[—–])*|(?:→|->|=>|⇒)\s*)*"
@@ -295,6 +297,17 @@ def follow_up(
     ):
         # "make it minus" after "set HCM30 to 0.25 A": the same amount, the other sign
         return _written(previous, new, replace(earlier, value=-earlier.value), before)
+    scaled = _STEP_SCALED.match(new.text)
+    if (
+        scaled
+        and previous.changes
+        and earlier is not None
+        and earlier.value is not None
+        and earlier.kind in ("relative", "percent")
+    ):
+        # "double the step" after "raise HCM 4 by 0.1 A": by 0.2 A, the same way
+        factor = _STEP_FACTORS[scaled["how"].lower()]
+        return _written(previous, new, replace(earlier, value=earlier.value * factor), before)
     if value and quantity is None and previous.changes:
         # "do 19 instead": a number the parse took for a device's, alone: the value
         quantity = parse_request(f"set x to {value['amount']} {value['unit'] or ''}").quantity
@@ -540,6 +553,9 @@ def follow_up(
         or _SAME_FOR.match(new.canonical)
         or _NOT_THAT_ONE.match(new.canonical)
         or _SAME_FOR.match(plainly)
+        # "only IG 4" after the sector 2 vacuum, "both tunes" after the vertical one, "all of
+        # them, VCM 5 through VCM 8" after a change of VCM 5: the targets narrowed or widened
+        or (_NARROWED.match(plainly) if new.verb is None else None)
     )
     if same and new.quantity is None and (not new.changes or previous.changes):
         if re.match(r"(?:that|it|this|them|those)\b", same.group("rest"), re.I):
@@ -622,6 +638,20 @@ _ITEM_TOO = re.compile(
 _SAME_PERIOD = re.compile(
     r",?\s+(?:(?:over|for|in|during|across)\s+)?(?:the\s+)?same\s+"
     r"(?:period|time(?:\s+(?:frame|span|range))?|window|range|interval|span|timeframe|hours?)\b",
+    re.I,
+)
+
+
+_STEP_SCALED = re.compile(
+    r"^\W*(?:(?:no|ok(?:ay)?|actually|then|and|maybe|let'?s)\W+)*(?P<how>double|halve|triple|"
+    r"twice|half)\s+(?:the\s+|that\s+)?(?:step|amount|change|as\s+much)"
+    r"(?:\s+(?:then|please|instead))?\W*$",
+    re.I,
+)
+_STEP_FACTORS = {"double": 2.0, "twice": 2.0, "triple": 3.0, "halve": 0.5, "half": 0.5}
+_NARROWED = re.compile(
+    r"^\W*(?:(?:no|ok(?:ay)?|and|now|then|actually)\W+)*(?:only|just|all\s+of\s+them\W+|"
+    r"(?=both\s))\s*(?P<rest>(?=\S)(?!the\s+(?:value|number|plot|reading)s?\b).+?)\W*$",
     re.I,
 )
 

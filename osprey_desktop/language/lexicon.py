@@ -129,7 +129,7 @@ FUNCTION_WORDS = frozenset().union(
         everybody currently presently still yet already roughly approximately around nearly
         almost quite rather pretty really actually machine looking looks seem seems across
         along throughout between among per via inside beyond often above below under except
-        excluding"""
+        excluding anywhere everywhere somewhere"""
     ),
 )
 

@@ -92,7 +92,8 @@ def _mean_of_several(found: re.Match[str]) -> str:
 
 def averages_said_in_words(text: str) -> str:
     """ "avg(HCM01, HCM02)" -> "the average of HCM01 and HCM02" (said before any list is
-    split at its commas)."""
+    split at its commas); "avg of HCM 23 and HCM 25" -> "average of ..."."""
+    text = re.sub(r"\bavg\.?(?=\s+(?:of|between)\b)", "average", text, flags=re.I)
     return _MEAN_OF_SEVERAL.sub(_mean_of_several, text)
 
 

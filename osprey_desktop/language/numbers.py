@@ -260,6 +260,11 @@ _DECIMAL_COMMA = re.compile(r"(?<![\w.,])(?P<whole>\d+),(?P<part>\d+)(?=\s*(?P<u
 _FRACTION_SIGNS = {"½": ".5", "¼": ".25", "¾": ".75"}
 
 
+_FRACTION_BEFORE_A_UNIT = re.compile(
+    r"(?<![\d/.:])(?P<top>[1-9])/(?P<bottom>[2-9]|1[0-6])(?![\d/])(?=\s*(?P<unit>[a-zµ%]+)\b)", re.I
+)
+
+
 def numbers_typed_plainly(text: str, is_unit: Callable[[str], bool]) -> str:
     """``text`` with numbers typed in other conventions said with a decimal point: a decimal
     comma before a unit ("0,5 A" is 0.5 A), a thousands separator ("1,500 A"), a fraction
@@ -277,6 +282,11 @@ def numbers_typed_plainly(text: str, is_unit: Callable[[str], bool]) -> str:
         return f"{found['whole']}.{found['part']}"
 
     text = _DECIMAL_COMMA.sub(plain, text)
+    # "QD 16 up 1/2 A", "open it 3/4 mm": a fraction before a unit (a date has no unit after)
+    text = _FRACTION_BEFORE_A_UNIT.sub(
+        lambda m: as_typed(int(m["top"]) / int(m["bottom"])) if is_unit(m["unit"]) else m[0],
+        text,
+    )
     for sign, decimal in _FRACTION_SIGNS.items():
         text = re.sub(rf"(?<=\d){sign}", decimal, text)
         text = re.sub(rf"(?<![\d.]){sign}", f"0{decimal}", text)

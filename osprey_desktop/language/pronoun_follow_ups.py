@@ -120,6 +120,8 @@ _CALLED_OFF = re.compile(
     r"\b(?:don'?t|dont|do\s+not|never)\s+(?:touch|change|move|write|set|do|send|apply)\b"
     r"|\bleave\s+(?:it|them|that|those|the\s+[a-z]+(?:\s+[a-z]+)?)\b"
     r"|\bnever\s*mind\b|\bforget\s+(?:it|that)\b"
+    # "cancel that", "abort", "scrap it": the change asked before, called off
+    r"|^\W*(?:\w+\W+){0,2}?(?:cancel|abort|scrap|drop|undo\s+the\s+request)(?:\s+(?:it|that|this))?\W*$"
     # "not yet", "hold off on that", "hold on, not now"
     r"|^\W*(?:\w+\W+){0,3}?(?:not\s+(?:yet|now)|hold\s+off)\b",
     re.I,
@@ -130,7 +132,7 @@ _REFUSED_OBJECT = re.compile(r"\b(touch|change|move|leave)\s+(?:the|that|this)\s
 _CALL_OFF_WORDS = _words(
     "no nope wait hold on uh um hmm ok okay sorry actually please dont don't do not never touch "
     "change move write set leave it them that those the alone be as is are mind forget "
-    "anything just send apply cancel yet now for off on hold"
+    "anything just send apply cancel yet now for off on hold abort scrap drop request"
 )
 
 

@@ -1022,13 +1022,16 @@ def _parse(text: str, vocabulary: Vocabulary | None, now: datetime | None) -> Re
         # "how's the lifetime looking", "how does the orbit look", "what does X look like ..."
         phrase = re.sub(
             r"\s+(?:doing|reading|showing|saying|looking|looks?|behaving|holding\s+up|drawing|"
-            r"pulling|delivering)(?:\s+like)?\s*$",
+            r"pulling|delivering|hold(?:\s+up)?)(?:\s+like)?\s*$",
             "",
             phrase,
             flags=re.I,
         )
         phrase = re.sub(
-            r"\s+(?:looks?\s+like|doing|looking|behaving|holding\s+up)\b", " ", phrase, flags=re.I
+            r"\s+(?:looks?\s+like|doing|looking|behaving|hold(?:ing)?\s+up|held\s+up)\b",
+            " ",
+            phrase,
+            flags=re.I,
         )
         phrase = re.sub(r"^\s*(?:does|do|did)\b", " ", phrase, flags=re.I)
         # "the tunes haven't moved?": the negated auxiliary of the question, no channel's word

@@ -59,12 +59,42 @@ def said_plainly(text: str) -> str:
     work = _A_WINDOW.sub(r"over the last \g<n> \g<unit>", work)
     # "qf 33 rb same as at 10?": now compared with then
     work = _SAME_AS_THEN.sub(lambda m: f"{m['what']} now vs {m['when']}?", work)
+    # "no, noon yesterday", "midnight on Sunday": that moment, as "at noon yesterday"
+    work = re.sub(
+        r"(?<!\bat\s)(?<!\bafter\s)(?<!\bbefore\s)(?<!\bsince\s)(?<!\buntil\s)(?<!\bfrom\s)"
+        r"(?<!\bby\s)\b(noon|midnight)\b(?=\s+(?:yesterday|today|on\s|last\s))",
+        r"at \1",
+        work,
+        flags=re.I,
+    )
+    # "from 10ish this morning", "since 8-ish": a range from about then, from that hour (a
+    # moment said so, "back to how it was at 9ish", is asked)
+    work = re.sub(
+        r"\b((?:from|since)\s+\d{1,2}(?::\d\d)?(?:\s*(?:am|pm))?)\s*-?ish\b",
+        r"\1",
+        work,
+        flags=re.I,
+    )
+    # "was the current stable in the past 45", "the last 90": minutes, when no unit is said
+    work = re.sub(
+        r"\b((?:last|past)\s+)(\d{2,3})(?=\s*(?:[?.!,;]|$|\s+(?:please|pls|thanks)\b))",
+        r"\1\2 minutes",
+        work,
+        flags=re.I,
+    )
+    # "how bad did the vacuum get overnight anywhere in the ring": the worst it got
+    work = _HOW_FAR_IT_GOT.sub(
+        lambda m: f"what was the {'min' if m['way'].lower() == 'low' else 'max'} of {m['what']}",
+        work,
+    )
     # "plot the RF voltage from 9 o'clock onwards", "from 8 on": since then
     work = _FROM_ONWARDS.sub(r"since \g<when>", work)
     # "the lifetime two hours back": two hours ago (never a value put back)
     work = _SPAN_BACK.sub(r"\g<span> ago", work)
     # "how many times did X go above ...": how often
     work = re.sub(r"\bhow\s+many\s+times\b", "how often", work, flags=re.I)
+    # "HCM 3 setpoint 0.25 please", "ID 9 gap sp 14 mm now": a setpoint given its value, asked
+    work = _SETPOINT_VALUE_ASKED.sub(r"set \g<what> to \g<value>", work)
     # "isn't the current a bit low?", "haven't the tunes moved?": the question asked plainly;
     # "the lifetime isn't below 8 h, is it?": the tag ending the message asks nothing more (one
     # before an order is a doubt the order answers: ``discourse``)
@@ -669,6 +699,11 @@ _SAME_AS_THEN = re.compile(
     r"before\s+the\s+[a-z]+)\s*\?+\s*$",
     re.I,
 )
+_HOW_FAR_IT_GOT = re.compile(
+    r"\bhow\s+(?P<way>bad|high|low|far\s+up)\s+(?:did|has|had)\s+(?P<what>.+?)\s+(?:get|go|got|gone)"
+    r"(?:\s+anywhere)?\b",
+    re.I,
+)
 _FROM_ONWARDS = re.compile(
     r"\bfrom\s+(?P<when>(?:\d{1,2}(?::\d\d)?(?:\s*(?:am|pm|o'?clock|h))?|noon|midnight)"
     r"(?:\s+(?:this\s+morning|today|yesterday|last\s+night))?)\s+(?:onwards?|on)\b(?!\s+\w)",
@@ -695,6 +730,12 @@ _ONE_OF_A_UNIT = re.compile(
 )
 
 
+_SETPOINT_VALUE_ASKED = re.compile(
+    r"^\W*(?P<what>[A-Za-z]{1,5}\s?\d{1,3}(?:\s+(?:gap|current|voltage|frequency))?)\s+"
+    r"(?:setpoint|sp|set\s*point)\s*[:=]?\s*(?P<value>[-+]?(?:\d+(?:\.\d*)?|\.\d+)"
+    r"(?:\s*[a-zµ%]{1,4})?)[\s,]+(?:please|pls|plz|now)\W*$",
+    re.I,
+)
 _POSITIVE = {
     "isn't": "is",
     "aren't": "are",

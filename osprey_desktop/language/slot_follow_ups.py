@@ -26,6 +26,7 @@ from osprey_desktop.language.lexicon import (
     ROLE_WORDS,
     STATISTIC_WORDS,
 )
+from osprey_desktop.language.parsed_request import TimeSlot
 from osprey_desktop.language.request import Request, Vocabulary, parse_request
 
 __all__ = ["slots_replaced"]
@@ -97,6 +98,11 @@ def slots_replaced(
     shift = _SHIFT.search(text)
     if shift:
         text = text[: shift.start()] + " " + text[shift.end() :]
+    # "as a plot, last 4 hours", "setpoint too, since 6": a time of the turn's own beside a slot
+    # replaces the previous one
+    timed = new.time if shift is None and new.time is not None and new.time.words else None
+    if timed is not None:
+        text = re.sub(re.escape(timed.words), " ", text, count=1, flags=re.I)
     lowered = text.lower()
     stat = next((short for said, short in _STAT_PHRASES.items() if said in lowered), None)
     for said in _STAT_PHRASES:
@@ -107,15 +113,28 @@ def slots_replaced(
     words = re.findall(r"[a-z]+", lowered.replace("'s", " is"))
     roles = [w for w in words if w in _ROLES]
     stat = stat or next((w for w in words if w in STATISTIC_WORDS), None)
-    now = any(w in _NOW for w in words)
+    now = timed is None and any(w in _NOW for w in words)  # "now for the last 10 minutes"
     plot = any(w in PLOT_VERBS for w in words) and not plot_dropped
     one_value = any(w in _ONE_VALUE for w in words)
     table = any(w in _TABLE for w in words)  # "as a table please": the values, not a plot
+    # "just the value" after a plot or a history: the value now, not the series
+    narrowed = (
+        one_value
+        and previous.intent in ("plot", "history")
+        and bool(re.search(r"\b(?:just|only|simply)\b", lowered))
+    )
     slots = _ROLES | STATISTIC_WORDS | _NOW | PLOT_VERBS | _ONE_VALUE | _TABLE
     if any(w not in slots and w not in _SAYS_NOTHING for w in words):
         return None  # a word of its own: a request, not slots
     if not (
-        roles or stat or now or plot or shift or place or table or (one_value and plot_dropped)
+        roles
+        or stat
+        or now
+        or plot
+        or shift
+        or place
+        or table
+        or (one_value and (plot_dropped or narrowed))
     ):
         return None
     targets = previous.targets
@@ -132,6 +151,8 @@ def slots_replaced(
             targets = (*previous.targets, *targets)
     things = " and ".join(targets)
     when = previous.time.canonical if previous.time is not None else ""
+    if timed is not None:
+        when = timed.canonical
     if shift:
         if previous.time is None or previous.time.kind != "moment":
             return None
@@ -139,13 +160,22 @@ def slots_replaced(
         if moved is None:
             return None
         when = moved
-    if stat:
+    if timed is not None and not (stat or plot or now or table or one_value):
+        # "only IG 4, last 3 hours": the previous request's words, over the new time (a time
+        # alone is ``follow_ups``' own)
+        words = (
+            previous.canonical
+            if targets == previous.targets
+            else _in_previous_words(previous, targets, things)
+        )
+        said = _at_new_time(previous, words, timed)
+    elif stat:
         said = f"{stat} of {things} {when}"
     elif plot:
         said = f"plot {things} {when}"
     elif table and when and not now:
         said = f"{things} {when}"
-    elif now or plot_dropped or (one_value and not shift):
+    elif now or plot_dropped or narrowed or (one_value and not shift):
         said = f"what is {things} now"
     elif shift:
         said = f"what was {things} {when}"
@@ -155,6 +185,14 @@ def slots_replaced(
     if not merged.targets:
         return None
     return replace(merged, text=new.text, refers_back=True)
+
+
+def _at_new_time(previous: Request, said: str, timed: TimeSlot) -> str:
+    """``said`` (the previous request in its words) with its time the new one."""
+    before = previous.time.canonical if previous.time is not None else ""
+    if before and before in said:
+        return said.replace(before, timed.canonical, 1)
+    return f"{said.rstrip(' ?.!')} {timed.canonical}"
 
 
 def _with_roles(target: str, roles: list[str]) -> str:

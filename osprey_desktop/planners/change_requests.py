@@ -183,6 +183,9 @@ def asks_a_question(text: str) -> bool:
 VALUE_MARK = re.compile(r"(?:\bto\b|\bat\b|->|→|:?=|:)\s*[-+]?\.?\d|\bto\s+[a-z]", re.I)
 
 
+_VALUE_OR_AMOUNT = re.compile(r"(?:->|→|\bto\b|:?=|\bby\b)\s*[-+]?\.?\d|(?<![\w.])[-+]\.?\d", re.I)
+
+
 def change_for_later(text: str) -> str | None:
     """The words placing the change ``text`` asks at a later moment ("set QF 1 to 121 at
     18:00" -> "at 18:00"), or None: a write held for later is one nobody approves then, so
@@ -193,8 +196,10 @@ def change_for_later(text: str) -> str | None:
     if request.intent not in ("write", "state"):
         # "Plan for 16:00 (not now!): 1. ID11 gap -> 25 mm ...": a hold beside a value given,
         # whatever the parse made of the list
-        hold = held_back(text)
-        valued = re.search(r"(?:->|→|\bto\b|:?=)\s*[-+]?\.?\d", text)
+        # "tomorrow 8am set QF 1 to 121", "QF 21 +1 A tomorrow morning, not now": a change the
+        # parse could not place, held or placed later all the same
+        hold = held_back(text) or later_moment(text)
+        valued = _VALUE_OR_AMOUNT.search(text)
         if hold is not None and valued and request.intent in ("read", "unknown"):
             return hold
         return None
