@@ -26,7 +26,12 @@ from osprey_desktop.language.numbers import read_number
 from osprey_desktop.language.units import lookup_unit
 from osprey_desktop.language.words import STOP_WORDS, typed_case
 
-__all__ = ["device_prefix_respelled", "neighbours_swapped", "short_words"]
+__all__ = [
+    "device_prefix_respelled",
+    "neighbours_swapped",
+    "other_conventions_said_ours",
+    "short_words",
+]
 
 _KNOWN = CHANGE | READ_VERBS | PLOT_VERBS | QUESTION_LEADS | STOP_WORDS | POLITE | DETERMINERS
 
@@ -61,11 +66,52 @@ def device_prefix_respelled(
             # shorthand; "hcm 5 mA": an amount, not a device number
             return found.group(0)
         close = [p for p in prefixes if neighbours_swapped(word, p)]
+        if not close and len(word) == 2:
+            # "CH7", "CV 8": a corrector named plane last, where the list names it plane first
+            close = [p for p in prefixes if len(p) == 3 and p.startswith(word[::-1])]
         if len(close) != 1:
             return found.group(0)
         return typed_case(close[0], typed) + found.group(0)[len(typed) :]
 
     return _LETTERS_NUMBERED.sub(respell, text)
+
+
+#: "Q3F": one letter, the number, one letter; "bpm3x", "BPM12y": a plane glued to the number
+_AROUND_THE_NUMBER = re.compile(r"\b(?P<first>[A-Za-z])(?P<number>\d{1,3})(?P<last>[A-Za-z])\b")
+_PLANE_GLUED = re.compile(r"\b(?P<device>[A-Za-z]{2,5}\d{1,3})(?P<plane>[xyXY])\b")
+
+
+def other_conventions_said_ours(text: str, prefixes: frozenset[str]) -> str:
+    """``text`` with a device written in another facility's convention said in the list's:
+    "Q3F" -> "QF3" (the family's letters around the number), "bpm3x" -> "bpm3 x" (the plane
+    glued to the number), "steerer 12V" -> "vertical steerer 12" (a corrector's plane after
+    its number). Letters are respelled only where they make exactly a prefix of the list."""
+    if not prefixes:
+        return text
+
+    def around(found: re.Match[str]) -> str:
+        letters = f"{found['first']}{found['last']}"
+        if letters.lower() not in prefixes:
+            return found.group(0)
+        return f"{letters}{found['number']}"
+
+    def glued(found: re.Match[str]) -> str:
+        family = re.match(r"[A-Za-z]+", found["device"])
+        if family is None or family.group(0).lower() not in prefixes:
+            return found.group(0)
+        return f"{found['device']} {found['plane']}"
+
+    text = _STEERER_PLANE_LAST.sub(
+        lambda m: f"{_PLANES[m['plane'].lower()]} {m['family']} {m['number']}", text
+    )
+    return _PLANE_GLUED.sub(glued, _AROUND_THE_NUMBER.sub(around, text))
+
+
+#: "steerer 12V", "corrector 5H": a corrector's plane written after its number
+_STEERER_PLANE_LAST = re.compile(
+    r"\b(?P<family>steerer|steering\s+magnet|corrector|corr)\s+(?P<number>\d{1,3})(?P<plane>[hvHV])\b"
+)
+_PLANES = {"h": "horizontal", "v": "vertical"}
 
 
 def _unit_after(rest: str) -> bool:

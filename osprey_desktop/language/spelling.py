@@ -36,6 +36,7 @@ from functools import lru_cache
 from osprey_desktop.language.device_prefix_slips import (
     device_prefix_respelled,
     neighbours_swapped,
+    other_conventions_said_ours,
     short_words,
 )
 from osprey_desktop.language.lexicon import (
@@ -235,6 +236,7 @@ def slips_respelled(
     text = _doubled_verbs_respelled(text, facility_words)
     prefixes = short_words(facility_words) if device_prefixes is None else device_prefixes
     text = device_prefix_respelled(text, prefixes, facility_words.__contains__)
+    text = other_conventions_said_ours(text, prefixes)  # "Q3F", "bpm3x"
     # "the IGs in sector 1", "all QFs": a two-letter device prefix in the plural is that family
     # (a longer one the finder reads as a plural itself: "BPMs")
     text = re.sub(

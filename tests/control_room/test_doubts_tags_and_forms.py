@@ -115,3 +115,26 @@ async def test_a_list_or_change_held_by_its_words_is_never_proposed(session, tex
     result = await session.submit(text, "t1")
 
     assert result.pending_approval is None
+
+
+@pytest.mark.parametrize(
+    ("text", "channels"),
+    [
+        ("Q7F readback", {"SR02C:QF07:Current:RB"}),  # the family's letters around the number
+        ("bpm14y please", {"SR03C:BPM14:Y"}),  # the plane glued to the number
+        ("CV9 and CH9 readbacks", {"SR03C:VCM09:Current:RB", "SR03C:HCM09:Current:RB"}),
+        ("steerer 4H setpoint", {"SR02C:HCM04:Current:SP"}),
+        ("sr05c_ig09_pressure", {"SR05C:IG09:Pressure"}),  # the list's name, other separators
+    ],
+)
+async def test_another_facilitys_way_of_naming_a_device(session, text, channels):
+    result = await session.submit(text, "t1")
+
+    assert {c["name"] for c in found_channels(result)} == channels
+
+
+async def test_a_plane_last_corrector_is_written_where_it_is_named(session):
+    result = await session.submit("steerer 6V to -0.1 A", "t1")
+
+    assert proposed(result) == {"SR02C:VCM06:Current:SP": pytest.approx(-0.1)}
+    await session.resume("t1", False)

@@ -462,6 +462,24 @@ def _find_channels_noted(
     return names, phrase, " ".join(notes)
 
 
+#: a name typed with other separators: "sr02c_qf05_current_rb", "SR02C.QF05.Current.RB"
+_SEPARATED_NAME = re.compile(r"\b[A-Za-z0-9]+(?:[_./-][A-Za-z0-9]+){2,}\b")
+
+
+def names_with_their_separators(text: str, database: ChannelDatabase) -> str:
+    """``text`` with a channel's name typed with other separators than the list's ("_", ".",
+    "-", "/" for ":") written as the list writes it, when exactly that name is listed."""
+
+    def listed(found: re.Match[str]) -> str:
+        typed = found.group(0)
+        if typed in database:
+            return typed
+        record = database.get(re.sub(r"[_./-]", ":", typed))
+        return record.name if record is not None else typed
+
+    return _SEPARATED_NAME.sub(listed, text)
+
+
 def _ask_which_one_read(database: ChannelDatabase, text: str, names: list[str]) -> None:
     """ "what's the undulator gap?" with six undulators: which one is asked (``language.
     one_of_a_kind``), never six read for one named."""
@@ -1194,8 +1212,8 @@ class ChannelFindingCapability(ControlRoomCapability):
         from osprey_desktop.connectors import get_configured_channel_database
 
         # "set HCM 2 to 0.3 and don't touch HCM 3": a refused device is never looked for
-        text = without_refused_devices(self.request_text())
         database = get_configured_channel_database()
+        text = names_with_their_separators(without_refused_devices(self.request_text()), database)
         # indexing a large list takes seconds the first time: off the (window's) event loop
         await asyncio.to_thread(finder_of, database)
         writable = self._for_write()
