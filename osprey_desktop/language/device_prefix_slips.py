@@ -61,7 +61,16 @@ def device_prefix_respelled(
             return found.group(0)
         if lookup_unit(word) or read_number(word) is not None:
             return found.group(0)
-        if found.group("gap") and (len(word) < 3 or _unit_after(text[found.end() :])):
+        plane_last = (
+            len(word) == 2
+            and typed.isupper()
+            and [p for p in prefixes if len(p) == 3 and p.startswith(word[::-1])]
+        )
+        if (
+            found.group("gap")
+            and not plane_last
+            and (len(word) < 3 or _unit_after(text[found.end() :]))
+        ):
             # "fr 8 to 10", "ca 3": two letters apart from a number are often a word or a
             # shorthand; "hcm 5 mA": an amount, not a device number
             return found.group(0)

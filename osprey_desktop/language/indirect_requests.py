@@ -123,7 +123,11 @@ _DEVICE_NAMED = re.compile(r"^\s*(?:the\s+)?(?P<device>[A-Za-z]{1,5}\s?\d{1,3}\b
 
 #: "I'd like a smaller gap on ID07": a comparative wished, its amount still to be asked
 _WISHED_COMPARATIVE = re.compile(
-    r"\b(?:(?:i|we)(?:'d|\s+would)\s+like|(?:i|we)\s+(?:want|need))\s+(?:an?\s+)?"
+    # "I'd like a smaller gap", "the users want a smaller gap on ID 11", "Maria needs a higher
+    # current": whoever wishes it, the change wished, its amount to be asked
+    r"\b(?:(?:i|we|they|he|she)(?:'d|\s+would)\s+like|(?:i|we|they)\s+(?:want|need)|"
+    r"(?:the\s+)?(?:users?|beamline|experiment|physicists?|[A-Z][a-z]+)\s+(?:wants?|needs?|"
+    r"would\s+like|asked\s+for))\s+(?:an?\s+)?"
     r"(?P<cmp>smaller|narrower|lower|higher|larger|bigger|wider|stronger|weaker)\s+"
     r"(?P<what>[^,;?!]+?)\s*(?=[,;?!]|$)",
     re.I,

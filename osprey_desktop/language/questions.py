@@ -436,10 +436,13 @@ _CHANGE_THEN_DOUBT = re.compile(
     r"wise|sensible|a\s+(?:problem|good\s+idea|bad\s+idea)|within|inside|over|outside|beyond|"
     r"through|alright|all\s+right)\b"
 )
-#: a value on a device asked of its limits ("is 5.5 A on HCM 12 within limits?")
+#: a value on a device asked of its limits ("is 5.5 A on HCM 12 within limits?", "is 2.9 MV
+#: inside the limits for the RF voltage?")
 _VALUE_ON_WITHIN_LIMITS = re.compile(
     r"\b[-+]?\.?\d[\d.]*\s*[a-zµ%]{0,4}\s+(?:on|for|to)\s+(?:the\s+)?[a-z]{2,5}\s?\d{1,3}\b[^?]*?"
     r"\b(?:within|inside|in|over|beyond|outside)\s+(?:the\s+|its\s+)?limits?\b"
+    r"|\b(?:is|would|will|are)\s+[-+]?\.?\d[\d.]*\s*[a-zµ%]{0,4}\s+(?:be\s+)?(?:within|inside|in|"
+    r"over|beyond|outside)\s+(?:the\s+|its\s+)?limits?\s+(?:for|of|on)\s+\S"
 )
 #: a value asked of a device's limits ("is 0.8 A ok for HCM5?", "would 7 A be allowed on VCM 2?")
 _VALUE_OK_FOR = re.compile(

@@ -59,6 +59,9 @@ def said_plainly(text: str) -> str:
     work = _A_WINDOW.sub(r"over the last \g<n> \g<unit>", work)
     # "qf 33 rb same as at 10?": now compared with then
     work = _SAME_AS_THEN.sub(lambda m: f"{m['what']} now vs {m['when']}?", work)
+    # "lifetime at 1", "tunes at 9?": a quantity at an hour, a moment asked (a device's
+    # number or a value check, "is QF 3 at 120", is no hour)
+    work = _QUANTITY_AT_AN_HOUR.sub(r"what was \g<what> at \g<hour> o'clock?", work)
     # "no, noon yesterday", "midnight on Sunday": that moment, as "at noon yesterday"
     work = re.sub(
         r"(?<!\bat\s)(?<!\bafter\s)(?<!\bbefore\s)(?<!\bsince\s)(?<!\buntil\s)(?<!\bfrom\s)"
@@ -761,6 +764,11 @@ _NEGATIVE_LEAD = re.compile(
 _TAG_QUESTION = re.compile(
     r",?\s+(?:(?:is|are|was|were|has|have|had|does|do|did|can|could|will|would|should)(?:n't)?"
     r"\s+(?:it|they|there|that|he|she|we|i)|right|correct|no|yes|yeah|eh)\s*\?(?=\s*$)",
+    re.I,
+)
+_QUANTITY_AT_AN_HOUR = re.compile(
+    r"^\W*(?P<what>(?:the\s+)?(?!(?:is|are|was|were|set|put|make|move|keep|hold|leave)\b)"
+    r"[A-Za-z][A-Za-z ]{1,40}?)\s+at\s+(?P<hour>[1-9]|1[0-9]|2[0-3])\s*\??\s*$",
     re.I,
 )
 _CURRENT_AS_NOW = re.compile(

@@ -124,6 +124,8 @@ _CHAT_SPELLINGS = {
     "hist": "history",
     "chg": "change",
     "chng": "change",
+    "trnd": "trend",
+    "lst": "last",
     "tp": "to",
     "amsp": "amps",
     # "adn the rf frq", "teh lifetime": the shortest grammar words typed with a swap

@@ -138,3 +138,48 @@ async def test_a_plane_last_corrector_is_written_where_it_is_named(session):
 
     assert proposed(result) == {"SR02C:VCM06:Current:SP": pytest.approx(-0.1)}
     await session.resume("t1", False)
+
+
+@pytest.mark.parametrize(
+    ("text", "channel", "value"),
+    [
+        ("set SR02-HCM05 to 0.3 A", "SR02C:HCM05:Current:SP", 0.3),  # the device after its area
+        ("zero CH 12", "SR04C:HCM12:Current:SP", 0.0),
+    ],
+)
+async def test_a_device_named_another_way_is_written_where_it_is_named(
+    session, text, channel, value
+):
+    result = await session.submit(text, "t1")
+
+    assert proposed(result) == {channel: pytest.approx(value)}
+    await session.resume("t1", False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ID 7: the users want a smaller gap",  # a wish for more or less: how much is asked
+        "Maria wants a higher RF voltage",
+    ],
+)
+async def test_a_wish_for_more_or_less_asks_how_much(session, text):
+    result = await session.submit(text, "t1")
+
+    assert steps(result) == ["channel_finding", "clarify"]
+    assert result.pending_approval is None
+
+
+@pytest.mark.parametrize("text", ["lifetime at 1", "tunes at 9?"])
+async def test_a_quantity_at_a_bare_hour_asks_which_hour(session, text):
+    result = await session.submit(text, "t1")
+
+    assert steps(result) == ["channel_finding", "clarify"]
+    assert "Which time do you mean?" in result.response
+
+
+async def test_a_value_inside_the_limits_for_a_quantity_is_the_policys_answer(session):
+    result = await session.submit("is 2.9 MV inside the limits for the RF voltage?", "t1")
+
+    assert steps(result) == ["respond"]
+    assert "2.9 MV is within the range" in result.response

@@ -466,9 +466,15 @@ def _find_channels_noted(
 _SEPARATED_NAME = re.compile(r"\b[A-Za-z0-9]+(?:[_./-][A-Za-z0-9]+){2,}\b")
 
 
+_AREA_THEN_DEVICE = re.compile(
+    r"\b(?P<area>[A-Za-z]{1,4}\d{1,3}[A-Za-z]?)[-_/](?P<device>[A-Za-z]{1,5}\d{1,3})\b(?![:_.-]\w)"
+)
+
+
 def names_with_their_separators(text: str, database: ChannelDatabase) -> str:
     """``text`` with a channel's name typed with other separators than the list's ("_", ".",
-    "-", "/" for ":") written as the list writes it, when exactly that name is listed."""
+    "-", "/" for ":") written as the list writes it, when exactly that name is listed; a
+    device typed after its area ("SR01-HCM03") as the device, when the area is its own."""
 
     def listed(found: re.Match[str]) -> str:
         typed = found.group(0)
@@ -477,7 +483,15 @@ def names_with_their_separators(text: str, database: ChannelDatabase) -> str:
         record = database.get(re.sub(r"[_./-]", ":", typed))
         return record.name if record is not None else typed
 
-    return _SEPARATED_NAME.sub(listed, text)
+    def placed(found: re.Match[str]) -> str:
+        # "SR01-HCM03": the device, after the area it is in (the list's "SR01C")
+        names = database.channels_named(found["device"])
+        area = found["area"].lower()
+        if names and all(n.lower().startswith(area) for n in names):
+            return found["device"]
+        return found.group(0)
+
+    return _AREA_THEN_DEVICE.sub(placed, _SEPARATED_NAME.sub(listed, text))
 
 
 def _ask_which_one_read(database: ChannelDatabase, text: str, names: list[str]) -> None:

@@ -522,10 +522,12 @@ def _target_question(request: str, state: str | None = None) -> MissingAfterLook
         each_written,
         find_channels_noted,
         max_channels_per_write,
+        names_with_their_separators,
     )
 
     try:
         database = _channel_database()
+        request = names_with_their_separators(request, database)  # as the finding step reads
         # "raise the RF voltage by 0.1 MV and QF 21 by 0.5 A": each value's channels found
         # on their own, as the finding step finds them
         each = each_written(database, request)
