@@ -519,6 +519,19 @@ def _asks(piece: str) -> bool:
         return False
     if re.match(r"(?:after|following)\b", said, re.I) and not re.search(r"\d", said):
         return False  # "after the tune jump this morning": an event, told
+    if not said.rstrip().endswith("?") and re.match(
+        r"(?:had|got|saw|came|went|spent|been|was|were|did)\s+(?!you\b|we\b|i\b|it\b|they\b)",
+        said,
+        re.I,
+    ):
+        return False  # "Had a few RF trips last week but none today": told, its subject left out
+    if re.fullmatch(
+        r"(?:(?:a|what\s+a)\s+)?(?:long|quiet|busy|rough|tough|slow|hard|good|bad|late|early|"
+        r"crazy|hectic|calm)\s+(?:day|night|shift|morning|evening|week|one)[\s.!]*",
+        said,
+        re.I,
+    ):
+        return False  # "Long night.", "Busy shift!": how the shift went, told
     if _EXPECTED.match(said):
         return False  # "QD 46 readback - should be ninety-five amps, check it": the expectation
     if re.fullmatch(r"[a-z]+\s+[a-z]+ing\s*[.!]*", said, re.I) and not DEVICE_NAME.search(said):

@@ -111,6 +111,8 @@ def _form_said(lines: list[str], text: str) -> str | None:
         fields[found["key"].lower()] = found["value"].strip()
     device = next((fields[k] for k in _DEVICE_KEYS if k in fields), None)
     value = next((fields[k] for k in _VALUE_KEYS if k in fields), None)
+    if device is not None and value is None:
+        return _reading_form(device, fields)
     if device is None or value is None or not re.match(_NUMBER, value):
         return None
     if held_back(text) or any(_HELD.search(v) for v in fields.values()):
@@ -118,9 +120,29 @@ def _form_said(lines: list[str], text: str) -> str | None:
     return f"set {device} to {value}"
 
 
+def _reading_form(device: str, fields: dict[str, str]) -> str | None:
+    """ "channel: X / from: 08:00 / to: 12:00 / stat: mean": the statistic of X over then."""
+    start, end = fields.get("from") or fields.get("start"), fields.get("to") or fields.get("end")
+    since = fields.get("since")
+    span = fields.get("window") or fields.get("period") or fields.get("last")
+    when = (
+        f"from {start} to {end}"
+        if start and end
+        else f"since {since or start}"
+        if since or start
+        else f"over the last {span}"
+        if span
+        else ""
+    )
+    if not when:
+        return None
+    stat = fields.get("stat") or fields.get("statistic")
+    return f"{stat} of {device} {when}" if stat else f"history of {device} {when}"
+
+
 _FIELD = re.compile(r"^\W*(?P<key>[A-Za-z][A-Za-z ]{0,20}?)\s*:\s*(?P<value>\S.*)$")
 _DEVICE_KEYS = ("device", "channel", "pv", "magnet", "name", "what", "setpoint", "knob")
-_VALUE_KEYS = ("new", "new value", "new setpoint", "target", "set to", "to")
+_VALUE_KEYS = ("new", "new value", "new setpoint", "target", "set to")
 
 
 def _row(line: str) -> bool:

@@ -155,6 +155,7 @@ from osprey_desktop.language.references import (
     find_reference,
 )
 from osprey_desktop.language.rewordings import (
+    asides_dropped,
     proposal_asked_for,
     said_plainly,
     what_seems_off_checked,
@@ -271,7 +272,7 @@ def parse_request(
     # "VCM17 −0.1A": the sign, as a hyphen; "lt + curr? thx 🙏": no pictograph asks anything
     typed = minus_signs_typed_plainly(pictographs_dropped(str(text)))
     # "device,setpoint_A\nVCM04,0.12\nVCM05,-0.08\npls apply": a pasted table, said as one request
-    typed = tables_said_plainly(typed)
+    typed = asides_dropped(tables_said_plainly(typed))  # "..., by the way?", "flat or not?"
     # "alarm panel: SR07C:IG13:Pressure HIGH 6.2e-09 Torr. What's IG14 next to it saying?"
     # "morning, taking over from the night shift - lifetime?": whose shift ends, not a time
     typed = _TAKING_OVER.sub(" ", typed)

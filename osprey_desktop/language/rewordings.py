@@ -22,13 +22,27 @@ from osprey_desktop.language.lexicon import PLOT_VERBS, READ_VERBS
 from osprey_desktop.language.numbers import SPELLED_NUMBER_PATTERN, as_typed, read_number
 from osprey_desktop.language.units import lookup_unit, spoken_names
 
-__all__ = ["proposal_asked_for", "said_plainly"]
+__all__ = ["asides_dropped", "proposal_asked_for", "said_plainly"]
 
 
 def what_seems_off_checked(text: str) -> str:
     """ "lifetime looks low to me - check it, and if ..." -> "check lifetime, and if ...":
     what is checked named where "it" stood, before the statement is dropped as context."""
     return _SEEMS_OFF_CHECK_IT.sub(lambda m: f"{m['verb']} {m['what'].strip()}", text)
+
+
+def asides_dropped(text: str) -> str:
+    """ "What does a DCCT measure, by the way?" -> "What does a DCCT measure?"; "flat or not?"
+    -> "flat?": an aside and a question's "or not" ask nothing more (said before any check of
+    what kind of question it is)."""
+    work = re.sub(
+        r"[,\s]*\b(?:by\s+the\s+way|btw|out\s+of\s+(?:interest|curiosity)|just\s+curious)\b"
+        r"(?=\s*[,?.!]|\s*$)",
+        "",
+        text,
+        flags=re.I,
+    )
+    return re.sub(r"\b(flat|stable|steady|constant)\s+or\s+not\b", r"\1", work, flags=re.I)
 
 
 def said_plainly(text: str) -> str:

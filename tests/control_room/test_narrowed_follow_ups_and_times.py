@@ -121,3 +121,26 @@ async def test_a_change_placed_later_is_never_proposed(session, text):
 
     assert steps(result) == ["respond"]
     assert result.pending_approval is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a statement whose subject is left out, then the request with its own time
+        "Had two RF trips last week but none today. Since 8 this morning, what was the max of "
+        "the RF voltage readback?",
+        "channel: SR:DCCT:Current\nfrom: 09:00\nto: 11:00\nstat: max",  # a form of a reading
+    ],
+)
+async def test_a_story_or_a_form_around_a_history_asks_its_own_time(session, text):
+    result = await session.submit(text, "t1")
+
+    assert steps(result) == _HISTORY
+
+
+async def test_an_aside_after_a_story_leaves_the_question_a_question(session):
+    result = await session.submit(
+        "Quiet night. Thanks for the plots earlier. What does a BPM measure, by the way?", "t1"
+    )
+
+    assert steps(result) == ["respond"]
