@@ -12,6 +12,7 @@ renders with alarm and outcome colours.
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -26,7 +27,9 @@ from osprey_desktop.context import ContextManager
 from osprey_desktop.decorators import capability_node
 from osprey_desktop.events import Result, emit
 from osprey_desktop.language.later_changes import held_items_set_aside
+from osprey_desktop.language.questions import limits_beside_a_reading
 from osprey_desktop.planners.base import PlannerError
+from osprey_desktop.planners.limits_answer import limits_answer
 from osprey_desktop.planners.model_endpoint import turn_notice
 from osprey_desktop.planners.selection import get_planner
 from osprey_desktop.state import StateManager
@@ -66,6 +69,14 @@ class RespondCapability(BaseCapability):
                     "fact",
                 )
             )
+        both = limits_beside_a_reading(task)
+        if both is not None:
+            # "what's the max I can put on QD 20, and what is it reading now?": the reading,
+            # and the write policy's answer beside it
+            policy = re.sub(
+                r"\s*\*Nothing was read or changed[^*]*\*\s*$", "", limits_answer(both[0])
+            )
+            plan.leading.append(TextBlock(policy, "fact"))
         notice = turn_notice(get_planner())  # the built-in planner stood in for the model
         answer = compose_answer(with_notice(plan, notice), text, state)
         markdown = answer.to_markdown()

@@ -714,10 +714,47 @@ def asks_for_limits(text: str) -> bool:
     )
 
 
+def limits_beside_a_reading(text: str) -> tuple[str, str] | None:
+    """(the question of the limits, the reading asked) when a message asks both ("what's the
+    max I can put on QD 20, and what is it reading now?"): each is answered, neither dropped.
+    Each one's "it" is the device the other names. None otherwise."""
+    parts = [p.strip() for p in _TWO_QUESTIONS.split(text) if p and p.strip(" ,;?")]
+    if len(parts) != 2:
+        return None
+    asked = [asks_for_limits(p) for p in parts]
+    if asked.count(True) != 1:
+        return None
+    limits, reading = (parts[0], parts[1]) if asked[0] else (parts[1], parts[0])
+    if not _READING_ASKED.search(reading):
+        return None
+    named = _DEVICE_NAMED.search(reading)
+    if named and not _DEVICE_NAMED.search(limits):  # "..., and what's the max I can put on it?"
+        limits = re.sub(r"\bit\b", named.group(0), limits, count=1, flags=re.I)
+    device = _DEVICE_NAMED.search(limits)
+    if device and not _DEVICE_NAMED.search(reading):
+        reading = re.sub(r"\bit\b", device.group(0), reading, count=1, flags=re.I)
+        noun = re.match(r"\s+([a-z]+)", limits[device.end() :], re.I)
+        if noun:  # "... the ID 11 gap in one step? and what is the gap now?": ID 11's gap
+            said = rf"\bthe\s+{re.escape(noun.group(1))}\b"
+            reading = re.sub(said, f"the {device.group(0)} {noun.group(1)}", reading, count=1)
+    return limits, reading
+
+
+#: where two questions of one message part: "?", ", and ...", "; "
+_TWO_QUESTIONS = re.compile(r"(?<=\?)\s+(?:and\s+)?|,\s+and\s+(?=what|how|is|are)|;\s+", re.I)
+_READING_ASKED = re.compile(
+    r"^\W*(?:and\s+)?(?:what(?:'s|\s+is|\s+are)|where\s+is|how\s+(?:high|much|far)\s+is|"
+    r"(?:read|show|give\s+me|tell\s+me)\b)",
+    re.I,
+)
+_DEVICE_NAMED = re.compile(r"\b[A-Za-z]{1,5}\s?\d{1,3}\b")
+
+
 __all__ = [
     "NO_WRITE_SAID",
     "asks_for_help",
     "asks_for_limits",
+    "limits_beside_a_reading",
     "forbids_writes",
     "is_knowledge_question",
     "is_thanks",

@@ -264,7 +264,11 @@ def parse_request(
 ) -> Request:
     """The structure of ``text`` (see the module docstring). ``now`` (timezone-aware, in the
     facility's zone) resolves qualified clock times; without it they stay as typed."""
-    from osprey_desktop.language.questions import asks_for_limits, is_thanks
+    from osprey_desktop.language.questions import (
+        asks_for_limits,
+        is_thanks,
+        limits_beside_a_reading,
+    )
     from osprey_desktop.language.words import is_greeting
 
     # "thnaks", "wat was ...", "do 19 insted": slips in grammar words; "uh hi there"
@@ -308,6 +312,11 @@ def parse_request(
         # "what's QF 5 at? I'm thinking of raising it by 1 A after the injection, not now": the
         # reading is asked; the change is only mentioned (never proposed, never answered alone)
         return replace(parse_request(asked, vocabulary, now), text=" ".join(str(text).split()))
+    both = limits_beside_a_reading(spoken)
+    if both is not None:
+        # "what's the max I can put on QD 20, and what is it reading now?": the reading is
+        # planned; the answer adds the write policy's (``builtin_answers``)
+        return replace(parse_request(both[1], vocabulary, now), text=" ".join(str(text).split()))
     if asks_for_limits(spoken):
         # "if I put the ID 11 gap at 5 mm, would that go through?": asked of the write policy
         # as typed (its courtesy and its "that" are part of the question)

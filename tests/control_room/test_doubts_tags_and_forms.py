@@ -183,3 +183,18 @@ async def test_a_value_inside_the_limits_for_a_quantity_is_the_policys_answer(se
 
     assert steps(result) == ["respond"]
     assert "2.9 MV is within the range" in result.response
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what's the max I can put on QD 18, and what is it reading now?",
+        "what is QD 18 reading now, and what's the max I can put on it?",
+    ],
+)
+async def test_the_limits_and_a_reading_asked_together_are_both_answered(session, text):
+    result = await session.submit(text, "t1")
+
+    assert {c["name"] for c in found_channels(result)} == {"SR05C:QD18:Current:RB"}
+    assert "from 85 to 105 A" in result.response
+    assert "Nothing was read" not in result.response
