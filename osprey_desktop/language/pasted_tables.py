@@ -66,6 +66,8 @@ def tables_said_plainly(text: str) -> str:
     """``text`` with a pasted table of devices said as one request (see the module
     docstring); as typed when it holds no table of two rows or more."""
     lines = [line for line in re.split(r"\s*\n\s*", text.strip()) if line.strip()]
+    if len(lines) == 1 and " | " in lines[0]:
+        lines = [part for part in lines[0].split(" | ") if part.strip()]  # "Stat: max | ..."
     form = _form_said(lines, text)
     if form is not None:
         return form
@@ -125,6 +127,10 @@ def _reading_form(device: str, fields: dict[str, str]) -> str | None:
     start, end = fields.get("from") or fields.get("start"), fields.get("to") or fields.get("end")
     since = fields.get("since")
     span = fields.get("window") or fields.get("period") or fields.get("last")
+    if span and re.match(
+        r"(?:since|from|between|over|during|the\s+last|last|yesterday|today)\b", span, re.I
+    ):
+        return _said_with(device, fields, span)  # "Period: since 06:00 this morning"
     when = (
         f"from {start} to {end}"
         if start and end
@@ -134,8 +140,10 @@ def _reading_form(device: str, fields: dict[str, str]) -> str | None:
         if span
         else ""
     )
-    if not when:
-        return None
+    return _said_with(device, fields, when) if when else None
+
+
+def _said_with(device: str, fields: dict[str, str], when: str) -> str:
     stat = fields.get("stat") or fields.get("statistic")
     return f"{stat} of {device} {when}" if stat else f"history of {device} {when}"
 

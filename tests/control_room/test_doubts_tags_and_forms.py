@@ -198,3 +198,25 @@ async def test_the_limits_and_a_reading_asked_together_are_both_answered(session
     assert {c["name"] for c in found_channels(result)} == {"SR05C:QD18:Current:RB"}
     assert "from 85 to 105 A" in result.response
     assert "Nothing was read" not in result.response
+
+
+@pytest.mark.parametrize(
+    "text", ["read the photon flux at ID 9", "what's the cooling water flow on QF 5"]
+)
+async def test_a_quantity_the_list_lacks_asked_of_a_device_is_asked_about(session, text):
+    result = await session.submit(text, "t1")
+
+    assert steps(result) == ["channel_finding", "clarify"]
+    assert "the channel list has no" in result.response.lower()
+
+
+async def test_a_form_on_one_line_is_read_as_a_form(session):
+    result = await session.submit("Period: since 06:00 | Stat: max | Channel: IG 8", "t1")
+
+    assert steps(result) == [
+        "channel_finding",
+        "time_range_parsing",
+        "archiver_retrieval",
+        "respond",
+    ]
+    assert {c["name"] for c in found_channels(result)} == {"SR04C:IG08:Pressure"}

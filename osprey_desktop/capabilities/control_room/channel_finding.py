@@ -59,7 +59,12 @@ from osprey_desktop.language.clauses import (
     without_refused_devices,
     without_the_refused,
 )
-from osprey_desktop.language.lexicon import COMPARATIVES, FUNCTION_WORDS, VAGUE_AMOUNTS
+from osprey_desktop.language.lexicon import (
+    COMPARATIVES,
+    FUNCTION_WORDS,
+    NEGATIONS,
+    VAGUE_AMOUNTS,
+)
 from osprey_desktop.language.numbers import NUMBER_WORDS
 from osprey_desktop.language.one_of_a_kind import device_kind_named
 from osprey_desktop.language.quantities import amounts
@@ -905,11 +910,25 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
     # a device named by its name ("QF03 golden") is what is meant; other words only qualify it
     named = bool(named_devices(phrase, database)[0])
     few = len(noted) >= len(known) + len(found.query.numbers)
+    prefixes = {p.lower() for p in database.device_prefixes()}
+    # "read the photon flux at ID 9": a quantity of two words the list lacks, asked of a device
+    # whose own quantity ("gap") is not said: never its other channels instead
+    said = re.findall(r"[a-z0-9]+", phrase.lower())
+    instead = (
+        named
+        and len(noted) >= 2
+        and all(w in prefixes or w in _PLACES or _DEVICE_WORD.fullmatch(w) for w in known)
+        # the words the list lacks said together, one noun phrase ("photon flux"; never a
+        # verb or a negation: "spiking, wasn't it")
+        and any(said[i : i + len(noted)] == noted for i in range(len(said)))
+        and not any(w in NEGATIONS or re.search(r"(?:ing|ed)$", w) for w in noted)
+    )
     if (
         noted
-        and not named
+        and (not named or instead)
         and (
-            few
+            instead
+            or few
             or _broad(finder, found)
             or _qualifies(phrase, noted, known, _kinds_of_device(finder.vocabulary))
         )
@@ -926,6 +945,8 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
 
 
 _JOIN = re.compile(r"\s*(?:,|\band\b|&|\bas well as\b)\s*", re.I)
+_PLACES = frozenset({"sector", "sectors", "cell", "cells", "straight", "arc", "ring"})
+_DEVICE_WORD = re.compile(r"[a-z]{1,5}\d{1,3}")
 
 
 def _without_stray_numbers(finder: Any, words: str, found: Any, writable: bool) -> Any:
