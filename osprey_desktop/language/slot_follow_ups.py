@@ -61,6 +61,7 @@ _SHIFT = re.compile(
     r"(?P<way>later|earlier|before|after(?:wards)?|on|back|before\s+that|after\s+that)\b",
     re.I,
 )
+_POINTS_BACK = re.compile(r"\b(?:those|these|them|it|that|again|same)\b", re.I)
 _ADDED = re.compile(r"\b(?:as\s+well|too|also|add|plus)\b", re.I)
 _ADDED_TO = re.compile(r"\b(?:add|plus)\b", re.I)
 _PLACE = re.compile(r"\b(?P<word>sector|cell)\s+(?P<number>\d{1,2})\b", re.I)
@@ -101,6 +102,8 @@ def slots_replaced(
     # "as a plot, last 4 hours", "setpoint too, since 6": a time of the turn's own beside a slot
     # replaces the previous one
     timed = new.time if shift is None and new.time is not None and new.time.words else None
+    if _POINTS_BACK.search(text):
+        timed = None  # "plot those again for the last 5 hours": the planner reuses what it found
     if timed is not None:
         text = re.sub(re.escape(timed.words), " ", text, count=1, flags=re.I)
     lowered = text.lower()
