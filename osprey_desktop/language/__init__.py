@@ -21,6 +21,13 @@ list, its time zone) is handed in by the caller.
 * ``screen_quotes``: readings copied from a screen before a request ("alarm panel:
   SR07C:IG13:Pressure HIGH 6.2e-09 Torr. What's IG14 next to it saying?"): left out, their
   names where the request's pronouns point at them.
+* ``pasted_tables``: a table or a form pasted into a request (a CSV, a spreadsheet's columns,
+  e-log lines, "device: / new: / reason:") said as one request; a change only when a line
+  orders it or its header names new values, never beside a hold.
+* ``one_of_a_kind``: one device named by its kind alone ("the undulator gap"), which a channel
+  list of several asks about.
+* ``which_answers``: the answer to "which one do you mean?" ("ID 9", "9", "the one in sector
+  4", "all of them"): the request asked about, with the device named.
 * ``time_slots``: the time words and clock times of a request.
 * ``canonical_forms``: the request said the way the capabilities' parsers read it.
 * ``rewordings``: phrasings said another way before the parse ("put them on one plot", "give
