@@ -35,6 +35,9 @@ from osprey_desktop.planners.selection import get_planner
 from osprey_desktop.state import StateManager
 from osprey_desktop.state.context_summaries import turn_context_summaries
 
+#: the write policy answer's closing note, untrue beside a reading
+_NOTHING_READ = re.compile(r"\s*\*Nothing was read or changed[^*]*\*\s*$")
+
 
 @capability_node
 class RespondCapability(BaseCapability):
@@ -73,9 +76,7 @@ class RespondCapability(BaseCapability):
         if both is not None:
             # "what's the max I can put on QD 20, and what is it reading now?": the reading,
             # and the write policy's answer beside it
-            policy = re.sub(
-                r"\s*\*Nothing was read or changed[^*]*\*\s*$", "", limits_answer(both[0])
-            )
+            policy = _NOTHING_READ.sub("", limits_answer(both[0]))
             plan.leading.append(TextBlock(policy, "fact"))
         notice = turn_notice(get_planner())  # the built-in planner stood in for the model
         answer = compose_answer(with_notice(plan, notice), text, state)

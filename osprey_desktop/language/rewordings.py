@@ -75,7 +75,7 @@ def said_plainly(text: str) -> str:
     work = _SAME_AS_THEN.sub(lambda m: f"{m['what']} now vs {m['when']}?", work)
     # "lifetime at 1", "tunes at 9?": a quantity at an hour, a moment asked (a device's
     # number or a value check, "is QF 3 at 120", is no hour)
-    work = _QUANTITY_AT_AN_HOUR.sub(r"what was \g<what> at \g<hour> o'clock?", work)
+    work = _QUANTITY_AT_AN_HOUR.sub(_moment_of_a_quantity, work)
     # "no, noon yesterday", "midnight on Sunday": that moment, as "at noon yesterday"
     work = re.sub(
         r"(?<!\bat\s)(?<!\bafter\s)(?<!\bbefore\s)(?<!\bsince\s)(?<!\buntil\s)(?<!\bfrom\s)"
@@ -782,8 +782,25 @@ _TAG_QUESTION = re.compile(
 )
 _QUANTITY_AT_AN_HOUR = re.compile(
     r"^\W*(?P<what>(?:the\s+)?(?!(?:is|are|was|were|set|put|make|move|keep|hold|leave)\b)"
-    r"[A-Za-z][A-Za-z ]{1,40}?)\s+at\s+(?P<hour>[1-9]|1[0-9]|2[0-3])\s*\??\s*$",
+    r"[A-Za-z][A-Za-z ]{1,40}?)\s+at\s+(?P<hour>[1-9]|1[0-2])\s*\??\s*$",
     re.I,
+)
+
+
+def _moment_of_a_quantity(found: re.Match[str]) -> str:
+    """ "lifetime at 1" -> "what was lifetime at 1 o'clock?"; as typed when a verb, a question
+    or a courtesy leads it ("please set the gap at 5", "can I see it at 2")."""
+    said = {w.lower() for w in re.findall(r"[A-Za-z]+", found["what"])}
+    if said & (CHANGE | READ_VERBS | PLOT_VERBS | _NOT_A_QUANTITY):
+        return found.group(0)
+    return f"what was {found['what']} at {found['hour']} o'clock?"
+
+
+_NOT_A_QUANTITY = frozenset(
+    {
+        *("please", "pls", "can", "could", "would", "will", "you", "i", "we", "it", "them"),
+        *("that", "this", "is", "are", "was", "were"),
+    }
 )
 _CURRENT_AS_NOW = re.compile(
     r"\bcurrent\s+(?=(?:vacuum|pressures?|gaps?|lifetime|tunes?|positions?|orbit|voltages?|"

@@ -194,10 +194,9 @@ def change_for_later(text: str) -> str | None:
     text, _ = held_items_set_aside(text)
     request = parse(text)
     if request.intent not in ("write", "state"):
-        # "Plan for 16:00 (not now!): 1. ID11 gap -> 25 mm ...": a hold beside a value given,
-        # whatever the parse made of the list
-        # "tomorrow 8am set QF 1 to 121", "QF 21 +1 A tomorrow morning, not now": a change the
-        # parse could not place, held or placed later all the same
+        # "Plan for 16:00 (not now!): 1. ID11 gap -> 25 mm ...", "tomorrow 8am set QF 1 to
+        # 121", "QF 21 +1 A tomorrow morning, not now": a value or an amount given beside a hold
+        # or a later moment is held, whatever the parse made of the message
         hold = held_back(text) or later_moment(text)
         valued = _VALUE_OR_AMOUNT.search(text)
         if hold is not None and valued and request.intent in ("read", "unknown"):

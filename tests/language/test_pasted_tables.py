@@ -91,3 +91,15 @@ def test_an_amount_per_device_keeps_each_sign():
 )
 def test_a_time_read_two_ways_still_plans_its_range(text, asked):
     assert TimeRangeParsingCapability.mentioned_in(text) is asked
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("lifetime at 1", "what was lifetime at 1 o'clock?"),
+        ("please set the gap at 5", "please set the gap at 5"),  # a change, never an hour
+        ("ID gap at 15", "ID gap at 15"),  # a 24-hour clock reading is no bare hour
+    ],
+)
+def test_a_quantity_at_a_bare_hour_is_a_moment_only_without_a_verb(text, said):
+    assert said_plainly(text) == said
