@@ -61,11 +61,7 @@ def device_prefix_respelled(
             return found.group(0)
         if lookup_unit(word) or read_number(word) is not None:
             return found.group(0)
-        plane_last = (
-            len(word) == 2
-            and typed.isupper()
-            and [p for p in prefixes if len(p) == 3 and p.startswith(word[::-1])]
-        )
+        plane_last = typed.isupper() and bool(_plane_first(word, prefixes))
         if (
             found.group("gap")
             and not plane_last
@@ -75,9 +71,8 @@ def device_prefix_respelled(
             # shorthand; "hcm 5 mA": an amount, not a device number
             return found.group(0)
         close = [p for p in prefixes if neighbours_swapped(word, p)]
-        if not close and len(word) == 2:
-            # "CH7", "CV 8": a corrector named plane last, where the list names it plane first
-            close = [p for p in prefixes if len(p) == 3 and p.startswith(word[::-1])]
+        if not close:
+            close = _plane_first(word, prefixes)
         if len(close) != 1:
             return found.group(0)
         return typed_case(close[0], typed) + found.group(0)[len(typed) :]
@@ -121,6 +116,14 @@ _STEERER_PLANE_LAST = re.compile(
     r"\b(?P<family>steerer|steering\s+magnet|corrector|corr)\s+(?P<number>\d{1,3})(?P<plane>[hvHV])\b"
 )
 _PLANES = {"h": "horizontal", "v": "vertical"}
+
+
+def _plane_first(word: str, prefixes: frozenset[str]) -> list[str]:
+    """The prefixes a two-letter name says plane last ("CH", "CV") where the list says it
+    plane first ("HCM", "VCM")."""
+    if len(word) != 2:
+        return []
+    return [p for p in prefixes if len(p) == 3 and p.startswith(word[::-1])]
 
 
 def _unit_after(rest: str) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["COUNTABLE_DEVICES", "device_kind_named"]
+__all__ = ["COUNTABLE_DEVICES", "DEFINITE", "device_kind_named"]
 
 #: Kinds of device a control room counts (one of many in a ring): generic English, no
 #: facility's own names (those come from its channel list as device prefixes).
@@ -25,7 +25,8 @@ COUNTABLE_DEVICES = frozenset(
     }
 )
 
-_DEFINITE = r"(?:the|that|this|our|my|your|their)"
+#: the words before a noun that make it one known thing ("the", "our")
+DEFINITE = r"(?:the|that|this|our|my|your|their)"
 _PLACE_OR_ORDER = re.compile(
     r"\b(?:sectors?|cells?|straights?|arcs?|sections?|girders?|first|second|third|last|next|"
     r"previous|other|each|every|all|both|any|either|neither|some|several|few|many|"
@@ -54,5 +55,5 @@ def device_kind_named(
     if len(set(named)) != 1:
         return None
     kind = named[0]
-    definite = re.search(rf"\b{_DEFINITE}\s+(?:[a-z]+\s+){{0,2}}?{kind}\b", text.lower())
+    definite = re.search(rf"\b{DEFINITE}\s+(?:[a-z]+\s+){{0,2}}?{kind}\b", text.lower())
     return kind if definite else None

@@ -79,7 +79,7 @@ def tables_said_plainly(text: str) -> str:
     columns = False
     others: list[str] = []
     for line in lines:
-        said = _STAMP.sub("", _BULLET.sub("", line)).strip()
+        said = _bare(line)
         valued = _VALUE_ROW.match(said)
         named = None if valued else _DEVICE_ROW.match(said)
         if valued:
@@ -97,8 +97,7 @@ def tables_said_plainly(text: str) -> str:
         # "Sector<TAB>Gauge / 7<TAB>IG13 / ... / current pressures pls": a list under its lines
         # alone ("* IG13 / * IG14") is the item lists' (``item_lists``)
         order = " ".join(o.strip(" :") for o in others) or "read"
-        named = ", ".join(_spaced(d) for d in devices[:-1]) + f" and {_spaced(devices[-1])}"
-        return f"{order} of {named}"
+        return f"{order} of {_listed([_spaced(d) for d in devices])}"
     return text
 
 
@@ -131,16 +130,13 @@ def _reading_form(device: str, fields: dict[str, str]) -> str | None:
         r"(?:since|from|between|over|during|the\s+last|last|yesterday|today)\b", span, re.I
     ):
         return _said_with(device, fields, span)  # "Period: since 06:00 this morning"
-    when = (
-        f"from {start} to {end}"
-        if start and end
-        else f"since {since or start}"
-        if since or start
-        else f"over the last {span}"
-        if span
-        else ""
-    )
-    return _said_with(device, fields, when) if when else None
+    if start and end:
+        return _said_with(device, fields, f"from {start} to {end}")
+    if since or start:
+        return _said_with(device, fields, f"since {since or start}")
+    if span:
+        return _said_with(device, fields, f"over the last {span}")
+    return None
 
 
 def _said_with(device: str, fields: dict[str, str], when: str) -> str:
@@ -153,9 +149,18 @@ _DEVICE_KEYS = ("device", "channel", "pv", "magnet", "name", "what", "setpoint",
 _VALUE_KEYS = ("new", "new value", "new setpoint", "target", "set to")
 
 
+def _bare(line: str) -> str:
+    """A line without its bullet ("- ", "2) ") and its time stamp ("02:14 ")."""
+    return _STAMP.sub("", _BULLET.sub("", line)).strip()
+
+
 def _row(line: str) -> bool:
-    said = _STAMP.sub("", _BULLET.sub("", line)).strip()
-    return bool(_VALUE_ROW.match(said))
+    return bool(_VALUE_ROW.match(_bare(line)))
+
+
+def _listed(items: list[str]) -> str:
+    """ "a, b and c" """
+    return ", ".join(items[:-1]) + f" and {items[-1]}"
 
 
 def _change_said(text: str, rows: list[re.Match[str]], header: str, others: list[str]) -> str:
@@ -176,8 +181,7 @@ def _change_said(text: str, rows: list[re.Match[str]], header: str, others: list
             items.append(f"{_spaced(row['device'])} by {signed}{unit}")
         else:
             items.append(f"{_spaced(row['device'])} to {value}{unit}")
-    joined = ", ".join(items[:-1]) + f" and {items[-1]}"
-    return f"{'change' if step else 'set'} {joined}"
+    return f"{'change' if step else 'set'} {_listed(items)}"
 
 
 def _spaced(device: str) -> str:

@@ -166,12 +166,12 @@ def slots_replaced(
     if timed is not None and not (stat or plot or now or table or one_value):
         # "only IG 4, last 3 hours": the previous request's words, over the new time (a time
         # alone is ``follow_ups``' own)
-        words = (
+        as_before = (
             previous.canonical
             if targets == previous.targets
             else _in_previous_words(previous, targets, things)
         )
-        said = _at_new_time(previous, words, timed)
+        said = _at_new_time(previous, as_before, timed)
     elif stat:
         said = f"{stat} of {things} {when}"
     elif plot:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from osprey_desktop.language.one_of_a_kind import device_kind_named
+from osprey_desktop.language.one_of_a_kind import DEFINITE, device_kind_named
 from osprey_desktop.language.request import Request, Vocabulary, parse_request
 
 __all__ = ["answer_to_which"]
@@ -43,9 +43,7 @@ def answer_to_which(
     said = _POLITE.sub(" ", answer.text).strip()
     if kind is None or not said:
         return None
-    # what the phrase asks of the device beside its kind: "gap" of "the undulator gap"
-    words = re.sub(r"^(?:the|that|this|our|my)\s+", "", phrase, flags=re.I)
-    rest = re.sub(rf"\b{re.escape(kind)}\b", " ", words, count=1, flags=re.I).split()
+    words = re.sub(rf"^{DEFINITE}\s+", "", phrase, flags=re.I)  # "undulator gap"
     if _ALL.match(said):
         named = f"all {words}"
     elif (number := _BARE_NUMBER.match(said)) is not None:
@@ -61,6 +59,8 @@ def answer_to_which(
         and answer.targets
         and re.search(r"\d", said)
     ):
+        # what the phrase asks of the device beside its kind: "gap" of "the undulator gap"
+        rest = re.sub(rf"\b{re.escape(kind)}\b", " ", words, count=1, flags=re.I).split()
         named = " and ".join(f"{t} {' '.join(rest)}".strip() for t in answer.targets)
     else:
         return None
@@ -75,7 +75,7 @@ def _one_phrase(asked: Request) -> str:
     where = asked.canonical.find(target)
     if where < 0:
         return ""
-    article = re.search(r"\b(?:the|that|this|our|my)\s+$", asked.canonical[:where], re.I)
+    article = re.search(rf"\b{DEFINITE}\s+$", asked.canonical[:where], re.I)
     start = article.start() if article else where
     return asked.canonical[start : where + len(target)]
 

@@ -506,12 +506,12 @@ def _ask_which_one_read(database: ChannelDatabase, text: str, names: list[str]) 
     positions = [p for n in names if (p := finder.records.position(n)) is not None]
     # numbered devices only: "the septum" is the setpoint and readback of one device
     keys = {finder.device_key(p) for p in positions if "#" in finder.family_key(p)}
-    devices = list(dict.fromkeys(_device_of(database, n) for n in names))
     if len(keys) < 2:
         return
+    devices = list(dict.fromkeys(_device_of(database, n) for n in names))
     prefixes = frozenset(m[0] for d in devices if (m := re.match(r"[A-Za-z]+", d)))
     kind = device_kind_named(text, prefixes)
-    if kind is None or len(devices) < 2 or not _one_device_meant(database, text):
+    if kind is None or not _one_device_meant(database, text):
         return
     said = kind.upper() if kind in {p.lower() for p in prefixes} or len(kind) <= 3 else kind
     raise _instance_choice(
@@ -910,19 +910,9 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
     # a device named by its name ("QF03 golden") is what is meant; other words only qualify it
     named = bool(named_devices(phrase, database)[0])
     few = len(noted) >= len(known) + len(found.query.numbers)
-    prefixes = {p.lower() for p in database.device_prefixes()}
     # "read the photon flux at ID 9": a quantity of two words the list lacks, asked of a device
     # whose own quantity ("gap") is not said: never its other channels instead
-    said = re.findall(r"[a-z0-9]+", phrase.lower())
-    instead = (
-        named
-        and len(noted) >= 2
-        and all(w in prefixes or w in _PLACES or _DEVICE_WORD.fullmatch(w) for w in known)
-        # the words the list lacks said together, one noun phrase ("photon flux"; never a
-        # verb or a negation: "spiking, wasn't it")
-        and any(said[i : i + len(noted)] == noted for i in range(len(said)))
-        and not any(w in NEGATIONS or re.search(r"(?:ing|ed)$", w) for w in noted)
-    )
+    instead = named and len(noted) >= 2 and _a_quantity_lacked(database, phrase, noted, known)
     if (
         noted
         and (not named or instead)
@@ -942,6 +932,20 @@ def _find(database: ChannelDatabase, text: str, phrase: str, writable: bool) -> 
     notes += [f"{_LACKS}{' '.join(noted)}"] if noted else []
     reason = "; ".join(["finder", *notes])
     return [ChannelMatch(database.require(n), 1.0, reason) for n in found.names]
+
+
+def _a_quantity_lacked(
+    database: ChannelDatabase, phrase: str, noted: list[str], known: list[str]
+) -> bool:
+    """The words the list lacks are one noun phrase ("photon flux"; never a verb or a
+    negation: "spiking, wasn't it"), and every other word only names the device or a place."""
+    prefixes = {p.lower() for p in database.device_prefixes()}
+    if not all(w in prefixes or w in _PLACES or _DEVICE_WORD.fullmatch(w) for w in known):
+        return False
+    if any(w in NEGATIONS or re.search(r"(?:ing|ed)$", w) for w in noted):
+        return False
+    said = re.findall(r"[a-z0-9]+", phrase.lower())
+    return any(said[i : i + len(noted)] == noted for i in range(len(said)))
 
 
 _JOIN = re.compile(r"\s*(?:,|\band\b|&|\bas well as\b)\s*", re.I)
