@@ -86,7 +86,7 @@ async def test_as_a_plot_with_a_time_after_a_reading(session):
 @pytest.mark.parametrize(
     "text",
     [
-        "show me the RF voltage readback from 10ish this morning onwards",
+        "show me the RF voltage readback from 10:00ish yesterday onwards",  # never ahead of now
         "was the beam current stable in the past 45",
         "did the lifetime hold up over the weekend",
         "how bad did the vacuum get overnight anywhere in the ring",
@@ -127,9 +127,10 @@ async def test_a_change_placed_later_is_never_proposed(session, text):
     "text",
     [
         # a statement whose subject is left out, then the request with its own time
-        "Had two RF trips last week but none today. Since 8 this morning, what was the max of "
+        "Had two RF trips last week but none today. Since 08:00 yesterday, what was the max of "
         "the RF voltage readback?",
-        "channel: SR:DCCT:Current\nfrom: 09:00\nto: 11:00\nstat: max",  # a form of a reading
+        # a form of a reading
+        "channel: SR:DCCT:Current\nfrom: 09:00 yesterday\nto: 11:00 yesterday\nstat: max",
     ],
 )
 async def test_a_story_or_a_form_around_a_history_asks_its_own_time(session, text):

@@ -4,6 +4,8 @@ what its readback shows, an ISO time is a time, and "not yet" calls a change off
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from tests.support.turns import proposed, steps
@@ -47,7 +49,8 @@ async def test_a_setpoint_matched_to_what_its_readback_shows_reads_it_first(sess
 async def test_a_range_written_in_iso_form_is_that_range(session):
     from osprey_desktop.planners.channel_words import facility_now
 
-    day = facility_now().date().isoformat()
+    # yesterday's morning: a range of today's would lie ahead of a run before 09:00
+    day = (facility_now() - timedelta(days=1)).date().isoformat()
     result = await session.submit(f"plot SR:TUNE:Y from {day}T06:00 to {day}T09:00", "t1")
 
     assert "archiver_retrieval" in steps(result)
